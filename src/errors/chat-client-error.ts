@@ -1,0 +1,107 @@
+import { hasMarker } from '../internal/brand.js';
+import { isRetryableStatus } from '../internal/http-status.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+import { ErrorType } from './constants.js';
+
+const marker = 'faultline.error.ChatClientError';
+const symbol = Symbol.for(marker);
+
+/** What went wrong between the client and the model provider. */
+export type ChatClientErrorReason =
+  /** The provider answered with a non-2xx status. */
+  | 'http'
+  /** The request never got an answer (DNS, refused, reset, offline). */
+  | 'network'
+  /** A configured time limit fired; see `timeout`. */
+  | 'timeout'
+  /** The provider answered 2xx with something that is not a chat completion. */
+  | 'invalid_response';
+
+/** Which time limit fired. */
+export type ChatTimeoutLimit = 'total' | 'first_chunk' | 'idle';
+
+export interface ChatClientErrorOptions extends AgentErrorOptions {
+  /** @default `'http'` when `status` is set, else `'network'` */
+  reason?: ChatClientErrorReason;
+  /** HTTP status of the provider's answer. */
+  status?: number | undefined;
+  /** Whether trying again may help. @default network, timeouts and 408/409/429/500/502/503/504 */
+  retryable?: boolean;
+  /** The provider's back-off hint (`Retry-After`, `retry-after-ms`). */
+  retryAfterMs?: number | undefined;
+  /** The provider's request id (`x-request-id` and similar), for support tickets. */
+  requestId?: string | undefined;
+  /** The provider's own error message (credentials removed). */
+  providerMessage?: string | undefined;
+  /** Which limit fired, for `reason: 'timeout'`. */
+  timeout?: ChatTimeoutLimit | undefined;
+  /** How many attempts were made before giving up. */
+  attempts?: number | undefined;
+  /** The model that was asked. */
+  model?: string | undefined;
+}
+
+/**
+ * The model provider could not be reached or refused the request (the seed's `ChatClientError`). Carries what a
+ * retry policy and a support ticket need; never the API key. Its `ResponseError` type is `api_error`.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (ChatClientError.isInstance(error) && error.status === 401) showKeyDialog();
+ * }
+ * ```
+ */
+export class ChatClientError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'ChatClientError';
+  override readonly kind = 'chat_client' as const;
+  readonly reason: ChatClientErrorReason;
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly requestId?: string;
+  readonly providerMessage?: string;
+  readonly timeout?: ChatTimeoutLimit;
+  readonly attempts?: number;
+  readonly model?: string;
+
+  constructor(message: string, options: ChatClientErrorOptions = {}) {
+    super(message, options);
+    this.reason = options.reason ?? (options.status === undefined ? 'network' : 'http');
+    this.status = options.status;
+    this.retryable =
+      options.retryable ??
+      (this.reason === 'network' || this.reason === 'timeout' || (options.status !== undefined && isRetryableStatus(options.status)));
+    this.retryAfterMs = options.retryAfterMs;
+    this.requestId = options.requestId;
+    this.providerMessage = options.providerMessage;
+    this.timeout = options.timeout;
+    this.attempts = options.attempts;
+    this.model = options.model;
+  }
+
+  /** @example `ChatClientError.isInstance(error)` */
+  static override isInstance(value: unknown): value is ChatClientError {
+    return hasMarker(value, marker);
+  }
+
+  /** `ResponseError.type` for this error: `api_error`. */
+  errorType(): string {
+    return ErrorType.APIError;
+  }
+
+  protected override details(): Record<string, unknown> {
+    return {
+      reason: this.reason,
+      status: this.status,
+      retryable: this.retryable,
+      retryAfterMs: this.retryAfterMs,
+      requestId: this.requestId,
+      providerMessage: this.providerMessage,
+      timeout: this.timeout,
+      attempts: this.attempts,
+      model: this.model,
+    };
+  }
+}

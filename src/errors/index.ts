@@ -1,0 +1,23 @@
+export { AgentError, type AgentErrorJSON, type AgentErrorOptions } from './agent-error.js';
+export { AgentNotFoundError } from './agent-not-found-error.js';
+export {
+  ChatClientError,
+  type ChatClientErrorOptions,
+  type ChatClientErrorReason,
+  type ChatTimeoutLimit,
+} from './chat-client-error.js';
+export { ConfigError, type ConfigErrorOptions } from './config-error.js';
+export { ErrorType, type AgentErrorKind, type ErrorTypeName } from './constants.js';
+export { isRecoverable, markRecoverable, recoverableError, type RecoverableError } from './recoverable.js';
+export {
+  cloneResponseError,
+  isResponseError,
+  normalizeResponseError,
+  toResponseError,
+  type ResponseError,
+} from './response-error.js';
+export { SerializeError, type SerializeErrorOptions } from './serialize-error.js';
+export { SessionError, type SessionErrorOptions } from './session-error.js';
+export { StreamError, type StreamErrorOptions, type StreamErrorReason } from './stream-error.js';
+export { ToolError, type ToolErrorOptions } from './tool-error.js';
+export { WorkflowError, type WorkflowErrorOptions } from './workflow-error.js';

@@ -1,0 +1,42 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+
+const marker = 'faultline.error.SerializeError';
+const symbol = Symbol.for(marker);
+
+export interface SerializeErrorOptions extends AgentErrorOptions {
+  /** What was being (de)serialized, e.g. `tool result of "search"` or `state key "orders"`. */
+  subject?: string | undefined;
+}
+
+/**
+ * A value could not be turned into JSON or read back from it (the seed's `Serialize`): a cycle, a `BigInt`, invalid
+ * JSON in a state delta.
+ *
+ * @example
+ * ```ts
+ * try { serializeToolResult(ToolResult.success({ big: 1n << 70n })); } catch (error) {
+ *   if (SerializeError.isInstance(error)) console.log(error.subject);
+ * }
+ * ```
+ */
+export class SerializeError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'SerializeError';
+  override readonly kind = 'serialize' as const;
+  readonly subject?: string;
+
+  constructor(message: string, options: SerializeErrorOptions = {}) {
+    super(message, options);
+    this.subject = options.subject;
+  }
+
+  /** @example `SerializeError.isInstance(error)` */
+  static override isInstance(value: unknown): value is SerializeError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { subject: this.subject };
+  }
+}

@@ -1,0 +1,40 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+
+const marker = 'faultline.error.SessionError';
+const symbol = Symbol.for(marker);
+
+export interface SessionErrorOptions extends AgentErrorOptions {
+  /** The session concerned. */
+  sessionId?: string | undefined;
+}
+
+/**
+ * A session store failed to load or save a conversation (RAF's `SessionError`, present in its code though missing
+ * from its document).
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (SessionError.isInstance(error)) console.log('session', error.sessionId, 'unavailable'); }
+ * ```
+ */
+export class SessionError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'SessionError';
+  override readonly kind = 'session' as const;
+  readonly sessionId?: string;
+
+  constructor(message: string, options: SessionErrorOptions = {}) {
+    super(message, options);
+    this.sessionId = options.sessionId;
+  }
+
+  /** @example `SessionError.isInstance(error)` */
+  static override isInstance(value: unknown): value is SessionError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { sessionId: this.sessionId };
+  }
+}

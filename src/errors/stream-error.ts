@@ -1,0 +1,66 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+import { ErrorType } from './constants.js';
+
+const marker = 'faultline.error.StreamError';
+const symbol = Symbol.for(marker);
+
+/** Why a stream failed. */
+export type StreamErrorReason =
+  /** A chunk was not valid JSON or not the expected shape. */
+  | 'malformed_chunk'
+  /** The provider sent an error object inside the stream (`data: {"error": …}`). */
+  | 'provider_error'
+  /** The stream ended before a finish event. */
+  | 'incomplete'
+  /** A single line or event exceeded the decoder's bound. */
+  | 'line_too_long'
+  /** Reading the body failed (connection dropped). */
+  | 'read_failed';
+
+export interface StreamErrorOptions extends AgentErrorOptions {
+  reason: StreamErrorReason;
+  /** Whether output had already reached the caller when it failed (then nothing is replayed). */
+  afterOutput?: boolean | undefined;
+  /** The offending chunk, cut short; never contains credentials. */
+  chunk?: string | undefined;
+}
+
+/**
+ * A streamed response broke (the seed's `StreamError`): malformed chunk, in-stream provider error, missing finish,
+ * oversized line, dropped connection. Its `ResponseError` type is `stream_error`.
+ *
+ * @example
+ * ```ts
+ * for await (const item of run) if (item.type === 'error' && StreamError.isInstance(item.error)) console.log(item.error.reason);
+ * ```
+ */
+export class StreamError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'StreamError';
+  override readonly kind = 'stream' as const;
+  readonly reason: StreamErrorReason;
+  readonly afterOutput: boolean;
+  readonly chunk?: string;
+
+  constructor(message: string, options: StreamErrorOptions) {
+    super(message, options);
+    this.reason = options.reason;
+    this.afterOutput = options.afterOutput ?? false;
+    this.chunk = options.chunk;
+  }
+
+  /** @example `StreamError.isInstance(error)` */
+  static override isInstance(value: unknown): value is StreamError {
+    return hasMarker(value, marker);
+  }
+
+  /** `ResponseError.type` for this error: `stream_error`. */
+  errorType(): string {
+    return ErrorType.StreamError;
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { reason: this.reason, afterOutput: this.afterOutput, chunk: this.chunk };
+  }
+}

@@ -1,0 +1,47 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+
+const marker = 'faultline.error.ToolError';
+const symbol = Symbol.for(marker);
+
+export interface ToolErrorOptions extends AgentErrorOptions {
+  /** The tool that failed. */
+  toolName?: string | undefined;
+  /** The model's tool-call id. */
+  callId?: string | undefined;
+}
+
+/**
+ * A tool failure raised to the caller instead of being shown to the model (the seed's `ToolError`): used when a
+ * tool is defined wrongly, or when `onToolCrash: 'throw'` turns a crashing tool into a failed run.
+ * Expected failures belong in a `ToolResult` instead, so the model can react.
+ *
+ * @example
+ * ```ts
+ * await runTool(tool, args, { onToolCrash: 'throw' }).catch((error) => {
+ *   if (ToolError.isInstance(error)) console.error(error.toolName, error.cause);
+ * });
+ * ```
+ */
+export class ToolError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'ToolError';
+  override readonly kind = 'tool' as const;
+  readonly toolName?: string;
+  readonly callId?: string;
+
+  constructor(message: string, options: ToolErrorOptions = {}) {
+    super(message, options);
+    this.toolName = options.toolName;
+    this.callId = options.callId;
+  }
+
+  /** @example `ToolError.isInstance(error)` */
+  static override isInstance(value: unknown): value is ToolError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { toolName: this.toolName, callId: this.callId };
+  }
+}

@@ -1,0 +1,50 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+
+const marker = 'faultline.error.WorkflowError';
+const symbol = Symbol.for(marker);
+
+export interface WorkflowErrorOptions extends AgentErrorOptions {
+  /** The node where it happened. */
+  nodeId?: string | undefined;
+  /** The superstep where it happened. */
+  stepNumber?: number | undefined;
+  /** Every problem found, when several were collected (e.g. by `compile()`). */
+  problems?: readonly string[] | undefined;
+}
+
+/**
+ * A workflow (graph) could not be built or could not go on: an invalid graph at `compile()`, a runaway loop past the
+ * step limit, a node failure that no policy recovered.
+ *
+ * @example
+ * ```ts
+ * try { graph.compile(); } catch (error) {
+ *   if (WorkflowError.isInstance(error)) error.problems.forEach((problem) => console.log(problem));
+ * }
+ * ```
+ */
+export class WorkflowError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'WorkflowError';
+  override readonly kind = 'workflow' as const;
+  readonly nodeId?: string;
+  readonly stepNumber?: number;
+  readonly problems: readonly string[];
+
+  constructor(message: string, options: WorkflowErrorOptions = {}) {
+    super(message, options);
+    this.nodeId = options.nodeId;
+    this.stepNumber = options.stepNumber;
+    this.problems = Object.freeze([...(options.problems ?? [])]);
+  }
+
+  /** @example `WorkflowError.isInstance(error)` */
+  static override isInstance(value: unknown): value is WorkflowError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { nodeId: this.nodeId, stepNumber: this.stepNumber, problems: this.problems.length > 0 ? [...this.problems] : undefined };
+  }
+}

@@ -1,0 +1,2 @@
+// The <script>-tag build: everything the root entry exports, as the global `Faultline`.
+export * from './index.js';

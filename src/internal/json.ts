@@ -1,0 +1,87 @@
+/** Small JSON helpers that never throw and never follow prototypes. */
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** True for keys that must never be written through assignment on an ordinary object. */
+export function isForbiddenKey(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key);
+}
+
+/** True for `{}`-style objects (plain or null-prototype), false for arrays, class instances and primitives. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    if (Array.isArray(value)) return false;
+    const prototype = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null;
+  } catch {
+    return false; // a revoked or trapping Proxy is not plain data
+  }
+}
+
+/** `JSON.stringify` that returns `undefined` instead of throwing (cycles, BigInt, throwing `toJSON`). */
+export function tryStringify(value: unknown, space?: number): string | undefined {
+  try {
+    return JSON.stringify(value, bigintReplacer, space);
+  } catch {
+    return undefined;
+  }
+}
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** Cuts `text` to at most `limit` characters, marking the cut. */
+export function truncate(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, Math.max(0, limit - 1))}…`;
+}
+
+/** A short, human-readable rendering of any value (for messages), bounded to `limit` characters. */
+export function preview(value: unknown, limit = 120): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return truncate(JSON.stringify(value), limit);
+  if (typeof value === 'function') return '[function]';
+  if (typeof value === 'symbol') return value.toString();
+  const text = tryStringify(value);
+  return truncate(text ?? safeString(value), limit);
+}
+
+/** `String(value)` that never throws (objects without `toString`, throwing getters, revoked proxies). */
+export function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return '[unprintable value]';
+    }
+  }
+}
+
+/**
+ * Deep copy of JSON-like data: plain objects become fresh plain objects, arrays fresh arrays. Keys that could reach a
+ * prototype (`__proto__`, `constructor`, `prototype`) are kept as own data properties, never assigned through.
+ * Values that are not JSON-like (class instances, functions) are copied by reference.
+ */
+export function cloneJSONLike<T>(value: T, depth = 0): T {
+  if (depth > 100 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => cloneJSONLike(item, depth + 1)) as T;
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    defineData(copy, key, cloneJSONLike(value[key], depth + 1));
+  }
+  return copy as T;
+}
+
+/** Writes `copy[key] = value` as an own data property, safe for `__proto__`. */
+export function defineData(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (isForbiddenKey(key)) {
+    Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  } else {
+    target[key] = value;
+  }
+}
