@@ -1,1 +1,2 @@
 export * from './errors/index.js';
+export * from './tools/index.js';

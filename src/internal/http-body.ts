@@ -1,0 +1,87 @@
+/**
+ * Reading error bodies from HTTP responses: bounded (a hostile server cannot make us buffer gigabytes), tolerant
+ * (any content type), and with the provider's message, code and type picked out of the usual JSON shapes.
+ */
+import { read } from './error-chain.js';
+import { isPlainObject, truncate } from './json.js';
+import { redactText } from './redact.js';
+
+export const DEFAULT_ERROR_BODY_LIMIT = 64 * 1024;
+
+export interface ProviderErrorDetails {
+  /** The provider's own message (secrets removed, shortened). */
+  message?: string;
+  /** The provider's machine code (`invalid_api_key`, `rate_limit_exceeded`…). */
+  code?: string;
+  /** The provider's error type (`invalid_request_error`…). */
+  type?: string;
+  /** The start of the body text (secrets removed). */
+  text: string;
+}
+
+/** Reads at most `limit` bytes of a response body as text; never throws. */
+export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<string> {
+  if (!response.body || response.bodyUsed) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let received = 0;
+  try {
+    while (received < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const slice = value.byteLength + received > limit ? value.subarray(0, limit - received) : value;
+      received += slice.byteLength;
+      text += decoder.decode(slice, { stream: true });
+    }
+    text += decoder.decode();
+  } catch {
+    // a body that fails mid-way still yields what was read
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text;
+}
+
+/** Picks the provider's message/code/type out of common error JSON shapes (OpenAI, Google, RFC 7807, plain). */
+export function parseProviderError(text: string, secrets: readonly string[] = []): ProviderErrorDetails {
+  const details: ProviderErrorDetails = { text: truncate(redactText(text.trim(), secrets), 1000) };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    if (details.text !== '' && !/^\s*</.test(text)) details.message = truncate(details.text, 500);
+    return details;
+  }
+  const error = read(body, 'error');
+  const source = isPlainObject(error) ? error : body;
+  const message =
+    pickString(source, 'message') ??
+    (typeof error === 'string' ? error : undefined) ??
+    pickString(body, 'detail') ??
+    pickString(body, 'title') ??
+    pickString(read(read(body, 'errors'), '0'), 'message');
+  if (message !== undefined) details.message = truncate(redactText(message, secrets), 500);
+  const code = read(source, 'code');
+  if (typeof code === 'string' && code !== '') details.code = truncate(redactText(code, secrets), 100);
+  else if (typeof code === 'number' && Number.isFinite(code)) details.code = String(code);
+  const type = pickString(source, 'type') ?? pickString(source, 'status');
+  if (type !== undefined) details.type = truncate(type, 100);
+  return details;
+}
+
+function pickString(value: unknown, key: string): string | undefined {
+  const field = read(value, key);
+  return typeof field === 'string' && field.trim() !== '' ? field : undefined;
+}
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-amz-request-id', 'cf-ray', 'x-trace-id'];
+
+/** The provider's request id, if it sent one. */
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value) return truncate(value, 200);
+  }
+  return undefined;
+}

@@ -1,0 +1,73 @@
+/**
+ * Keeping secrets out of messages, logs and events. Three layers: values under secret-looking keys are replaced,
+ * configured secret strings are replaced wherever they appear, and token-shaped strings (bearer tokens, `sk-…`
+ * keys) are masked.
+ */
+import { defineData, isPlainObject } from './json.js';
+
+export const REDACTED = '[REDACTED]';
+
+const SECRET_KEY =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|private[-_]?key|credentials?|auth)$/i;
+const SECRET_KEY_PART = /(secret|password|passwd|api[-_]?key|access[-_]?token|private[-_]?key|authorization)/i;
+const TOKEN_PATTERNS: readonly RegExp[] = [
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}/g,
+  /\b(ghp|gho|ghs|xox[abp])_[A-Za-z0-9_-]{12,}/g,
+  /\bAIza[0-9A-Za-z_-]{20,}/g,
+];
+
+/** True when a key (header name, field name) usually holds a credential. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key) || SECRET_KEY_PART.test(key);
+}
+
+/** Replaces configured secrets and token-shaped substrings in `text`. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (typeof secret === 'string' && secret.length >= 4) result = result.split(secret).join(REDACTED);
+  }
+  for (const pattern of TOKEN_PATTERNS) {
+    result = result.replace(pattern, (match, prefix: string) =>
+      /^(Bearer|Basic)$/i.test(prefix) ? `${prefix} ${REDACTED}` : REDACTED,
+    );
+  }
+  return result;
+}
+
+/**
+ * A deep copy of JSON-like `value` with secret-keyed values replaced by `[REDACTED]` and secrets removed from
+ * strings. Bounded in depth; never mutates the input.
+ */
+export function redactValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 20) return '[Truncated]';
+  try {
+    if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
+    if (!isPlainObject(value)) return value;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      defineData(copy, key, isSecretKey(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactValue(item, secrets, depth + 1));
+    }
+    return copy;
+  } catch {
+    return '[unreadable value]'; // a revoked Proxy or throwing getters: never let logging throw
+  }
+}
+
+/** A URL without credentials, query string or fragment (API keys often travel in `?key=`). */
+export function redactURL(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.toString();
+  } catch {
+    return redactText((url.split(/[?#]/)[0] ?? '').replace(/\/\/[^/@]*@/, '//'));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The one retry loop of the package (tools, chat client, graph nodes, A2A client): exponential backoff with full
+ * jitter, a per-delay cap, server `Retry-After` hints honoured, abortable sleeps, and a notification per retry.
+ * The first error that is not retryable is rethrown unchanged; aborts are never retried.
+ */
+import { delay } from './delay.js';
+import { isAbortError } from './error-chain.js';
+
+/** How an operation is retried. Every field is optional; see {@link DEFAULT_RETRY}. */
+export interface RetryOptions {
+  /** Attempts in total, the first included (1 = no retry). @default 3 */
+  maxAttempts?: number;
+  /** Upper bound of the first retry's delay, in ms. @default 500 */
+  initialDelayMs?: number;
+  /** Cap for any single computed delay, in ms. @default 30000 */
+  maxDelayMs?: number;
+  /** Growth of the delay bound per retry. @default 2 */
+  multiplier?: number;
+  /** `'full'`: a random delay in `[0, bound)` (AWS "full jitter"); `'none'`: exactly the bound. @default 'full' */
+  jitter?: 'full' | 'none';
+  /** The longest server `Retry-After` that is waited for; a longer one ends retrying. @default 60000 */
+  maxRetryAfterMs?: number;
+}
+
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
+  maxAttempts: 3,
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  multiplier: 2,
+  jitter: 'full',
+  maxRetryAfterMs: 60_000,
+});
+
+/** What a failed attempt means for the loop. */
+export interface RetryDecision {
+  retry: boolean;
+  /** A server hint; when present it replaces the computed backoff. */
+  retryAfterMs?: number | undefined;
+}
+
+/** Passed to `onRetry` before each wait. */
+export interface RetryNotice {
+  /** The attempt that just failed (1-based). */
+  attempt: number;
+  /** The delay before the next attempt, in ms. */
+  delayMs: number;
+  /** The error of the failed attempt. */
+  error: unknown;
+  /** Whether the delay came from a server hint. */
+  fromRetryAfter: boolean;
+}
+
+export interface RetryLoopConfig {
+  options: ResolvedRetryOptions;
+  classify: (error: unknown, attempt: number) => RetryDecision;
+  signal?: AbortSignal | undefined;
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
+  random?: () => number;
+}
+
+/** Problems with user-supplied retry options, as sentences; empty when valid. */
+export function retryOptionProblems(options: unknown, where: string): string[] {
+  if (options === undefined || options === false) return [];
+  if (options === null || typeof options !== 'object') return [`${where} must be an object or false`];
+  const problems: string[] = [];
+  const record = options as Record<string, unknown>;
+  const check = (key: string, valid: (value: number) => boolean, rule: string) => {
+    const value = record[key];
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !valid(value)) problems.push(`${where}.${key} must be ${rule} (got ${String(value)})`);
+  };
+  check('maxAttempts', (value) => Number.isInteger(value) && value >= 1, 'an integer ≥ 1');
+  check('initialDelayMs', (value) => Number.isFinite(value) && value >= 0, 'a finite number ≥ 0');
+  check('maxDelayMs', (value) => Number.isFinite(value) && value >= 0, 'a finite number ≥ 0');
+  check('multiplier', (value) => Number.isFinite(value) && value >= 1, 'a finite number ≥ 1');
+  check('maxRetryAfterMs', (value) => value >= 0 && !Number.isNaN(value), 'a number ≥ 0');
+  if (record.jitter !== undefined && record.jitter !== 'full' && record.jitter !== 'none') {
+    problems.push(`${where}.jitter must be 'full' or 'none' (got ${String(record.jitter)})`);
+  }
+  return problems;
+}
+
+/** Fills defaults; `false` means a single attempt. */
+export function resolveRetryOptions(
+  options: RetryOptions | false | undefined,
+  defaults: ResolvedRetryOptions = DEFAULT_RETRY,
+): ResolvedRetryOptions {
+  if (options === false) return { ...defaults, maxAttempts: 1 };
+  return { ...defaults, ...stripUndefined(options ?? {}) };
+}
+
+function stripUndefined(options: RetryOptions): RetryOptions {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) result[key] = value;
+  return result as RetryOptions;
+}
+
+/** The wait before retry number `retryNumber` (1 = first retry). */
+export function backoffDelay(retryNumber: number, options: ResolvedRetryOptions, random: () => number = Math.random): number {
+  const bound = Math.min(options.maxDelayMs, options.initialDelayMs * options.multiplier ** Math.max(0, retryNumber - 1));
+  if (options.jitter === 'none') return bound;
+  return Math.floor(random() * bound);
+}
+
+/**
+ * Runs `operation` until it succeeds, a failure is not retryable, attempts run out, or `signal` aborts.
+ * Rethrows the last error unchanged.
+ */
+export async function retry<T>(operation: (attempt: number) => Promise<T>, config: RetryLoopConfig): Promise<T> {
+  const { options, classify, signal, onRetry } = config;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation(attempt);
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw error;
+      if (attempt >= options.maxAttempts) throw error;
+      const decision = classify(error, attempt);
+      if (!decision.retry) throw error;
+      const hinted = decision.retryAfterMs;
+      if (hinted !== undefined && hinted > options.maxRetryAfterMs) throw error;
+      const delayMs = hinted ?? backoffDelay(attempt, options, config.random);
+      onRetry?.({ attempt, delayMs, error, fromRetryAfter: hinted !== undefined });
+      await delay(delayMs, signal);
+    }
+  }
+}

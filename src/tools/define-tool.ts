@@ -1,0 +1,156 @@
+import { ConfigError } from '../errors/config-error.js';
+import { hasMarker } from '../internal/brand.js';
+import { messageOf } from '../internal/error-chain.js';
+import { cloneJSONLike, isPlainObject } from '../internal/json.js';
+import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import type { ToolLogger } from './tool-log.js';
+import type { ToolErrorInput, ToolResult } from './tool-result.js';
+import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
+
+const marker = 'faultline.tool.Tool';
+
+/** Tool names providers accept (OpenAI: 1–64 of letters, digits, `_` and `-`). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborts when the run is cancelled or the tool's timeout fires; pass it to `fetch`. */
+  signal: AbortSignal;
+  /** The model's tool-call id. */
+  callId: string;
+  /** 1 for the first attempt, 2 for the first retry… */
+  attempt: number;
+  toolName: string;
+  /** Developer log (never shown to the model). */
+  logger: ToolLogger;
+}
+
+/** What `formatError` receives about a crash. */
+export interface ToolCrashContext {
+  toolName: string;
+  callId: string;
+  attempt: number;
+  arguments: unknown;
+}
+
+/** The definition passed to {@link defineTool}. */
+export interface ToolDefinition<Schema extends StandardSchemaV1 = StandardSchemaV1, Output = unknown> {
+  /** Name the model calls, 1–64 of `A–Z a–z 0–9 _ -`. */
+  name: string;
+  /** What the tool does and when to use it, for the model. */
+  description: string;
+  /** Any Standard Schema (zod 4, valibot, arktype…) describing the arguments object. */
+  parameters: Schema;
+  /** The JSON Schema sent to the model; by default derived through Standard JSON Schema (zod 4, arktype). */
+  jsonSchema?: JSONSchema | undefined;
+  /**
+   * Does the work. Return data (sent as `ToolResult.success(data)`) or a `ToolResult`; throw a `ToolFailure`
+   * (e.g. `DataNotFoundError`) for expected failures. Anything else thrown is a crash: the model sees a sanitized
+   * `ToolInternalError` and the developer log gets the real error.
+   */
+  execute: (args: StandardSchemaV1.InferOutput<Schema>, context: ToolContext) => Output | ToolResult | Promise<Output | ToolResult>;
+  /** Per-attempt time limit; `Infinity` disables it. @default 60000 */
+  timeoutMs?: number | undefined;
+  /** Retries of retryable failures (`RateLimitError`, `TimeoutError`, `NetworkError`, `APIFailure`). @default false (no retry: tools may have side effects) */
+  retry?: RetryOptions | false | undefined;
+  /** Turns a crash into what the model sees (default: a generic `ToolInternalError`). Never expose secrets here. */
+  formatError?: ((error: unknown, context: ToolCrashContext) => ToolErrorInput | undefined) | undefined;
+}
+
+/** A validated, immutable tool, ready for `runTool` and the agent. */
+export interface Tool<Schema extends StandardSchemaV1 = StandardSchemaV1, Output = unknown>
+  extends Readonly<Omit<ToolDefinition<Schema, Output>, 'jsonSchema'>> {
+  /** The JSON Schema of the arguments (no `$schema` key), as sent to the model. */
+  readonly jsonSchema: JSONSchema;
+}
+
+/** A tool of any schema and output, for collections of tools. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any, any>;
+
+/**
+ * Defines a tool: validates the definition (every problem reported at once as a `ConfigError`) and derives the JSON
+ * Schema of its parameters.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * const getWeather = defineTool({
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city.',
+ *   parameters: z.object({ city: z.string().min(1) }),
+ *   timeoutMs: 5_000,
+ *   execute: async ({ city }, { signal }) => {
+ *     const response = await fetch(`https://api.example/weather?q=${encodeURIComponent(city)}`, { signal });
+ *     if (!response.ok) throw await toolErrorFromResponse(response, { service: 'Weather API' });
+ *     return response.json();
+ *   },
+ * });
+ * ```
+ */
+export function defineTool<Schema extends StandardSchemaV1, Output>(definition: ToolDefinition<Schema, Output>): Tool<Schema, Output> {
+  const problems: string[] = [];
+  const record: Partial<ToolDefinition<Schema, Output>> = isPlainObject(definition) ? definition : {};
+  if (!isPlainObject(definition)) problems.push('the definition must be an object');
+  const name = record.name;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    problems.push(`name must be 1–64 characters of A–Z, a–z, 0–9, "_" or "-" (got ${JSON.stringify(name) ?? String(name)})`);
+  }
+  if (typeof record.description !== 'string') problems.push('description must be a string');
+  if (typeof record.execute !== 'function') problems.push('execute must be a function');
+  if (!isStandardSchema(record.parameters)) {
+    problems.push('parameters must be a Standard Schema (a zod 4, valibot or arktype schema, for example)');
+  }
+  const timeoutMs = record.timeoutMs;
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
+    problems.push(`timeoutMs must be a number > 0 or Infinity (got ${String(timeoutMs)})`);
+  }
+  problems.push(...retryOptionProblems(record.retry, 'retry'));
+  if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
+  const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
+  const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';
+  if (problems.length > 0 || jsonSchema === undefined) throw ConfigError.fromProblems(subject, problems);
+  const tool = { ...record, jsonSchema } as Tool<Schema, Output>;
+  Object.defineProperty(tool, Symbol.for(marker), { value: true });
+  return Object.freeze(tool);
+}
+
+/**
+ * True for tools made by {@link defineTool} (from any copy of the package).
+ * @example `isTool(candidate)`
+ */
+export function isTool(value: unknown): value is AnyTool {
+  return hasMarker(value, marker);
+}
+
+function deriveJSONSchema(parameters: StandardSchemaV1, explicit: unknown, problems: string[]): JSONSchema | undefined {
+  let schema: unknown = explicit;
+  if (schema === undefined) {
+    const converter = parameters['~standard'].jsonSchema;
+    if (!converter || typeof converter.input !== 'function') {
+      problems.push(
+        `parameters (${parameters['~standard'].vendor}) cannot produce a JSON Schema: pass jsonSchema explicitly (e.g. from @valibot/to-json-schema)`,
+      );
+      return undefined;
+    }
+    try {
+      schema = converter.input({ target: 'draft-2020-12' });
+    } catch (first) {
+      try {
+        schema = converter.input({ target: 'draft-07' });
+      } catch {
+        problems.push(`parameters cannot be expressed as JSON Schema: ${messageOf(first)}; pass jsonSchema explicitly`);
+        return undefined;
+      }
+    }
+  }
+  if (!isPlainObject(schema)) {
+    problems.push('jsonSchema must be a JSON Schema object');
+    return undefined;
+  }
+  const { $schema: _ignored, ...rest } = cloneJSONLike(schema);
+  if (rest.type !== undefined && rest.type !== 'object') {
+    problems.push(`parameters must describe a JSON object of named arguments (its JSON Schema type is ${JSON.stringify(rest.type)})`);
+  }
+  return rest;
+}

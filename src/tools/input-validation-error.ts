@@ -1,0 +1,32 @@
+import { hasMarker } from '../internal/brand.js';
+import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
+
+const marker = 'faultline.tool.InputValidationError';
+const symbol = Symbol.for(marker);
+
+/**
+ * The model sent arguments that do not fit the tool: not JSON, missing or mistyped fields, values out of range. `runTool` produces it
+ * automatically (naming each bad field, what was expected and what was sent); throw it yourself for checks a schema cannot express.
+ * Default message: "The arguments for this tool were invalid."
+ *
+ * @example
+ * ```ts
+ * throw new InputValidationError(`Invalid user_id: '${id}'. ID must be a positive integer.`, { context: { user_id: id } });
+ * ```
+ */
+export class InputValidationError extends ToolFailure {
+  private readonly [symbol] = true;
+  /** The message used when none is given. */
+  static readonly defaultMessage = 'The arguments for this tool were invalid.';
+  /** The suggestion used when none is given. */
+  static readonly defaultSuggestion = "Fix the fields listed in the error so they match the tool's parameter schema, then call the tool again.";
+
+  constructor(message?: string, options?: ToolFailureOptions) {
+    super('InputValidationError', message ?? InputValidationError.defaultMessage, standardOptions(options, { suggestion: InputValidationError.defaultSuggestion, retryable: false }));
+  }
+
+  /** @example `InputValidationError.isInstance(error)` */
+  static override isInstance(value: unknown): value is InputValidationError {
+    return hasMarker(value, marker);
+  }
+}

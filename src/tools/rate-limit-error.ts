@@ -1,0 +1,35 @@
+import { hasMarker } from '../internal/brand.js';
+import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
+
+const marker = 'faultline.tool.RateLimitError';
+const symbol = Symbol.for(marker);
+
+/**
+ * The service asked to slow down (HTTP 429). Retryable; `retryAfterMs` is honoured by `runTool`'s retries and stated in the
+ * suggestion the model sees.
+ * Default message: "The service is rate limiting requests."
+ *
+ * @example
+ * ```ts
+ * throw new RateLimitError('The search API rate limit was reached.', { retryAfterMs: 30_000 });
+ * ```
+ */
+export class RateLimitError extends ToolFailure {
+  private readonly [symbol] = true;
+  /** The message used when none is given. */
+  static readonly defaultMessage = 'The service is rate limiting requests.';
+  /** The suggestion used when none is given. */
+  static readonly defaultSuggestion = 'Wait before calling this tool again, and make fewer calls.';
+
+  constructor(message?: string, options?: ToolFailureOptions) {
+    const waitSeconds = options?.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(options.retryAfterMs / 1000));
+    const suggestion =
+      waitSeconds === undefined ? RateLimitError.defaultSuggestion : `Wait at least ${waitSeconds} second${waitSeconds === 1 ? '' : 's'} before calling this tool again, and make fewer calls.`;
+    super('RateLimitError', message ?? RateLimitError.defaultMessage, standardOptions(options, { suggestion, retryable: true }));
+  }
+
+  /** @example `RateLimitError.isInstance(error)` */
+  static override isInstance(value: unknown): value is RateLimitError {
+    return hasMarker(value, marker);
+  }
+}

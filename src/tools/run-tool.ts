@@ -1,0 +1,236 @@
+import { ToolError } from '../errors/tool-error.js';
+import { monotonic } from '../internal/clock.js';
+import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { createId } from '../internal/ids.js';
+import { redactText } from '../internal/redact.js';
+import { resolveRetryOptions, retry, type RetryOptions } from '../internal/retry.js';
+import type { AnyTool } from './define-tool.js';
+import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
+import { TimeoutError } from './timeout-error.js';
+import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
+import { ToolInternalError } from './tool-internal-error.js';
+import { consoleToolLogSink, ToolLogWriter, type ToolLogSink } from './tool-log.js';
+import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
+import { serializeToolResult } from './serialize-tool-result.js';
+
+/** The per-attempt time limit when neither the tool nor the call sets one. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** Options of {@link runTool}; every field is optional. */
+export interface RunToolOptions {
+  /** The model's tool-call id. @default a generated `call-<uuid>` */
+  callId?: string | undefined;
+  /** Cancels the call; the promise then rejects with `signal.reason` (never retried, never wrapped). */
+  signal?: AbortSignal | undefined;
+  /** Developer log sink. @default {@link consoleToolLogSink} (crashes to `console.error`) */
+  logger?: ToolLogSink | undefined;
+  /** Called before each retry wait. */
+  onRetry?: ((notice: ToolRetryNotice) => void) | undefined;
+  /** One chance to fix rejected arguments. */
+  repair?: ArgumentRepair | undefined;
+  /** `'result'`: a crash becomes a sanitized `ToolInternalError` result; `'throw'`: a `ToolError` rejects (RAF's mode). @default 'result' */
+  onToolCrash?: 'result' | 'throw' | undefined;
+  /** Overrides the tool's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** Overrides the tool's `retry`. */
+  retry?: RetryOptions | false | undefined;
+  /** Strings that must never reach a log record (API keys, passwords). */
+  secrets?: readonly string[] | undefined;
+  /** Bound on raw argument text. @default 1000000 */
+  maxArgumentsLength?: number | undefined;
+}
+
+/** Passed to `onRetry`. */
+export interface ToolRetryNotice {
+  toolName: string;
+  callId: string;
+  /** The attempt that failed. */
+  attempt: number;
+  delayMs: number;
+  /** What failed, as the model would have seen it. */
+  error: ToolErrorInfo;
+  fromRetryAfter: boolean;
+}
+
+/** How a call ended. */
+export type ToolRunOutcome =
+  | 'success'
+  | 'partial'
+  | 'error_result'
+  | 'failure'
+  | 'invalid_arguments'
+  | 'timeout'
+  | 'crash'
+  | 'not_found'
+  | 'unserializable';
+
+/** Everything about one tool call: the result the model gets, and what developers need. */
+export interface ToolRun<T = unknown> {
+  toolName: string;
+  callId: string;
+  /** What the model receives (serialize with `serializeToolResult`). */
+  result: ToolResult<T>;
+  outcome: ToolRunOutcome;
+  /** Executions made (0 when the arguments were rejected). */
+  attempts: number;
+  durationMs: number;
+  /** The validated arguments, when they were valid. */
+  arguments?: unknown;
+  /** True when JSON-encoded strings were decoded to make the arguments valid. */
+  argumentsCoerced?: boolean;
+  /** True when the `repair` hook fixed the arguments. */
+  argumentsRepaired?: boolean;
+  /** The real error behind a failure (developer side only). */
+  error?: unknown;
+}
+
+class Crash {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Runs one tool call — the single path the agent loop and graph tool nodes use. Never throws for bad input or tool
+ * failures: the returned `result` is what the model sees. Only an abort (rejects with `signal.reason`) or
+ * `onToolCrash: 'throw'` (rejects with `ToolError`) leave through the promise.
+ *
+ * - invalid JSON, empty or schema-invalid arguments → `InputValidationError` naming each bad field, what was expected,
+ *   what was sent, plus the expected schema (after safe coercion and one optional `repair`);
+ * - a thrown `ToolFailure` → that structured error (retried if retryable and `retry` is configured);
+ * - a crash → a sanitized `ToolInternalError`; the developer log gets the real error, stack, arguments (redacted),
+ *   attempt and duration;
+ * - a timeout → `TimeoutError`, even if the tool ignores its signal.
+ *
+ * @example
+ * ```ts
+ * const run = await runTool(getWeather, '{"city": 42}', { callId: 'call_1' });
+ * run.result.ok;                    // false
+ * serializeToolResult(run.result);  // {"ok":false,"error":{"type":"InputValidationError","message":"Tool 'get_weather' was called with invalid arguments: city: …"}}
+ * ```
+ */
+export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions = {}): Promise<ToolRun<T>> {
+  const settings = options ?? {};
+  const started = monotonic();
+  const callId = typeof settings.callId === 'string' && settings.callId !== '' ? settings.callId : createId('call');
+  const secrets = settings.secrets ?? [];
+  const log = new ToolLogWriter(settings.logger ?? consoleToolLogSink, tool.name, callId, secrets);
+  const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs'>): ToolRun<T> => ({
+    toolName: tool.name,
+    callId,
+    durationMs: monotonic() - started,
+    ...run,
+  });
+
+  const parsed = await parseToolArguments(tool, rawArguments, {
+    maxLength: settings.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH,
+    repair: settings.repair,
+  });
+  if (!parsed.ok) {
+    if (parsed.crash !== undefined) return crashed(parsed.crash, 0, rawArguments);
+    log.write('warn', 'tool.invalid_arguments', parsed.failure.message, { arguments: rawArguments });
+    return finish({ result: ToolResult.error(parsed.failure) as ToolResult<T>, outcome: 'invalid_arguments', attempts: 0, error: parsed.failure });
+  }
+  if (parsed.repaired) log.write('info', 'tool.repaired_arguments', 'the repair hook fixed the arguments', { arguments: parsed.value });
+  else if (parsed.coerced) log.write('debug', 'tool.coerced_arguments', 'JSON-encoded strings were decoded', { arguments: parsed.value });
+  const args = parsed.value;
+  const argumentFlags = { arguments: args, argumentsCoerced: parsed.coerced, argumentsRepaired: parsed.repaired };
+
+  const timeoutMs = settings.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const retryOptions = resolveRetryOptions(settings.retry !== undefined ? settings.retry : (tool.retry ?? false));
+  let attempts = 0;
+  let timeoutFailure: TimeoutError | undefined;
+
+  const executeOnce = async (attempt: number): Promise<ToolResult> => {
+    settings.signal?.throwIfAborted();
+    attempts = attempt;
+    const { controller, dispose } = linkedController(settings.signal);
+    let timedOut = false;
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException(`Tool '${tool.name}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
+        }, clampDelay(timeoutMs))
+      : undefined;
+    const aborted = abortPromise(controller.signal);
+    try {
+      const execution = Promise.resolve().then(() =>
+        tool.execute(args, { signal: controller.signal, callId, attempt, toolName: tool.name, logger: log.loggerFor(attempt) }),
+      );
+      execution.catch(() => {});
+      const value = await Promise.race([execution, aborted.promise]);
+      return ToolResult.isInstance(value) ? value : ToolResult.success(value);
+    } catch (error) {
+      if (settings.signal?.aborted) throw settings.signal.reason;
+      if (timedOut) {
+        log.write('warn', 'tool.timeout', `did not finish within ${timeoutMs} ms`, { attempt, arguments: args });
+        timeoutFailure = new TimeoutError(`The tool '${tool.name}' did not finish within ${timeoutMs} ms.`, { context: { timeoutMs }, cause: error });
+        throw timeoutFailure;
+      }
+      if (ToolFailure.isInstance(error)) throw error;
+      throw new Crash(error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      aborted.dispose();
+      dispose();
+    }
+  };
+
+  let result: ToolResult;
+  try {
+    result = await retry(executeOnce, {
+      options: retryOptions,
+      signal: settings.signal,
+      classify: (error) =>
+        ToolFailure.isInstance(error) && error.retryable ? { retry: true, retryAfterMs: error.retryAfterMs } : { retry: false },
+      onRetry: (notice) => {
+        const info = toErrorInfo(notice.error as ToolFailure);
+        log.write('info', 'tool.retry', `attempt ${notice.attempt} failed (${info.type}: ${info.message}); retrying in ${notice.delayMs} ms`, {
+          attempt: notice.attempt,
+        });
+        settings.onRetry?.({ toolName: tool.name, callId, attempt: notice.attempt, delayMs: notice.delayMs, error: info, fromRetryAfter: notice.fromRetryAfter });
+      },
+    });
+  } catch (error) {
+    if (error instanceof Crash) return crashed(error.error, attempts, args);
+    if (!ToolFailure.isInstance(error)) throw error;
+    log.write('warn', 'tool.failure', `${error.type}: ${error.message}`, {
+      attempt: attempts,
+      durationMs: monotonic() - started,
+      arguments: args,
+      error: log.errorDetails(error),
+    });
+    return finish({ result: ToolResult.error(error) as ToolResult<T>, outcome: error === timeoutFailure ? 'timeout' : 'failure', attempts, error, ...argumentFlags });
+  }
+
+  try {
+    serializeToolResult(result);
+  } catch (error) {
+    log.write('error', 'tool.unserializable_result', messageOf(error), { attempt: attempts, error: log.errorDetails(error) });
+    const failure = new ToolInternalError(`The tool '${tool.name}' produced a result that cannot be sent to the model.`);
+    return finish({ result: ToolResult.error(failure) as ToolResult<T>, outcome: 'unserializable', attempts, error, ...argumentFlags });
+  }
+  const outcome = result.ok ? (result.error?.type === PARTIAL_FAILURE_TYPE ? 'partial' : 'success') : 'error_result';
+  return finish({ result: result as ToolResult<T>, outcome, attempts, ...argumentFlags });
+
+  function crashed(error: unknown, attempt: number, input: unknown): ToolRun<T> {
+    const durationMs = monotonic() - started;
+    log.write('error', 'tool.crash', `crashed: ${messageOf(error)}`, { attempt, durationMs, arguments: input, error: log.errorDetails(error) });
+    if (settings.onToolCrash === 'throw') {
+      throw new ToolError(`Tool '${tool.name}' crashed: ${redactText(messageOf(error), secrets)}`, { cause: error, toolName: tool.name, callId });
+    }
+    const result = ToolResult.error(modelFacingCrash(error, attempt, input)) as ToolResult<T>;
+    return { toolName: tool.name, callId, durationMs, result, outcome: 'crash', attempts: attempt, error, arguments: input };
+  }
+
+  function modelFacingCrash(error: unknown, attempt: number, input: unknown): ToolErrorInfo | ToolInternalError {
+    const fallback = new ToolInternalError(`The tool '${tool.name}' failed with an unexpected internal error.`);
+    if (!tool.formatError) return fallback;
+    try {
+      const formatted = tool.formatError(error, { toolName: tool.name, callId, attempt, arguments: input });
+      return formatted === undefined ? fallback : toErrorInfo(formatted);
+    } catch (formatError) {
+      log.write('error', 'tool.crash', `formatError failed: ${messageOf(formatError)}`, { attempt, error: log.errorDetails(formatError) });
+      return fallback;
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import { messageOf, read } from '../internal/error-chain.js';
+import { cloneJSONLike, defineData, isPlainObject, preview, truncate } from '../internal/json.js';
+import type { AnyTool } from './define-tool.js';
+import { InputValidationError } from './input-validation-error.js';
+import type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
+
+/** The default bound on raw argument text, in characters. */
+export const DEFAULT_MAX_ARGUMENTS_LENGTH = 1_000_000;
+
+/** One bad field, as the model is told about it. */
+export interface ArgumentIssue {
+  /** `city`, `items[0].name`, or `(root)`. */
+  path: string;
+  /** What the schema says is wrong. */
+  message: string;
+  /** What was expected, when the schema library says so. */
+  expected?: string;
+  /** What was sent, shortened; absent when the field is missing. */
+  received?: string;
+  /** True when the field was not sent at all. */
+  missing?: true;
+}
+
+/** What a `repair` hook receives. */
+export interface ArgumentRepairRequest {
+  toolName: string;
+  /** The arguments as the model sent them. */
+  arguments: unknown;
+  /** Why they were rejected. */
+  failure: InputValidationError;
+  jsonSchema: JSONSchema;
+}
+
+/**
+ * Gets one chance to fix rejected arguments (e.g. ask a small model, or apply a known quirk); return the new arguments
+ * (JSON text or a value), or `undefined` to give up.
+ */
+export type ArgumentRepair = (request: ArgumentRepairRequest) => unknown | Promise<unknown>;
+
+export type ArgumentsOutcome =
+  | { ok: true; value: unknown; coerced: boolean; repaired: boolean }
+  | { ok: false; failure: InputValidationError; crash?: unknown };
+
+interface ParseOptions {
+  maxLength: number;
+  repair?: ArgumentRepair | undefined;
+}
+
+/**
+ * Turns raw model arguments into validated input for `execute`: JSON parsing, a bound on size, safe coercion of
+ * JSON-encoded strings (the whole object or a field sent as a JSON string), schema validation, and one optional
+ * repair. Never throws for bad input: failures are `InputValidationError`s naming each bad field.
+ */
+export async function parseToolArguments(tool: AnyTool, raw: unknown, options: ParseOptions): Promise<ArgumentsOutcome> {
+  const first = await attempt(tool, raw, options);
+  if (first.ok || first.crash !== undefined || !options.repair) return first;
+  const repairedRaw = await options.repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema });
+  if (repairedRaw === undefined) return first;
+  const second = await attempt(tool, repairedRaw, options);
+  return second.ok ? { ...second, repaired: true } : second;
+}
+
+async function attempt(tool: AnyTool, raw: unknown, options: ParseOptions): Promise<ArgumentsOutcome> {
+  const decoded = decode(tool, raw, options.maxLength);
+  if (!decoded.ok) return decoded;
+  let candidate = decoded.value;
+  let coerced = false;
+  if (typeof candidate === 'string') {
+    const inner = parseJSONContainer(candidate);
+    if (inner !== undefined) {
+      candidate = inner;
+      coerced = true;
+    }
+  }
+  let validation = await validate(tool.parameters, candidate);
+  if ('crash' in validation) return { ok: false, failure: invalid(tool, `Tool '${tool.name}' could not check its arguments: its schema failed.`, [], raw), crash: validation.crash };
+  if (validation.issues && !decoded.empty) {
+    const fixed = coerceFields(candidate, validation.issues);
+    if (fixed !== undefined) {
+      const retried = await validate(tool.parameters, fixed);
+      if (!('crash' in retried) && !retried.issues) {
+        candidate = fixed;
+        validation = retried;
+        coerced = true;
+      }
+    }
+  }
+  if ('crash' in validation) return { ok: false, failure: invalid(tool, `Tool '${tool.name}' could not check its arguments: its schema failed.`, [], raw), crash: validation.crash };
+  if (validation.issues) {
+    const issues = validation.issues.map((issue) => describeIssue(issue, candidate));
+    const summary = decoded.empty
+      ? `Tool '${tool.name}' was called without any arguments: ${issues.map(formatIssue).join('; ')}.`
+      : `Tool '${tool.name}' was called with invalid arguments: ${issues.map(formatIssue).join('; ')}.`;
+    return { ok: false, failure: invalid(tool, summary, issues, raw) };
+  }
+  return { ok: true, value: validation.value, coerced, repaired: false };
+}
+
+type Decoded = { ok: true; value: unknown; empty: boolean } | { ok: false; failure: InputValidationError };
+
+function decode(tool: AnyTool, raw: unknown, maxLength: number): Decoded {
+  if (raw === undefined || raw === null) return { ok: true, value: {}, empty: true };
+  if (typeof raw !== 'string') return { ok: true, value: raw, empty: false };
+  if (raw.length > maxLength) {
+    return {
+      ok: false,
+      failure: invalid(tool, `Tool '${tool.name}' was called with arguments that are too large (${raw.length} characters; the limit is ${maxLength}).`, [], raw.slice(0, 200)),
+    };
+  }
+  if (raw.trim() === '') return { ok: true, value: {}, empty: true };
+  try {
+    return { ok: true, value: JSON.parse(raw), empty: false };
+  } catch (error) {
+    return {
+      ok: false,
+      failure: invalid(tool, `Tool '${tool.name}' was called with invalid JSON arguments: ${truncate(raw, 200)}. Parse error: ${messageOf(error)}.`, [], raw),
+    };
+  }
+}
+
+/** Parses a string only when it holds a JSON object or array. */
+function parseJSONContainer(text: string): unknown {
+  const trimmed = text.trim();
+  if (!(trimmed.startsWith('{') && trimmed.endsWith('}')) && !(trimmed.startsWith('[') && trimmed.endsWith(']'))) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+}
+
+type Validation = { value?: unknown; issues?: ReadonlyArray<StandardSchemaV1.Issue> } | { crash: unknown };
+
+async function validate(schema: StandardSchemaV1, value: unknown): Promise<Validation> {
+  try {
+    const result = await schema['~standard'].validate(value);
+    return result.issues ? { issues: result.issues } : { value: result.value };
+  } catch (crash) {
+    return { crash };
+  }
+}
+
+/** For issues at fields holding a JSON-encoded object/array/number/boolean string, a copy with those fields decoded. */
+function coerceFields(value: unknown, issues: ReadonlyArray<StandardSchemaV1.Issue>): unknown {
+  if (!isPlainObject(value) && !Array.isArray(value)) return undefined;
+  const copy = cloneJSONLike(value);
+  let changed = false;
+  for (const issue of issues) {
+    const keys = pathKeys(issue.path);
+    if (keys.length === 0) continue;
+    const parent = keys.slice(0, -1).reduce<unknown>((node, key) => (node === undefined ? undefined : ownValue(node, key)), copy);
+    const last = keys[keys.length - 1] as string | number;
+    const current = parent === undefined ? undefined : ownValue(parent, last);
+    if (typeof current !== 'string') continue;
+    const decoded = decodeScalarOrContainer(current);
+    if (decoded === undefined) continue;
+    if (Array.isArray(parent) && typeof last === 'number') parent[last] = decoded;
+    else if (isPlainObject(parent)) defineData(parent, String(last), decoded);
+    else continue;
+    changed = true;
+  }
+  return changed ? copy : undefined;
+}
+
+function decodeScalarOrContainer(text: string): unknown {
+  const container = parseJSONContainer(text);
+  if (container !== undefined) return container;
+  const trimmed = text.trim();
+  if (trimmed === 'true') return true;
+  if (trimmed === 'false') return false;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
+  return undefined;
+}
+
+function ownValue(node: unknown, key: string | number): unknown {
+  if (Array.isArray(node)) return typeof key === 'number' ? node[key] : undefined;
+  if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, key)) return node[String(key)];
+  return undefined;
+}
+
+function pathKeys(path: StandardSchemaV1.Issue['path']): Array<string | number> {
+  return (path ?? []).map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? (segment as StandardSchemaV1.PathSegment).key : segment;
+    return typeof key === 'number' ? key : String(key);
+  });
+}
+
+/** `items[0].name`, `["odd key"]`, or `(root)`. */
+export function formatPath(path: StandardSchemaV1.Issue['path']): string {
+  const keys = pathKeys(path);
+  if (keys.length === 0) return '(root)';
+  return keys
+    .map((key, index) => {
+      if (typeof key === 'number') return `[${key}]`;
+      if (/^[A-Za-z_$][\w$]*$/.test(key)) return index === 0 ? key : `.${key}`;
+      return `[${JSON.stringify(key)}]`;
+    })
+    .join('');
+}
+
+function describeIssue(issue: StandardSchemaV1.Issue, value: unknown): ArgumentIssue {
+  const keys = pathKeys(issue.path);
+  let present = true;
+  let node: unknown = value;
+  for (const key of keys) {
+    if ((Array.isArray(node) && typeof key === 'number' && key < node.length) || (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, key))) {
+      node = ownValue(node, key);
+    } else {
+      present = false;
+      break;
+    }
+  }
+  const described: ArgumentIssue = {
+    path: formatPath(issue.path),
+    message: truncate(typeof issue.message === 'string' ? issue.message : 'invalid value', 300),
+  };
+  if (present) described.received = preview(node, 80);
+  else described.missing = true;
+  const expected = read(issue, 'expected');
+  if (typeof expected === 'string' && expected !== '') described.expected = truncate(expected, 120);
+  return described;
+}
+
+function formatIssue(issue: ArgumentIssue): string {
+  return `${issue.path}: ${issue.message} (${issue.missing ? 'the field is missing' : `sent: ${issue.received}`})`;
+}
+
+function invalid(tool: AnyTool, message: string, issues: ArgumentIssue[], received: unknown): InputValidationError {
+  const context: Record<string, unknown> = {};
+  if (issues.length > 0) context.issues = issues;
+  else context.received = typeof received === 'string' ? truncate(received, 500) : preview(received, 500);
+  context.expectedSchema = tool.jsonSchema;
+  return new InputValidationError(truncate(message, 4000), {
+    context,
+    suggestion: `Call '${tool.name}' again with a JSON object that matches expectedSchema${issues.length > 0 ? ', fixing the fields listed in issues' : ''}.`,
+  });
+}

@@ -1,0 +1,128 @@
+import { messageOf, read } from '../internal/error-chain.js';
+import { parseProviderError, readBoundedText, requestIdOf } from '../internal/http-body.js';
+import { isRetryableStatus, statusText } from '../internal/http-status.js';
+import { redactText, redactURL } from '../internal/redact.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
+import { APIFailure } from './api-failure.js';
+import { AuthenticationError } from './authentication-error.js';
+import { DataNotFoundError } from './data-not-found-error.js';
+import { InputValidationError } from './input-validation-error.js';
+import { NetworkError } from './network-error.js';
+import { PermissionError } from './permission-error.js';
+import { RateLimitError } from './rate-limit-error.js';
+import { TimeoutError } from './timeout-error.js';
+import type { ToolFailure } from './tool-failure.js';
+
+export interface HTTPToolErrorOptions {
+  /** The service's name as the model should read it, e.g. `'Weather API'`. @default 'external' */
+  service?: string | undefined;
+  /** Strings that must never be echoed (your API key): removed from anything taken from the body. */
+  secrets?: readonly string[] | undefined;
+  /** Bound on the error body read. @default 65536 */
+  maxBodyBytes?: number | undefined;
+}
+
+/**
+ * Maps a failed HTTP response from an API your tool calls to the standard tool failure, with a message that means
+ * something to a model: 400/422 → `InputValidationError`, 401 → `AuthenticationError`, 403 → `PermissionError`,
+ * 404 → `DataNotFoundError`, 408 → `TimeoutError`, 409 and 5xx → `APIFailure`, 429 → `RateLimitError` (with
+ * `Retry-After`). The provider's message is included with credentials removed; the URL loses its query string.
+ *
+ * @example
+ * ```ts
+ * const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` }, signal });
+ * if (!response.ok) throw await toolErrorFromResponse(response, { service: 'Weather API', secrets: [key] });
+ * // 401 → AuthenticationError: "Access to the Weather API was denied (401 Unauthorized). The provided API key may be invalid or expired."
+ * ```
+ */
+export async function toolErrorFromResponse(response: Response, options: HTTPToolErrorOptions = {}): Promise<ToolFailure> {
+  const service = options.service?.trim() || 'external';
+  const api = /\bapi\b/i.test(service) ? service : `${service} API`;
+  const secrets = options.secrets ?? [];
+  const status = response.status;
+  const provider = parseProviderError(await readBoundedText(response, options.maxBodyBytes), secrets);
+  const url = response.url ? redactText(redactURL(response.url), secrets) : undefined;
+  const requestId = requestIdOf(response.headers);
+  const context: Record<string, unknown> = { service, status };
+  if (url) context.url = url;
+  if (requestId) context.requestId = requestId;
+  if (provider.message) context.providerMessage = provider.message;
+  if (provider.code) context.providerCode = provider.code;
+  const said = provider.message ? `: ${provider.message}` : '.';
+  const label = statusText(status, response.statusText);
+  const cause = { status, body: provider.text };
+
+  switch (true) {
+    case status === 400:
+    case status === 422:
+      return new InputValidationError(`The ${api} rejected the request as invalid (${label})${said}`, {
+        context,
+        cause,
+        suggestion: 'Check the arguments against the tool description and call again with corrected values.',
+      });
+    case status === 401:
+      return new AuthenticationError(`Access to the ${api} was denied (${label}). The provided API key may be invalid or expired.`, { context, cause });
+    case status === 403:
+      return new PermissionError(`The ${api} refused access to this resource (${label})${said}`, { context, cause });
+    case status === 404:
+      return new DataNotFoundError(
+        url ? `The resource requested at '${url}' was not found (${label}).` : `The resource requested from the ${api} was not found (${label}).`,
+        { context, cause },
+      );
+    case status === 408:
+      return new TimeoutError(`The ${api} timed out waiting for the request (${label}).`, { context, cause, retryable: true });
+    case status === 429: {
+      const retryAfterMs = parseRetryAfter(response.headers);
+      if (retryAfterMs !== undefined) context.retryAfterMs = retryAfterMs;
+      return new RateLimitError(`The ${api} rate limit was reached (${label})${said}`, { context, cause, retryAfterMs });
+    }
+    default: {
+      const retryable = isRetryableStatus(status);
+      const retryAfterMs = retryable ? parseRetryAfter(response.headers) : undefined;
+      const what = status >= 500 ? `failed with ${label}` : status === 409 ? `reported a conflict (${label})` : `answered ${label}`;
+      return new APIFailure(`The ${api} ${what}${said}`, {
+        context,
+        cause,
+        retryable,
+        retryAfterMs,
+        suggestion: retryable ? undefined : 'Do not retry this request unchanged; continue without this tool or tell the user the service failed.',
+      });
+    }
+  }
+}
+
+/**
+ * Maps an exception thrown by `fetch` (no response at all) to a tool failure: DNS failures, refused or reset
+ * connections and offline → `NetworkError`; a timeout signal → `TimeoutError`. Credentials in the message are removed.
+ *
+ * @example
+ * ```ts
+ * const response = await fetch(url, { signal }).catch((error) => { throw toolErrorFromFetchError(error, { service: 'Weather API' }); });
+ * ```
+ */
+export function toolErrorFromFetchError(error: unknown, options: Pick<HTTPToolErrorOptions, 'service' | 'secrets'> = {}): ToolFailure {
+  const service = options.service?.trim() || 'external';
+  const api = /\bapi\b/i.test(service) ? service : `${service} API`;
+  const name = read(error, 'name');
+  const detail = redactText(networkDetail(error), options.secrets ?? []);
+  if (name === 'TimeoutError') {
+    return new TimeoutError(`The request to the ${api} timed out.`, { context: { service }, cause: error });
+  }
+  if (name === 'AbortError') {
+    return new APIFailure(`The request to the ${api} was cancelled.`, { context: { service }, cause: error, retryable: false });
+  }
+  const dns = /ENOTFOUND|EAI_AGAIN|getaddrinfo|dns|name not resolved|resolve host/i.test(detail);
+  return new NetworkError(
+    dns ? `The ${api} could not be reached: its host name could not be resolved.` : `The ${api} could not be reached because of a network problem (${detail}).`,
+    { context: { service }, cause: error },
+  );
+}
+
+function networkDetail(error: unknown): string {
+  const cause = read(error, 'cause');
+  const causeMessage = read(cause, 'message');
+  const informativeCause = typeof causeMessage === 'string' && causeMessage !== '';
+  const code = read(cause, 'code') ?? read(error, 'code');
+  const message = messageOf(informativeCause ? cause : error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}

@@ -1,0 +1,97 @@
+import { hasMarker } from '../internal/brand.js';
+import { cloneJSONLike } from '../internal/json.js';
+
+const marker = 'faultline.tool.ToolFailure';
+const symbol = Symbol.for(marker);
+
+/**
+ * The structured error a model receives in a tool result (the course's shape): a simple category, a descriptive
+ * message, optionally the input that caused it and a suggestion for how to recover.
+ *
+ * @example
+ * ```json
+ * { "type": "DataNotFoundError", "message": "No profile found for user_id 42.", "suggestion": "Check the user id." }
+ * ```
+ */
+export interface ToolErrorInfo {
+  /** A category such as `InputValidationError`, `APIFailure`, `NetworkError` or your own. */
+  type: string;
+  /** What went wrong, in words a model can act on. */
+  message: string;
+  /** The input or operation concerned. Must be JSON-serializable and free of secrets. */
+  context?: Record<string, unknown>;
+  /** How the model might recover. */
+  suggestion?: string;
+}
+
+export interface ToolFailureOptions {
+  /** The input or operation concerned (shown to the model). */
+  context?: Record<string, unknown> | undefined;
+  /** How the model might recover (shown to the model). */
+  suggestion?: string | undefined;
+  /** Whether `runTool` may retry the call. */
+  retryable?: boolean | undefined;
+  /** A server back-off hint honoured by `runTool`'s retries. */
+  retryAfterMs?: number | undefined;
+  /** The underlying error, for the developer log only (never shown to the model). */
+  cause?: unknown;
+}
+
+/**
+ * An expected tool failure, meant for the model: throw it (or a subclass) from `execute`, or pass it to
+ * `ToolResult.error`, and the model receives `{ok: false, error: {type, message, context?, suggestion?}}`.
+ * Subclasses cover the standard categories; construct this class directly for a category of your own.
+ *
+ * @example
+ * ```ts
+ * throw new ToolFailure('QuotaExceeded', 'The monthly translation quota is used up.', {
+ *   suggestion: 'Answer without translating, and tell the user the quota resets on the 1st.',
+ * });
+ * ```
+ */
+export class ToolFailure extends Error {
+  private readonly [symbol] = true;
+  override readonly name: string;
+  /** The category the model sees as `error.type`. */
+  readonly type: string;
+  readonly context?: Record<string, unknown>;
+  readonly suggestion?: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(type: string, message: string, options: ToolFailureOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = type;
+    this.type = type;
+    if (options.context !== undefined) this.context = cloneJSONLike(options.context);
+    if (options.suggestion !== undefined) this.suggestion = options.suggestion;
+    this.retryable = options.retryable ?? false;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** True for any tool failure, from this copy of the package or another. */
+  static isInstance(value: unknown): value is ToolFailure {
+    return hasMarker(value, marker);
+  }
+
+  /** The model-facing part: `{type, message, context?, suggestion?}`. */
+  toErrorInfo(): ToolErrorInfo {
+    const info: ToolErrorInfo = { type: this.type, message: this.message };
+    if (this.context !== undefined) info.context = cloneJSONLike(this.context);
+    if (this.suggestion !== undefined) info.suggestion = this.suggestion;
+    return info;
+  }
+
+  /** Same as {@link ToolFailure.toErrorInfo}, so `JSON.stringify(failure)` gives the model-facing shape. */
+  toJSON(): ToolErrorInfo {
+    return this.toErrorInfo();
+  }
+}
+
+/** Shared constructor plumbing of the standard failures: their defaults, overridable per instance. */
+export function standardOptions(
+  options: ToolFailureOptions | undefined,
+  defaults: { suggestion: string; retryable: boolean },
+): ToolFailureOptions {
+  return { ...options, suggestion: options?.suggestion ?? defaults.suggestion, retryable: options?.retryable ?? defaults.retryable };
+}

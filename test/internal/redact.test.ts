@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretKey, REDACTED, redactText, redactURL, redactValue } from '../../src/internal/redact.js';
+
+const OPENAI_KEY = 'sk-proj-AbCdEf0123456789xyz';
+
+describe('redactText', () => {
+  it('replaces every occurrence of a configured secret', () => {
+    expect(redactText('key=hunter22 and again hunter22', ['hunter22'])).toBe(`key=${REDACTED} and again ${REDACTED}`);
+  });
+
+  it('replaces several configured secrets', () => {
+    expect(redactText('a=alpha-1 b=bravo-2', ['alpha-1', 'bravo-2'])).toBe(`a=${REDACTED} b=${REDACTED}`);
+  });
+
+  it('ignores configured secrets shorter than 4 characters', () => {
+    expect(redactText('abc is not secret, neither is a or xy', ['abc', 'a', 'xy', ''])).toBe('abc is not secret, neither is a or xy');
+  });
+
+  it('redacts a configured secret of exactly 4 characters', () => {
+    expect(redactText('pin 1234', ['1234'])).toBe(`pin ${REDACTED}`);
+  });
+
+  it('ignores non-string entries in the secret list', () => {
+    const secrets = [42, null, 'real-secret'] as unknown as string[];
+    expect(redactText('42 real-secret', secrets)).toBe(`42 ${REDACTED}`);
+  });
+
+  it('masks a bearer token but keeps the scheme word', () => {
+    expect(redactText('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig')).toBe(`Authorization: Bearer ${REDACTED}`);
+  });
+
+  it('masks Basic credentials', () => {
+    expect(redactText('Basic dXNlcjpwYXNzd29yZA==')).toBe(`Basic ${REDACTED}`);
+  });
+
+  it('leaves a short word after Bearer alone', () => {
+    expect(redactText('Bearer token')).toBe('Bearer token');
+  });
+
+  it('masks sk- style API keys wherever they appear', () => {
+    expect(redactText(`Incorrect API key provided: ${OPENAI_KEY}. You can find your key at https://x.test.`)).toBe(
+      `Incorrect API key provided: ${REDACTED}. You can find your key at https://x.test.`,
+    );
+  });
+
+  it('masks GitHub and Google style tokens', () => {
+    expect(redactText('ghp_abcdefghijklmnop1234')).toBe(REDACTED);
+    expect(redactText('AIzaSyA1234567890abcdefghij')).toBe(REDACTED);
+  });
+
+  it('does not touch ordinary words that merely start like a key', () => {
+    expect(redactText('ask-me-anything and sk-short')).toBe('ask-me-anything and sk-short');
+  });
+
+  it('removes a configured secret even when it is not token-shaped', () => {
+    const text = redactText('the key wx-plain-77 was rejected', ['wx-plain-77']);
+    expect(text).not.toContain('wx-plain-77');
+  });
+
+  it('returns text without secrets unchanged', () => {
+    expect(redactText('nothing to see here', ['secret-value'])).toBe('nothing to see here');
+  });
+
+  // Regression guard (fixed bug): the auth-scheme is case-insensitive (RFC 9110 §11.1), but only "Bearer"/"Basic" are recognised, so an echoed
+  // "authorization: bearer <opaque token>" keeps the token (unless it also happens to look like sk-…/ghp_…).
+  it('masks a bearer token whose scheme is written in lower case', () => {
+    expect(redactText('authorization: bearer 0123456789abcdefopaque')).not.toContain('0123456789abcdefopaque');
+  });
+});
+
+describe('isSecretKey', () => {
+  it.each(['apiKey', 'api_key', 'api-key', 'APIKEY', 'Authorization', 'password', 'access_token', 'x-api-key', 'client_secret', 'cookie', 'token', 'openaiApiKey', 'db_password'])(
+    'treats %s as a secret key',
+    (key) => {
+      expect(isSecretKey(key)).toBe(true);
+    },
+  );
+
+  it.each(['max_tokens', 'prompt_tokens', 'city', 'author', 'keyword', 'id'])('does not treat %s as a secret key', (key) => {
+    expect(isSecretKey(key)).toBe(false);
+  });
+});
+
+describe('redactValue', () => {
+  it('replaces values under secret-looking keys', () => {
+    expect(
+      redactValue({ apiKey: 'abc', api_key: 'def', Authorization: 'Bearer x', password: 'p', access_token: 't', city: 'Paris' }),
+    ).toEqual({ apiKey: REDACTED, api_key: REDACTED, Authorization: REDACTED, password: REDACTED, access_token: REDACTED, city: 'Paris' });
+  });
+
+  it('keeps null, undefined and empty values under secret keys as they are', () => {
+    expect(redactValue({ password: null, apiKey: undefined, token: '' })).toEqual({ password: null, apiKey: undefined, token: '' });
+  });
+
+  it('replaces a whole object held under a secret key', () => {
+    expect(redactValue({ credentials: { user: 'u', pass: 'p' } })).toEqual({ credentials: REDACTED });
+  });
+
+  it('redacts nested objects', () => {
+    expect(redactValue({ request: { headers: { authorization: 'Bearer abc', accept: 'json' } } })).toEqual({
+      request: { headers: { authorization: REDACTED, accept: 'json' } },
+    });
+  });
+
+  it('redacts inside arrays', () => {
+    expect(redactValue([{ apiKey: 'a' }, `key ${OPENAI_KEY}`, 3])).toEqual([{ apiKey: REDACTED }, `key ${REDACTED}`, 3]);
+  });
+
+  it('redacts configured secrets and token shapes in string values under ordinary keys', () => {
+    expect(redactValue({ note: 'used my-config-secret here', echo: `got ${OPENAI_KEY}` }, ['my-config-secret'])).toEqual({
+      note: `used ${REDACTED} here`,
+      echo: `got ${REDACTED}`,
+    });
+  });
+
+  it('passes primitives through', () => {
+    expect(redactValue(42)).toBe(42);
+    expect(redactValue(true)).toBe(true);
+    expect(redactValue(null)).toBeNull();
+    expect(redactValue(undefined)).toBeUndefined();
+  });
+
+  it('does not mutate the input', () => {
+    const input = { apiKey: 'abc', nested: { password: 'p', list: [{ token: 't' }] }, text: OPENAI_KEY };
+    const snapshot = structuredClone(input);
+    const output = redactValue(input) as typeof input;
+    expect(input).toEqual(snapshot);
+    expect(output).not.toBe(input);
+    expect(output.nested).not.toBe(input.nested);
+    expect(output.nested.list).not.toBe(input.nested.list);
+  });
+
+  it('keeps a __proto__ key as an own property without polluting any prototype', () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true, "apiKey": "abc"}, "city": "Oslo"}') as Record<string, unknown>;
+    const output = redactValue(input) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(output, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(output, '__proto__')?.value).toEqual({ polluted: true, apiKey: REDACTED });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((output as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(output.city).toBe('Oslo');
+  });
+
+  it('keeps constructor and prototype keys as plain data', () => {
+    const input = JSON.parse('{"constructor": {"prototype": {"x": 1}}}') as Record<string, unknown>;
+    const output = redactValue(input) as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(output, 'constructor')?.value).toEqual({ prototype: { x: 1 } });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('cuts off values nested deeper than 20 levels', () => {
+    let deep: Record<string, unknown> = { leaf: 'bottom' };
+    for (let index = 0; index < 30; index++) deep = { next: deep };
+    expect(JSON.stringify(redactValue(deep))).toContain('[Truncated]');
+    expect(JSON.stringify(redactValue(deep))).not.toContain('bottom');
+  });
+
+  it('returns class instances by reference', () => {
+    const date = new Date(0);
+    expect(redactValue({ at: date })).toEqual({ at: date });
+    expect((redactValue({ at: date }) as { at: Date }).at).toBe(date);
+  });
+});
+
+describe('redactURL', () => {
+  it('removes the query string', () => {
+    expect(redactURL('https://api.weather.test/v1/forecast?city=Oslo&api_key=SECRET')).toBe('https://api.weather.test/v1/forecast');
+  });
+
+  it('removes the fragment', () => {
+    expect(redactURL('https://api.weather.test/v1/forecast#access_token=SECRET')).toBe('https://api.weather.test/v1/forecast');
+  });
+
+  it('removes userinfo credentials', () => {
+    expect(redactURL('https://user:p4ssw0rd@api.weather.test/v1')).toBe('https://api.weather.test/v1');
+  });
+
+  it('removes query, fragment and userinfo together and keeps the port and path', () => {
+    expect(redactURL('http://admin:hunter2@localhost:8080/a/b?x=1#y')).toBe('http://localhost:8080/a/b');
+  });
+
+  it('keeps a URL without secrets unchanged', () => {
+    expect(redactURL('https://api.weather.test/v1/forecast')).toBe('https://api.weather.test/v1/forecast');
+  });
+
+  it('drops the query and fragment of a relative, unparsable URL', () => {
+    expect(redactURL('/v1/forecast?api_key=SECRET#frag')).toBe('/v1/forecast');
+  });
+
+  it('does not throw on an invalid URL', () => {
+    expect(() => redactURL('::not a url::')).not.toThrow();
+    expect(redactURL('::not a url::')).toBe('::not a url::');
+    expect(redactURL('')).toBe('');
+  });
+
+  it('masks token-shaped text in an unparsable URL', () => {
+    expect(redactURL(`/keys/${OPENAI_KEY}/usage?x=1`)).toBe(`/keys/${REDACTED}/usage`);
+  });
+
+  // Regression guard (fixed bug): for input that `new URL` cannot parse, the fallback only cuts at ?/#, so userinfo survives.
+  it('removes userinfo from a protocol-relative URL', () => {
+    expect(redactURL('//admin:hunter2@api.weather.test/v1')).not.toContain('hunter2');
+  });
+});
