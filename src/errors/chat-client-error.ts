@@ -20,6 +20,7 @@ export type ChatClientErrorReason =
 /** Which time limit fired. */
 export type ChatTimeoutLimit = 'total' | 'first_chunk' | 'idle';
 
+/** Options of {@link ChatClientError}: what a retry policy and a support ticket need. */
 export interface ChatClientErrorOptions extends AgentErrorOptions {
   /** @default `'http'` when `status` is set, else `'network'` */
   reason?: ChatClientErrorReason;

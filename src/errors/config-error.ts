@@ -4,6 +4,7 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
 const marker = 'faultline.error.ConfigError';
 const symbol = Symbol.for(marker);
 
+/** Options of {@link ConfigError}. */
 export interface ConfigErrorOptions extends AgentErrorOptions {
   /** Every problem found; all of them are reported together. */
   problems?: readonly string[] | undefined;

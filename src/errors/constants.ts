@@ -1,6 +1,7 @@
 /**
  * Wire strings shared with tRPC-Agent-Go peers (decisions.md point 1): `ResponseError.type` values.
  * Never retype these literals elsewhere; import them.
+ * @example `if (event.response?.error?.type === ErrorType.StopAgentError) showCanceled();`
  */
 export const ErrorType = Object.freeze({
   /** A node or flow failed (the default type of `toResponseError`). */

@@ -4,6 +4,7 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
 const marker = 'faultline.error.SerializeError';
 const symbol = Symbol.for(marker);
 
+/** Options of {@link SerializeError}. */
 export interface SerializeErrorOptions extends AgentErrorOptions {
   /** What was being (de)serialized, e.g. `tool result of "search"` or `state key "orders"`. */
   subject?: string | undefined;

@@ -4,6 +4,7 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
 const marker = 'faultline.error.SessionError';
 const symbol = Symbol.for(marker);
 
+/** Options of {@link SessionError}. */
 export interface SessionErrorOptions extends AgentErrorOptions {
   /** The session concerned. */
   sessionId?: string | undefined;

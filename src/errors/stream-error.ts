@@ -18,6 +18,7 @@ export type StreamErrorReason =
   /** Reading the body failed (connection dropped). */
   | 'read_failed';
 
+/** Options of {@link StreamError}. */
 export interface StreamErrorOptions extends AgentErrorOptions {
   reason: StreamErrorReason;
   /** Whether output had already reached the caller when it failed (then nothing is replayed). */

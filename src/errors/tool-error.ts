@@ -4,6 +4,7 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
 const marker = 'faultline.error.ToolError';
 const symbol = Symbol.for(marker);
 
+/** Options of {@link ToolError}. */
 export interface ToolErrorOptions extends AgentErrorOptions {
   /** The tool that failed. */
   toolName?: string | undefined;

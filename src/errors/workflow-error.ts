@@ -4,6 +4,7 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
 const marker = 'faultline.error.WorkflowError';
 const symbol = Symbol.for(marker);
 
+/** Options of {@link WorkflowError}. */
 export interface WorkflowErrorOptions extends AgentErrorOptions {
   /** The node where it happened. */
   nodeId?: string | undefined;

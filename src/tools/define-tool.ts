@@ -9,7 +9,10 @@ import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './stan
 
 const marker = 'faultline.tool.Tool';
 
-/** Tool names providers accept (OpenAI: 1–64 of letters, digits, `_` and `-`). */
+/**
+ * Tool names providers accept (OpenAI: 1–64 of letters, digits, `_` and `-`).
+ * @example `TOOL_NAME_PATTERN.test('get_weather') // true`
+ */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** What `execute` receives besides its arguments. */

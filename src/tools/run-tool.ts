@@ -14,7 +14,10 @@ import { consoleToolLogSink, ToolLogWriter, type ToolLogSink } from './tool-log.
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
 import { serializeToolResult } from './serialize-tool-result.js';
 
-/** The per-attempt time limit when neither the tool nor the call sets one. */
+/**
+ * The per-attempt time limit when neither the tool nor the call sets one.
+ * @example `runTool(tool, args, { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS * 2 })`
+ */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** Options of {@link runTool}; every field is optional. */

@@ -9,6 +9,7 @@ export type ToolErrorFormat =
   /** `error: "<message>"`, RAF's flat string form, for peers that expect it (a suggestion is appended as a sentence). */
   | 'flat';
 
+/** Options of {@link serializeToolResult}. */
 export interface SerializeToolResultOptions {
   /** @default 'structured' */
   errorFormat?: ToolErrorFormat;

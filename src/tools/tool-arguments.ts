@@ -185,7 +185,10 @@ function pathKeys(path: StandardSchemaV1.Issue['path']): Array<string | number> 
   });
 }
 
-/** `items[0].name`, `["odd key"]`, or `(root)`. */
+/**
+ * Renders a Standard Schema issue path for humans and models: `items[0].name`, `["odd key"]`, or `(root)`.
+ * @example `formatPath(['items', 0, 'name']) // 'items[0].name'`
+ */
 export function formatPath(path: StandardSchemaV1.Issue['path']): string {
   const keys = pathKeys(path);
   if (keys.length === 0) return '(root)';

@@ -13,6 +13,7 @@ import { RateLimitError } from './rate-limit-error.js';
 import { TimeoutError } from './timeout-error.js';
 import type { ToolFailure } from './tool-failure.js';
 
+/** Options of {@link toolErrorFromResponse} and {@link toolErrorFromFetchError}. */
 export interface HTTPToolErrorOptions {
   /** The service's name as the model should read it, e.g. `'Weather API'`. @default 'external' */
   service?: string | undefined;

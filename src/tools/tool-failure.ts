@@ -24,6 +24,7 @@ export interface ToolErrorInfo {
   suggestion?: string;
 }
 
+/** Options of {@link ToolFailure} and the standard failures. */
 export interface ToolFailureOptions {
   /** The input or operation concerned (shown to the model). */
   context?: Record<string, unknown> | undefined;

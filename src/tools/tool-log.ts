@@ -4,6 +4,7 @@ import { describeError } from '../internal/error-json.js';
 import { safeString } from '../internal/json.js';
 import { redactText, redactValue } from '../internal/redact.js';
 
+/** Severity of a developer log record. */
 export type ToolLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What a developer log record is about. */

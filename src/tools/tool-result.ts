@@ -6,9 +6,15 @@ import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 const marker = 'faultline.tool.ToolResult';
 const symbol = Symbol.for(marker);
 
-/** The `type` given to errors created from a bare message. */
+/**
+ * The `type` given to errors created from a bare message.
+ * @example `ToolResult.error('File not found').error?.type === GENERIC_TOOL_ERROR_TYPE // 'ToolError'`
+ */
 export const GENERIC_TOOL_ERROR_TYPE = 'ToolError';
-/** The `type` of the error part of a partial (degraded) result. */
+/**
+ * The `type` of the error part of a partial (degraded) result.
+ * @example `if (result.ok && result.error?.type === PARTIAL_FAILURE_TYPE) showWarning(result.error.message);`
+ */
 export const PARTIAL_FAILURE_TYPE = 'PartialFailure';
 
 const MISSING_MESSAGE = 'The tool reported an error without a message.';

@@ -173,6 +173,8 @@ describe('runTool: failures and crashes', () => {
     });
   });
 
+  // RAF sends the model "Framework error: Tool execution error: …"; decisions.md point 10 hides crash details from the
+  // model (a sanitized ToolInternalError) and gives them to the developer log instead.
   it('item 92: a crash gives the model a sanitized ToolInternalError and the developer the real error', async () => {
     const { records, logger } = collectLogs();
     const crashing = defineTool({
