@@ -1,0 +1,87 @@
+import { ChatClientError } from '../errors/chat-client-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { StreamError } from '../errors/stream-error.js';
+import { streamFromBatches } from '../internal/streams.js';
+import { collectChatStream } from './collect-chat-stream.js';
+import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, ChatStream } from './types.js';
+
+/** Options of {@link createFallbackChatClient}. */
+export interface FallbackChatClientOptions {
+  /** Decides whether a failure moves on to the next client. @default retryable `ChatClientError`s and streams that broke before any output */
+  shouldFallback?: (error: unknown) => boolean;
+}
+
+/**
+ * The default fallback rule: the same failures a retry would cover (retryable `ChatClientError`s, streams that broke
+ * before any output).
+ * @example `createFallbackChatClient(clients, { shouldFallback: (error) => isFallbackWorthy(error) || isQuotaError(error) })`
+ */
+export function isFallbackWorthy(error: unknown): boolean {
+  if (ChatClientError.isInstance(error)) return error.retryable;
+  if (StreamError.isInstance(error)) return !error.afterOutput && (error.reason === 'incomplete' || error.reason === 'read_failed');
+  return false;
+}
+
+/**
+ * Model fallback: a client built from an ordered list of clients. Each call tries them in order and moves to the
+ * next on a retryable failure (after that client's own retries), as long as nothing has been streamed yet; once
+ * output flows, a failure is reported, never replayed elsewhere. Aborts never fall back. `request.onFallback` hears
+ * each move.
+ *
+ * @example
+ * ```ts
+ * const model = createFallbackChatClient([
+ *   createOpenAICompatibleClient({ baseURL: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini' }),
+ *   createOpenAICompatibleClient({ baseURL: 'https://api.deepseek.com', apiKey: deepseekKey, model: 'deepseek-chat' }),
+ * ]);
+ * ```
+ */
+export function createFallbackChatClient(clients: readonly ChatClient[], options: FallbackChatClientOptions = {}): ChatClient {
+  const problems: string[] = [];
+  if (!Array.isArray(clients) || clients.length === 0) problems.push('clients must be a non-empty array');
+  else
+    clients.forEach((client, index) => {
+      if (!client || typeof client.stream !== 'function' || typeof client.complete !== 'function') problems.push(`clients[${index}] is not a ChatClient`);
+    });
+  if (problems.length > 0) throw ConfigError.fromProblems('fallback chat client', problems);
+  const shouldFallback = options.shouldFallback ?? isFallbackWorthy;
+
+  async function* run(request: ChatRequest): AsyncGenerator<ChatChunk[], void, undefined> {
+    for (let index = 0; ; index++) {
+      const client = clients[index] as ChatClient;
+      const reader = client.stream(request).getReader();
+      let emitted = false;
+      let settled = false;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            settled = true;
+            return;
+          }
+          emitted = true;
+          yield [value];
+        }
+      } catch (error) {
+        settled = true;
+        const next = clients[index + 1];
+        if (emitted || !next || request.signal?.aborted || !shouldFallback(error)) throw error;
+        request.onFallback?.({ from: client.name, to: next.name, error });
+      } finally {
+        if (settled) reader.releaseLock();
+        else reader.cancel().catch(() => {}); // the caller stopped reading: stop the underlying call too
+      }
+    }
+  }
+
+  const client: ChatClient = {
+    name: `fallback(${clients.map((each) => each.name).join(', ')})`,
+    stream(request: ChatRequest): ChatStream {
+      return streamFromBatches(run(request));
+    },
+    async complete(request: ChatRequest): Promise<ChatResponse> {
+      return collectChatStream(client.stream(request));
+    },
+  };
+  return client;
+}

@@ -1,0 +1,216 @@
+/**
+ * Decodes an OpenAI-compatible chat completions stream (SSE of `chat.completion.chunk` objects) into typed chunks:
+ * text and reasoning deltas (DeepSeek `reasoning_content`), tool calls assembled by `index` (parallel calls), usage,
+ * and one `finish`. Bytes in, batches of chunks out: one call per network chunk keeps per-event overhead low.
+ *
+ * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object), `provider_error` (`data: {"error": …}` or
+ * `event: error`), `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
+ * @see https://platform.openai.com/docs/api-reference/chat/streaming
+ */
+import { StreamError } from '../errors/stream-error.js';
+import { read } from '../internal/error-chain.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
+import { SSEParser, type SSEEvent } from '../internal/sse-decoder.js';
+import type { ChatChunk, FinishReason, Usage } from './types.js';
+
+interface OpenCall {
+  index: number;
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface OpenAIStreamDecoderOptions {
+  maxLineLength?: number | undefined;
+  /** Secrets to remove from chunk excerpts in errors. */
+  secrets?: readonly string[] | undefined;
+  /** Generates ids for tool calls a provider streams without one. */
+  createId: () => string;
+}
+
+export class OpenAIStreamDecoder {
+  private readonly parser: SSEParser;
+  private readonly textDecoder = new TextDecoder();
+  private out: ChatChunk[] = [];
+  private readonly calls = new Map<number, OpenCall>();
+  private finishReason: FinishReason | undefined;
+  private usage: Usage | undefined;
+  private responseId: string | undefined;
+  private model: string | undefined;
+  private finished = false;
+  private endedCalls = 0;
+  /** True once the provider sent `[DONE]` or a `finish_reason`. */
+  get sawEnd(): boolean {
+    return this.finished || this.finishReason !== undefined;
+  }
+
+  constructor(private readonly options: OpenAIStreamDecoderOptions) {
+    this.parser = new SSEParser({ onEvent: (event) => this.event(event), maxLineLength: options.maxLineLength });
+  }
+
+  /** Feeds network bytes; returns the chunks they completed (possibly none). */
+  push(bytes: Uint8Array): ChatChunk[] {
+    this.out = [];
+    this.parser.feed(this.textDecoder.decode(bytes, { stream: true }));
+    return this.out;
+  }
+
+  /** The body ended: returns the final chunks, or throws `StreamError('incomplete')` when the model never finished. */
+  end(): ChatChunk[] {
+    this.out = [];
+    this.parser.feed(this.textDecoder.decode());
+    this.parser.end();
+    if (!this.finished) {
+      if (this.finishReason === undefined) {
+        throw new StreamError('The model stream ended before the model finished (no finish_reason and no [DONE])', { reason: 'incomplete' });
+      }
+      this.complete();
+    }
+    return this.out;
+  }
+
+  private event(event: SSEEvent): void {
+    if (this.finished) return;
+    const data = event.data;
+    if (event.type === 'error') throw this.providerError(data);
+    if (data === '[DONE]') {
+      this.complete();
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch (error) {
+      throw new StreamError(`The model stream sent a chunk that is not JSON: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data), cause: error });
+    }
+    if (!isPlainObject(chunk)) {
+      throw new StreamError(`The model stream sent a chunk that is not a JSON object: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
+    }
+    if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
+    if (typeof chunk.id === 'string') this.responseId = chunk.id;
+    if (typeof chunk.model === 'string') this.model = chunk.model;
+    const choices = chunk.choices;
+    if (Array.isArray(choices)) {
+      for (const choice of choices) {
+        if (isPlainObject(choice) && (choice.index === undefined || choice.index === 0)) this.choice(choice);
+      }
+    } else if (choices !== undefined && choices !== null) {
+      throw new StreamError(`The model stream sent "choices" that is not an array: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
+    }
+    const usage = toUsage(chunk.usage);
+    if (usage) {
+      this.usage = usage;
+      this.out.push({ type: 'usage', usage });
+    }
+  }
+
+  private choice(choice: Record<string, unknown>): void {
+    const delta = choice.delta;
+    if (isPlainObject(delta)) {
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning !== '') this.out.push({ type: 'reasoning-delta', delta: reasoning });
+      const content = delta.content;
+      if (typeof content === 'string' && content !== '') this.out.push({ type: 'text-delta', delta: content });
+      const toolCalls = delta.tool_calls;
+      if (Array.isArray(toolCalls)) toolCalls.forEach((toolCall, position) => this.toolCall(toolCall, position));
+    }
+    const finishReason = choice.finish_reason;
+    if (typeof finishReason === 'string' && finishReason !== '') {
+      this.finishReason = finishReason;
+      this.endCalls();
+    }
+  }
+
+  private toolCall(toolCall: unknown, position: number): void {
+    if (!isPlainObject(toolCall)) return;
+    const index = typeof toolCall.index === 'number' ? toolCall.index : position;
+    const fn = isPlainObject(toolCall.function) ? toolCall.function : {};
+    const id = typeof toolCall.id === 'string' && toolCall.id !== '' ? toolCall.id : undefined;
+    let call = this.calls.get(index);
+    if (call && id !== undefined && id !== call.id) {
+      this.endCall(call);
+      call = undefined;
+    }
+    if (!call) {
+      call = { index, id: id ?? this.options.createId(), name: typeof fn.name === 'string' ? fn.name : '', arguments: '' };
+      this.calls.set(index, call);
+      this.out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
+    } else if (call.name === '' && typeof fn.name === 'string') {
+      call.name = fn.name;
+    }
+    const argumentsDelta = typeof fn.arguments === 'string' ? fn.arguments : isPlainObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    if (argumentsDelta !== '') {
+      call.arguments += argumentsDelta;
+      this.out.push({ type: 'tool-call-delta', index, id: call.id, argumentsDelta });
+    }
+  }
+
+  private endCalls(): void {
+    const open = [...this.calls.values()].sort((a, b) => a.index - b.index);
+    for (const call of open) this.endCall(call);
+  }
+
+  private endCall(call: OpenCall): void {
+    this.calls.delete(call.index);
+    this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: call.arguments });
+    this.endedCalls++;
+  }
+
+  private complete(): void {
+    if (this.finished) return;
+    this.endCalls();
+    this.finished = true;
+    const reason = this.finishReason ?? (this.endedCalls > 0 ? 'tool_calls' : 'stop');
+    const finish: ChatChunk = { type: 'finish', reason };
+    if (this.usage) finish.usage = this.usage;
+    if (this.responseId) finish.responseId = this.responseId;
+    if (this.model) finish.model = this.model;
+    this.out.push(finish);
+  }
+
+  private providerError(data: string, error?: unknown): StreamError {
+    let detail = error;
+    if (detail === undefined) {
+      try {
+        const parsed: unknown = JSON.parse(data);
+        detail = read(parsed, 'error') ?? parsed;
+      } catch {
+        detail = data;
+      }
+    }
+    const message = read(detail, 'message');
+    const text = typeof message === 'string' ? message : typeof detail === 'string' ? detail : this.excerpt(data);
+    const code = read(detail, 'code');
+    return new StreamError(`The model provider reported an error mid-stream: ${this.excerpt(text)}`, {
+      reason: 'provider_error',
+      chunk: this.excerpt(data),
+      code: typeof code === 'string' ? code : typeof code === 'number' ? String(code) : undefined,
+    });
+  }
+
+  private excerpt(text: string): string {
+    return truncate(redactText(text, this.options.secrets), 200);
+  }
+}
+
+/** Converts OpenAI/DeepSeek usage JSON; `undefined` when absent or malformed. */
+export function toUsage(value: unknown): Usage | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const promptTokens = numberOr(value.prompt_tokens);
+  const completionTokens = numberOr(value.completion_tokens);
+  const usage: Usage = {
+    promptTokens,
+    completionTokens,
+    totalTokens: typeof value.total_tokens === 'number' ? value.total_tokens : promptTokens + completionTokens,
+  };
+  const reasoning = read(value.completion_tokens_details, 'reasoning_tokens');
+  if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
+  const cached = read(value.prompt_tokens_details, 'cached_tokens') ?? value.prompt_cache_hit_tokens;
+  if (typeof cached === 'number') usage.cachedPromptTokens = cached;
+  return usage;
+}
+
+function numberOr(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}

@@ -1,0 +1,130 @@
+/**
+ * The OpenAI chat completions wire format: encoding a `ChatRequest` (with validation that reports every problem at
+ * once) and decoding a non-streamed completion.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+import { ChatClientError } from '../errors/chat-client-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { read } from '../internal/error-chain.js';
+import { isPlainObject } from '../internal/json.js';
+import { toUsage } from './openai-stream-decoder.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './types.js';
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** Every problem with a request's messages and tools, as sentences. */
+export function requestProblems(request: ChatRequest): string[] {
+  const problems: string[] = [];
+  if (!isPlainObject(request)) return ['the request must be an object'];
+  if (!Array.isArray(request.messages)) return ['messages must be an array'];
+  if (request.messages.length === 0) problems.push('messages must not be empty');
+  request.messages.forEach((message, index) => {
+    const at = `messages[${index}]`;
+    if (!isPlainObject(message)) {
+      problems.push(`${at} must be an object`);
+      return;
+    }
+    if (!ROLES.has(message.role as string)) problems.push(`${at}.role must be system, user, assistant or tool (got ${JSON.stringify(message.role)})`);
+    if (message.content !== null && typeof message.content !== 'string') problems.push(`${at}.content must be a string or null`);
+    if (message.role === 'tool' && (typeof message.toolCallId !== 'string' || message.toolCallId === '')) problems.push(`${at} is a tool message without toolCallId`);
+    if (message.toolCalls !== undefined) {
+      if (!Array.isArray(message.toolCalls)) problems.push(`${at}.toolCalls must be an array`);
+      else
+        message.toolCalls.forEach((call, callIndex) => {
+          if (!isPlainObject(call) || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.arguments !== 'string') {
+            problems.push(`${at}.toolCalls[${callIndex}] must be {id, name, arguments} strings`);
+          }
+        });
+    }
+  });
+  if (request.tools !== undefined) {
+    if (!Array.isArray(request.tools)) problems.push('tools must be an array');
+    else
+      request.tools.forEach((tool, index) => {
+        if (!isPlainObject(tool) || typeof tool.name !== 'string' || !isPlainObject(tool.parameters)) {
+          problems.push(`tools[${index}] must be {name, description, parameters}`);
+        }
+      });
+  }
+  return problems;
+}
+
+/** The JSON body of a chat completions request. Throws `ConfigError` listing every problem of the request. */
+export function encodeRequest(request: ChatRequest, model: string, stream: boolean, extra: { includeUsage: boolean; body?: Record<string, unknown> | undefined }): string {
+  const problems = requestProblems(request);
+  if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
+  const body: Record<string, unknown> = { ...extra.body, model, messages: request.messages.map(encodeMessage), stream };
+  if (stream && extra.includeUsage) body.stream_options = { include_usage: true };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  if (request.toolChoice !== undefined) {
+    body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
+  }
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ConfigError('The chat request cannot be written as JSON', { cause: error });
+  }
+}
+
+function encodeMessage(message: ChatMessage): Record<string, unknown> {
+  const encoded: Record<string, unknown> = { role: message.role, content: message.content };
+  if (message.name !== undefined) encoded.name = message.name;
+  if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
+    encoded.tool_calls = message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  }
+  if (message.role === 'tool') encoded.tool_call_id = message.toolCallId;
+  return encoded;
+}
+
+/** Decodes a non-streamed completion; a body that is not one is a `ChatClientError` (`invalid_response`). */
+export function decodeCompletion(body: unknown, label: string, createId: () => string): ChatResponse {
+  const choice = read(read(body, 'choices'), '0');
+  const message = read(choice, 'message');
+  if (!isPlainObject(message)) {
+    throw new ChatClientError(`${label} answered with something that is not a chat completion (no choices[0].message)`, {
+      reason: 'invalid_response',
+      retryable: false,
+    });
+  }
+  const toolCalls: ToolCall[] = [];
+  const rawCalls = message.tool_calls;
+  if (Array.isArray(rawCalls)) {
+    for (const raw of rawCalls) {
+      const fn = read(raw, 'function');
+      const name = read(fn, 'name');
+      if (typeof name !== 'string') continue;
+      const args = read(fn, 'arguments');
+      const id = read(raw, 'id');
+      toolCalls.push({
+        id: typeof id === 'string' && id !== '' ? id : createId(),
+        name,
+        arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+      });
+    }
+  }
+  const content = typeof message.content === 'string' ? message.content : null;
+  const chatMessage: ChatMessage = { role: 'assistant', content };
+  if (toolCalls.length > 0) chatMessage.toolCalls = toolCalls;
+  const reasoning = message.reasoning_content ?? message.reasoning;
+  if (typeof reasoning === 'string' && reasoning !== '') chatMessage.reasoning = reasoning;
+  const finish = read(choice, 'finish_reason');
+  const response: ChatResponse = {
+    message: chatMessage,
+    finishReason: typeof finish === 'string' && finish !== '' ? finish : toolCalls.length > 0 ? 'tool_calls' : 'stop',
+  };
+  const usage = toUsage(read(body, 'usage'));
+  if (usage) response.usage = usage;
+  const id = read(body, 'id');
+  if (typeof id === 'string') response.responseId = id;
+  const model = read(body, 'model');
+  if (typeof model === 'string') response.model = model;
+  return response;
+}

@@ -1,0 +1,189 @@
+/**
+ * A spec-faithful Server-Sent Events decoder (WHATWG HTML §9.2.6): a callback core plus a `TransformStream` wrapper.
+ * Handles a leading BOM, CR / LF / CRLF line ends (a CRLF split across chunks included), multi-line `data`, comments,
+ * `event` / `id` / `retry` fields, and input split at any byte (the wrapper decodes UTF-8 in streaming mode). Lines and
+ * events are bounded: an endless line becomes a `StreamError` (`line_too_long`), never unbounded memory.
+ * An event is dispatched on a blank line; an incomplete event at the end of input is discarded, as the spec says.
+ */
+import { StreamError } from '../errors/stream-error.js';
+
+/** One dispatched event. `type` is the `event:` field or `message`. */
+export interface SSEEvent {
+  type: string;
+  data: string;
+  /** The last event id seen (it persists across events, per the spec). */
+  id?: string | undefined;
+}
+
+export interface SSEParserOptions {
+  onEvent: (event: SSEEvent) => void;
+  onComment?: ((comment: string) => void) | undefined;
+  onRetry?: ((milliseconds: number) => void) | undefined;
+  /** Longest line accepted, in UTF-16 code units. @default 1048576 */
+  maxLineLength?: number | undefined;
+  /** Longest `data` of one event. @default 8388608 */
+  maxEventLength?: number | undefined;
+}
+
+export const DEFAULT_MAX_LINE_LENGTH = 1_048_576;
+export const DEFAULT_MAX_EVENT_LENGTH = 8_388_608;
+
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const SPACE = 32;
+
+/** The callback core: feed decoded text, get events. Throws `StreamError` when a bound is exceeded. */
+export class SSEParser {
+  private buffer = '';
+  private started = false;
+  private pendingCR = false;
+  private data: string | undefined = undefined;
+  private eventType = '';
+  private lastEventId: string | undefined = undefined;
+  private readonly maxLineLength: number;
+  private readonly maxEventLength: number;
+
+  constructor(private readonly options: SSEParserOptions) {
+    this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+    this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
+  }
+
+  /** Feeds the next piece of decoded text. */
+  feed(chunk: string): void {
+    let text = chunk;
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (this.pendingCR && text.length > 0) {
+      this.pendingCR = false;
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
+    }
+    if (text.length === 0) return;
+    let nextLF = text.indexOf('\n');
+    let nextCR = text.indexOf('\r');
+    let end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR);
+    if (end === -1) {
+      this.buffer += text;
+      if (this.buffer.length > this.maxLineLength) this.tooLong();
+      return;
+    }
+    let start = 0;
+    let first = true;
+    while (end !== -1) {
+      if (first) {
+        first = false;
+        const line = this.buffer === '' ? text.slice(0, end) : this.buffer + text.slice(0, end);
+        this.buffer = '';
+        if (line.length > this.maxLineLength) this.tooLong();
+        this.line(line);
+      } else {
+        if (end - start > this.maxLineLength) this.tooLong();
+        this.line(text.slice(start, end));
+      }
+      if (text.charCodeAt(end) === CR) {
+        if (end + 1 === text.length) {
+          this.pendingCR = true;
+          start = end + 1;
+          break;
+        }
+        start = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+      } else {
+        start = end + 1;
+      }
+      if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf('\n', start);
+      if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf('\r', start);
+      end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR);
+    }
+    if (start < text.length) {
+      this.buffer = text.slice(start);
+      if (this.buffer.length > this.maxLineLength) this.tooLong();
+    }
+  }
+
+  /** Ends the input: a pending incomplete event is discarded (spec), the parser is reset. */
+  end(): void {
+    this.buffer = '';
+    this.data = undefined;
+    this.eventType = '';
+    this.pendingCR = false;
+  }
+
+  private line(line: string): void {
+    const length = line.length;
+    if (length === 0) {
+      this.dispatch();
+      return;
+    }
+    const first = line.charCodeAt(0);
+    if (first === COLON) {
+      this.options.onComment?.(line.charCodeAt(1) === SPACE ? line.slice(2) : line.slice(1));
+      return;
+    }
+    const colon = line.indexOf(':');
+    let field: string;
+    let value: string;
+    if (colon === -1) {
+      field = line;
+      value = '';
+    } else {
+      field = line.slice(0, colon);
+      value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
+    }
+    switch (field) {
+      case 'data':
+        this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+        if (this.data.length > this.maxEventLength) {
+          this.data = undefined;
+          throw new StreamError(`An SSE event exceeded ${this.maxEventLength} characters of data`, { reason: 'line_too_long' });
+        }
+        break;
+      case 'event':
+        this.eventType = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) this.lastEventId = value;
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) this.options.onRetry?.(Number(value));
+        break;
+      default:
+        break;
+    }
+  }
+
+  private dispatch(): void {
+    const data = this.data;
+    const type = this.eventType;
+    this.data = undefined;
+    this.eventType = '';
+    if (data === undefined) return;
+    this.options.onEvent({ type: type === '' ? 'message' : type, data, id: this.lastEventId });
+  }
+
+  private tooLong(): never {
+    this.buffer = '';
+    throw new StreamError(`An SSE line exceeded ${this.maxLineLength} characters without a line break`, { reason: 'line_too_long' });
+  }
+}
+
+/** `TransformStream` of bytes (or text) to SSE events, using {@link SSEParser}. */
+export class SSEDecoderStream extends TransformStream<Uint8Array | string, SSEEvent> {
+  constructor(options: Omit<SSEParserOptions, 'onEvent'> = {}) {
+    let parser!: SSEParser;
+    const decoder = new TextDecoder();
+    super({
+      start(controller) {
+        parser = new SSEParser({ ...options, onEvent: (event) => controller.enqueue(event) });
+      },
+      transform(chunk) {
+        parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      },
+      flush() {
+        parser.feed(decoder.decode());
+        parser.end();
+      },
+    });
+  }
+}
