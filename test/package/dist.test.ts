@@ -262,6 +262,11 @@ describe('the built package', () => {
         performance,
         structuredClone,
         queueMicrotask,
+        ReadableStream,
+        WritableStream,
+        TransformStream,
+        Request,
+        fetch,
       });
       vm.runInContext(text, context, { filename: 'faultline.iife.js' });
     });

@@ -1,0 +1,157 @@
+import type { ChatClient, ToolChoice } from '../chat/types.js';
+import { ConfigError } from '../errors/config-error.js';
+import { isTool, type AnyTool } from '../tools/define-tool.js';
+import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
+import type { ArgumentRepair } from '../tools/tool-arguments.js';
+import type { ToolLogSink } from '../tools/tool-log.js';
+import { Agent } from './agent.js';
+import { InMemorySessionStore, type SessionStore } from './session-store.js';
+import type { AgentSettings } from './types.js';
+
+/**
+ * Model calls per run when not set (RAF's `max_rounds`).
+ * @example `new AgentBuilder('a').maxIterations(DEFAULT_MAX_ITERATIONS * 2)`
+ */
+export const DEFAULT_MAX_ITERATIONS = 10;
+
+/**
+ * Builds an `Agent`. `build()` checks everything at once and throws one `ConfigError` listing every problem (a
+ * missing chat client, duplicate tool names, invalid limits…).
+ *
+ * @example
+ * ```ts
+ * const agent = new AgentBuilder('weather-helper')
+ *   .chatClient(createScriptedChatClient([{ text: 'Sunny.' }]))
+ *   .instructions('Answer weather questions. Use the tools.')
+ *   .tools([getWeather])
+ *   .maxIterations(5)
+ *   .build();
+ * ```
+ */
+export class AgentBuilder {
+  private client: ChatClient | undefined;
+  private systemInstructions: string | undefined;
+  private readonly toolList: AnyTool[] = [];
+  private iterations: number = DEFAULT_MAX_ITERATIONS;
+  private choice: ToolChoice | undefined;
+  private modelTemperature: number | undefined;
+  private crashMode: 'result' | 'throw' = 'result';
+  private errorFormat: ToolErrorFormat = 'structured';
+  private logger: ToolLogSink | undefined;
+  private readonly secretList: string[] = [];
+  private repair: ArgumentRepair | undefined;
+  private store: SessionStore | undefined;
+
+  /** @param name - The agent's id (used by `AgentRegistry`). */
+  constructor(private readonly name: string) {}
+
+  /** The model to call (required). */
+  chatClient(client: ChatClient): this {
+    this.client = client;
+    return this;
+  }
+
+  /** The system message sent first on every model call. */
+  instructions(text: string): this {
+    this.systemInstructions = text;
+    return this;
+  }
+
+  /** Adds tools (names must be unique). */
+  tools(tools: readonly AnyTool[]): this {
+    this.toolList.push(...(Array.isArray(tools) ? tools : [tools as unknown as AnyTool]));
+    return this;
+  }
+
+  /** Model calls per run before finishing with `max_iterations`. @default 10 */
+  maxIterations(count: number): this {
+    this.iterations = count;
+    return this;
+  }
+
+  /** `auto` (default), `none`, `required` or a tool by name. */
+  toolChoice(choice: ToolChoice): this {
+    this.choice = choice;
+    return this;
+  }
+
+  /** Sampling temperature passed to the model. */
+  temperature(value: number): this {
+    this.modelTemperature = value;
+    return this;
+  }
+
+  /** `'result'` (default): a crashing tool gives the model a sanitized error; `'throw'`: the run fails with `ToolError`. */
+  onToolCrash(mode: 'result' | 'throw'): this {
+    this.crashMode = mode;
+    return this;
+  }
+
+  /** `'structured'` (default) or RAF's `'flat'` error strings in tool messages. */
+  toolErrorFormat(format: ToolErrorFormat): this {
+    this.errorFormat = format;
+    return this;
+  }
+
+  /** Where tool developer-log records go. @default console for crashes */
+  toolLogger(sink: ToolLogSink): this {
+    this.logger = sink;
+    return this;
+  }
+
+  /** Strings that must never appear in logs, events or errors (API keys of your tools). */
+  secrets(values: readonly string[]): this {
+    this.secretList.push(...values);
+    return this;
+  }
+
+  /** One chance to fix invalid tool arguments before the model is told. */
+  repairArguments(repair: ArgumentRepair): this {
+    this.repair = repair;
+    return this;
+  }
+
+  /** Where conversations are kept between runs. @default a new `InMemorySessionStore` */
+  sessionStore(store: SessionStore): this {
+    this.store = store;
+    return this;
+  }
+
+  /** Checks everything and returns the agent, or throws one `ConfigError` listing every problem. */
+  build(): Agent {
+    const problems: string[] = [];
+    if (typeof this.name !== 'string' || this.name.trim() === '') problems.push('name must be a non-empty string');
+    if (this.client === undefined) problems.push('chat client is required: call .chatClient(client)');
+    else if (typeof this.client.stream !== 'function' || typeof this.client.complete !== 'function') problems.push('chat client must implement stream() and complete()');
+    if (this.systemInstructions !== undefined && typeof this.systemInstructions !== 'string') problems.push('instructions must be a string');
+    if (!Number.isInteger(this.iterations) || this.iterations < 1) problems.push(`maxIterations must be an integer ≥ 1 (got ${String(this.iterations)})`);
+    const seen = new Map<string, number>();
+    this.toolList.forEach((tool, index) => {
+      if (!isTool(tool)) {
+        problems.push(`tools[${index}] is not a tool made by defineTool()`);
+        return;
+      }
+      seen.set(tool.name, (seen.get(tool.name) ?? 0) + 1);
+    });
+    for (const [name, count] of seen) if (count > 1) problems.push(`duplicate tool name "${name}" (${count} tools share it)`);
+    if (this.crashMode !== 'result' && this.crashMode !== 'throw') problems.push(`onToolCrash must be 'result' or 'throw'`);
+    if (this.errorFormat !== 'structured' && this.errorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat'`);
+    if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
+    const settings: AgentSettings = {
+      name: this.name,
+      chatClient: this.client as ChatClient,
+      instructions: this.systemInstructions,
+      tools: Object.freeze([...this.toolList]),
+      maxIterations: this.iterations,
+      toolChoice: this.choice,
+      temperature: this.modelTemperature,
+      onToolCrash: this.crashMode,
+      toolErrorFormat: this.errorFormat,
+      toolLogger: this.logger,
+      secrets: Object.freeze([...this.secretList]),
+      repairArguments: this.repair,
+      sessionStore: this.store ?? new InMemorySessionStore(),
+    };
+    return new Agent(Object.freeze(settings));
+  }
+}

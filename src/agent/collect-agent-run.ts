@@ -1,0 +1,51 @@
+import type { ChatMessage, FinishReason, Usage } from '../chat/types.js';
+import { StreamError } from '../errors/stream-error.js';
+import type { AgentRunItem } from './types.js';
+
+type ToolResultItem = Extract<AgentRunItem, { type: 'tool-result' }>;
+
+/** A completed run, collected from its stream. */
+export interface AgentRunResult {
+  /** The final answer's text. */
+  text: string;
+  finishReason: FinishReason;
+  iterations: number;
+  usage: Usage;
+  /** The messages the run added (assistant and tool messages). */
+  messages: ChatMessage[];
+  /** Every tool result, in order. */
+  toolResults: ToolResultItem[];
+  /** Recoverable errors seen on the way (the run went on). */
+  errors: unknown[];
+}
+
+/**
+ * Reads a run to its end. Resolves with the final result, or rejects with the terminal error (the exact abort
+ * reason for a cancelled run); recoverable errors are listed in `errors`.
+ *
+ * @example
+ * ```ts
+ * const { text, toolResults } = await collectAgentRun(await agent.run('Weather in Paris?'));
+ * ```
+ */
+export async function collectAgentRun(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult> {
+  const toolResults: ToolResultItem[] = [];
+  const errors: unknown[] = [];
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === 'tool-result') toolResults.push(value);
+      else if (value.type === 'error') {
+        if (value.terminal) throw value.error;
+        errors.push(value.error);
+      } else if (value.type === 'finish') {
+        return { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  throw new StreamError('The agent run stream ended without a finish or a terminal error', { reason: 'incomplete' });
+}

@@ -1,0 +1,6 @@
+export { Agent } from './agent.js';
+export { AgentBuilder, DEFAULT_MAX_ITERATIONS } from './agent-builder.js';
+export { AgentRegistry } from './agent-registry.js';
+export { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
+export { InMemorySessionStore, type SessionStore } from './session-store.js';
+export type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentToolOutcome } from './types.js';

@@ -1,0 +1,126 @@
+/** The vocabulary of agent runs: stream items, observability events, settings. */
+import type { ChatClient, ChatMessage, FinishReason, ToolCall, ToolChoice, Usage } from '../chat/types.js';
+import type { AgentErrorJSON } from '../errors/agent-error.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { ToolRunOutcome } from '../tools/run-tool.js';
+import type { ArgumentRepair } from '../tools/tool-arguments.js';
+import type { ToolErrorInfo } from '../tools/tool-failure.js';
+import type { ToolLogSink } from '../tools/tool-log.js';
+import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
+import type { ToolResultJSON } from '../tools/tool-result.js';
+import type { SessionStore } from './session-store.js';
+
+/** How a tool call ended, from the run's point of view (`aborted` and `interrupted` are synthetic answers). */
+export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted';
+
+/** One item of an agent run stream. Every failure is an item (or a rejection of `run()`); none is swallowed. */
+export type AgentRunItem =
+  /** Text of the model's answer, as it streams. */
+  | { type: 'text-delta'; iteration: number; delta: string }
+  /** Reasoning of the model (DeepSeek), as it streams. */
+  | { type: 'reasoning-delta'; iteration: number; delta: string }
+  /** A complete tool call the model issued. */
+  | { type: 'tool-call'; iteration: number; call: ToolCall }
+  /** The answer to a tool call, exactly as sent to the model (`content`). */
+  | {
+      type: 'tool-result';
+      iteration: number;
+      callId: string;
+      toolName: string;
+      outcome: AgentToolOutcome;
+      ok: boolean;
+      result: ToolResultJSON;
+      content: string;
+      attempts: number;
+      durationMs: number;
+      /** True when the framework answered for a call that could not finish (abort, interruption). */
+      synthetic: boolean;
+    }
+  /** Token usage of one model call. */
+  | { type: 'usage'; iteration: number; usage: Usage }
+  /**
+   * A failure. `terminal: false` — recoverable, the run goes on (a fallback model took over, a tool crashed, the
+   * session could not be saved). `terminal: true` — the run ends; it is the last item.
+   */
+  | { type: 'error'; iteration: number; terminal: boolean; error: unknown }
+  /** The normal end of a run; the last item. */
+  | {
+      type: 'finish';
+      finishReason: FinishReason;
+      iterations: number;
+      usage: Usage;
+      /** The final answer's text. */
+      text: string;
+      /** The messages this run added to the conversation (assistant and tool messages). */
+      messages: ChatMessage[];
+    };
+
+/** A run: a Web `ReadableStream` of items that is also async-iterable. */
+export type AgentRunStream = ReadableStream<AgentRunItem> & AsyncIterable<AgentRunItem>;
+
+/** Options of `agent.run`. */
+export interface AgentRunOptions {
+  /** Keeps the conversation under this id in the agent's session store. */
+  session?: string | undefined;
+  /** Cancels the run promptly; the last item is then a terminal error carrying `signal.reason`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Observability payloads: plain serializable objects. */
+export interface AgentEvents {
+  'model-request': (event: { runId: string; agent: string; iteration: number; model: string; messageCount: number; tools: string[] }) => void;
+  'model-response': (event: {
+    runId: string;
+    agent: string;
+    iteration: number;
+    finishReason: FinishReason;
+    toolCalls: number;
+    textLength: number;
+    usage?: Usage;
+    durationMs: number;
+  }) => void;
+  'tool-start': (event: { runId: string; agent: string; iteration: number; callId: string; toolName: string; arguments: string }) => void;
+  'tool-end': (event: {
+    runId: string;
+    agent: string;
+    iteration: number;
+    callId: string;
+    toolName: string;
+    outcome: AgentToolOutcome;
+    ok: boolean;
+    attempts: number;
+    durationMs: number;
+    result: ToolResultJSON;
+  }) => void;
+  'tool-error': (event: {
+    runId: string;
+    agent: string;
+    iteration: number;
+    callId: string;
+    toolName: string;
+    outcome: AgentToolOutcome;
+    /** What the model saw. */
+    error: ToolErrorInfo;
+    /** The real failure, for developers (crashes, thrown failures). */
+    cause?: unknown;
+  }) => void;
+  retry: (event: { runId: string; agent: string; source: 'model' | 'tool'; attempt: number; delayMs: number; error: unknown; fallbackTo?: string; callId?: string }) => void;
+  error: (event: { runId: string; agent: string; iteration: number; terminal: boolean; error: AgentErrorJSON | Record<string, unknown> }) => void;
+}
+
+/** Everything an agent is built from (see `AgentBuilder`). */
+export interface AgentSettings {
+  name: string;
+  chatClient: ChatClient;
+  instructions?: string | undefined;
+  tools: readonly AnyTool[];
+  maxIterations: number;
+  toolChoice?: ToolChoice | undefined;
+  temperature?: number | undefined;
+  onToolCrash: 'result' | 'throw';
+  toolErrorFormat: ToolErrorFormat;
+  toolLogger?: ToolLogSink | undefined;
+  secrets: readonly string[];
+  repairArguments?: ArgumentRepair | undefined;
+  sessionStore: SessionStore;
+}
