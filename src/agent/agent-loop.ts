@@ -18,11 +18,12 @@ import { describeError } from '../internal/error-json.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { monotonic } from '../internal/clock.js';
 import { truncate } from '../internal/json.js';
-import { redactText, redactValue } from '../internal/redact.js';
+import { redactError, redactText, redactValue } from '../internal/redact.js';
 import { runToolCall } from '../tools/run-tool-call.js';
 import type { ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult } from '../tools/serialize-tool-result.js';
-import { ToolResult } from '../tools/tool-result.js';
+import type { ToolErrorInfo } from '../tools/tool-failure.js';
+import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import type { AgentEvents, AgentRunItem, AgentSettings, AgentToolOutcome } from './types.js';
 
 /** What one run needs. */
@@ -67,17 +68,18 @@ export function requestHooks(context: Pick<LoopContext, 'runId' | 'settings' | '
   const agent = context.settings.name;
   return {
     onRetry: (notice) =>
-      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error: notice.error }),
+      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error: redactValue(notice.error, context.settings.secrets) }),
     onFallback: (notice) => {
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
-      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: describeError(notice.error), fallbackTo: notice.to });
-      safeEmit(context, queue, 'error', { runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error) });
+      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to });
+      safeEmit(context, queue, 'error', { runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) });
     },
   };
 }
 
-function errorJSON(error: unknown): Record<string, unknown> {
-  const described = describeError(error);
+/** An error as plain JSON for events, with the agent's secrets removed from every string. */
+function errorJSON(error: unknown, secrets: readonly string[]): Record<string, unknown> {
+  const described = redactValue(describeError(error), secrets);
   return typeof described === 'object' && described !== null ? (described as Record<string, unknown>) : { message: String(described) };
 }
 
@@ -86,7 +88,15 @@ function safeEmit<E extends keyof AgentEvents>(context: Pick<LoopContext, 'emitt
   try {
     context.emitter.emit(event, ...payload);
   } catch (error) {
-    if (event !== 'error') queue.push({ type: 'error', iteration: 0, terminal: false, error: new AgentError(`An agent "${String(event)}" listener threw: ${messageOf(error)}`, { cause: error }) });
+    const iteration = (payload[0] as { iteration?: unknown } | undefined)?.iteration;
+    if (event !== 'error') {
+      queue.push({
+        type: 'error',
+        iteration: typeof iteration === 'number' ? iteration : 0,
+        terminal: false,
+        error: new AgentError(`An agent "${String(event)}" listener threw: ${messageOf(error)}`, { cause: error }),
+      });
+    }
   }
 }
 
@@ -112,13 +122,13 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     } catch (error) {
       const failure = new SessionError(`Could not save session ${JSON.stringify(context.sessionId)}: ${messageOf(error)}`, { sessionId: context.sessionId, cause: error });
       queue.push({ type: 'error', iteration, terminal: false, error: failure });
-      safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: failure.toJSON() });
+      safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) });
     }
   };
 
   const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
     await saveSession();
-    safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: true, error: errorJSON(error) });
+    safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) });
     return take([{ type: 'error', iteration, terminal: true, error }]);
   };
 
@@ -279,10 +289,10 @@ async function* runTools(
         const crash = new ToolError(`Tool '${call.name}' ${outcome === 'crash' ? 'crashed' : 'returned a result that cannot be serialized'}: ${redactText(messageOf(cause), settings.secrets)}`, {
           toolName: call.name,
           callId: call.id,
-          cause,
+          cause: redactError(cause, settings.secrets),
         });
         items.push({ type: 'error', iteration, terminal: false, error: crash });
-        safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: crash.toJSON() });
+        safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) });
       }
     } else {
       failure ??= { error: settled.error };
@@ -299,11 +309,11 @@ async function* runTools(
     const message: ChatMessage = { role: 'tool', content, toolCallId: call.id };
     conversation.push(message);
     added.push(message);
-    const json = result.toJSON();
+    const json = JSON.parse(serializeToolResult(result)) as ToolResultJSON;
     items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
-    safeEmit(context, queue, 'tool-end', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: json });
+    safeEmit(context, queue, 'tool-end', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON });
     if (json.error && outcome !== 'success' && outcome !== 'partial') {
-      safeEmit(context, queue, 'tool-error', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: json.error, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) });
+      safeEmit(context, queue, 'tool-error', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) });
     }
     yield [...queue.splice(0), ...items];
   }

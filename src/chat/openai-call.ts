@@ -9,7 +9,7 @@ import { describeError } from '../internal/error-json.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { readBoundedText } from '../internal/http-body.js';
-import { redactText } from '../internal/redact.js';
+import { redactError, redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryDecision } from '../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
 import { responseChunks } from './collect-chat-stream.js';
@@ -131,14 +131,14 @@ class Attempt {
     if (phase === 'fetch') {
       return new ChatClientError(`Request to ${this.config.label} failed: ${redactText(messageOf(error), this.config.secrets)}`, {
         reason: 'network',
-        cause: error,
+        cause: redactError(error, this.config.secrets),
         attempts: this.number,
         model: this.config.model,
       });
     }
     return new StreamError(`The connection to ${this.config.label} dropped while reading the answer: ${redactText(messageOf(error), this.config.secrets)}`, {
       reason: 'read_failed',
-      cause: error,
+      cause: redactError(error, this.config.secrets),
     });
   }
 

@@ -34,6 +34,9 @@ export interface OpenAICompatibleClientOptions {
   maxLineLength?: number | undefined;
 }
 
+/** Header values: visible Latin-1 plus space and tab, no line breaks. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /**
  * Retry defaults of model calls.
  * @example `createOpenAICompatibleClient({ ...options, retry: { ...DEFAULT_CHAT_RETRY, maxAttempts: 5 } })`
@@ -103,8 +106,14 @@ function resolveConfig(options: OpenAICompatibleClientOptions): CallConfig {
   }
   if (typeof settings.model !== 'string' || settings.model.trim() === '') problems.push('model must be a non-empty string');
   if (settings.apiKey !== undefined && typeof settings.apiKey !== 'string') problems.push('apiKey must be a string');
+  else if (settings.apiKey !== undefined && !HEADER_VALUE.test(settings.apiKey)) problems.push('apiKey contains characters an HTTP header cannot carry (a line break, a control character, or non-Latin-1 text)');
   if (settings.headers !== undefined && (!isPlainObject(settings.headers) || Object.values(settings.headers).some((value) => typeof value !== 'string'))) {
     problems.push('headers must be an object of strings');
+  } else if (settings.headers !== undefined) {
+    for (const [name, value] of Object.entries(settings.headers)) {
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
+      else if (!HEADER_VALUE.test(value)) problems.push(`header ${JSON.stringify(name)} has a value an HTTP header cannot carry`);
+    }
   }
   const fetchImpl = settings.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');

@@ -71,3 +71,28 @@ export function redactURL(url: string): string {
     return redactText((url.split(/[?#]/)[0] ?? '').replace(/\/\/[^/@]*@/, '//'));
   }
 }
+
+/**
+ * A stand-in for a foreign error whose text may hold a secret: same `name` and `code`, message and stack redacted,
+ * cause chain redacted the same way (bounded). Used as the `cause` of our errors when the original may carry a
+ * credential (a fetch error quoting an Authorization header, a crashed tool quoting its password).
+ */
+export function redactError(error: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (error === null || typeof error !== 'object' || depth > 5) return typeof error === 'string' ? redactText(error, secrets) : error;
+  let name: unknown;
+  let message: unknown;
+  let stack: unknown;
+  let code: unknown;
+  let cause: unknown;
+  try {
+    ({ name, message, stack, code, cause } = error as Record<string, unknown>);
+  } catch {
+    return new Error('[unreadable error]');
+  }
+  const copy = new Error(redactText(typeof message === 'string' ? message : String(message ?? ''), secrets));
+  copy.name = typeof name === 'string' ? name : 'Error';
+  if (typeof stack === 'string') copy.stack = redactText(stack, secrets);
+  if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
+  if (cause !== undefined) Object.assign(copy, { cause: redactError(cause, secrets, depth + 1) });
+  return copy;
+}

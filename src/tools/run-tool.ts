@@ -3,7 +3,7 @@ import { monotonic } from '../internal/clock.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
-import { redactText } from '../internal/redact.js';
+import { redactError, redactText } from '../internal/redact.js';
 import { resolveRetryOptions, retry, type RetryOptions } from '../internal/retry.js';
 import type { AnyTool } from './define-tool.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
@@ -131,6 +131,9 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
   if (!parsed.ok) {
     if (parsed.crash !== undefined) return crashed(parsed.crash, 0, rawArguments);
     log.write('warn', 'tool.invalid_arguments', parsed.failure.message, { arguments: rawArguments });
+    if (parsed.repairFailure !== undefined) {
+      log.write('error', 'tool.invalid_arguments', `the repair hook threw: ${messageOf(parsed.repairFailure)}`, { error: log.errorDetails(parsed.repairFailure) });
+    }
     return finish({ result: ToolResult.error(parsed.failure) as ToolResult<T>, outcome: 'invalid_arguments', attempts: 0, error: parsed.failure });
   }
   if (parsed.repaired) log.write('info', 'tool.repaired_arguments', 'the repair hook fixed the arguments', { arguments: parsed.value });
@@ -219,7 +222,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
     const durationMs = monotonic() - started;
     log.write('error', 'tool.crash', `crashed: ${messageOf(error)}`, { attempt, durationMs, arguments: input, error: log.errorDetails(error) });
     if (settings.onToolCrash === 'throw') {
-      throw new ToolError(`Tool '${tool.name}' crashed: ${redactText(messageOf(error), secrets)}`, { cause: error, toolName: tool.name, callId });
+      throw new ToolError(`Tool '${tool.name}' crashed: ${redactText(messageOf(error), secrets)}`, { cause: redactError(error, secrets), toolName: tool.name, callId });
     }
     const result = ToolResult.error(modelFacingCrash(error, attempt, input)) as ToolResult<T>;
     return { toolName: tool.name, callId, durationMs, result, outcome: 'crash', attempts: attempt, error, arguments: input };

@@ -39,7 +39,7 @@ export type ArgumentRepair = (request: ArgumentRepairRequest) => unknown | Promi
 
 export type ArgumentsOutcome =
   | { ok: true; value: unknown; coerced: boolean; repaired: boolean }
-  | { ok: false; failure: InputValidationError; crash?: unknown };
+  | { ok: false; failure: InputValidationError; crash?: unknown; repairFailure?: unknown };
 
 interface ParseOptions {
   maxLength: number;
@@ -54,7 +54,12 @@ interface ParseOptions {
 export async function parseToolArguments(tool: AnyTool, raw: unknown, options: ParseOptions): Promise<ArgumentsOutcome> {
   const first = await attempt(tool, raw, options);
   if (first.ok || first.crash !== undefined || !options.repair) return first;
-  const repairedRaw = await options.repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema });
+  let repairedRaw: unknown;
+  try {
+    repairedRaw = await options.repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema });
+  } catch (error) {
+    return { ...first, repairFailure: error };
+  }
   if (repairedRaw === undefined) return first;
   const second = await attempt(tool, repairedRaw, options);
   return second.ok ? { ...second, repaired: true } : second;

@@ -21,7 +21,7 @@ const ask = { messages: [{ role: 'user' as const, content: 'Hi' }] };
 async function readAll(stream: ReadableStream<ChatChunk>): Promise<{ chunks: ChatChunk[]; error?: unknown }> {
   const chunks: ChatChunk[] = [];
   try {
-    for await (const item of stream as AsyncIterable<ChatChunk>) chunks.push(item);
+    for await (const item of stream as unknown as AsyncIterable<ChatChunk>) chunks.push(item);
     return { chunks };
   } catch (error) {
     return { chunks, error };

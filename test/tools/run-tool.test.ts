@@ -139,6 +139,19 @@ describe('runTool: arguments', () => {
     expect(run.result.error?.message).toContain('message: Invalid input: expected string, received number (sent: 1)');
   });
 
+  it('treats a repair hook that throws as giving up, and logs it', async () => {
+    const records: ToolLogRecord[] = [];
+    const run = await runTool(echo, 'nope', {
+      repair: () => {
+        throw new Error('repair model offline');
+      },
+      logger: (record) => records.push(record),
+    });
+    expect(run.outcome).toBe('invalid_arguments');
+    expect(run.result.error?.message).toMatch(/invalid JSON arguments: nope/);
+    expect(records.map((record) => [record.level, record.message])).toContainEqual(['error', 'the repair hook threw: repair model offline']);
+  });
+
   it('logs rejected arguments for developers with secrets redacted', async () => {
     const { records, logger } = collectLogs();
     await runTool(echo, '{"message": 1, "api_key": "sk-live-1234567890abcdef"}', { logger });

@@ -1,0 +1,127 @@
+/**
+ * Helpers for agent-loop tests: recorded fixtures served through msw, model endpoints that record what they were
+ * sent, reading a run to its end, transcript checks, and an asymmetric matcher for typed errors.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { expect } from 'vitest';
+import type { AgentRunItem } from '../../src/agent/index.js';
+import type { ChatMessage } from '../../src/chat/index.js';
+
+/** The raw text of a file in test/fixtures/. */
+export function fixtureText(name: string): string {
+  return readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
+}
+
+/** A fresh `text/event-stream` response carrying a recorded `.sse` fixture, exactly as recorded. */
+export function fixtureStream(name: string): HttpResponse<string> {
+  return new HttpResponse(fixtureText(name), { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/** A recorded HTTP error of openai-errors.json (`401`, `429`, `500`, `503`): its raw body and headers. */
+export interface RecordedError {
+  headers: Record<string, string>;
+  rawBody: string;
+}
+
+export function recordedError(status: '401' | '429' | '500' | '503'): RecordedError {
+  const all = JSON.parse(fixtureText('openai-errors.json')) as Record<string, RecordedError>;
+  return all[status] as RecordedError;
+}
+
+/** A model endpoint: answers each call with the next resolver (the last one repeats) and records every JSON body. */
+export interface ModelEndpoint {
+  handler: ReturnType<typeof http.post>;
+  /** The JSON bodies received, in order. */
+  bodies: Array<Record<string, unknown>>;
+  /** The requests received, in order (their signals tell whether the call was cancelled). */
+  requests: Request[];
+  readonly calls: number;
+}
+
+export function modelEndpoint(url: string, ...answers: HttpResponseResolver[]): ModelEndpoint {
+  const bodies: Array<Record<string, unknown>> = [];
+  const requests: Request[] = [];
+  const handler = http.post(url, async (info) => {
+    const index = requests.length;
+    requests.push(info.request);
+    bodies.push((await info.request.clone().json()) as Record<string, unknown>);
+    const answer = answers[Math.min(index, answers.length - 1)] as HttpResponseResolver;
+    return answer(info);
+  });
+  return {
+    handler,
+    bodies,
+    requests,
+    get calls() {
+      return requests.length;
+    },
+  };
+}
+
+/** Reads a run stream to its end. A run stream never errors: every failure is an item. */
+export async function readRun(stream: ReadableStream<AgentRunItem>): Promise<AgentRunItem[]> {
+  const items: AgentRunItem[] = [];
+  for await (const item of stream as ReadableStream<AgentRunItem> & AsyncIterable<AgentRunItem>) items.push(item);
+  return items;
+}
+
+/** The `finish` item of a run (fails the test when there is none). */
+export function finishOf(items: readonly AgentRunItem[]): Extract<AgentRunItem, { type: 'finish' }> {
+  const last = items.at(-1);
+  if (last?.type !== 'finish') throw new Error(`expected the run to end with a finish item, got ${JSON.stringify(last?.type)}`);
+  return last;
+}
+
+/**
+ * A transcript is a valid next request: every tool call of an assistant message has exactly one tool message,
+ * after that assistant message and before the next one; every tool message answers a call.
+ */
+export function expectValidTranscript(messages: readonly ChatMessage[]): void {
+  const problems: string[] = [];
+  messages.forEach((message, index) => {
+    if (message.role === 'tool' && !messages.slice(0, index).some((earlier) => earlier.toolCalls?.some((call) => call.id === message.toolCallId))) {
+      problems.push(`messages[${index}] answers an unknown call ${JSON.stringify(message.toolCallId)}`);
+    }
+    if (message.role !== 'assistant' || !message.toolCalls?.length) return;
+    const nextAssistant = messages.findIndex((later, laterIndex) => laterIndex > index && later.role === 'assistant');
+    const answers = messages.slice(index + 1, nextAssistant === -1 ? undefined : nextAssistant);
+    for (const call of message.toolCalls) {
+      const count = answers.filter((answer) => answer.role === 'tool' && answer.toolCallId === call.id).length;
+      if (count !== 1) problems.push(`call ${call.id} of messages[${index}] has ${count} tool messages`);
+    }
+  });
+  expect(problems).toEqual([]);
+}
+
+/** What an `isInstance` guard looks like (every framework error class has one). */
+interface Guarded {
+  name: string;
+  isInstance(value: unknown): boolean;
+}
+
+/**
+ * Matches an error of a given class (by its `isInstance` brand) whose fields include `fields`, for use inside
+ * `toEqual`: `{ type: 'error', error: anError(ChatClientError, { status: 401 }) }`.
+ */
+export function anError(errorClass: Guarded, fields: Record<string, unknown> = {}): unknown {
+  const contained = expect.objectContaining(fields) as { asymmetricMatch(other: unknown): boolean };
+  return {
+    $$typeof: Symbol.for('jest.asymmetricMatcher'),
+    asymmetricMatch: (actual: unknown) => errorClass.isInstance(actual) && contained.asymmetricMatch(actual),
+    toString: () => `${errorClass.name}Matching`,
+    toAsymmetricMatcher: () => `${errorClass.name}Matching ${JSON.stringify(fields)}`,
+  };
+}
+
+/** Every string inside a JSON-like value (keys excluded). */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** Resolves after `ms` milliseconds (real timers: msw needs them). */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
