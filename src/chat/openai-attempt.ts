@@ -1,0 +1,220 @@
+/**
+ * One HTTP attempt of a model call and the scope around all attempts: the caller's signal and total timeout
+ * (`CallScope`), per-attempt first-chunk and idle timers (`Attempt`), and batched reading of a streamed answer
+ * (`StreamReader`). Every failure is mapped to a typed error; an abort surfaces as its reason.
+ */
+import { ChatClientError, type ChatTimeoutLimit } from '../errors/chat-client-error.js';
+import { StreamError } from '../errors/stream-error.js';
+import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { readBoundedText } from '../internal/http-body.js';
+import { redactError, redactText } from '../internal/redact.js';
+import type { RetryDecision } from '../internal/retry.js';
+import { chatErrorFromResponse } from './chat-error-from-response.js';
+import type { CallConfig } from './openai-call.js';
+import { OpenAIStreamDecoder } from './openai-stream-decoder.js';
+import type { ChatChunk } from './types.js';
+
+/** Bound on a non-streamed answer. */
+export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
+
+function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: number): ChatClientError {
+  const ms = limit === 'total' ? config.timeouts.totalMs : limit === 'idle' ? config.timeouts.idleMs : config.timeouts.firstChunkMs;
+  const what =
+    limit === 'total'
+      ? `did not complete within the total limit of ${ms} ms`
+      : limit === 'idle'
+        ? `sent nothing for ${ms} ms mid-stream (idle timeout)`
+        : `sent no first chunk within ${ms} ms (first-chunk timeout)`;
+  return new ChatClientError(`${config.label} ${what}`, {
+    reason: 'timeout',
+    timeout: limit,
+    retryable: limit === 'first_chunk',
+    attempts: attempt,
+    model: config.model,
+  });
+}
+
+/** The caller's signal plus the total time limit; maps any failure to what the caller should see. */
+export class CallScope {
+  readonly controller: AbortController;
+  private readonly detach: () => void;
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  attempt = 0;
+
+  constructor(
+    private readonly config: CallConfig,
+    private readonly userSignal: AbortSignal | undefined,
+  ) {
+    const { controller, dispose } = linkedController(userSignal);
+    this.controller = controller;
+    this.detach = dispose;
+    const total = config.timeouts.totalMs;
+    this.timer = Number.isFinite(total) ? setTimeout(() => controller.abort(timeoutError(config, 'total', this.attempt)), clampDelay(total)) : undefined;
+  }
+
+  /** The error the caller sees: the exact abort reason, a timeout, or the error itself. */
+  surface(error: unknown): unknown {
+    if (this.userSignal?.aborted) return this.userSignal.reason;
+    if (this.controller.signal.aborted && ChatClientError.isInstance(this.controller.signal.reason)) return this.controller.signal.reason;
+    return error;
+  }
+
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.detach();
+  }
+}
+
+export function classify(error: unknown): RetryDecision {
+  if (ChatClientError.isInstance(error)) return { retry: error.retryable, retryAfterMs: error.retryAfterMs };
+  if (StreamError.isInstance(error)) return { retry: !error.afterOutput && (error.reason === 'incomplete' || error.reason === 'read_failed') };
+  return { retry: false };
+}
+
+/** One HTTP attempt: its own controller (so a timeout can cancel just this attempt) and its timer. */
+export class Attempt {
+  readonly controller: AbortController;
+  private readonly detach: () => void;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  readonly aborted: Promise<never>;
+  private readonly disposeAbort: () => void;
+
+  constructor(
+    private readonly config: CallConfig,
+    scope: CallScope,
+    readonly number: number,
+  ) {
+    const { controller, dispose } = linkedController(scope.controller.signal);
+    this.controller = controller;
+    this.detach = dispose;
+    const abort = abortPromise(controller.signal);
+    this.aborted = abort.promise;
+    this.disposeAbort = abort.dispose;
+    this.arm('first_chunk');
+  }
+
+  /** (Re)starts the timer for `limit`. */
+  arm(limit: 'first_chunk' | 'idle'): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    const ms = limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs;
+    this.timer = Number.isFinite(ms) ? setTimeout(() => this.controller.abort(timeoutError(this.config, limit, this.number)), clampDelay(ms)) : undefined;
+  }
+
+  /** The error to raise when an operation of this attempt failed with `error`. */
+  failure(error: unknown, phase: 'fetch' | 'read'): unknown {
+    if (this.controller.signal.aborted) return this.controller.signal.reason;
+    if (phase === 'fetch') {
+      return new ChatClientError(`Request to ${this.config.label} failed: ${redactText(messageOf(error), this.config.secrets)}`, {
+        reason: 'network',
+        cause: redactError(error, this.config.secrets),
+        attempts: this.number,
+        model: this.config.model,
+      });
+    }
+    return new StreamError(`The connection to ${this.config.label} dropped while reading the answer: ${redactText(messageOf(error), this.config.secrets)}`, {
+      reason: 'read_failed',
+      cause: redactError(error, this.config.secrets),
+    });
+  }
+
+  async send(body: string, accept: string): Promise<Response> {
+    let response: Response;
+    try {
+      response = await Promise.race([
+        this.config.fetch(this.config.url, {
+          method: 'POST',
+          headers: { ...this.config.headers, 'content-type': 'application/json', accept },
+          body,
+          signal: this.controller.signal,
+        }),
+        this.aborted,
+      ]);
+    } catch (error) {
+      const failure = this.failure(error, 'fetch');
+      this.close();
+      throw failure;
+    }
+    if (!response.ok) {
+      try {
+        throw await Promise.race([chatErrorFromResponse(response, { ...this.config, attempts: this.number }), this.aborted]);
+      } finally {
+        this.close();
+      }
+    }
+    return response;
+  }
+
+  /** Reads a whole (bounded) body, still under this attempt's timers. */
+  async text(response: Response): Promise<string> {
+    try {
+      return await Promise.race([readBoundedText(response, MAX_COMPLETION_BYTES), this.aborted]);
+    } catch (error) {
+      throw this.failure(error, 'read');
+    } finally {
+      this.close();
+    }
+  }
+
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.disposeAbort();
+    this.detach();
+  }
+}
+
+/** Reads a streamed answer in batches of chunks. */
+export class StreamReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder: OpenAIStreamDecoder;
+  private receivedBytes = false;
+  private finished = false;
+
+  constructor(
+    private readonly attempt: Attempt,
+    body: ReadableStream<Uint8Array>,
+    config: CallConfig,
+  ) {
+    this.reader = body.getReader();
+    this.decoder = new OpenAIStreamDecoder({ maxLineLength: config.maxLineLength, secrets: config.secrets, createId: config.createId });
+  }
+
+  /** The next non-empty batch, or `undefined` at the end. */
+  async next(): Promise<ChatChunk[] | undefined> {
+    while (!this.finished) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await Promise.race([this.reader.read(), this.attempt.aborted]);
+      } catch (error) {
+        this.stop();
+        throw this.attempt.failure(error, 'read');
+      }
+      if (result.done) {
+        this.finished = true;
+        this.attempt.close();
+        const last = this.decoder.end();
+        if (last.length > 0) return last;
+        return undefined;
+      }
+      if (!this.receivedBytes) this.receivedBytes = true;
+      this.attempt.arm('idle');
+      let batch: ChatChunk[];
+      try {
+        batch = this.decoder.push(result.value);
+      } catch (error) {
+        this.stop();
+        throw error;
+      }
+      if (batch.length > 0) return batch;
+    }
+    return undefined;
+  }
+
+  stop(): void {
+    this.finished = true;
+    this.attempt.close();
+    this.reader.cancel().catch(() => {});
+  }
+}
+
