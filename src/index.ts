@@ -2,3 +2,5 @@ export * from './errors/index.js';
 export * from './tools/index.js';
 export * from './chat/index.js';
 export * from './agent/index.js';
+export * from './graph/index.js';
+export * from './runner/index.js';

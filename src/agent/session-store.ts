@@ -48,11 +48,11 @@ export class InMemorySessionStore implements SessionStore {
   }
 }
 
-/** Loads a session, turning any failure into a `SessionError`. */
-export async function loadSession(store: SessionStore, sessionId: string): Promise<ChatMessage[]> {
+/** Loads a session, turning any failure into a `SessionError` (named by `sessionId`, stored under `key`). */
+export async function loadSession(store: SessionStore, sessionId: string, key: string = sessionId): Promise<ChatMessage[]> {
   let messages: unknown;
   try {
-    messages = await store.load(sessionId);
+    messages = await store.load(key);
   } catch (error) {
     throw new SessionError(`Could not load session ${JSON.stringify(sessionId)}: ${messageOf(error)}`, { sessionId, cause: error });
   }

@@ -12,6 +12,8 @@ export interface WorkflowErrorOptions extends AgentErrorOptions {
   stepNumber?: number | undefined;
   /** Every problem found, when several were collected (e.g. by `compile()`). */
   problems?: readonly string[] | undefined;
+  /** The state reduced before a run failed (left out of `toJSON()`: it is business data). */
+  fallbackState?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -32,12 +34,14 @@ export class WorkflowError extends AgentError {
   readonly nodeId?: string;
   readonly stepNumber?: number;
   readonly problems: readonly string[];
+  readonly fallbackState?: Record<string, unknown>;
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
     this.nodeId = options.nodeId;
     this.stepNumber = options.stepNumber;
     this.problems = Object.freeze([...(options.problems ?? [])]);
+    this.fallbackState = options.fallbackState;
   }
 
   /** @example `WorkflowError.isInstance(error)` */

@@ -1,0 +1,67 @@
+/** Wire strings of the graph package (tRPC-Agent-Go's, decisions.md point 1). */
+
+/**
+ * The virtual node before the entry point.
+ * @example `graph.addEdge(START, 'lookup') // same as setEntryPoint('lookup')`
+ */
+export const START = '__start__';
+/**
+ * The virtual node after a finish point; route here to end the run.
+ * @example `new Command({ goto: END })`
+ */
+export const END = '__end__';
+
+/**
+ * Default state key of the execution-error collector.
+ * @example `executionErrorsFromStateDelta(event.stateDelta, STATE_KEY_EXECUTION_ERRORS)`
+ */
+export const STATE_KEY_EXECUTION_ERRORS = 'execution_errors';
+/**
+ * Default custom event type of the collector's fatal fallback emission.
+ * @example `JSON.parse(event.stateDelta._node_custom_metadata).eventType === EXECUTION_ERROR_EVENT_TYPE`
+ */
+export const EXECUTION_ERROR_EVENT_TYPE = 'execution_error';
+/**
+ * Default event type of `emitCustomStateDelta`.
+ * @example `emitCustomStateDelta(context, delta) // eventType STATE_DELTA_EVENT_TYPE`
+ */
+export const STATE_DELTA_EVENT_TYPE = 'state_delta';
+/**
+ * Event type of the executor's own fallback-state event on a fatal termination (decisions.md point 6): its state
+ * delta is the whole state reduced so far, every record included.
+ * @example `if (JSON.parse(delta._node_custom_metadata).eventType === FALLBACK_STATE_EVENT_TYPE) keep(delta)`
+ */
+export const FALLBACK_STATE_EVENT_TYPE = 'fallback_state';
+
+/**
+ * Severity of an execution-error record.
+ * @example `records.filter((record) => record.severity === Severity.Fatal)`
+ */
+export const Severity = Object.freeze({ Recoverable: 'recoverable', Fatal: 'fatal' } as const);
+/** `recoverable` or `fatal`. */
+export type SeverityName = (typeof Severity)[keyof typeof Severity];
+
+/**
+ * Node types, as recorded in `nodeType`.
+ * @example `graph.addNode('route', router, { type: NodeType.Router })`
+ */
+export const NodeType = Object.freeze({
+  Function: 'function',
+  LLM: 'llm',
+  Tool: 'tool',
+  Agent: 'agent',
+  Join: 'join',
+  Router: 'router',
+} as const);
+/** One of the {@link NodeType} strings. */
+export type NodeTypeName = (typeof NodeType)[keyof typeof NodeType];
+
+/** Author of node events when no node id is known, and of executor events. */
+export const GRAPH_NODE_AUTHOR = 'graph-node';
+export const GRAPH_PREGEL_AUTHOR = 'graph-pregel';
+
+/** Metadata keys written by the graph into event state deltas. */
+export const NODE_METADATA_KEY = '_node_metadata';
+export const NODE_CUSTOM_METADATA_KEY = '_node_custom_metadata';
+export const PREGEL_METADATA_KEY = '_pregel_metadata';
+export const COMPLETION_METADATA_KEY = '_completion_metadata';

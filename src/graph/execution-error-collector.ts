@@ -1,0 +1,154 @@
+import { cloneResponseError, type ResponseError } from '../errors/response-error.js';
+import { isRecoverable } from '../errors/recoverable.js';
+import { isPlainObject } from '../internal/json.js';
+import { Command } from './command.js';
+import { EXECUTION_ERROR_EVENT_TYPE, Severity, STATE_KEY_EXECUTION_ERRORS } from './constants.js';
+import { emitCustomStateDelta } from './emit-custom-state-delta.js';
+import { createExecutionError, executionErrorReducer, executionErrorsFromStateDelta, type ExecutionError } from './execution-error.js';
+import type { NodeCallbacks } from './node-callbacks.js';
+import type { NodeCallbackContext } from './node-context.js';
+import { StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
+import type { SubgraphResult } from './subgraph-result.js';
+
+/**
+ * What a policy decides for a failed node: recover (record `recoverable`, continue, optionally with a replacement
+ * result — a state update or a `Command`), or not (record `fatal`, the run ends). `responseError` normalises the
+ * record's error.
+ */
+export interface ExecutionErrorPolicy {
+  recover: boolean;
+  replacement?: State | Command | undefined;
+  responseError?: ResponseError | undefined;
+}
+
+/** Decides recoverable vs fatal; receives the node's (possibly partial) result. */
+export type ExecutionErrorPolicyFunction = (
+  context: NodeCallbackContext | undefined,
+  state: State,
+  result: unknown,
+  error: unknown,
+) => ExecutionErrorPolicy | Promise<ExecutionErrorPolicy>;
+
+/**
+ * The default policy: recover exactly when the error is recoverable (`recoverable()` or `markRecoverable`).
+ * @example `policy: async (...args) => ({ ...(await defaultExecutionErrorPolicy(...args)), replacement: { inventory_status: 'fallback' } })`
+ */
+export function defaultExecutionErrorPolicy(_context: NodeCallbackContext | undefined, _state: State, _result: unknown, error: unknown): ExecutionErrorPolicy {
+  return { recover: isRecoverable(error) };
+}
+
+/** Options of {@link ExecutionErrorCollector}. */
+export interface ExecutionErrorCollectorOptions {
+  /** @default 'execution_errors' (an empty string keeps the default) */
+  stateKey?: string | undefined;
+  /** Custom event type of the fatal fallback emission. @default 'execution_error' */
+  eventType?: string | undefined;
+  /** Replaces the default policy. */
+  policy?: ExecutionErrorPolicyFunction | undefined;
+  /** Adds recoveries on top of the policy (never removes one): errors it accepts are recovered. */
+  recoverable?: ((error: unknown) => boolean) | undefined;
+}
+
+/**
+ * Collects node failures into graph state as serializable records (tRPC-Agent-Go's `ExecutionErrorCollector`):
+ * recoverable ones and the run goes on; fatal ones are emitted as fallback state before the run ends, with every
+ * earlier record kept (decisions.md point 6). Also maps child-graph records into the parent.
+ *
+ * @example
+ * ```ts
+ * const collector = new ExecutionErrorCollector();
+ * const schema = collector.addField(messagesStateSchema());
+ * const graph = new StateGraph(schema).withNodeCallbacks(collector.nodeCallbacks());
+ * ```
+ */
+export class ExecutionErrorCollector {
+  readonly stateKey: string;
+  readonly eventType: string;
+  private readonly policy: ExecutionErrorPolicyFunction;
+
+  constructor(options: ExecutionErrorCollectorOptions = {}) {
+    this.stateKey = options.stateKey || STATE_KEY_EXECUTION_ERRORS;
+    this.eventType = options.eventType || EXECUTION_ERROR_EVENT_TYPE;
+    const base = options.policy ?? defaultExecutionErrorPolicy;
+    const extra = options.recoverable;
+    this.policy = extra
+      ? async (context, state, result, error) => {
+          const decided = await base(context, state, result, error);
+          return decided.recover || !extra(error) ? decided : { ...decided, recover: true };
+        }
+      : base;
+  }
+
+  /** The state field holding the records: the record reducer, an empty list by default. */
+  stateField(): StateField<ExecutionError[]> {
+    return { reducer: executionErrorReducer as Reducer<ExecutionError[]>, default: () => [], executionErrors: true };
+  }
+
+  /** Registers the field on `schema` (a new schema when none is given) and returns the schema. */
+  addField(schema?: StateSchema): StateSchema {
+    return (schema ?? new StateSchema()).addField(this.stateKey, this.stateField());
+  }
+
+  /** The callbacks to install (usually graph-wide with `withNodeCallbacks`): one `afterNode`. */
+  nodeCallbacks(): NodeCallbacks {
+    return { afterNode: (context, state, result, error) => this.afterNode(context, state, result, error) };
+  }
+
+  /**
+   * The after-node algorithm (seed-systems §1.7): no error → no override; otherwise ask the policy, build the
+   * record; recover → return the replacement (or the node's own result) merged with the record; fatal → emit the
+   * record as fallback state and return `undefined`, so the failure stands.
+   */
+  async afterNode(context: NodeCallbackContext | undefined, state: State, result: unknown, error: unknown): Promise<State | Command | undefined> {
+    if (error === undefined || error === null) return undefined;
+    const policy = await this.policy(context, state, result, error);
+    const record = createExecutionError(context, error, policy.recover ? Severity.Recoverable : Severity.Fatal);
+    if (policy.responseError) record.error = cloneResponseError(policy.responseError);
+    const update: State = { [this.stateKey]: [record] };
+    if (policy.recover) return mergeExecutionErrorReplacement(policy.replacement ?? result, update);
+    try {
+      emitCustomStateDelta(context, update, { eventType: this.eventType, message: record.error?.message ?? '', payload: record });
+    } catch {
+      // An emission failure must not mask the node's own failure (tRPC logs and ignores it).
+    }
+    return undefined;
+  }
+
+  /**
+   * The parent-state update for a finished child graph (seed-systems §3.4): the records of the child's effective
+   * state delta, each with the agent-node id prepended to its `path`; `undefined` when there are none or they cannot
+   * be decoded.
+   */
+  subgraphStateUpdate(result: SubgraphResult): State | undefined {
+    let records: ExecutionError[] | undefined;
+    try {
+      records = executionErrorsFromStateDelta(result.effectiveStateDelta(), this.stateKey);
+    } catch {
+      return undefined;
+    }
+    if (!records || records.length === 0) return undefined;
+    const prefix = result.nodeId ? [result.nodeId] : [];
+    return { [this.stateKey]: records.map((record) => ({ ...record, path: [...prefix, ...(record.path ?? [])] })) };
+  }
+
+  /** An output mapper for `addAgentNode` that hands the child's records to the parent. */
+  subgraphOutputMapper(): (parent: State, result: SubgraphResult) => State | undefined {
+    return (_parent, result) => this.subgraphStateUpdate(result);
+  }
+}
+
+/**
+ * Merges the record update into a recovered node's result (seed-systems §1.8): nothing → the update; a state → a
+ * shallow copy with the key SET to the record; a `Command` → a copy with its update merged and `goto` kept. Any other
+ * value is not a valid node result, so (unlike tRPC, which would keep it and lose the record) the update alone is
+ * returned: a record is never lost.
+ * @example `mergeExecutionErrorReplacement({ partial: true }, { execution_errors: [record] })`
+ */
+export function mergeExecutionErrorReplacement(replacement: unknown, update: State): State | Command {
+  if (replacement === undefined || replacement === null) return update;
+  if (Command.isInstance(replacement)) {
+    return new Command({ update: { ...(replacement.update ?? {}), ...update }, goto: replacement.goto });
+  }
+  if (isPlainObject(replacement)) return { ...replacement, ...update };
+  return update;
+}

@@ -1,0 +1,44 @@
+export { Command } from './command.js';
+export { CompiledGraph, type GraphOutcome, type GraphRunOptions } from './compiled-graph.js';
+export {
+  END,
+  EXECUTION_ERROR_EVENT_TYPE,
+  FALLBACK_STATE_EVENT_TYPE,
+  NodeType,
+  Severity,
+  START,
+  STATE_DELTA_EVENT_TYPE,
+  STATE_KEY_EXECUTION_ERRORS,
+  type NodeTypeName,
+  type SeverityName,
+} from './constants.js';
+export { emitCustomStateDelta, type CustomStateDeltaOptions } from './emit-custom-state-delta.js';
+export {
+  cloneExecutionError,
+  createExecutionError,
+  decodeExecutionErrors,
+  executionErrorReducer,
+  executionErrorsFromStateDelta,
+  normalizeExecutionError,
+  type ExecutionError,
+  type ExecutionErrorOrigin,
+} from './execution-error.js';
+export {
+  defaultExecutionErrorPolicy,
+  ExecutionErrorCollector,
+  mergeExecutionErrorReplacement,
+  type ExecutionErrorCollectorOptions,
+  type ExecutionErrorPolicy,
+  type ExecutionErrorPolicyFunction,
+} from './execution-error-collector.js';
+export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
+export type { NodeCallbackContext, NodeContext } from './node-context.js';
+export { isRetryableNodeError } from './node-runner.js';
+export { decodeStateDelta, encodeStateDelta, mergeStateDelta, type StateDelta } from './state-delta.js';
+export { StateGraph, type CompileOptions, type NodeFunction, type NodeOptions, type NodeRetryPolicy, type Router } from './state-graph.js';
+export { messagesStateSchema, reducers, StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
+export { SubgraphResult } from './subgraph-result.js';
+export type { AgentNodeOptions } from './agent-node.js';
+export { createGraphAgent, type GraphAgent, type GraphAgentOptions } from './graph-agent.js';
+export type { LLMNodeOptions } from './llm-node.js';
+export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './tools-node.js';

@@ -1,0 +1,160 @@
+/**
+ * Runs one node of a superstep (seed-systems §1.11): `beforeNode` callbacks, attempts under the retry policy (every
+ * failed attempt seen by `onNodeError`, intermediate ones announced as retrying `graph.node.error` events), then on
+ * the final outcome a `graph.node.error` event for a failure and the `afterNode` chain, which may recover the node.
+ */
+import { ErrorType } from '../errors/constants.js';
+import { toResponseError } from '../errors/response-error.js';
+import { WorkflowError } from '../errors/workflow-error.js';
+import { abortPromise, delay } from '../internal/delay.js';
+import { messageOf, read } from '../internal/error-chain.js';
+import { isPlainObject } from '../internal/json.js';
+import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
+import { ObjectType } from '../runner/constants.js';
+import { createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
+import { Command } from './command.js';
+import type { GraphNode, GraphParts } from './compiled-graph.js';
+import { NODE_METADATA_KEY } from './constants.js';
+import type { NodeCallbacks } from './node-callbacks.js';
+import { EXECUTION, type NodeCallbackContext, type NodeContext } from './node-context.js';
+import type { State } from './state-schema.js';
+
+/** @internal What a node runner needs from its run. */
+export interface RunScope {
+  parts: Readonly<GraphParts>;
+  signal: AbortSignal;
+  invocationId: string;
+  path: readonly string[];
+  branch?: string | undefined;
+  requestId?: string | undefined;
+  emit(event: RunEvent): void;
+}
+
+/** @internal How one node ended. */
+export type NodeOutcome =
+  | { ok: true; node: GraphNode; result: State | Command | undefined; recovered: boolean }
+  | { ok: false; node: GraphNode; error: unknown; attempts: number; fallbackUpdates: State[] };
+
+/**
+ * The default `retryOn` of node retry policies: anything that says `retryable: true` (a retryable
+ * `ChatClientError`, a retryable tool failure, your own errors).
+ * @example `graph.addNode('fetch', fetchNode, { retry: { maxAttempts: 3, retryOn: (error) => isRetryableNodeError(error) || isTimeout(error) } })`
+ */
+export function isRetryableNodeError(error: unknown): boolean {
+  return read(error, 'retryable') === true;
+}
+
+function origin(scope: RunScope, node: GraphNode): EventOrigin {
+  return { invocationId: scope.invocationId, author: node.id, branch: scope.branch, requestId: scope.requestId };
+}
+
+function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, extra: Record<string, unknown> = {}, error?: unknown): RunEvent {
+  const metadata = JSON.stringify({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step, ...extra });
+  const response = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
+  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: metadata } });
+}
+
+/** A node result must be a state update, a `Command`, or nothing. */
+function checkResult(node: GraphNode, result: unknown): State | Command | undefined {
+  if (result === undefined || result === null) return undefined;
+  if (Command.isInstance(result) || isPlainObject(result)) return result as State | Command;
+  throw new WorkflowError(`node ${node.id} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
+    nodeId: node.id,
+  });
+}
+
+/** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
+export async function runNode(scope: RunScope, node: GraphNode, state: State, step: number): Promise<NodeOutcome> {
+  const fallbackUpdates: State[] = [];
+  const context: NodeCallbackContext = {
+    nodeId: node.id,
+    nodeName: node.name,
+    nodeType: node.type,
+    stepNumber: step,
+    invocationId: scope.invocationId,
+    ...(scope.path.length > 0 ? { path: scope.path } : {}),
+    [EXECUTION]: { emit: scope.emit, addFallbackUpdate: (update) => fallbackUpdates.push(update), branch: scope.branch, requestId: scope.requestId },
+  };
+  const global = scope.parts.callbacks;
+  const own: NodeCallbacks[] = node.callbacks ? [node.callbacks] : [];
+  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, { phase: 'start' }));
+
+  let result: unknown;
+  let error: unknown;
+  let failed = false;
+  let attemptsMade = 0;
+  try {
+    let skipped = false;
+    for (const callbacks of [...global, ...own]) {
+      if (!callbacks.beforeNode) continue;
+      const early = await callbacks.beforeNode(context, { ...state });
+      if (early !== undefined) {
+        result = early;
+        skipped = true;
+        break;
+      }
+    }
+    if (!skipped) result = await attempts(scope, node, context, state, [...global, ...own], (attempt) => (attemptsMade = attempt));
+    result = checkResult(node, result);
+  } catch (caught) {
+    if (scope.signal.aborted) throw scope.signal.reason;
+    failed = true;
+    error = caught;
+  }
+
+  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'error' }, error));
+  let recovered = false;
+  for (const callbacks of [...own, ...global]) {
+    if (!callbacks.afterNode) continue;
+    try {
+      const override = await callbacks.afterNode(context, { ...state }, result, failed ? error : undefined);
+      if (override !== undefined && override !== null) {
+        result = checkResult(node, override);
+        if (failed) recovered = true;
+        failed = false;
+        error = undefined;
+      }
+    } catch (callbackError) {
+      if (scope.signal.aborted) throw scope.signal.reason;
+      const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
+      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'after_callback' }, wrapped));
+      return { ok: false, node, error: wrapped, attempts: attemptsMade, fallbackUpdates };
+    }
+  }
+  if (failed) return { ok: false, node, error, attempts: attemptsMade, fallbackUpdates };
+  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? { phase: 'complete', recovered: true } : { phase: 'complete' }));
+  return { ok: true, node, result: result as State | Command | undefined, recovered };
+}
+
+async function attempts(
+  scope: RunScope,
+  node: GraphNode,
+  context: NodeCallbackContext,
+  state: State,
+  callbacks: NodeCallbacks[],
+  onAttempt: (attempt: number) => void,
+): Promise<unknown> {
+  const options = resolveRetryOptions(node.retry ?? false);
+  const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
+  for (let attempt = 1; ; attempt++) {
+    scope.signal.throwIfAborted();
+    onAttempt(attempt);
+    const nodeContext: NodeContext = { ...context, signal: scope.signal, attempt };
+    try {
+      const aborted = abortPromise(scope.signal);
+      try {
+        return await Promise.race([Promise.resolve().then(() => node.run({ ...state }, nodeContext)), aborted.promise]);
+      } finally {
+        aborted.dispose();
+      }
+    } catch (error) {
+      if (scope.signal.aborted) throw scope.signal.reason;
+      const willRetry = attempt < options.maxAttempts && retryOn(error);
+      for (const each of callbacks) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+      if (!willRetry) throw error;
+      const delayMs = backoffDelay(attempt, options);
+      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, { phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }, error));
+      await delay(delayMs, scope.signal);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import { WorkflowError } from '../errors/workflow-error.js';
+import type { ChatClient } from '../chat/types.js';
+import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import type { RunnableAgent } from '../runner/runnable-agent.js';
+import { isTool, type AnyTool } from '../tools/define-tool.js';
+import { agentNode, type AgentNodeOptions } from './agent-node.js';
+import { llmNode, type LLMNodeOptions } from './llm-node.js';
+import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
+import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
+import { END, NodeType, START } from './constants.js';
+import type { NodeCallbacks } from './node-callbacks.js';
+import type { NodeContext } from './node-context.js';
+import type { State, StateSchema } from './state-schema.js';
+
+/** A node: takes the state (a copy; treat it as read-only), returns a state update, a `Command`, or nothing. */
+export type NodeFunction = (state: State, context: NodeContext) => unknown;
+
+/** Picks the next node(s) from the state after a step. */
+export type Router = (state: State) => string | readonly string[] | Promise<string | readonly string[]>;
+
+/** Retries of a node (the shared backoff helpers), for the errors `retryOn` accepts. */
+export interface NodeRetryPolicy extends RetryOptions {
+  /** @default errors with `retryable === true` (e.g. a retryable `ChatClientError` or tool failure) */
+  retryOn?: ((error: unknown) => boolean) | undefined;
+}
+
+/** Options of `addNode`. */
+export interface NodeOptions {
+  /** @default the node id */
+  name?: string | undefined;
+  /** @default 'function' */
+  type?: string | undefined;
+  retry?: NodeRetryPolicy | undefined;
+  callbacks?: NodeCallbacks | undefined;
+  /** Nodes this node may route to with `Command.goto` (checked at compile). */
+  ends?: readonly string[] | undefined;
+}
+
+/** Options of `compile`. */
+export interface CompileOptions {
+  /** Supersteps before a runaway run is stopped with a `WorkflowError`. @default 100 */
+  stepLimit?: number | undefined;
+}
+
+/**
+ * Builds a state graph: nodes, edges, conditional edges, entry and finish points, node callbacks. Nothing is checked
+ * while building; `compile()` reports every problem at once as one `WorkflowError` listing each.
+ *
+ * @example
+ * ```ts
+ * const compiled = new StateGraph(schema)
+ *   .withNodeCallbacks(collector.nodeCallbacks())
+ *   .addNode('lookup_inventory', lookupInventory)
+ *   .addNode('finalize', () => ({ done: true }))
+ *   .addEdge('lookup_inventory', 'finalize')
+ *   .setEntryPoint('lookup_inventory')
+ *   .setFinishPoint('finalize')
+ *   .compile();
+ * ```
+ */
+export class StateGraph {
+  protected readonly nodes = new Map<string, GraphNode>();
+  protected readonly edges: Array<{ from: string; to: string }> = [];
+  protected readonly branches: GraphBranch[] = [];
+  protected readonly callbacks: NodeCallbacks[] = [];
+  protected readonly problems: string[] = [];
+
+  constructor(readonly schema: StateSchema) {}
+
+  /** Adds a node. */
+  addNode(id: string, run: NodeFunction, options: NodeOptions = {}): this {
+    if (typeof id !== 'string' || id.trim() === '') {
+      this.problems.push(`a node id must be a non-empty string (got ${JSON.stringify(id) ?? String(id)})`);
+      return this;
+    }
+    if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
+    if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
+    if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
+    this.problems.push(...retryOptionProblems(options.retry, `node ${JSON.stringify(id)} retry`));
+    if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') this.problems.push(`node ${JSON.stringify(id)} retry.retryOn must be a function`);
+    this.nodes.set(id, {
+      id,
+      name: options.name ?? id,
+      type: options.type ?? NodeType.Function,
+      run,
+      retry: options.retry,
+      callbacks: options.callbacks,
+      ends: [...(options.ends ?? [])],
+    });
+    return this;
+  }
+
+  /**
+   * Adds a node that runs a child agent (a graph agent, an LLM agent via `toRunnableAgent`, a remote A2A agent). Its
+   * events are forwarded; its result reaches the parent through `outputMapper` (use the collector's
+   * `subgraphOutputMapper()` to bring the child's execution errors home, each with `path`).
+   */
+  addAgentNode(id: string, agent: RunnableAgent, options: AgentNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+    if (!agent || typeof agent.runEvents !== 'function') {
+      this.problems.push(`agent node ${JSON.stringify(id)} needs an agent with runEvents() (see toRunnableAgent)`);
+      return this;
+    }
+    return this.addNode(id, agentNode(id, agent, this.schema, options), { name: options.name, type: NodeType.Agent, retry: options.retry, callbacks: options.callbacks });
+  }
+
+  /** Adds a node that makes one model call over the state's messages (see `routeToolCalls` for the tool loop). */
+  addLLMNode(id: string, client: ChatClient, options: LLMNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+    if (!client || typeof client.stream !== 'function') {
+      this.problems.push(`LLM node ${JSON.stringify(id)} needs a chat client`);
+      return this;
+    }
+    return this.addNode(id, llmNode(id, client, options), { name: options.name, type: NodeType.LLM, retry: options.retry, callbacks: options.callbacks });
+  }
+
+  /** Adds a node that answers the last assistant message's tool calls through `runToolCall`. */
+  addToolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+    if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) {
+      this.problems.push(`tools node ${JSON.stringify(id)} needs tools made by defineTool()`);
+      return this;
+    }
+    return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, retry: options.retry, callbacks: options.callbacks });
+  }
+
+  /** Adds a static edge; `from` may be `START`, `to` may be `END`. */
+  addEdge(from: string, to: string): this {
+    this.edges.push({ from, to });
+    return this;
+  }
+
+  /**
+   * Adds a conditional edge: after `from` runs, `router` picks the next node(s) from the new state. With `pathMap`,
+   * the router's answer is a key of the map.
+   */
+  addConditionalEdges(from: string, router: Router, pathMap?: Readonly<Record<string, string>>): this {
+    if (typeof router !== 'function') this.problems.push(`the conditional edge from ${JSON.stringify(from)} needs a router function`);
+    this.branches.push({ from, router, pathMap: pathMap ? { ...pathMap } : undefined });
+    return this;
+  }
+
+  /** Where a run starts (an edge from `START`). */
+  setEntryPoint(id: string): this {
+    return this.addEdge(START, id);
+  }
+
+  /** A node after which the run may end (an edge to `END`). */
+  setFinishPoint(id: string): this {
+    return this.addEdge(id, END);
+  }
+
+  /** Adds graph-wide callbacks (may be called several times; they run in the order added). */
+  withNodeCallbacks(callbacks: NodeCallbacks): this {
+    this.callbacks.push(callbacks);
+    return this;
+  }
+
+  /** Checks the graph and returns the runnable graph, or throws one `WorkflowError` listing every problem. */
+  compile(options: CompileOptions = {}): CompiledGraph {
+    const problems = [...this.problems];
+    const known = (id: string) => this.nodes.has(id);
+    const entries = this.edges.filter((edge) => edge.from === START).map((edge) => edge.to);
+    if (entries.length === 0) problems.push('no entry point: call setEntryPoint(nodeId)');
+    for (const edge of this.edges) {
+      if (edge.from !== START && edge.from !== END && !known(edge.from)) problems.push(`edge from unknown node ${JSON.stringify(edge.from)}`);
+      if (edge.to !== END && !known(edge.to)) problems.push(`edge to unknown node ${JSON.stringify(edge.to)}${edge.from === START ? ' (the entry point)' : ''}`);
+      if (edge.from === END) problems.push('no edge can start at END');
+    }
+    for (const branch of this.branches) {
+      if (!known(branch.from)) problems.push(`conditional edge from unknown node ${JSON.stringify(branch.from)}`);
+      for (const [key, target] of Object.entries(branch.pathMap ?? {})) {
+        if (target !== END && !known(target)) problems.push(`conditional edge from ${JSON.stringify(branch.from)} maps ${JSON.stringify(key)} to unknown node ${JSON.stringify(target)}`);
+      }
+    }
+    for (const node of this.nodes.values()) {
+      for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
+    }
+    const stepLimit = options.stepLimit ?? 100;
+    if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
+    if (entries.length > 0 && !this.reachesEnd(entries)) {
+      problems.push('no path from the entry point reaches the end: add setFinishPoint(nodeId), an edge to END, or a node with ends: [END]');
+    }
+    if (problems.length > 0) {
+      throw new WorkflowError(`The graph cannot be compiled: ${problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join('; ')}`}`, {
+        problems,
+      });
+    }
+    return new CompiledGraph({
+      schema: this.schema,
+      nodes: new Map(this.nodes),
+      edges: [...this.edges],
+      branches: [...this.branches],
+      callbacks: [...this.callbacks],
+      entries,
+      stepLimit,
+    });
+  }
+
+  private reachesEnd(entries: readonly string[]): boolean {
+    const seen = new Set<string>();
+    const stack = [...entries];
+    while (stack.length > 0) {
+      const id = stack.pop() as string;
+      if (id === END) return true;
+      if (seen.has(id) || !this.nodes.has(id)) continue;
+      seen.add(id);
+      for (const edge of this.edges) if (edge.from === id) stack.push(edge.to);
+      for (const branch of this.branches) {
+        if (branch.from !== id) continue;
+        if (!branch.pathMap) return true; // a router without a map may go anywhere, END included
+        stack.push(...Object.values(branch.pathMap));
+      }
+      stack.push(...(this.nodes.get(id)?.ends ?? []));
+    }
+    return false;
+  }
+}

@@ -1,0 +1,109 @@
+import type { ToolCall, Usage } from '../chat/types.js';
+import type { ResponseError } from '../errors/response-error.js';
+import { isoTimestamp } from '../internal/clock.js';
+import { createId } from '../internal/ids.js';
+import { ObjectType } from './constants.js';
+
+/** One choice of a response: a complete message, or a streamed delta. */
+export interface EventChoice {
+  index: number;
+  message?: { role: 'assistant' | 'tool'; content: string; toolCalls?: ToolCall[]; toolCallId?: string };
+  delta?: { content?: string; reasoning?: string };
+  finishReason?: string;
+}
+
+/** The response part of an event (tRPC-Agent-Go's `model.Response`). */
+export interface EventResponse {
+  id?: string;
+  /** What the event is: `error`, `runner.completion`, `graph.node.start`, `chat.completion`… */
+  object: string;
+  /** Unix seconds. */
+  created?: number;
+  done: boolean;
+  /** A streamed piece (never carries the final state). */
+  partial?: boolean;
+  error?: ResponseError;
+  choices?: EventChoice[];
+  usage?: Usage;
+  model?: string;
+}
+
+/**
+ * An event of a run: plain serializable data. `stateDelta` values are JSON texts per state key (`null` for a nil
+ * value), wire-compatible with tRPC-Agent-Go's `map[string][]byte`.
+ *
+ * @example
+ * ```ts
+ * for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'hi' })) {
+ *   if (isTerminalError(event)) console.error(event.response?.error);
+ *   if (isRunnerCompletion(event)) console.log(executionErrorsFromStateDelta(event.stateDelta));
+ * }
+ * ```
+ */
+export interface RunEvent {
+  id: string;
+  invocationId: string;
+  author: string;
+  /** ISO-8601. */
+  timestamp: string;
+  response?: EventResponse;
+  stateDelta?: Record<string, string | null>;
+  branch?: string;
+  requestId?: string;
+}
+
+/**
+ * `response && done && object === 'runner.completion'` (seed-systems §2.1).
+ * @example `if (isRunnerCompletion(event)) summary = readSummary(event)`
+ */
+export function isRunnerCompletion(event: RunEvent | undefined | null): boolean {
+  return !!event?.response && event.response.done === true && event.response.object === ObjectType.RunnerCompletion;
+}
+
+/**
+ * `response && (object === 'error' || error)` — also true for non-terminal `graph.node.error` events (§2.1).
+ * @example `if (isErrorEvent(event)) log(event.response?.error)`
+ */
+export function isErrorEvent(event: RunEvent | undefined | null): boolean {
+  return !!event?.response && (event.response.object === ObjectType.Error || event.response.error !== undefined);
+}
+
+/**
+ * `response && error && (object === 'error' || done)`: the failure that ends a run (§2.1). A `graph.node.error` is
+ * not terminal; a `runner.completion` carrying an error is.
+ * @example `if (isTerminalError(event)) transportError = event.response?.error`
+ */
+export function isTerminalError(event: RunEvent | undefined | null): boolean {
+  return !!event?.response && event.response.error !== undefined && (event.response.object === ObjectType.Error || event.response.done === true);
+}
+
+/** Fields shared by the events of one invocation. */
+export interface EventOrigin {
+  invocationId: string;
+  author: string;
+  branch?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/**
+ * A new event with a fresh id and timestamp.
+ * @example `createEvent(origin, { response: { object: 'chat.completion', done: true } })`
+ */
+export function createEvent(origin: EventOrigin, fields: Pick<RunEvent, 'response' | 'stateDelta'>): RunEvent {
+  const event: RunEvent = { id: createId('event'), invocationId: origin.invocationId, author: origin.author, timestamp: isoTimestamp() };
+  if (origin.branch !== undefined) event.branch = origin.branch;
+  if (origin.requestId !== undefined) event.requestId = origin.requestId;
+  if (fields.response !== undefined) event.response = fields.response;
+  if (fields.stateDelta !== undefined) event.stateDelta = fields.stateDelta;
+  return event;
+}
+
+/**
+ * A terminal error event: `{object: 'error', done: true, error: {type, message}}` (tRPC's `event.NewErrorEvent`).
+ * @example `createErrorEvent(origin, { type: 'run_error', message: 'A2A request failed' })`
+ */
+export function createErrorEvent(origin: EventOrigin, error: ResponseError, responseId?: string): RunEvent {
+  const response: EventResponse = { object: ObjectType.Error, done: true, error, created: Math.floor(Date.now() / 1000) };
+  if (responseId !== undefined) response.id = responseId;
+  return createEvent(origin, { response });
+}

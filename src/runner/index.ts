@@ -1,0 +1,16 @@
+export { CompletionTracker } from './completion-tracker.js';
+export { METADATA_STATE_KEYS, ObjectType } from './constants.js';
+export {
+  createErrorEvent,
+  createEvent,
+  isErrorEvent,
+  isRunnerCompletion,
+  isTerminalError,
+  type EventChoice,
+  type EventOrigin,
+  type EventResponse,
+  type RunEvent,
+} from './event.js';
+export type { Invocation, RunnableAgent } from './runnable-agent.js';
+export { Runner, type RunEventStream, type RunnerOptions, type RunnerRunOptions } from './runner.js';
+export { agentResponseError, toRunnableAgent } from './to-runnable-agent.js';

@@ -1,0 +1,43 @@
+import type { ChatMessage } from '../chat/types.js';
+import type { RunEvent } from './event.js';
+
+/** One run of an agent under the runner (or as a graph agent node). */
+export interface Invocation {
+  invocationId: string;
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** The user's new message, when there is one. */
+  message?: ChatMessage | undefined;
+  /** The session's conversation before `message`. */
+  history: readonly ChatMessage[];
+  /** Initial state for graph agents (an agent node passes the parent's state here). */
+  state?: Record<string, unknown> | undefined;
+  /** Agent-node ids from the outermost graph down, when running as a subgraph. */
+  path?: readonly string[] | undefined;
+  signal: AbortSignal;
+  branch?: string | undefined;
+  requestId?: string | undefined;
+}
+
+/**
+ * Anything the runner can run: an agent that turns an invocation into events. Graph agents, LLM agents (through
+ * `toRunnableAgent`) and remote A2A agents implement it. Failures after the start must arrive as events (an `error`
+ * event for a terminal one); an exception thrown by the iteration becomes a `run_error` event.
+ *
+ * @example
+ * ```ts
+ * const echo: RunnableAgent = {
+ *   name: 'echo',
+ *   async *runEvents(invocation) {
+ *     yield createEvent({ invocationId: invocation.invocationId, author: 'echo' }, {
+ *       response: { object: 'chat.completion', done: true, choices: [{ index: 0, message: { role: 'assistant', content: invocation.message?.content ?? '' } }] },
+ *     });
+ *   },
+ * };
+ * ```
+ */
+export interface RunnableAgent {
+  readonly name: string;
+  runEvents(invocation: Invocation): AsyncIterable<RunEvent>;
+}

@@ -1,0 +1,165 @@
+import { Agent } from '../agent/agent.js';
+import { InMemorySessionStore, loadSession, type SessionStore } from '../agent/session-store.js';
+import type { ChatMessage } from '../chat/types.js';
+import { ConfigError } from '../errors/config-error.js';
+import { ErrorType } from '../errors/constants.js';
+import { SessionError } from '../errors/session-error.js';
+import { toResponseError } from '../errors/response-error.js';
+import { abortPromise, linkedController } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { createId } from '../internal/ids.js';
+import { isPlainObject } from '../internal/json.js';
+import { streamFromBatches } from '../internal/streams.js';
+import { CompletionTracker } from './completion-tracker.js';
+import { ObjectType } from './constants.js';
+import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
+import type { Invocation, RunnableAgent } from './runnable-agent.js';
+import { toRunnableAgent } from './to-runnable-agent.js';
+
+/** Options of {@link Runner}. */
+export interface RunnerOptions {
+  /** The application name: author of the completion, part of session keys. */
+  appName: string;
+  /** The agent to run: a graph agent, an A2A agent, any `RunnableAgent`, or an LLM `Agent`. */
+  agent: RunnableAgent | Agent;
+  /** Keeps each conversation (per app, user and session). @default a new `InMemorySessionStore` */
+  sessionStore?: SessionStore | undefined;
+}
+
+/** What one run is about. */
+export interface RunnerRunOptions {
+  userId: string;
+  sessionId: string;
+  /** The user's new message. */
+  message: string | ChatMessage;
+  /** Cancels the run; the stream still ends with its `runner.completion`. */
+  signal?: AbortSignal | undefined;
+  /** Initial state for a graph agent (instead of `{user_input, messages}`). */
+  state?: Record<string, unknown> | undefined;
+  requestId?: string | undefined;
+}
+
+/** The events of one run, ending with exactly one `runner.completion`. */
+export type RunEventStream = ReadableStream<RunEvent> & AsyncIterable<RunEvent>;
+
+/**
+ * Runs an agent and ends every run with exactly one `runner.completion` event — after success, failure or abort —
+ * that carries the terminal error if no earlier event reported it as terminal, and the final graph state or, on a
+ * failure, the fallback business state (seed-systems §2.3–2.4, decisions.md point 6).
+ *
+ * @example
+ * ```ts
+ * const runner = new Runner({ appName: 'shop', agent: createGraphAgent('inventory-agent', compiled) });
+ * for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Order 42' })) {
+ *   if (isTerminalError(event)) console.error(event.response?.error);
+ *   if (isRunnerCompletion(event)) console.table(executionErrorsFromStateDelta(event.stateDelta) ?? []);
+ * }
+ * ```
+ */
+export class Runner {
+  readonly appName: string;
+  private readonly agent: RunnableAgent;
+  private readonly sessions: SessionStore;
+
+  constructor(options: RunnerOptions) {
+    const problems: string[] = [];
+    if (!isPlainObject(options)) throw ConfigError.fromProblems('runner options', ['options must be an object']);
+    if (typeof options.appName !== 'string' || options.appName.trim() === '') problems.push('appName must be a non-empty string');
+    const agent = options.agent instanceof Agent || Agent.prototype.isPrototypeOf(options.agent as object) ? toRunnableAgent(options.agent as Agent) : options.agent;
+    if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
+    if (options.sessionStore !== undefined && (typeof options.sessionStore?.load !== 'function' || typeof options.sessionStore?.save !== 'function')) {
+      problems.push('sessionStore must implement load() and save()');
+    }
+    if (problems.length > 0) throw ConfigError.fromProblems('runner options', problems);
+    this.appName = options.appName;
+    this.agent = agent as RunnableAgent;
+    this.sessions = options.sessionStore ?? new InMemorySessionStore();
+  }
+
+  /** Starts a run. Invalid options throw a `ConfigError`; everything else arrives as events. */
+  run(options: RunnerRunOptions): RunEventStream {
+    const problems: string[] = [];
+    if (!isPlainObject(options)) throw ConfigError.fromProblems('run options', ['options must be an object']);
+    if (typeof options.userId !== 'string' || options.userId === '') problems.push('userId must be a non-empty string');
+    if (typeof options.sessionId !== 'string' || options.sessionId === '') problems.push('sessionId must be a non-empty string');
+    const message: ChatMessage | undefined =
+      typeof options.message === 'string' ? { role: 'user', content: options.message } : isPlainObject(options.message) ? { ...(options.message as ChatMessage) } : undefined;
+    if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
+    if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
+    const { controller, dispose } = linkedController(options.signal);
+    const generator = this.events(options, message as ChatMessage, controller.signal);
+    async function* guarded() {
+      try {
+        yield* generator;
+      } finally {
+        dispose();
+      }
+    }
+    return streamFromBatches(guarded(), (reason) => controller.abort(reason));
+  }
+
+  private async *events(options: RunnerRunOptions, message: ChatMessage, signal: AbortSignal): AsyncGenerator<RunEvent[], void, undefined> {
+    const invocationId = createId('invocation');
+    const origin: EventOrigin = { invocationId, author: this.appName, requestId: options.requestId };
+    const tracker = new CompletionTracker(invocationId);
+    const sessionKey = `${this.appName}/${options.userId}/${options.sessionId}`;
+    const transcript: ChatMessage[] = [];
+    const emit = (event: RunEvent): RunEvent[] => {
+      tracker.capture(event);
+      if (event.invocationId === invocationId) collectTranscript(event, transcript);
+      return [event];
+    };
+
+    let history: ChatMessage[] = [];
+    try {
+      history = await loadSession(this.sessions, options.sessionId, sessionKey);
+    } catch (error) {
+      yield emit(createErrorEvent(origin, toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
+      yield [tracker.completion(origin)];
+      return;
+    }
+
+    const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId };
+    const aborted = abortPromise(signal);
+    let iterator: AsyncIterator<RunEvent> | undefined;
+    let finished = false;
+    try {
+      iterator = this.agent.runEvents(invocation)[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await Promise.race([iterator.next(), aborted.promise]);
+        if (next.done) break;
+        yield emit(next.value);
+      }
+      finished = true;
+    } catch (error) {
+      const failure = signal.aborted
+        ? { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(signal.reason)}` }
+        : (toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) });
+      yield emit(createErrorEvent(origin, failure));
+    } finally {
+      aborted.dispose();
+      if (!finished) void iterator?.return?.()?.catch?.(() => {});
+    }
+
+    try {
+      await this.sessions.save(sessionKey, [...history, message, ...transcript]);
+    } catch (error) {
+      const failure = new SessionError(`Could not save session ${JSON.stringify(options.sessionId)}: ${messageOf(error)}`, { sessionId: options.sessionId, cause: error });
+      yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
+    }
+    yield [tracker.completion(origin)];
+  }
+}
+
+/** The complete assistant and tool messages of the root invocation, in order. */
+function collectTranscript(event: RunEvent, transcript: ChatMessage[]): void {
+  const response = event.response;
+  if (!response || response.partial || response.error) return;
+  if (response.object !== ObjectType.ChatCompletion && response.object !== ObjectType.ToolResponse) return;
+  const message = response.choices?.[0]?.message;
+  if (!message) return;
+  const copy: ChatMessage = { role: message.role, content: message.content };
+  if (message.toolCalls) copy.toolCalls = message.toolCalls;
+  if (message.toolCallId) copy.toolCallId = message.toolCallId;
+  transcript.push(copy);
+}

@@ -1,0 +1,85 @@
+import type { Agent } from '../agent/agent.js';
+import type { ToolCall } from '../chat/types.js';
+import { ErrorType } from '../errors/constants.js';
+import { toResponseError, type ResponseError } from '../errors/response-error.js';
+import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { ObjectType } from './constants.js';
+import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
+import type { Invocation, RunnableAgent } from './runnable-agent.js';
+
+/**
+ * The `ResponseError` of an agent failure: an abort is `cancelled`; framework errors keep their wire type
+ * (`api_error` for `ChatClientError`, `stream_error` for `StreamError`), anything else is `flow_error`.
+ * @example `agentResponseError(new ChatClientError('Chat API returned 503', { status: 503 })).type // 'api_error'`
+ */
+export function agentResponseError(error: unknown): ResponseError {
+  if (isAbortError(error)) return { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(error)}` };
+  return toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: 'unknown failure' };
+}
+
+/**
+ * An LLM `Agent` as a `RunnableAgent`, so it runs under the `Runner` or as a graph agent node. Its items become
+ * events: text and reasoning as partial `chat.completion.chunk`s, each tool round as an assistant message with its
+ * calls plus one `tool.response` per result, recoverable errors as non-terminal error responses, the terminal error
+ * as an `error` event with the right type (`api_error`, `stream_error`, `cancelled`, `flow_error`), and the answer as
+ * a done `chat.completion`.
+ *
+ * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
+ */
+export function toRunnableAgent(agent: Agent): RunnableAgent {
+  return {
+    name: agent.name,
+    async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
+      const origin: EventOrigin = { invocationId: invocation.invocationId, author: agent.name, branch: invocation.branch, requestId: invocation.requestId };
+      const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
+      let stream;
+      try {
+        stream = await agent.run(input.length > 0 ? input : '', { signal: invocation.signal });
+      } catch (error) {
+        yield createErrorEvent(origin, agentResponseError(error));
+        return;
+      }
+      let text = '';
+      let calls: ToolCall[] = [];
+      for await (const item of stream) {
+        switch (item.type) {
+          case 'text-delta':
+            text += item.delta;
+            yield createEvent(origin, { response: { object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { content: item.delta } }] } });
+            break;
+          case 'reasoning-delta':
+            yield createEvent(origin, { response: { object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { reasoning: item.delta } }] } });
+            break;
+          case 'tool-call':
+            calls.push(item.call);
+            break;
+          case 'tool-result':
+            if (calls.length > 0) {
+              yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, choices: [{ index: 0, message: { role: 'assistant', content: text, toolCalls: calls } }] } });
+              text = '';
+              calls = [];
+            }
+            yield createEvent(origin, { response: { object: ObjectType.ToolResponse, done: false, choices: [{ index: 0, message: { role: 'tool', content: item.content, toolCallId: item.callId } }] } });
+            break;
+          case 'error':
+            yield item.terminal
+              ? createErrorEvent(origin, agentResponseError(item.error))
+              : createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: agentResponseError(item.error) } });
+            break;
+          case 'finish':
+            yield createEvent(origin, {
+              response: {
+                object: ObjectType.ChatCompletion,
+                done: true,
+                usage: item.usage,
+                choices: [{ index: 0, message: { role: 'assistant', content: item.text }, finishReason: item.finishReason }],
+              },
+            });
+            break;
+          default:
+            break;
+        }
+      }
+    },
+  };
+}
