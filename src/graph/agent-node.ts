@@ -75,7 +75,7 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
       }
       if (own) mergeStateDelta(fallbackRaw, event.stateDelta, true);
       const response = event.response;
-      if (!response || response.partial) continue;
+      if (!response || response.partial || !own) continue;
       finalError = response.error ? cloneResponseError(response.error) : undefined;
       if (response.error && (isTerminalError(event) || response.object === ObjectType.GraphPregelStep)) childFailure = cloneResponseError(response.error);
       const answer = assistantText(event);

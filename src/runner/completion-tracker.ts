@@ -15,8 +15,9 @@ function hasAssistantContent(choices: readonly EventChoice[] | undefined): boole
 }
 
 /**
- * Tracks one run's events and builds its `runner.completion`. Only events of the root invocation feed the state
- * (a subgraph's snapshot is not the run's); errors count from every event.
+ * Tracks one run's events and builds its `runner.completion`. Only events of the root invocation count: a child
+ * agent's snapshot is not the run's state, and a child's terminal error that its parent recovered from is not the
+ * run's failure (the parent reports what it made of it).
  * @example
  * ```ts
  * const tracker = new CompletionTracker(invocationId);
@@ -47,8 +48,8 @@ export class CompletionTracker {
       return;
     }
     if (own) mergeStateDelta(this.fallbackStateDelta, event.stateDelta, true);
-    if (!response || response.partial) return;
-    if (own && this.graphCompletionSeen && response.done && !response.object.startsWith('graph.')) {
+    if (!response || response.partial || !own) return;
+    if (this.graphCompletionSeen && response.done && !response.object.startsWith('graph.')) {
       this.finalStateDelta = undefined;
       if (hasAssistantContent(response.choices)) this.graphCompletionSeen = false;
     }

@@ -37,6 +37,8 @@ export interface RunnerRunOptions {
   /** Initial state for a graph agent (instead of `{user_input, messages}`). */
   state?: Record<string, unknown> | undefined;
   requestId?: string | undefined;
+  /** The run's invocation id (its own events carry it; child agents' events carry theirs). @default a new `invocation-<uuid>` */
+  invocationId?: string | undefined;
 }
 
 /** The events of one run, ending with exactly one `runner.completion`. */
@@ -99,7 +101,7 @@ export class Runner {
   }
 
   private async *events(options: RunnerRunOptions, message: ChatMessage, signal: AbortSignal): AsyncGenerator<RunEvent[], void, undefined> {
-    const invocationId = createId('invocation');
+    const invocationId = typeof options.invocationId === 'string' && options.invocationId !== '' ? options.invocationId : createId('invocation');
     const origin: EventOrigin = { invocationId, author: this.appName, requestId: options.requestId };
     const tracker = new CompletionTracker(invocationId);
     const sessionKey = `${this.appName}/${options.userId}/${options.sessionId}`;
