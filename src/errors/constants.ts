@@ -31,4 +31,6 @@ export type AgentErrorKind =
   | 'stream'
   | 'serialize'
   | 'session'
+  | 'a2a_transport'
+  | 'jsonrpc'
   | 'other';

@@ -1,3 +1,4 @@
+export { A2ATransportError, type A2ATransportErrorOptions } from './a2a-transport-error.js';
 export { AgentError, type AgentErrorJSON, type AgentErrorOptions } from './agent-error.js';
 export { AgentNotFoundError } from './agent-not-found-error.js';
 export {
@@ -16,8 +17,9 @@ export {
   toResponseError,
   type ResponseError,
 } from './response-error.js';
-export { SerializeError, type SerializeErrorOptions } from './serialize-error.js';
+export { SerializeError, type SerializeErrorOptions, type SerializeIssue } from './serialize-error.js';
 export { SessionError, type SessionErrorOptions } from './session-error.js';
+export { JSONRPCError, type JSONRPCErrorOptions } from './jsonrpc-error.js';
 export { StreamError, type StreamErrorOptions, type StreamErrorReason } from './stream-error.js';
 export { ToolError, type ToolErrorOptions } from './tool-error.js';
 export { WorkflowError, type WorkflowErrorOptions } from './workflow-error.js';

@@ -8,6 +8,15 @@ const symbol = Symbol.for(marker);
 export interface SerializeErrorOptions extends AgentErrorOptions {
   /** What was being (de)serialized, e.g. `tool result of "search"` or `state key "orders"`. */
   subject?: string | undefined;
+  /** Validation issues as data (zod's `{code, path, message}`), when a payload failed a schema. */
+  issues?: ReadonlyArray<SerializeIssue> | undefined;
+}
+
+/** One validation issue of a payload: where (`result.status.state`) and what. */
+export interface SerializeIssue {
+  code: string;
+  path: string;
+  message: string;
 }
 
 /**
@@ -26,10 +35,12 @@ export class SerializeError extends AgentError {
   override readonly name: string = 'SerializeError';
   override readonly kind = 'serialize' as const;
   readonly subject?: string;
+  readonly issues: readonly SerializeIssue[];
 
   constructor(message: string, options: SerializeErrorOptions = {}) {
     super(message, options);
     this.subject = options.subject;
+    this.issues = Object.freeze([...(options.issues ?? [])]);
   }
 
   /** @example `SerializeError.isInstance(error)` */
@@ -38,6 +49,6 @@ export class SerializeError extends AgentError {
   }
 
   protected override details(): Record<string, unknown> {
-    return { subject: this.subject };
+    return { subject: this.subject, issues: this.issues.length > 0 ? [...this.issues] : undefined };
   }
 }

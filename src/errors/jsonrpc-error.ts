@@ -1,0 +1,62 @@
+import { hasMarker } from '../internal/brand.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
+import { ErrorType } from './constants.js';
+
+const marker = 'faultline.error.JSONRPCError';
+const symbol = Symbol.for(marker);
+
+/** Options of {@link JSONRPCError}. */
+export interface JSONRPCErrorOptions extends Omit<AgentErrorOptions, 'code'> {
+  /** The error's `data`, as sent. */
+  data?: unknown;
+  /** The method that failed. */
+  method?: string | undefined;
+  /** The HTTP status the error came with (usually 200). */
+  status?: number | undefined;
+  /** Whether it arrived inside a stream. */
+  inStream?: boolean | undefined;
+}
+
+/**
+ * A JSON-RPC 2.0 error from a remote A2A agent (or sent by our handler): its numeric `rpcCode` (`-32001` task not
+ * found … `-32700` parse error), message and `data`, never silently skipped — also when it arrives inside a stream.
+ * `code` is the number as a string, so `toResponseError` carries it; its type is `run_error`.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (JSONRPCError.isInstance(error) && error.rpcCode === -32001) console.log('no such task'); }
+ * ```
+ */
+export class JSONRPCError extends AgentError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'JSONRPCError';
+  override readonly kind = 'jsonrpc' as const;
+  readonly rpcCode: number;
+  readonly data?: unknown;
+  readonly method?: string;
+  readonly status?: number;
+  readonly inStream: boolean;
+
+  constructor(rpcCode: number, message: string, options: JSONRPCErrorOptions = {}) {
+    super(message, { ...options, code: String(rpcCode) });
+    this.rpcCode = rpcCode;
+    this.data = options.data;
+    this.method = options.method;
+    this.status = options.status;
+    this.inStream = options.inStream ?? false;
+  }
+
+  /** @example `JSONRPCError.isInstance(error)` */
+  static override isInstance(value: unknown): value is JSONRPCError {
+    return hasMarker(value, marker);
+  }
+
+  /** `ResponseError.type` for this error: `run_error`. */
+  errorType(): string {
+    return ErrorType.RunError;
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { rpcCode: this.rpcCode, data: this.data, method: this.method, status: this.status, inStream: this.inStream || undefined };
+  }
+}
