@@ -4,3 +4,4 @@ export * from './chat/index.js';
 export * from './agent/index.js';
 export * from './graph/index.js';
 export * from './runner/index.js';
+export * from './a2a/index.js';

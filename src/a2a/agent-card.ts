@@ -1,0 +1,112 @@
+import { A2ATransportError } from '../errors/a2a-transport-error.js';
+import { SerializeError } from '../errors/serialize-error.js';
+import { messageOf } from '../internal/error-chain.js';
+import { readBoundedText } from '../internal/http-body.js';
+import { statusText } from '../internal/http-status.js';
+import { redactError, redactText, redactURL } from '../internal/redact.js';
+import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
+import { decodeAgentCard } from './decode.js';
+import type { AgentCard } from './types.js';
+import { safeHeaders } from './transport.js';
+
+/** Where to send JSON-RPC calls, and in which protocol version, for a card. */
+export interface AgentEndpoint {
+  url: string;
+  version: A2AProtocolVersion;
+}
+
+/**
+ * Picks the JSON-RPC endpoint and version of a card: a 0.3 card's `url`; for a 1.0 card (`supportedInterfaces`) a
+ * JSONRPC interface, preferring 0.3 (what we speak natively), else 1.0. `prefer` forces a version when available.
+ * @example `endpointOf(card) // { url: 'https://agent.example/a2a', version: '0.3' }`
+ */
+export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentEndpoint {
+  const interfaces = (card.supportedInterfaces ?? []).filter((entry) => entry.protocolBinding === 'JSONRPC');
+  const major = (version: string | undefined): A2AProtocolVersion => (version?.startsWith('1') ? '1.0' : '0.3');
+  const pick = (version: A2AProtocolVersion) => interfaces.find((entry) => major(entry.protocolVersion) === version);
+  const preferred = prefer ? pick(prefer) : undefined;
+  if (preferred) return { url: preferred.url, version: prefer as A2AProtocolVersion };
+  if (typeof card.url === 'string' && card.url !== '' && prefer !== '1.0') return { url: card.url, version: '0.3' };
+  const any = pick('0.3') ?? pick('1.0') ?? interfaces[0];
+  if (any) return { url: any.url, version: major(any.protocolVersion) };
+  if (typeof card.url === 'string' && card.url !== '') return { url: card.url, version: prefer ?? '0.3' };
+  throw new SerializeError(`The agent card of ${JSON.stringify(card.name)} names no JSON-RPC endpoint`, {
+    subject: 'agent card',
+    issues: [{ code: 'invalid_type', path: 'agent card.url', message: 'expected a JSON-RPC endpoint (url or supportedInterfaces)' }],
+  });
+}
+
+/**
+ * Fetches an agent card: a URL ending in `.json` is the card itself; otherwise `<url>/.well-known/agent-card.json`,
+ * falling back to `<url>/.well-known/agent.json` (A2A ≤ 0.2) when that answers 404.
+ * @example `const { card } = await fetchAgentCard('https://agent.example', { fetch })`
+ */
+export async function fetchAgentCard(
+  url: string,
+  options: { fetch: typeof fetch; headers?: Record<string, string>; signal?: AbortSignal; secrets?: readonly string[] },
+): Promise<{ card: AgentCard; url: string }> {
+  const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [new URL(AGENT_CARD_PATH.slice(1), withSlash(url)).toString(), new URL(LEGACY_AGENT_CARD_PATH.slice(1), withSlash(url)).toString()];
+  let lastError: unknown;
+  for (const [index, candidate] of candidates.entries()) {
+    let response: Response;
+    try {
+      response = await options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: options.signal });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${redactText(messageOf(error), options.secrets)}`, {
+        url: redactURL(candidate),
+        cause: redactError(error, options.secrets ?? []),
+      });
+    }
+    const text = await readBoundedText(response, 1024 * 1024);
+    if (response.status === 404 && index < candidates.length - 1) {
+      lastError = undefined;
+      continue;
+    }
+    if (!response.ok) {
+      lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
+        status: response.status,
+        headers: safeHeaders(response.headers),
+        url: redactURL(candidate),
+      });
+      break;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new SerializeError(`The agent card at ${redactURL(candidate)} is not JSON`, { subject: 'agent card', cause: error });
+    }
+    return { card: decodeAgentCard(json), url: candidate };
+  }
+  throw lastError;
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** What you give the handler: at least a name; everything else has a sensible default. */
+export type AgentCardInput = Partial<AgentCard> & { name: string };
+
+/**
+ * A complete agent card for our handler: the A2A 0.3 fields (`protocolVersion` `0.3.0`, `url`, `preferredTransport`
+ * `JSONRPC`) plus 1.0's `supportedInterfaces` for each version served, so 0.3 and 1.0 clients both find the endpoint.
+ * @example `buildAgentCard({ name: 'inventory', description: 'Stock lookups' }, 'https://inventory.example/a2a', ['0.3', '1.0'])`
+ */
+export function buildAgentCard(input: AgentCardInput, endpoint: string, versions: readonly A2AProtocolVersion[]): AgentCard {
+  return {
+    protocolVersion: versions.includes('0.3') ? '0.3.0' : '1.0.0',
+    description: '',
+    version: '1.0.0',
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    ...input,
+    name: input.name,
+    url: input.url ?? endpoint,
+    preferredTransport: input.preferredTransport ?? 'JSONRPC',
+    capabilities: { streaming: true, pushNotifications: false, ...input.capabilities },
+    supportedInterfaces: input.supportedInterfaces ?? versions.map((version) => ({ url: input.url ?? endpoint, protocolBinding: 'JSONRPC', protocolVersion: version })),
+  };
+}

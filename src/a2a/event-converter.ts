@@ -1,0 +1,234 @@
+/**
+ * Decoding A2A results and stream events into runner events (seed-systems §5, decisions.md points 8 and 9): failed,
+ * rejected and canceled tasks become terminal `error` events with a `ResponseError` rebuilt from the structured
+ * metadata — per key: outer `metadata`, then `status.message.metadata`, then the text parts, then the default
+ * message — and structured error metadata on any other event becomes a non-terminal error.
+ */
+import { ErrorType } from '../errors/constants.js';
+import type { ResponseError } from '../errors/response-error.js';
+import { defineData, isPlainObject } from '../internal/json.js';
+import { ObjectType } from '../runner/constants.js';
+import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
+import type { StateDelta } from '../graph/state-delta.js';
+import { ErrorMetadataKey, FAILURE_STATES, TaskState } from './constants.js';
+import type { A2AMessage, A2AMetadata, A2AStreamEvent, Part, SendMessageResult, Task, TaskStatus } from './types.js';
+
+/** What a converter knows about the run. */
+export interface A2AConverterContext extends EventOrigin {
+  /** True when text deltas were already streamed for this artifact (so its `lastChunk` is only an aggregate). */
+  hasStreamed?: ((artifactId: string) => boolean) | undefined;
+}
+
+/**
+ * Turns A2A results and stream events into runner events; supply your own for a provider with other metadata
+ * conventions (keep `ResponseError` on `response.error` as the error model). Its failure is a terminal `run_error`.
+ * @example `createA2AAgent({ agentCardUrl, converter: { ...defaultA2AEventConverter, convertStreamEvent: myStreamDecoder } })`
+ */
+export interface A2AEventConverter {
+  convertResult(result: SendMessageResult, context: A2AConverterContext): RunEvent[];
+  convertStreamEvent(event: A2AStreamEvent, context: A2AConverterContext): RunEvent[];
+}
+
+const DEFAULT_FAILURE_MESSAGES: Readonly<Record<string, string>> = {
+  [TaskState.Failed]: 'remote task failed',
+  [TaskState.Rejected]: 'remote task rejected',
+  [TaskState.Canceled]: 'remote task canceled',
+};
+
+/**
+ * The text of the text parts, joined.
+ * @example `partsText(task.status.message?.parts)`
+ */
+export function partsText(parts: readonly Part[] | undefined): string {
+  return (parts ?? [])
+    .filter((part): part is Extract<Part, { kind: 'text' }> => part.kind === 'text')
+    .map((part) => part.text)
+    .join('');
+}
+
+function stringField(value: unknown, allowNumber = false): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (allowNumber && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Per-key metadata precedence: the first source that has a usable value wins. */
+function pick(sources: ReadonlyArray<A2AMetadata | undefined>, key: string, allowNumber = false): string | undefined {
+  for (const source of sources) {
+    const value = stringField(source?.[key], allowNumber);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A `ResponseError` from structured metadata (tRPC's `ResponseErrorFromMetadata`, with decisions.md point 8): the
+ * sources are read key by key in order; structured iff `object_type` is `error` or any error field is set; a numeric
+ * `error_code` counts (stringified). Plain text alone never makes an error.
+ * @example `responseErrorFromMetadata([event.metadata, event.status.message?.metadata], 'text of the parts')`
+ */
+export function responseErrorFromMetadata(
+  sources: ReadonlyArray<A2AMetadata | undefined>,
+  fallbackMessage = '',
+  fallbackType: string = ErrorType.FlowError,
+): ResponseError | undefined {
+  const type = pick(sources, ErrorMetadataKey.ErrorType);
+  const message = pick(sources, ErrorMetadataKey.ErrorMessage);
+  const code = pick(sources, ErrorMetadataKey.ErrorCode, true);
+  const param = pick(sources, ErrorMetadataKey.ErrorParam);
+  const structured = sources.some((source) => source?.[ErrorMetadataKey.ObjectType] === 'error') || [type, message, code, param].some((value) => value !== undefined);
+  if (!structured) return undefined;
+  const error: ResponseError = { type: type ?? fallbackType, message: message ?? fallbackMessage };
+  if (code !== undefined) error.code = code;
+  if (param !== undefined) error.param = param;
+  return error;
+}
+
+/**
+ * The error of a task status: structured metadata first; a failure state always yields one (default messages).
+ * @example `statusResponseError(task.status, task.metadata)?.code`
+ */
+export function statusResponseError(status: TaskStatus, outer: A2AMetadata | undefined): ResponseError | undefined {
+  const sources = [outer, status.message?.metadata];
+  const text = partsText(status.message?.parts);
+  const structured = responseErrorFromMetadata(sources, text);
+  if (!FAILURE_STATES.has(status.state)) return structured;
+  const message = structured?.message || text || (DEFAULT_FAILURE_MESSAGES[status.state] as string);
+  return { ...(structured ?? { type: ErrorType.FlowError }), message, type: structured?.type ?? ErrorType.FlowError };
+}
+
+/**
+ * Decodes the `state_delta` envelope (`{key: {encoding: 'bytes', payload: base64} | {encoding: 'nil'}}`).
+ * @example `executionErrorsFromStateDelta(stateDeltaFromMetadata(task.metadata))`
+ */
+export function stateDeltaFromMetadata(metadata: A2AMetadata | undefined): StateDelta | undefined {
+  const envelope = metadata?.[ErrorMetadataKey.StateDelta];
+  if (!isPlainObject(envelope)) return undefined;
+  const delta: StateDelta = {};
+  for (const [key, entry] of Object.entries(envelope)) {
+    if (!isPlainObject(entry)) continue;
+    if (entry.encoding === 'nil') defineData(delta, key, null);
+    else if (entry.encoding === 'bytes' && typeof entry.payload === 'string') {
+      const text = base64ToText(entry.payload);
+      if (text !== undefined) defineData(delta, key, text);
+    }
+  }
+  return Object.keys(delta).length > 0 ? delta : undefined;
+}
+
+/**
+ * UTF-8 text of a base64 payload, without `Buffer`; `undefined` when it is not valid base64 or UTF-8.
+ * @example `base64ToText('aGk=') // 'hi'`
+ */
+export function base64ToText(payload: string): string | undefined {
+  try {
+    const binary = atob(payload);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function responseIdOf(metadata: ReadonlyArray<A2AMetadata | undefined>, fallback: string | undefined): string | undefined {
+  return pick(metadata, ErrorMetadataKey.ResponseId) ?? fallback;
+}
+
+function errorEvent(context: A2AConverterContext, error: ResponseError, id: string | undefined, metadata?: A2AMetadata): RunEvent {
+  const event = createErrorEvent(context, error, id);
+  const delta = stateDeltaFromMetadata(metadata);
+  if (delta) event.stateDelta = delta;
+  return event;
+}
+
+function delta(context: A2AConverterContext, text: string, id?: string): RunEvent {
+  return createEvent(context, { response: { ...(id ? { id } : {}), object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { content: text } }] } });
+}
+
+function recoverableError(context: A2AConverterContext, error: ResponseError, metadata: ReadonlyArray<A2AMetadata | undefined>, text: string, id?: string): RunEvent {
+  const objectType = pick(metadata, ErrorMetadataKey.ObjectType);
+  return createEvent(context, {
+    response: {
+      ...(id ? { id } : {}),
+      object: objectType && objectType !== 'error' ? objectType : ObjectType.ChatCompletion,
+      done: false,
+      partial: false,
+      error,
+      choices: [{ index: 0, message: { role: 'assistant', content: text || error.message } }],
+    },
+  });
+}
+
+function messageEvents(message: A2AMessage, context: A2AConverterContext, streaming: boolean): RunEvent[] {
+  const text = partsText(message.parts);
+  const sources = [message.metadata];
+  const error = responseErrorFromMetadata(sources, text);
+  const id = responseIdOf(sources, message.messageId);
+  if (error) return [streaming ? recoverableError(context, error, sources, text, id) : errorEvent(context, error, id, message.metadata)];
+  if (streaming) return text === '' ? [] : [delta(context, text, id)];
+  const event = createEvent(context, { response: { ...(id ? { id } : {}), object: ObjectType.ChatCompletion, done: true, choices: [{ index: 0, message: { role: 'assistant', content: text } }] } });
+  const stateDelta = stateDeltaFromMetadata(message.metadata);
+  if (stateDelta) event.stateDelta = stateDelta;
+  return [event];
+}
+
+function taskEvents(task: Task, context: A2AConverterContext, streaming: boolean): RunEvent[] {
+  const sources = [task.metadata, task.status.message?.metadata];
+  const id = responseIdOf(sources, task.status.message?.messageId);
+  if (FAILURE_STATES.has(task.status.state)) return [errorEvent(context, statusResponseError(task.status, task.metadata) as ResponseError, id, task.metadata)];
+  const texts = [...(task.artifacts ?? []).map((artifact) => partsText(artifact.parts)), partsText(task.status.message?.parts)].filter((text) => text !== '');
+  if (streaming) return texts.map((text) => delta(context, text, id));
+  const text = texts.join('\n');
+  const event = createEvent(context, { response: { ...(id ? { id } : {}), object: ObjectType.ChatCompletion, done: true, choices: [{ index: 0, message: { role: 'assistant', content: text } }] } });
+  const stateDelta = stateDeltaFromMetadata(task.metadata) ?? stateDeltaFromMetadata(task.artifacts?.at(-1)?.metadata);
+  if (stateDelta) event.stateDelta = stateDelta;
+  return [event];
+}
+
+/**
+ * The default converter: tRPC-Agent-Go's decoding with our precedence rules. Unary: a failed/rejected/canceled task
+ * or a Message with structured error metadata is one terminal error event; otherwise one done `chat.completion`.
+ * Streaming: control status updates and aggregate last chunks are dropped, text becomes partial deltas, failures and
+ * final events with error metadata are terminal, other error metadata is a non-terminal error.
+ * @example `defaultA2AEventConverter.convertResult(task, { invocationId, author: 'remote' })`
+ */
+export const defaultA2AEventConverter: A2AEventConverter = Object.freeze({
+  convertResult(result: SendMessageResult, context: A2AConverterContext): RunEvent[] {
+    return result.kind === 'message' ? messageEvents(result, context, false) : taskEvents(result, context, false);
+  },
+  convertStreamEvent(event: A2AStreamEvent, context: A2AConverterContext): RunEvent[] {
+    switch (event.kind) {
+      case 'message':
+        return messageEvents(event, context, true);
+      case 'task':
+        return taskEvents(event, context, true);
+      case 'status-update': {
+        const sources = [event.metadata, event.status.message?.metadata];
+        const id = responseIdOf(sources, event.status.message?.messageId);
+        if (FAILURE_STATES.has(event.status.state)) return [errorEvent(context, statusResponseError(event.status, event.metadata) as ResponseError, id, event.metadata)];
+        const error = responseErrorFromMetadata(sources, partsText(event.status.message?.parts));
+        if (!error) {
+          const stateDelta = event.final ? stateDeltaFromMetadata(event.metadata) : undefined;
+          return stateDelta ? [createEvent(context, { stateDelta })] : [];
+        }
+        return event.final ? [errorEvent(context, error, id, event.metadata)] : [recoverableError(context, error, sources, partsText(event.status.message?.parts), id)];
+      }
+      case 'artifact-update': {
+        const sources = [event.metadata, event.artifact.metadata];
+        const id = responseIdOf(sources, event.artifact.artifactId);
+        const text = partsText(event.artifact.parts);
+        const error = responseErrorFromMetadata(sources, text);
+        if (event.lastChunk === true) {
+          if (error) return [errorEvent(context, error, id, event.metadata)];
+          const stateDelta = stateDeltaFromMetadata(event.metadata);
+          const content = text !== '' && !context.hasStreamed?.(event.artifact.artifactId) ? [delta(context, text, id)] : [];
+          return stateDelta ? [...content, createEvent(context, { stateDelta })] : content;
+        }
+        if (error) return [recoverableError(context, error, sources, text, id)];
+        return text === '' ? [] : [delta(context, text, id)];
+      }
+      default:
+        return [];
+    }
+  },
+});

@@ -1,0 +1,62 @@
+export { createA2AAgent, type A2AAgentOptions } from './a2a-agent.js';
+export { buildAgentCard, endpointOf, fetchAgentCard, type AgentCardInput, type AgentEndpoint } from './agent-card.js';
+export {
+  createA2AClient,
+  isFinalStreamEvent,
+  textMessage,
+  type A2AClient,
+  type A2AClientOptions,
+  type A2ACallOptions,
+  type A2AEventStream,
+} from './client.js';
+export {
+  A2A_ERROR_MESSAGES,
+  A2A_VERSION_HEADER,
+  A2AErrorCode,
+  A2AMethod,
+  A2AMethodV1,
+  AGENT_CARD_PATH,
+  ErrorMetadataKey,
+  FAILURE_STATES,
+  LEGACY_AGENT_CARD_PATH,
+  TaskState,
+  TERMINAL_STATES,
+  type A2AProtocolVersion,
+  type TaskStateName,
+} from './constants.js';
+export { decodeAgentCard, decodeMessageSendParams, decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
+export {
+  base64ToText,
+  defaultA2AEventConverter,
+  partsText,
+  responseErrorFromMetadata,
+  stateDeltaFromMetadata,
+  statusResponseError,
+  type A2AConverterContext,
+  type A2AEventConverter,
+} from './event-converter.js';
+export { createA2AHandler, type A2AHandlerOptions } from './handler.js';
+export { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
+export { GENERIC_FAILURE_TEXT } from './task-execution.js';
+export { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';
+export type {
+  A2AMessage,
+  A2AMetadata,
+  A2AStreamEvent,
+  AgentCard,
+  AgentSkill,
+  Artifact,
+  DataPart,
+  FilePart,
+  JSONRPCErrorObject,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  MessageSendParams,
+  Part,
+  SendMessageResult,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+  TextPart,
+} from './types.js';

@@ -1,0 +1,54 @@
+/** JSON-RPC 2.0 responses of our A2A handler: results, errors (with A2A 1.0 `ErrorInfo` data), SSE frames. */
+import { A2A_ERROR_MESSAGES, A2AErrorCode, type A2AProtocolVersion } from './constants.js';
+import type { JSONRPCErrorObject } from './types.js';
+
+export type RequestId = string | number | null;
+
+const REASONS: Readonly<Record<number, string>> = {
+  [A2AErrorCode.TaskNotFound]: 'TASK_NOT_FOUND',
+  [A2AErrorCode.TaskNotCancelable]: 'TASK_NOT_CANCELABLE',
+  [A2AErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [A2AErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
+  [A2AErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [A2AErrorCode.InvalidAgentResponse]: 'INVALID_AGENT_RESPONSE',
+  [A2AErrorCode.AuthenticatedExtendedCardNotConfigured]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+  [A2AErrorCode.ExtensionSupportRequired]: 'EXTENSION_SUPPORT_REQUIRED',
+  [A2AErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
+};
+
+/** A JSON-RPC error object; A2A 1.0 errors carry a `google.rpc.ErrorInfo` in `data`. */
+export function rpcError(code: number, message: string | undefined, version: A2AProtocolVersion, data?: unknown): JSONRPCErrorObject {
+  const error: JSONRPCErrorObject = { code, message: message ?? A2A_ERROR_MESSAGES[code] ?? 'Error' };
+  const reason = REASONS[code];
+  if (version === '1.0' && reason) {
+    error.data = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org', ...(data !== undefined ? { metadata: { details: JSON.stringify(data) } } : {}) }];
+  } else if (data !== undefined) {
+    error.data = data;
+  }
+  return error;
+}
+
+/** A JSON response with a JSON-RPC body. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+export function resultBody(id: RequestId, result: unknown): unknown {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function errorBody(id: RequestId, error: JSONRPCErrorObject): unknown {
+  return { jsonrpc: '2.0', id, error };
+}
+
+/** One SSE frame carrying a JSON-RPC response. */
+export function sseFrame(body: unknown): string {
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** Headers of an SSE answer. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+});

@@ -1,0 +1,224 @@
+/**
+ * One A2A task run through the runner: runner events become A2A events (seed-systems §4): a `submitted` Task first;
+ * streamed text as artifact updates; a structured terminal error as ONE final failed (or canceled) status update and
+ * nothing after; a normal end as a final `lastChunk` artifact update then `completed`. Only terminal errors become
+ * failures; graph-internal error events are not forwarded.
+ */
+import { ErrorType } from '../errors/constants.js';
+import type { ResponseError } from '../errors/response-error.js';
+import { isoTimestamp } from '../internal/clock.js';
+import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { createId } from '../internal/ids.js';
+import { ObjectType } from '../runner/constants.js';
+import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
+import type { Runner } from '../runner/runner.js';
+import { withoutMetadata } from '../graph/state-delta.js';
+import { ErrorMetadataKey, TaskState } from './constants.js';
+import { partsText } from './event-converter.js';
+import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
+import type { A2ATaskStore } from './task-store.js';
+import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
+
+/**
+ * The text of the generic answer when structured task errors are off (tRPC's).
+ * @example `if (message.parts[0]?.text === GENERIC_FAILURE_TEXT) console.warn('the remote agent failed')`
+ */
+export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your request.';
+
+export interface TaskExecutionOptions {
+  runner: Runner;
+  store: A2ATaskStore;
+  structured: boolean;
+  userId: string;
+}
+
+export class TaskExecution {
+  task: Task;
+  /** The unary answer once done: the task, or a plain message when structured errors are off and the run failed. */
+  result: Task | A2AMessage;
+  readonly controller = new AbortController();
+  readonly done: Promise<void>;
+  private readonly listeners = new Set<(event: A2AStreamEvent) => void>();
+  private readonly history: A2AMessage[] = [];
+  private canceled = false;
+  private readonly artifactId = createId('artifact');
+  private streamedText = '';
+  private finalText = '';
+  private responseId: string | undefined;
+
+  constructor(
+    private readonly message: A2AMessage,
+    private readonly options: TaskExecutionOptions,
+  ) {
+    const contextId = message.contextId ?? createId('ctx');
+    const taskId = createId('task');
+    const userMessage: A2AMessage = { ...message, taskId, contextId };
+    this.history.push(userMessage);
+    this.task = { kind: 'task', id: taskId, contextId, status: { state: TaskState.Submitted, timestamp: isoTimestamp() }, history: [userMessage] };
+    this.result = this.task;
+    this.done = this.run();
+  }
+
+  /** Receives every A2A event from now on; returns the function that stops it. */
+  subscribe(listener: (event: A2AStreamEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get terminal(): boolean {
+    return ['completed', 'canceled', 'failed', 'rejected'].includes(this.task.status.state);
+  }
+
+  /** Stops the run; the task ends `canceled`. */
+  cancel(): void {
+    if (this.terminal) return;
+    this.canceled = true;
+    this.controller.abort(new DOMException('The task was canceled by request', 'AbortError'));
+  }
+
+  private publish(event: A2AStreamEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        this.listeners.delete(listener); // a broken subscriber must not stop the task
+      }
+    }
+  }
+
+  private async save(): Promise<void> {
+    await this.options.store.save(this.task).catch(() => {});
+  }
+
+  private async run(): Promise<void> {
+    await this.save();
+    this.publish(structuredClone(this.task));
+    this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
+    let failure: { event: RunEvent; error: ResponseError } | undefined;
+    let unstructuredError: ResponseError | undefined;
+    let completion: RunEvent | undefined;
+    try {
+      const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => JSON.stringify(part.data)).join('\n');
+      const invocationId = createId('invocation');
+      for await (const event of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
+        if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
+        if (isRunnerCompletion(event)) completion = event;
+        const response = event.response;
+        if (!response) continue;
+        if (isTerminalError(event) && response.error && !failure && !unstructuredError) {
+          if (response.error.type === ErrorType.Cancelled && this.controller.signal.aborted) continue;
+          if (this.options.structured) failure = { event, error: response.error };
+          else unstructuredError = response.error;
+          continue;
+        }
+        if (failure) continue; // nothing follows a structured terminal error
+        this.forward(event);
+      }
+    } catch (error) {
+      if (!this.canceled && !isAbortError(error)) {
+        const internal: ResponseError = { type: ErrorType.RunError, message: `The agent failed: ${messageOf(error)}` };
+        failure ??= { event: createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, internal), error: internal };
+      }
+    }
+    if (this.canceled) await this.finishCanceled();
+    else if (failure) await this.finishFailed(failure.event, completion);
+    else await this.finishCompleted(completion, unstructuredError);
+  }
+
+  /** Streamed text → artifact updates; recoverable structured errors → non-final status updates. */
+  private forward(event: RunEvent): void {
+    const response = event.response;
+    if (!response) return;
+    if (response.partial && response.object === ObjectType.ChatCompletionChunk) {
+      const text = response.choices?.[0]?.delta?.content ?? '';
+      if (text === '') return;
+      this.publish(this.artifactUpdate([{ kind: 'text', text }], this.streamedText !== '', false));
+      this.streamedText += text;
+      return;
+    }
+    const message = response.choices?.[0]?.message;
+    if (response.done && !response.error && message?.role === 'assistant' && response.object === ObjectType.ChatCompletion) {
+      this.finalText = message.content;
+      if (response.id) this.responseId = response.id;
+      return;
+    }
+    if (response.error && response.object === ObjectType.ChatCompletion && this.options.structured) {
+      const metadata = { ...errorMetadata(response.error), [ErrorMetadataKey.TaskState]: TaskState.Working };
+      const status = { state: TaskState.Working, timestamp: isoTimestamp(), message: this.agentMessage(message?.content || response.error.message, metadata) };
+      this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status, final: false, metadata });
+    }
+  }
+
+  private artifactUpdate(parts: TaskArtifactUpdateEvent['artifact']['parts'], append: boolean, lastChunk: boolean, metadata?: A2AMetadata): TaskArtifactUpdateEvent {
+    const update: TaskArtifactUpdateEvent = {
+      kind: 'artifact-update',
+      taskId: this.task.id,
+      contextId: this.task.contextId,
+      artifact: { artifactId: this.artifactId, name: 'response', parts },
+      append,
+      lastChunk,
+    };
+    if (metadata && Object.keys(metadata).length > 0) update.metadata = metadata;
+    return update;
+  }
+
+  private agentMessage(text: string, metadata?: A2AMetadata): A2AMessage {
+    const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: this.task.id, contextId: this.task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
+    if (metadata) message.metadata = structuredClone(metadata);
+    return message;
+  }
+
+  private async finish(status: Task['status'], metadata: A2AMetadata | undefined, extraHistory: A2AMessage | undefined): Promise<void> {
+    this.task.status = status;
+    if (metadata) this.task.metadata = metadata;
+    if (extraHistory) this.history.push(extraHistory);
+    this.task.history = [...this.history];
+    const update: TaskStatusUpdateEvent = { kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status, final: true };
+    if (metadata) update.metadata = metadata;
+    await this.save();
+    this.publish(update);
+  }
+
+  private async finishFailed(event: RunEvent, completion: RunEvent | undefined): Promise<void> {
+    const metadata = buildTaskErrorMetadata(event) as A2AMetadata;
+    const message = buildTaskErrorMessage(event, this.task.id, this.task.contextId, metadata);
+    // Our addition: the fallback state (with its execution-error records) travels in the outer metadata only, so a
+    // remote failure can reach a parent's collector like a local one.
+    const stateDelta = encodeStateDeltaMetadata(withoutMetadata(event.stateDelta ?? completion?.stateDelta));
+    if (stateDelta) metadata[ErrorMetadataKey.StateDelta] = stateDelta;
+    await this.finish({ state: failureState(event.response?.error as ResponseError), message, timestamp: isoTimestamp() }, metadata, message);
+  }
+
+  private async finishCanceled(): Promise<void> {
+    const message = this.agentMessage('The task was canceled by request.');
+    await this.finish({ state: TaskState.Canceled, message, timestamp: isoTimestamp() }, undefined, message);
+  }
+
+  private async finishCompleted(completion: RunEvent | undefined, unstructuredError: ResponseError | undefined): Promise<void> {
+    const text = this.finalText || this.streamedText || (completion?.response?.choices?.[0]?.message?.content ?? '');
+    const metadata: A2AMetadata = {};
+    const responseId = this.responseId ?? stateString(completion?.stateDelta?.last_response_id) ?? completion?.response?.id;
+    if (responseId) metadata[ErrorMetadataKey.ResponseId] = responseId;
+    const completionError = unstructuredError ?? completion?.response?.error;
+    if (completionError) Object.assign(metadata, errorMetadata(completionError));
+    const stateDelta = encodeStateDeltaMetadata(withoutMetadata(completion?.stateDelta));
+    if (stateDelta) metadata[ErrorMetadataKey.StateDelta] = stateDelta;
+    const finalParts = this.streamedText === '' && text !== '' ? [{ kind: 'text' as const, text }] : [];
+    this.publish(this.artifactUpdate(finalParts, this.streamedText !== '', true, metadata));
+    this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: text === '' ? [] : [{ kind: 'text', text }], ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }];
+    const answer = this.agentMessage(unstructuredError ? GENERIC_FAILURE_TEXT : text);
+    await this.finish({ state: TaskState.Completed, message: answer, timestamp: isoTimestamp() }, undefined, answer);
+    if (unstructuredError) this.result = this.agentMessage(GENERIC_FAILURE_TEXT);
+  }
+}
+
+/** A string state value from its JSON text (`'"resp-1"'` → `resp-1`). */
+function stateString(text: string | null | undefined): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
