@@ -183,6 +183,12 @@ export class StreamReader {
   /** The next non-empty batch, or `undefined` at the end. */
   async next(): Promise<ChatChunk[] | undefined> {
     while (!this.finished) {
+      try {
+        this.decoder.throwIfPending();
+      } catch (error) {
+        this.stop();
+        throw error;
+      }
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         result = await Promise.race([this.reader.read(), this.attempt.aborted]);

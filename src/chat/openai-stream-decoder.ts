@@ -52,12 +52,34 @@ export class OpenAIStreamDecoder {
   /** Feeds network bytes; returns the chunks they completed (possibly none). */
   push(bytes: Uint8Array): ChatChunk[] {
     this.out = [];
-    this.parser.feed(this.textDecoder.decode(bytes, { stream: true }));
+    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
+  }
+
+  /**
+   * Runs a decoding step. When it fails after some chunks were decoded from the same bytes, those chunks are returned
+   * first and the failure is raised on the next call: output that arrived before an error is never lost.
+   */
+  private settle(step: () => void): ChatChunk[] {
+    if (this.pending) throw this.pending.error;
+    try {
+      step();
+    } catch (error) {
+      if (this.out.length === 0) throw error;
+      this.pending = { error };
+    }
     return this.out;
+  }
+
+  private pending: { error: unknown } | undefined;
+
+  /** Raises a failure held back by {@link push} (call it before waiting for more bytes). */
+  throwIfPending(): void {
+    if (this.pending) throw this.pending.error;
   }
 
   /** The body ended: returns the final chunks, or throws `StreamError('incomplete')` when the model never finished. */
   end(): ChatChunk[] {
+    if (this.pending) throw this.pending.error;
     this.out = [];
     this.parser.feed(this.textDecoder.decode());
     this.parser.end();

@@ -168,21 +168,46 @@ export class SSEParser {
   }
 }
 
-/** `TransformStream` of bytes (or text) to SSE events, using {@link SSEParser}. */
+/**
+ * `TransformStream` of bytes (or text) to SSE events, using {@link SSEParser}. When a chunk both completes events and
+ * breaks a bound, the events are delivered first and the `StreamError` is raised with the next chunk or at the end:
+ * erroring at once would discard them.
+ */
 export class SSEDecoderStream extends TransformStream<Uint8Array | string, SSEEvent> {
   constructor(options: Omit<SSEParserOptions, 'onEvent'> = {}) {
     let parser!: SSEParser;
+    let delivered = 0;
+    let pending: { error: unknown } | undefined;
     const decoder = new TextDecoder();
+    const run = (step: () => void) => {
+      if (pending) throw pending.error;
+      delivered = 0;
+      try {
+        step();
+      } catch (error) {
+        if (delivered === 0) throw error;
+        pending = { error };
+      }
+    };
     super({
       start(controller) {
-        parser = new SSEParser({ ...options, onEvent: (event) => controller.enqueue(event) });
+        parser = new SSEParser({
+          ...options,
+          onEvent: (event) => {
+            delivered++;
+            controller.enqueue(event);
+          },
+        });
       },
       transform(chunk) {
-        parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+        run(() => parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
       },
       flush() {
-        parser.feed(decoder.decode());
-        parser.end();
+        run(() => {
+          parser.feed(decoder.decode());
+          parser.end();
+        });
+        if (pending) throw pending.error;
       },
     });
   }

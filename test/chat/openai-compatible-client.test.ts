@@ -459,3 +459,30 @@ describe('createOpenAICompatibleClient: recorded provider streams (test/fixtures
     expect((error as ChatClientError).providerMessage).toBeTruthy();
   });
 });
+
+describe('createOpenAICompatibleClient: failures inside one network chunk', () => {
+  it('delivers the text decoded before an in-stream error that arrived in the same network chunk, then fails', async () => {
+    const text = `data: ${JSON.stringify(chunk({ content: 'Hello' }))}\n\ndata: ${JSON.stringify({ error: { message: 'overloaded', code: 'overloaded' } })}\n\n`;
+    server.use(completions(() => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream' } })));
+    const { chunks, error } = await readAll(client().stream(ask));
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Hello' }]);
+    expect(error).toMatchObject({ name: 'StreamError', reason: 'provider_error', afterOutput: true });
+  });
+
+  it('delivers the text before a malformed chunk of the same network chunk, while the connection stays open', async () => {
+    const text = `data: ${JSON.stringify(chunk({ content: 'Hi' }))}\n\ndata: {broken\n\n`;
+    server.use(
+      completions(() => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(text)); // and never closes
+          },
+        });
+        return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+    );
+    const { chunks, error } = await readAll(client({ timeouts: { idleMs: 5_000 } }).stream(ask));
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Hi' }]);
+    expect(error).toMatchObject({ name: 'StreamError', reason: 'malformed_chunk', afterOutput: true });
+  });
+});

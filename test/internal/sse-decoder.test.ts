@@ -158,6 +158,18 @@ describe('SSEDecoderStream', () => {
     ]);
   });
 
+  it('delivers the events completed by a chunk before raising the bound that chunk broke', async () => {
+    const source = new ReadableStream<string>({
+      start(controller) {
+        controller.enqueue(`data: before\n\ndata: ${'z'.repeat(2_000)}`);
+        controller.close();
+      },
+    });
+    const reader = source.pipeThrough(new SSEDecoderStream({ maxLineLength: 1_000 })).getReader();
+    expect(await reader.read()).toEqual({ done: false, value: { type: 'message', data: 'before', id: undefined } });
+    await expect(reader.read()).rejects.toMatchObject({ name: 'StreamError', reason: 'line_too_long' });
+  });
+
   it('errors the stream with a StreamError on an endless line', async () => {
     await expect(decodeChunks([encoder.encode(`data: ${'z'.repeat(5_000)}`)], { maxLineLength: 1_000 })).rejects.toMatchObject({
       name: 'StreamError',
