@@ -1,0 +1,3 @@
+export { A2A_FAULTS, a2aFaultHandlers } from './a2a-faults.js';
+export { CHAT_FAULTS, chatFaultHandlers, type ChatFault } from './chat-faults.js';
+export { chunk, sseResponse, sseText, textEvents, toolCallEvents, usageChunk, type StreamPlan } from './openai-stream.js';

@@ -1,0 +1,120 @@
+/**
+ * Builders of OpenAI-compatible chat completion streams (the `chat.completion.chunk` shape of the recorded fixtures in
+ * our test/fixtures/), with faults injected on demand. Plain Web `Response`s: use them in msw handlers, in a Worker,
+ * or in a `fetch` stub.
+ */
+
+/**
+ * One `chat.completion.chunk` object.
+ * @example `chunk({ content: 'Hel' })`
+ */
+export function chunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'test-model',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    ...extra,
+  };
+}
+
+/**
+ * The final usage chunk (`choices: []`) sent with `stream_options.include_usage`.
+ * @example `usageChunk(10, 5)`
+ */
+export function usageChunk(prompt = 10, completion = 5): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'test-model',
+    choices: [],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+/**
+ * The data payloads of a streamed text answer: role, one delta per piece, finish, usage, `[DONE]`.
+ * @example `sseResponse(textEvents(['Hel', 'lo']))`
+ */
+export function textEvents(pieces: readonly string[], finishReason = 'stop'): unknown[] {
+  return [chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, finishReason), usageChunk(), '[DONE]'];
+}
+
+/**
+ * The data payloads of streamed tool calls (parallel when several), each call's arguments split in two.
+ * @example `textEvents` for answers, `toolCallEvents([{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }])` for tool calls
+ */
+export function toolCallEvents(calls: ReadonlyArray<{ id: string; name: string; arguments: string }>): unknown[] {
+  const events: unknown[] = [chunk({ role: 'assistant', content: null })];
+  calls.forEach((call, index) => {
+    const middle = Math.floor(call.arguments.length / 2);
+    events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    events.push(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(0, middle) } }] }));
+    events.push(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(middle) } }] }));
+  });
+  events.push(chunk({}, 'tool_calls'), usageChunk(), '[DONE]');
+  return events;
+}
+
+/**
+ * SSE text of data payloads (objects JSON-encoded, strings sent as they are).
+ * @example `sseText(['[DONE]']) // 'data: [DONE]\n\n'`
+ */
+export function sseText(events: readonly unknown[]): string {
+  return events.map((event) => `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`).join('');
+}
+
+/** Faults to inject into a streamed answer. */
+export interface StreamPlan {
+  /** Drop the connection (error the body) before event number `dropAfter`. */
+  dropAfter?: number;
+  /** End the body cleanly (without a finish) before event number `endAfter`. */
+  endAfter?: number;
+  /** Send nothing more from event number `stallAfter` on, keeping the connection open. */
+  stallAfter?: number;
+  /** Wait this long before the first byte, in ms. */
+  firstByteDelayMs?: number;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * An SSE response produced event by event, with faults injected per the plan. Pull-based, one event per read: a
+ * fault happens only after the reader took everything sent before it, as on a real connection.
+ * @example `sseResponse(textEvents(['partial ', 'answer']), { dropAfter: 2 })`
+ */
+export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): Response {
+  const encoder = new TextEncoder();
+  let index = 0;
+  let stalled: (() => void) | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (index === 0 && plan.firstByteDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.firstByteDelayMs));
+        if (plan.dropAfter === index) {
+          controller.error(new TypeError('terminated: other side closed'));
+          return;
+        }
+        if (plan.endAfter === index || index >= events.length) {
+          controller.close();
+          return;
+        }
+        if (plan.stallAfter === index) {
+          await new Promise<void>((resolve) => {
+            stalled = resolve;
+          });
+          return;
+        }
+        controller.enqueue(encoder.encode(sseText([events[index]])));
+        index++;
+      },
+      cancel() {
+        stalled?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-request-id': `req_${Math.random().toString(16).slice(2, 10)}`, ...plan.headers } });
+}
