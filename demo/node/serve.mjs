@@ -38,9 +38,17 @@ export async function serve(handler, { port = 0, host = '127.0.0.1' } = {}) {
       const reader = response.body.getReader();
       controller.signal.addEventListener('abort', () => reader.cancel().catch(() => {}), { once: true });
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        outgoing.write(value);
+        let chunk;
+        try {
+          chunk = await reader.read();
+        } catch {
+          // A body that fails mid-way is a dropped connection, as on a real server: close the socket after the bytes
+          // already sent (a FIN, not a reset, so the client reads them before it sees the chunked body cut short).
+          outgoing.socket?.end();
+          return;
+        }
+        if (chunk.done) break;
+        await new Promise((resolve) => outgoing.write(chunk.value, resolve)); // flushed before the next read, so a later failure comes after it
       }
       outgoing.end();
     } catch (error) {

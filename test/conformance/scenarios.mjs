@@ -1,0 +1,262 @@
+// The cross-runtime conformance suite, written once: every capability through the public API of the BUILT package.
+// Each runtime harness (Node, Deno, workerd, Chromium ESM and IIFE) passes in the SDK namespace and the URL of a
+// fault server serving `chatFaultHandlers` (from `faultline/testing`) under `<baseURL>/chat`, so each runtime uses
+// its own real fetch and streams. Plain JavaScript and Web APIs only.
+
+/** A minimal Standard Schema for `{ [key]: string }` objects (no schema library needed in every runtime). */
+function stringFields(...keys) {
+  return {
+    parameters: {
+      '~standard': {
+        version: 1,
+        vendor: 'conformance',
+        validate(value) {
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) return { issues: [{ message: 'expected an object', path: [] }] };
+          const issues = keys.filter((key) => typeof value[key] !== 'string').map((key) => ({ message: 'expected string', path: [key] }));
+          return issues.length > 0 ? { issues } : { value };
+        },
+      },
+    },
+    jsonSchema: { type: 'object', properties: Object.fromEntries(keys.map((key) => [key, { type: 'string' }])), required: keys },
+  };
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`assertion failed: ${message}`);
+}
+
+function equal(actual, expected, message) {
+  const a = JSON.stringify(actual);
+  const b = JSON.stringify(expected);
+  if (a !== b) throw new Error(`assertion failed: ${message}\n  expected ${b}\n  received ${a}`);
+}
+
+async function items(stream) {
+  const collected = [];
+  for await (const item of stream) collected.push(item);
+  return collected;
+}
+
+async function failureOf(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('assertion failed: expected a rejection');
+}
+
+function failingRemoteGraph(F) {
+  const collector = new F.ExecutionErrorCollector();
+  return new F.StateGraph(collector.addField(F.messagesStateSchema()))
+    .withNodeCallbacks(collector.nodeCallbacks())
+    .addNode('write', () => {
+      throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
+    })
+    .setEntryPoint('write')
+    .setFinishPoint('write')
+    .compile();
+}
+
+/** A client pointed at one fault of the fault server, with fast retries. */
+function faultClient(F, baseURL, fault, runId, extra = {}) {
+  return F.createOpenAICompatibleClient({
+    baseURL: `${baseURL}/chat/${fault}/${runId}`,
+    apiKey: 'sk-conformance-0123456789abcdef',
+    model: 'fault-model',
+    retry: { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 },
+    ...extra,
+  });
+}
+
+/** @type {Array<{ name: string, run: (context: { F: any, baseURL: string, runId: string }) => Promise<void>, skip?: Record<string, string> }>} */
+export const scenarios = [
+  {
+    name: 'agent loop: every tool failure kind reaches the model as a structured result',
+    async run({ F }) {
+      const lookup = F.defineTool({
+        name: 'lookup',
+        description: 'Look up an order.',
+        ...stringFields('order'),
+        timeoutMs: 50,
+        execute: async ({ order }) => {
+          if (order === 'missing') throw new F.DataNotFoundError(`No order ${order}.`);
+          if (order === 'crash') throw new TypeError("Cannot read properties of undefined (reading 'rows')");
+          if (order === 'hang') return new Promise(() => {});
+          if (order === 'soft') return F.ToolResult.error('The order is archived.');
+          return { order, status: 'shipped' };
+        },
+      });
+      const calls = ['42', 'missing', 'crash', 'hang', 'soft'].map((order) => ({ name: 'lookup', arguments: { order } }));
+      calls.push({ name: 'lookup', arguments: '{not json' }, { name: 'lookup', arguments: { order: 7 } }, { name: 'lokup', arguments: {} });
+      const model = F.createScriptedChatClient([{ toolCalls: calls }, { text: 'Done.' }]);
+      const agent = new F.AgentBuilder('conformance').chatClient(model).tools([lookup]).toolLogger(() => {}).build();
+      const result = await F.collectAgentRun(await agent.run('Check the orders.'));
+      equal(result.text, 'Done.', 'final answer');
+      const types = result.toolResults.map((item) => JSON.parse(item.content).error?.type ?? 'ok');
+      equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolError', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
+      check(!result.toolResults[2].content.includes('rows'), 'a crash is sanitized for the model');
+      equal(result.errors.map((error) => error.name), ['ToolError'], 'the crash is also a recoverable error item');
+      const transcript = model.requests[1].messages;
+      equal(transcript.filter((message) => message.role === 'tool').length, 8, 'one tool message per call');
+    },
+  },
+  {
+    name: 'chat: a provider error mid-stream after text is a StreamError, the text already delivered',
+    async run({ F, baseURL, runId }) {
+      const chunks = [];
+      const error = await failureOf(
+        (async () => {
+          for await (const chunk of faultClient(F, baseURL, 'mid-stream-error', runId).stream({ messages: [{ role: 'user', content: 'hi' }] })) chunks.push(chunk);
+        })(),
+      );
+      equal(chunks, [{ type: 'text-delta', delta: 'Hello' }], 'text before the error');
+      check(F.StreamError.isInstance(error), `a StreamError (got ${error?.name})`);
+      equal([error.reason, error.code, error.afterOutput], ['provider_error', 'overloaded', true], 'reason, code, afterOutput');
+    },
+  },
+  {
+    name: 'chat: a 429 with Retry-After is retried before any output, then the answer streams',
+    async run({ F, baseURL, runId }) {
+      const retries = [];
+      const response = await F.collectChatStream(faultClient(F, baseURL, 'rate-limit', runId).stream({ messages: [{ role: 'user', content: 'hi' }], onRetry: (notice) => retries.push(notice) }));
+      equal(response.message.content, 'Hello from the fault server.', 'the answer');
+      equal(retries.map((notice) => [notice.attempt, notice.delayMs, notice.fromRetryAfter, notice.error.status]), [[1, 50, true, 429]], 'one retry after the server hint');
+    },
+  },
+  {
+    name: 'chat: a 401 is a ChatClientError, not retried, without the API key',
+    async run({ F, baseURL, runId }) {
+      const error = await failureOf(F.collectChatStream(faultClient(F, baseURL, 'unauthorized', runId).stream({ messages: [{ role: 'user', content: 'hi' }] })));
+      check(F.ChatClientError.isInstance(error), `a ChatClientError (got ${error?.name})`);
+      equal([error.status, error.retryable, error.attempts, error.code], [401, false, 1, 'invalid_api_key'], 'status, retryable, attempts, code');
+      check(!JSON.stringify(error).includes('sk-'), 'no key in the error');
+    },
+  },
+  {
+    name: 'chat: a connection dropped after output is reported, never replayed',
+    async run({ F, baseURL, runId }) {
+      const chunks = [];
+      const error = await failureOf(
+        (async () => {
+          for await (const chunk of faultClient(F, baseURL, 'cut-mid-stream', runId).stream({ messages: [{ role: 'user', content: 'hi' }] })) chunks.push(chunk);
+        })(),
+      );
+      equal(chunks.map((chunk) => chunk.delta), ['partial ', 'answer '], 'output before the drop');
+      check(F.StreamError.isInstance(error) && error.afterOutput === true, `a StreamError after output (got ${error?.name} ${error?.reason})`);
+    },
+  },
+  {
+    name: 'chat: an abort ends the stream promptly with the exact reason',
+    async run({ F, baseURL, runId }) {
+      const controller = new AbortController();
+      const reason = new DOMException('the user left', 'AbortError');
+      const stream = faultClient(F, baseURL, 'slow-first-byte', runId).stream({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal });
+      const started = Date.now();
+      setTimeout(() => controller.abort(reason), 20);
+      const error = await failureOf(F.collectChatStream(stream));
+      check(error === reason, `the abort reason itself (got ${error?.name}: ${error?.message})`);
+      check(Date.now() - started < 1_500, 'promptly');
+    },
+  },
+  {
+    name: 'graph: a recoverable and a fatal node end in exactly one runner.completion carrying both records',
+    async run({ F }) {
+      const collector = new F.ExecutionErrorCollector();
+      const graph = new F.StateGraph(collector.addField(F.messagesStateSchema()).addField('stock'))
+        .withNodeCallbacks(collector.nodeCallbacks())
+        .addNode('lookup', () => {
+          throw F.markRecoverable(Object.assign(new Error('inventory lookup timed out'), { code: 'SOFT_TIMEOUT' }));
+        })
+        .addNode('reserve', () => ({ stock: 3 }))
+        .addNode('write', () => {
+          throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
+        })
+        .addEdge('lookup', 'reserve')
+        .addEdge('reserve', 'write')
+        .setEntryPoint('lookup')
+        .setFinishPoint('write')
+        .compile();
+      const events = await items(new F.Runner({ appName: 'conformance', agent: F.createGraphAgent('orders', graph) }).run({ userId: 'u', sessionId: 's', message: 'go' }));
+      const completions = events.filter(F.isRunnerCompletion);
+      equal(completions.length, 1, 'one completion');
+      check(events.at(-1) === completions[0], 'the completion is last');
+      equal(events.filter(F.isTerminalError).length, 1, 'the failure is reported once');
+      equal(completions[0].response.error.code, 'WRITE_FATAL', 'the completion carries the fatal code');
+      const records = F.executionErrorsFromStateDelta(completions[0].stateDelta);
+      equal(records.map((record) => [record.severity, record.nodeId, record.error.code]), [['recoverable', 'lookup', 'SOFT_TIMEOUT'], ['fatal', 'write', 'WRITE_FATAL']], 'both records');
+      equal(JSON.parse(completions[0].stateDelta.stock), 3, 'business state reduced so far');
+    },
+  },
+  {
+    name: 'A2A: a failed task through our client against our handler (unary and streaming)',
+    async run({ F }) {
+      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', failingRemoteGraph(F)), card: { name: 'inventory' } });
+      const client = F.createA2AClient({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
+      const task = await client.sendMessage('write order 42');
+      equal([task.kind, task.status.state, task.metadata.error_code, task.status.message.metadata.error_code], ['task', 'failed', 'WRITE_FATAL', 'WRITE_FATAL'], 'a failed task with mirrored metadata');
+      const events = await items(client.streamMessage('write order 43'));
+      equal(events.map((event) => [event.kind, event.status.state, event.final ?? null]), [['task', 'submitted', null], ['status-update', 'failed', true]], 'submitted, then one final failed update');
+      const agentEvents = await items(F.createA2AAgent({ client }).runEvents({ invocationId: 'i', appName: 'a', userId: 'u', sessionId: 's', message: { role: 'user', content: 'write' }, history: [], signal: new AbortController().signal }));
+      equal(agentEvents.length, 1, 'one event, nothing after the terminal error');
+      check(F.isTerminalError(agentEvents[0]), 'a terminal error event');
+      equal(agentEvents[0].response.error.code, 'WRITE_FATAL', 'its code');
+    },
+  },
+  {
+    name: 'A2A: a remote failure reaches a parent collector as a record with its path',
+    async run({ F }) {
+      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', failingRemoteGraph(F)), card: { name: 'inventory' } });
+      const remote = F.createA2AAgent({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
+      const collector = new F.ExecutionErrorCollector();
+      const parent = new F.StateGraph(collector.addField(F.messagesStateSchema()))
+        .withNodeCallbacks(collector.nodeCallbacks())
+        .addAgentNode('remote_inventory', remote, { outputMapper: collector.subgraphOutputMapper() })
+        .setEntryPoint('remote_inventory')
+        .setFinishPoint('remote_inventory')
+        .compile();
+      const events = await items(new F.Runner({ appName: 'shop', agent: F.createGraphAgent('shop', parent) }).run({ userId: 'u', sessionId: 's', message: 'write order 44' }));
+      const completion = events.at(-1);
+      check(F.isRunnerCompletion(completion) && completion.response.error === undefined, 'the parent completes');
+      const records = F.executionErrorsFromStateDelta(completion.stateDelta);
+      equal(records.map((record) => [record.nodeId, record.path, record.error.code]), [['write', ['remote_inventory'], 'WRITE_FATAL']], 'the remote record');
+    },
+  },
+  {
+    name: 'errors: framework errors keep their brand, kind, cause and wire form',
+    async run({ F }) {
+      const cause = new Error('socket hang up');
+      const error = new F.ChatClientError('Chat API returned 503', { status: 503, cause });
+      check(F.ChatClientError.isInstance(error) && F.AgentError.isInstance(error) && !F.ConfigError.isInstance(error), 'brands');
+      equal([error.kind, error.retryable, error.cause === cause], ['chat_client', true, true], 'kind, retryable, cause');
+      equal(F.toResponseError(error), { type: 'api_error', message: 'Chat API returned 503' }, 'ResponseError');
+      equal(F.toResponseError(F.markRecoverable(Object.assign(new Error('x'), { code: 7 }))), { type: 'flow_error', message: 'x', code: '7' }, 'code through the recoverable wrapper');
+      equal(JSON.parse(F.serializeToolResult(F.ToolResult.errorWithData('Validation failed', { invalid_fields: ['path'] }))), { ok: false, data: { invalid_fields: ['path'] }, error: { type: 'ToolError', message: 'Validation failed' } }, 'tool result JSON');
+    },
+  },
+];
+
+/**
+ * Runs every scenario in order and reports `{name, status: 'passed'|'failed'|'skipped', ms, error?, reason?}` each.
+ * @param {any} F the SDK namespace (ESM module or the IIFE global)
+ * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`)
+ * @param {string} runtime the harness name, for skips
+ */
+export async function runScenarios(F, baseURL, runtime) {
+  const results = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    const reason = scenario.skip?.[runtime];
+    if (reason) {
+      results.push({ name: scenario.name, status: 'skipped', ms: 0, reason });
+      continue;
+    }
+    const started = Date.now();
+    try {
+      await scenario.run({ F, baseURL, runId: `${runtime}-${index}-${Math.random().toString(16).slice(2, 10)}` });
+      results.push({ name: scenario.name, status: 'passed', ms: Date.now() - started });
+    } catch (error) {
+      results.push({ name: scenario.name, status: 'failed', ms: Date.now() - started, error: `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}` });
+    }
+  }
+  return results;
+}
