@@ -1,18 +1,7 @@
-// The demo scenario shared by the terminal demo and (later) the browser demo: tools that fail in every way, and a
-// scripted model that calls them. Only Web-standard APIs, so it runs anywhere the SDK runs.
-import {
-  createFallbackChatClient,
-  createOpenAICompatibleClient,
-  createScriptedChatClient,
-  ChatClientError,
-  DataNotFoundError,
-  defineTool,
-  NetworkError,
-  RateLimitError,
-  StreamError,
-  toolErrorFromResponse,
-  ToolResult,
-} from 'faultline';
+// The demo scenario shared by the terminal demo and the browser demo: tools that fail in every way, and a scripted
+// model that calls them. Only Web-standard APIs, so it runs anywhere the SDK runs.
+// Every function takes the SDK namespace `F` (the ESM module in Node, `window.Faultline` in the browser), so the same
+// scenario runs in the terminal demo and in the script-tag page without a bundler.
 
 /**
  * The tools. `parameters` use a tiny hand-written Standard Schema so the scenario has no dependency of its own
@@ -49,7 +38,8 @@ async function userAPI(userId, key) {
   return Response.json({ id: userId, name: 'Ada Lovelace', plan: 'pro' });
 }
 
-export function createDemoTools() {
+export function createDemoTools(F) {
+  const { DataNotFoundError, defineTool, NetworkError, RateLimitError, toolErrorFromResponse, ToolResult } = F;
   let weatherCalls = 0;
   const getUserProfile = defineTool({
     name: 'get_user_profile',
@@ -87,8 +77,8 @@ export function createDemoTools() {
 }
 
 /** The scripted model: one round that calls tools in every failing way, then a final answer. */
-export function createScriptedModel() {
-  return createScriptedChatClient(
+export function createScriptedModel(F) {
+  return F.createScriptedChatClient(
     [
       {
         reasoning: 'I should look up the user, their weather, and some context.',
@@ -120,7 +110,8 @@ export function createScriptedModel() {
  * Model-level failures, offline: an OpenAI-compatible client over a fake `fetch` that answers 429 (with
  * Retry-After) and then streams; a fallback from a failing primary to a backup; a stream cut after output.
  */
-export function createModelFailureClients() {
+export function createModelFailureClients(F) {
+  const { ChatClientError, createFallbackChatClient, createOpenAICompatibleClient, createScriptedChatClient, StreamError } = F;
   let calls = 0;
   const fakeFetch = async () => {
     calls++;
@@ -142,9 +133,9 @@ export function createModelFailureClients() {
 }
 
 /** A real endpoint when OPENAI_API_KEY is set (OPENAI_BASE_URL and OPENAI_MODEL optional). */
-export function createRealModel(env) {
+export function createRealModel(F, env) {
   if (!env.OPENAI_API_KEY) return undefined;
-  return createOpenAICompatibleClient({
+  return F.createOpenAICompatibleClient({
     baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
     apiKey: env.OPENAI_API_KEY,
     model: env.OPENAI_MODEL || 'gpt-4o-mini',

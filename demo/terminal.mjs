@@ -1,7 +1,7 @@
 // The terminal demo: an agent whose tools fail in every way, run on the built-in scripted model (offline) or on a
 // real endpoint when OPENAI_API_KEY is set. It prints what the model called, the exact tool message the model
 // received, recoverable and terminal errors, and the events developers get. Run: `npm run demo`.
-import { AgentBuilder, collectAgentRun } from 'faultline';
+import * as F from 'faultline';
 import { createDemoTools, createModelFailureClients, createRealModel, createScriptedModel, DEMO_QUESTION } from './scenario.mjs';
 
 const tty = process.stdout.isTTY;
@@ -10,13 +10,14 @@ const dim = (text) => (tty ? `\x1b[2m${text}\x1b[0m` : text);
 const red = (text) => (tty ? `\x1b[31m${text}\x1b[0m` : text);
 const short = (text, limit = 400) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
 
-const real = createRealModel(process.env);
-const model = real ?? createScriptedModel();
+const { AgentBuilder, collectAgentRun } = F;
+const real = createRealModel(F, process.env);
+const model = real ?? createScriptedModel(F);
 const developerLog = [];
 const agent = new AgentBuilder('demo-agent')
   .chatClient(model)
   .instructions('You are a support assistant. Use the tools; when a tool fails, read its error and suggestion, then carry on.')
-  .tools(createDemoTools())
+  .tools(createDemoTools(F))
   .maxIterations(4)
   .toolLogger((record) => developerLog.push(record))
   .build();
@@ -30,7 +31,7 @@ console.log(`user: ${DEMO_QUESTION}`);
 await print(await agent.run(DEMO_QUESTION));
 
 console.log(bold('\n== Model-level failures (offline) =='));
-const { retrying, fallback, cut } = createModelFailureClients();
+const { retrying, fallback, cut } = createModelFailureClients(F);
 for (const [title, client] of [
   ['429 with Retry-After, retried before any output, then streamed', retrying],
   ['A failing primary model, and a fallback to a backup', fallback],
@@ -44,7 +45,7 @@ for (const [title, client] of [
 
 console.log(bold('\n== The same run, collected =='));
 try {
-  const result = await collectAgentRun(await new AgentBuilder('collect-demo').chatClient(createModelFailureClients().cut).build().run('Say something.'));
+  const result = await collectAgentRun(await new AgentBuilder('collect-demo').chatClient(createModelFailureClients(F).cut).build().run('Say something.'));
   console.log(result.text);
 } catch (error) {
   console.log(`collectAgentRun rejected with the terminal error: ${error.name} (${error.reason}): ${error.message}`);

@@ -1,137 +1,10 @@
 // A port of tRPC-Agent-Go's examples/graph/error_handling and the error-handling doc's inventory example:
 // a recoverable node, a fatal local node, and a fatal child subgraph, each run under the Runner and summarised
-// from its runner.completion event like the seed's PrintSummary. Run: `npm run demo:graph`.
-import {
-  createGraphAgent,
-  defaultExecutionErrorPolicy,
-  ErrorType,
-  ExecutionErrorCollector,
-  executionErrorsFromStateDelta,
-  isRunnerCompletion,
-  isTerminalError,
-  messagesStateSchema,
-  Runner,
-  StateGraph,
-} from 'faultline';
+// from its runner.completion event like the seed's PrintSummary. Run: `npm run demo:graph [scenario]`.
+import * as F from 'faultline';
+import { consumeUntilCompletion, graphErrorScenarios, summaryLines } from './scenarios.mjs';
 
-// A small domain error package, like the doc's `ordererrors` (stable string codes, a Recoverable() flag).
-const CODE_INVENTORY_SOFT_TIMEOUT = 'ORDER_INVENTORY_SOFT_TIMEOUT';
-class OrderError extends Error {
-  constructor(code, message, recoverable) {
-    super(message);
-    this.code = code;
-    this.isRecoverable = recoverable;
-  }
-  errorType() {
-    return ErrorType.FlowError;
-  }
-  recoverable() {
-    return this.isRecoverable;
-  }
-}
-
-function collectorWithFallback() {
-  return new ExecutionErrorCollector({
-    policy: (context, state, result, error) => {
-      const policy = defaultExecutionErrorPolicy(context, state, result, error);
-      return policy.recover ? { ...policy, replacement: { inventory_status: 'fallback' } } : policy;
-    },
-  });
-}
-
-/** The inventory example: a recoverable lookup, a fallback status, a finalize node that notes it. */
-function recoverableGraph() {
-  const collector = collectorWithFallback();
-  const schema = collector.addField(messagesStateSchema()).addField('inventory_status').addField('note').addField('done');
-  return new StateGraph(schema)
-    .withNodeCallbacks(collector.nodeCallbacks())
-    .addNode('lookup_inventory', () => {
-      throw new OrderError(CODE_INVENTORY_SOFT_TIMEOUT, 'inventory lookup timed out', true);
-    })
-    .addNode('finalize', (state) => ({ done: true, note: `completed with ${state.inventory_status} after catalog lookup timed out` }))
-    .addEdge('lookup_inventory', 'finalize')
-    .setEntryPoint('lookup_inventory')
-    .setFinishPoint('finalize')
-    .compile();
-}
-
-/** A fatal local node: a recoverable catalog lookup first, then a write that fails for good. */
-function fatalLocalGraph() {
-  const collector = collectorWithFallback();
-  const schema = collector.addField(messagesStateSchema()).addField('inventory_status').addField('order_status');
-  return new StateGraph(schema)
-    .withNodeCallbacks(collector.nodeCallbacks())
-    .addNode('lookup_inventory', () => {
-      throw new OrderError(CODE_INVENTORY_SOFT_TIMEOUT, 'inventory lookup timed out', true);
-    })
-    .addNode('write', () => {
-      throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
-    })
-    .addEdge('lookup_inventory', 'write')
-    .setEntryPoint('lookup_inventory')
-    .setFinishPoint('write')
-    .compile();
-}
-
-/** A parent graph whose child agent graph fails fatally; the parent completes and keeps the child's record. */
-function fatalChildGraph() {
-  const childCollector = new ExecutionErrorCollector();
-  const child = new StateGraph(childCollector.addField(messagesStateSchema()))
-    .withNodeCallbacks(childCollector.nodeCallbacks())
-    .addNode('child_write', () => {
-      throw Object.assign(new Error('child agent database write failed'), { code: 'CHILD_AGENT_FATAL' });
-    })
-    .setEntryPoint('child_write')
-    .setFinishPoint('child_write')
-    .compile();
-  const collector = new ExecutionErrorCollector();
-  const schema = collector.addField(messagesStateSchema()).addField('note');
-  return new StateGraph(schema)
-    .withNodeCallbacks(collector.nodeCallbacks())
-    .addAgentNode('child-error-graph', createGraphAgent('child', child), { outputMapper: collector.subgraphOutputMapper() })
-    .addNode('parent_finalize', (state) => {
-      const [last] = (state.execution_errors ?? []).slice(-1);
-      return { note: `parent received child error ${last?.error?.message ?? '(none)'}` };
-    })
-    .addEdge('child-error-graph', 'parent_finalize')
-    .setEntryPoint('child-error-graph')
-    .setFinishPoint('parent_finalize')
-    .compile();
-}
-
-/** The seed's ConsumeUntilCompletion: read to runner.completion, keep the transport error and the records. */
-async function consumeUntilCompletion(events) {
-  const summary = { transportError: undefined, executionErrors: [], state: {} };
-  for await (const event of events) {
-    if (isTerminalError(event) && event.response) summary.transportError = event.response.error;
-    if (!isRunnerCompletion(event)) continue;
-    summary.executionErrors = executionErrorsFromStateDelta(event.stateDelta) ?? [];
-    for (const [key, value] of Object.entries(event.stateDelta ?? {})) if (key !== 'execution_errors' && value !== null) summary.state[key] = JSON.parse(value);
-    return summary;
-  }
-  return summary;
-}
-
-/** The seed's PrintSummary. */
-function printSummary(summary) {
-  if (summary.transportError) {
-    const error = summary.transportError;
-    console.log(`transport error: type=${error.type} code=${error.code ?? ''} message=${error.message}`);
-  }
-  for (const record of summary.executionErrors) {
-    if (!record.error) continue;
-    const path = record.path ? ` path=${record.path.join('/')}` : '';
-    console.log(`execution error: severity=${record.severity} node=${record.nodeName}${path} code=${record.error.code ?? ''} message=${record.error.message}`);
-  }
-  const business = Object.entries(summary.state).filter(([key]) => ['note', 'inventory_status', 'done'].includes(key));
-  if (business.length > 0) console.log(`state: ${business.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(' ')}`);
-}
-
-const scenarios = {
-  recoverable: recoverableGraph,
-  fatal_local_node: fatalLocalGraph,
-  fatal_child_subgraph: fatalChildGraph,
-};
+const scenarios = graphErrorScenarios(F);
 const chosen = process.argv[2] ? [process.argv[2]] : Object.keys(scenarios);
 for (const name of chosen) {
   const build = scenarios[name];
@@ -141,6 +14,7 @@ for (const name of chosen) {
     break;
   }
   console.log(`\n== ${name} ==`);
-  const runner = new Runner({ appName: 'graph-error-handling', agent: createGraphAgent(`${name}-agent`, build()) });
-  printSummary(await consumeUntilCompletion(runner.run({ userId: 'demo-user', sessionId: name, message: 'place order 42' })));
+  const runner = new F.Runner({ appName: 'graph-error-handling', agent: F.createGraphAgent(`${name}-agent`, build()) });
+  const summary = await consumeUntilCompletion(F, runner.run({ userId: 'demo-user', sessionId: name, message: 'place order 42' }));
+  for (const line of summaryLines(summary)) console.log(line);
 }
