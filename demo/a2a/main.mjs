@@ -1,12 +1,10 @@
 // The A2A demo: our fetch handler served on loopback (behind Node's http), our client against it, and each failure
 // kind decoded back into a structured error. Run: `npm run demo:a2a`.
+import * as F from 'faultline';
 import {
-  ErrorType,
   createA2AAgent,
   createA2AClient,
   createA2AHandler,
-  createErrorEvent,
-  createEvent,
   createGraphAgent,
   ExecutionErrorCollector,
   executionErrorsFromStateDelta,
@@ -17,40 +15,9 @@ import {
   StateGraph,
 } from 'faultline';
 import { serve } from '../node/serve.mjs';
+import { INVENTORY_CARD, inventoryAgent } from './inventory.mjs';
 
-// The remote agent: what it does depends on the user's text.
-const fatalGraph = (() => {
-  const collector = new ExecutionErrorCollector();
-  return new StateGraph(collector.addField(messagesStateSchema()))
-    .withNodeCallbacks(collector.nodeCallbacks())
-    .addNode('write', () => {
-      throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
-    })
-    .setEntryPoint('write')
-    .setFinishPoint('write')
-    .compile();
-})();
-const remote = {
-  name: 'inventory',
-  async *runEvents(invocation) {
-    const text = invocation.message?.content ?? '';
-    const origin = { invocationId: invocation.invocationId, author: 'inventory' };
-    if (text.startsWith('write')) {
-      yield* createGraphAgent('inventory', fatalGraph).runEvents(invocation);
-    } else if (text.startsWith('stop')) {
-      yield createErrorEvent(origin, { type: ErrorType.StopAgentError, message: 'the operator stopped the agent', code: 'OPERATOR_STOP' });
-    } else if (text.startsWith('slow')) {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, 10_000);
-        invocation.signal.addEventListener('abort', () => (clearTimeout(timer), reject(invocation.signal.reason)), { once: true });
-      });
-    } else {
-      yield createEvent(origin, { response: { object: 'chat.completion', done: true, choices: [{ index: 0, message: { role: 'assistant', content: `42 units of ${text}` } }] } });
-    }
-  },
-};
-
-const server = await serve(createA2AHandler({ agent: remote, card: { name: 'inventory', description: 'Stock levels; fails on purpose.' } }));
+const server = await serve(createA2AHandler({ agent: inventoryAgent(F), card: INVENTORY_CARD }));
 const client = createA2AClient({ agentCardUrl: server.url, retry: false });
 const show = (title, value) => console.log(`\n${title}\n   ${JSON.stringify(value)}`);
 try {

@@ -1,6 +1,7 @@
 import { Agent } from '../agent/agent.js';
 import { ConfigError } from '../errors/config-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
+import { AsyncQueue } from '../internal/async-queue.js';
 import { isPlainObject } from '../internal/json.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
@@ -12,6 +13,19 @@ import { TaskExecution } from './task-execution.js';
 import { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';
 import type { A2AStreamEvent, Task } from './types.js';
 import { messageToV1, streamEventToV1, taskToV1 } from './v1-codec.js';
+
+/**
+ * The fetch handler {@link createA2AHandler} returns. The extra arguments are whatever the platform passes after the
+ * request (a Worker's `env, ctx`; a Next.js/Vercel `context`): when one of them has `waitUntil`, every task's run is
+ * registered with it, so a non-blocking `message/send` keeps running after its response is sent.
+ *
+ * @example
+ * ```ts
+ * const handler: A2AHandler = createA2AHandler({ agent, card: { name: 'inventory' } });
+ * export default { fetch: handler }; // Workers call fetch(request, env, ctx)
+ * ```
+ */
+export type A2AHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;
 
 /** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
 export interface A2AHandlerOptions {
@@ -29,6 +43,12 @@ export interface A2AHandlerOptions {
   basePath?: string | undefined;
   /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
   maxBodyBytes?: number | undefined;
+  /**
+   * While an SSE stream waits for the task, a `: keep-alive` comment is sent this often (proxies drop idle streams,
+   * and Cloudflare Workers cancel a request that waits only on another request's events). `false` turns it off.
+   * @default 15000
+   */
+  keepAliveMs?: number | false | undefined;
   /** Protocol versions served. @default ['0.3', '1.0'] */
   protocolVersions?: readonly A2AProtocolVersion[] | undefined;
   /** The user id passed to the runner. @default 'a2a-user' */
@@ -45,6 +65,11 @@ const V03_METHODS: Readonly<Record<string, keyof typeof A2AMethod>> = Object.fro
  * `tasks/get`, `tasks/cancel`, `tasks/resubscribe`. Terminal errors become structured failed tasks exactly as
  * seed-systems §4 describes; malformed requests get the right JSON-RPC error codes, never a 500 with a stack.
  *
+ * Requests never touch each other's I/O objects: a task's run, its abort and its stream writes stay in the request
+ * that started it, other requests (`tasks/cancel`, `tasks/resubscribe`) only exchange plain values and promises with
+ * it, which is what Cloudflare Workers require. On Workers pass the platform's arguments through (`fetch: handler`)
+ * so runs are kept alive with `ctx.waitUntil`.
+ *
  * @example
  * ```ts
  * const handler = createA2AHandler({ agent: createGraphAgent('inventory', compiled), card: { name: 'inventory' } });
@@ -52,7 +77,7 @@ const V03_METHODS: Readonly<Record<string, keyof typeof A2AMethod>> = Object.fro
  * Deno.serve(handler);                         // Deno
  * ```
  */
-export function createA2AHandler(options: A2AHandlerOptions): (request: Request) => Promise<Response> {
+export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const settings = validate(options);
   const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent });
   const store = settings.taskStore ?? new InMemoryA2ATaskStore();
@@ -60,16 +85,19 @@ export function createA2AHandler(options: A2AHandlerOptions): (request: Request)
   const versions = settings.protocolVersions ?? ['0.3', '1.0'];
   const basePath = normalizePath(settings.basePath ?? '/');
   const maxBodyBytes = settings.maxBodyBytes ?? 1_048_576;
+  const keepAliveMs = settings.keepAliveMs ?? 15_000;
   const live = new Map<string, TaskExecution>();
 
-  const start = (message: Parameters<typeof decodeMessageSendParams>[0] & object, request: Request): TaskExecution => {
+  const start = (message: Parameters<typeof decodeMessageSendParams>[0] & object, request: Request, waitUntil: WaitUntil | undefined): TaskExecution => {
     const execution = new TaskExecution((message as { message: never }).message, { runner, store, structured, userId: settings.userId?.(request) ?? 'a2a-user' });
     live.set(execution.task.id, execution);
-    execution.done.finally(() => live.delete(execution.task.id)).catch(() => {});
+    const settled = execution.done.finally(() => live.delete(execution.task.id)).catch(() => {});
+    waitUntil?.(settled);
     return execution;
   };
 
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, ...platform: unknown[]): Promise<Response> => {
+    const waitUntil = findWaitUntil(platform);
     let url: URL;
     try {
       url = new URL(request.url);
@@ -121,7 +149,7 @@ export function createA2AHandler(options: A2AHandlerOptions): (request: Request)
       switch (operation) {
         case 'SendMessage': {
           const params = decodeMessageSendParams(body.params, version);
-          const execution = start(params, request);
+          const execution = start(params, request, waitUntil);
           const configuration = params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
           if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, version === '1.0' ? { task: encodeTask(execution.task) } : execution.task));
           await execution.done;
@@ -130,8 +158,8 @@ export function createA2AHandler(options: A2AHandlerOptions): (request: Request)
         }
         case 'StreamMessage': {
           const params = decodeMessageSendParams(body.params, version);
-          const execution = start(params, request);
-          return streamResponse(id, execution, encodeEvent, undefined);
+          const execution = start(params, request, waitUntil);
+          return streamResponse(id, execution, encodeEvent, undefined, keepAliveMs);
         }
         case 'GetTask': {
           const params = decodeTaskQueryParams(body.params);
@@ -156,7 +184,7 @@ export function createA2AHandler(options: A2AHandlerOptions): (request: Request)
         case 'Resubscribe': {
           const params = decodeTaskQueryParams(body.params);
           const execution = live.get(params.id);
-          if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task);
+          if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, keepAliveMs);
           const task = execution?.task ?? (await store.get(params.id));
           if (!task) return fail(id, A2AErrorCode.TaskNotFound, `Task not found: ${params.id}`, undefined, 200, version);
           return new Response(sseFrame(resultBody(id, encodeEvent(task))), { headers: SSE_HEADERS });
@@ -173,31 +201,57 @@ export function createA2AHandler(options: A2AHandlerOptions): (request: Request)
   };
 }
 
-/** An SSE answer: the events of `execution` from now on (after `snapshot`, for a resubscription), until the final one. */
-function streamResponse(id: RequestId, execution: TaskExecution, encode: (event: A2AStreamEvent) => unknown, snapshot: Task | undefined): Response {
-  let unsubscribe = () => {};
+/**
+ * An SSE answer: the events of `execution` from now on (after `snapshot`, for a resubscription), until the final one.
+ * Events cross from the task's request to this one through a queue and are written by this stream's own `pull`; while
+ * it waits, a keep-alive comment goes out every `keepAliveMs`.
+ */
+function streamResponse(id: RequestId, execution: TaskExecution, encode: (event: A2AStreamEvent) => unknown, snapshot: Task | undefined, keepAliveMs: number | false): Response {
   const encoder = new TextEncoder();
+  const queue = new AsyncQueue<A2AStreamEvent>();
+  if (snapshot) queue.push(structuredClone(snapshot));
+  const unsubscribe = execution.subscribe((event) => {
+    queue.push(event);
+    if (event.kind === 'status-update' && event.final) queue.close();
+  });
+  let pending: Promise<IteratorResult<A2AStreamEvent>> | undefined; // kept across pulls: a keep-alive must not drop an event
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (snapshot) controller.enqueue(encoder.encode(sseFrame(resultBody(id, encode(structuredClone(snapshot))))));
-      unsubscribe = execution.subscribe((event) => {
-        try {
-          controller.enqueue(encoder.encode(sseFrame(resultBody(id, encode(event)))));
-          if (event.kind === 'status-update' && event.final) {
-            unsubscribe();
-            controller.close();
-          }
-        } catch {
-          unsubscribe(); // the client went away
-        }
-      });
+    async pull(controller) {
+      pending ??= queue.next();
+      const next = keepAliveMs === false ? await pending : await Promise.race([pending, new Promise<'keep-alive'>((resolve) => (timer = setTimeout(resolve, keepAliveMs, 'keep-alive')))]);
+      clearTimeout(timer);
+      if (next === 'keep-alive') {
+        controller.enqueue(encoder.encode(': keep-alive\n\n'));
+        return;
+      }
+      pending = undefined;
+      if (next.done) {
+        unsubscribe();
+        controller.close();
+      } else {
+        controller.enqueue(encoder.encode(sseFrame(resultBody(id, encode(next.value)))));
+      }
     },
     cancel() {
+      clearTimeout(timer);
       unsubscribe();
+      queue.close();
       if (!snapshot) execution.cancel();
     },
   });
   return new Response(body, { headers: SSE_HEADERS });
+}
+
+type WaitUntil = (promise: Promise<unknown>) => void;
+
+/** The platform's `waitUntil` (a Worker's `ctx`, a Vercel/Next.js `context`), bound, when one was passed. */
+function findWaitUntil(platform: readonly unknown[]): WaitUntil | undefined {
+  for (const argument of platform) {
+    const candidate = typeof argument === 'object' && argument !== null ? (argument as { waitUntil?: unknown }).waitUntil : undefined;
+    if (typeof candidate === 'function') return (promise) => (candidate as WaitUntil).call(argument, promise);
+  }
+  return undefined;
 }
 
 async function readLimited(request: Request, limit: number): Promise<string | undefined> {
@@ -238,6 +292,7 @@ function validate(options: A2AHandlerOptions): A2AHandlerOptions {
   if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
+  if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
   }

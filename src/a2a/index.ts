@@ -35,7 +35,7 @@ export {
   type A2AConverterContext,
   type A2AEventConverter,
 } from './event-converter.js';
-export { createA2AHandler, type A2AHandlerOptions } from './handler.js';
+export { createA2AHandler, type A2AHandler, type A2AHandlerOptions } from './handler.js';
 export { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 export { GENERIC_FAILURE_TEXT } from './task-execution.js';
 export { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';

@@ -41,6 +41,7 @@ export class TaskExecution {
   private readonly listeners = new Set<(event: A2AStreamEvent) => void>();
   private readonly history: A2AMessage[] = [];
   private canceled = false;
+  private requestCancel: () => void = () => {};
   private readonly artifactId = createId('artifact');
   private streamedText = '';
   private finalText = '';
@@ -56,6 +57,7 @@ export class TaskExecution {
     this.history.push(userMessage);
     this.task = { kind: 'task', id: taskId, contextId, status: { state: TaskState.Submitted, timestamp: isoTimestamp() }, history: [userMessage] };
     this.result = this.task;
+    void new Promise<void>((resolve) => (this.requestCancel = resolve)).then(() => this.controller.abort(new DOMException('The task was canceled by request', 'AbortError')));
     this.done = this.run();
   }
 
@@ -69,11 +71,14 @@ export class TaskExecution {
     return ['completed', 'canceled', 'failed', 'rejected'].includes(this.task.status.state);
   }
 
-  /** Stops the run; the task ends `canceled`. */
+  /**
+   * Stops the run; the task ends `canceled`. The abort itself happens in the run's own request context (a promise
+   * continuation registered there): Cloudflare Workers forbid aborting another request's signal.
+   */
   cancel(): void {
-    if (this.terminal) return;
+    if (this.terminal || this.canceled) return;
     this.canceled = true;
-    this.controller.abort(new DOMException('The task was canceled by request', 'AbortError'));
+    this.requestCancel();
   }
 
   private publish(event: A2AStreamEvent): void {

@@ -3,7 +3,7 @@
 // codes, agent card paths, SSE framing, 0.3 vs 1.0 shapes) and decisions.md points 3, 13 and 14.
 // Scenario 64 (tRPC's "message" streaming mode) is not implemented by our handler and has no test here.
 import { describe, expect, it, vi } from 'vitest';
-import { createA2AHandler, decodeAgentCard, InMemoryA2ATaskStore, type A2AHandlerOptions, type Task } from '../../src/a2a/index.js';
+import { createA2AClient, createA2AHandler, decodeAgentCard, InMemoryA2ATaskStore, type A2AHandlerOptions, type Task } from '../../src/a2a/index.js';
 import { ConfigError, recoverableError } from '../../src/errors/index.js';
 import { ExecutionErrorCollector, messagesStateSchema, StateGraph, createGraphAgent } from '../../src/graph/index.js';
 import { createErrorEvent, createEvent, type EventOrigin, type EventResponse, type Invocation, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
@@ -929,5 +929,96 @@ describe('createA2AHandler: A2A 1.0 requests', () => {
     });
     const legacy = await call(handler, 'message/send', { message: userMessage() });
     expect(legacy.result.status.state).toBe('completed');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serverless platforms: waitUntil, keep-alive (the workerd behaviour itself is proven in test/conformance/)
+
+describe('createA2AHandler: platforms (waitUntil, keep-alive)', () => {
+  const sendRequest = (body: unknown) => new Request(`${ORIGIN}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it("registers a non-blocking task's run with a Worker's ctx.waitUntil (third argument, called bound)", async () => {
+    const { agent, reached, gate } = gatedAgent((origin) => [chunk(origin, 'checking ')], (origin) => [answer(origin, 'order 42 is in stock')]);
+    const handler = handlerFor(agent);
+    const registered: Array<Promise<unknown>> = [];
+    const ctx = {
+      kept: registered,
+      waitUntil(this: { kept: Array<Promise<unknown>> }, promise: Promise<unknown>) {
+        this.kept.push(promise);
+      },
+    };
+    const response = await handler(sendRequest(rpc('message/send', { message: userMessage(), configuration: { blocking: false } })), {}, ctx);
+    const task = ((await response.json()) as JSONObject).result as JSONObject;
+    expect(task.status.state).toBe('submitted');
+    expect(registered).toHaveLength(1);
+    let settled = false;
+    void registered[0]?.then(() => (settled = true));
+    await within(reached.promise, 5_000, 'the agent start');
+    expect(settled).toBe(false); // still running after its response was sent
+    gate.resolve();
+    await within(registered[0] as Promise<unknown>, 5_000, 'the registered run');
+    expect((await waitForState(handler, task.id, 'completed')).artifacts[0].parts).toEqual([{ kind: 'text', text: 'order 42 is in stock' }]);
+  });
+
+  it('finds waitUntil on a second-argument context (Vercel/Next.js) and ignores arguments without one', async () => {
+    const handler = handlerFor(scripted((origin) => [answer(origin, 'done')]));
+    const waitUntil = vi.fn();
+    const response = await handler(sendRequest(rpc('message/stream', { message: userMessage() })), { waitUntil });
+    expect((await sseResults(response)).at(-1)?.status.state).toBe('completed');
+    expect(waitUntil).toHaveBeenCalledTimes(1);
+    const plain = await handler(sendRequest(rpc('message/send', { message: userMessage() })), { remoteAddr: { hostname: '127.0.0.1' } }, null, 42);
+    expect((((await plain.json()) as JSONObject).result as JSONObject).status.state).toBe('completed');
+  });
+
+  it('sends keep-alive comments while a stream waits, and loses no event when one fires', async () => {
+    const { agent, reached, gate } = gatedAgent((origin) => [chunk(origin, 'checking ')], (origin) => [chunk(origin, 'stock '), answer(origin, 'order 42 is in stock')]);
+    const handler = handlerFor(agent, { keepAliveMs: 15 });
+    const response = await post(handler, rpc('message/stream', { message: userMessage() }));
+    const reading = response.text(); // a client reading while the agent is quiet
+    await within(reached.promise, 5_000, 'the agent start');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    gate.resolve();
+    const text = await within(reading, 5_000, 'the SSE stream');
+    const frames = text.split('\n\n').filter((frame) => frame !== '');
+    const comments = frames.filter((frame) => frame === ': keep-alive');
+    expect(comments.length).toBeGreaterThanOrEqual(2);
+    expect(frames.filter((frame) => frame !== ': keep-alive').every((frame) => frame.startsWith('data: '))).toBe(true);
+    const results = frames.filter((frame) => frame.startsWith('data: ')).map((frame) => (JSON.parse(frame.slice(6)) as JSONObject).result as JSONObject);
+    const streamed = results.filter((result) => result.kind === 'artifact-update').flatMap((result) => result.artifact.parts.map((part: JSONObject) => part.text));
+    expect(streamed.join('')).toBe('checking stock ');
+    expect(results.at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+  });
+
+  it('keep-alive comments are invisible to our client: it yields only the events', async () => {
+    const { agent, reached, gate } = gatedAgent((origin) => [chunk(origin, 'checking ')], (origin) => [answer(origin, 'done')]);
+    const handler = handlerFor(agent, { keepAliveMs: 10 });
+    const client = createA2AClient({ agentCardUrl: ORIGIN, retry: false, fetch: (input, init) => handler(new Request(input, init)) });
+    const events: JSONObject[] = [];
+    const consumed = (async () => {
+      for await (const event of client.streamMessage('order 42')) events.push(event as JSONObject);
+    })();
+    await within(reached.promise, 5_000, 'the agent start');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    gate.resolve();
+    await within(consumed, 5_000, 'the client stream');
+    expect(events.map((event) => event.kind)).toEqual(['task', 'artifact-update', 'artifact-update', 'status-update']);
+    expect(events.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } });
+  });
+
+  it('sends no keep-alive comment with keepAliveMs: false', async () => {
+    const { agent, reached, gate } = gatedAgent((origin) => [chunk(origin, 'checking ')], (origin) => [answer(origin, 'done')]);
+    const handler = handlerFor(agent, { keepAliveMs: false });
+    const response = await post(handler, rpc('message/stream', { message: userMessage() }));
+    await within(reached.promise, 5_000, 'the agent start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gate.resolve();
+    expect((await sseResults(response)).at(-1)).toMatchObject({ kind: 'status-update', final: true });
+  });
+
+  it.each([0, -5, Number.POSITIVE_INFINITY, '1000', true])('rejects keepAliveMs %s with a ConfigError', (keepAliveMs) => {
+    const create = () => handlerFor(scripted(() => []), { keepAliveMs: keepAliveMs as never });
+    expect(create).toThrow(ConfigError);
+    expect(create).toThrow(/keepAliveMs must be a finite number > 0 or false/);
   });
 });

@@ -11,3 +11,6 @@ export function requireDist(): void {
     throw new Error('dist/ is missing: run npm run build first (npm test builds before running the tests)');
   }
 }
+
+/** workerd on Node 20 installs a 2026-04 build: keep the compatibility date no later than that. */
+export const COMPATIBILITY_DATE = '2026-04-01';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from './bundle.js';
-import { ROOT, requireDist } from './dist.js';
+import { COMPATIBILITY_DATE, ROOT, requireDist } from './dist.js';
 // @ts-expect-error — plain JavaScript
 import { startFaultServer } from './fault-server.mjs';
 import { report, type ScenarioResult } from './report.js';
@@ -13,8 +13,6 @@ import { scenarios } from './scenarios.mjs';
 
 requireDist();
 
-/** workerd on Node 20 installs a 2026-04 build: keep the compatibility date no later than that. */
-export const COMPATIBILITY_DATE = '2026-04-01';
 
 describe('conformance: workerd (dist in a Worker, no nodejs_compat, loopback fault server)', () => {
   let results: ScenarioResult[] = [];

@@ -1,0 +1,45 @@
+// The remote agent the A2A demos serve (Node, Cloudflare Worker, Deno): what it does depends on the user's text.
+//   "write …" → a graph whose node fails fatally (a failed task with structured metadata)
+//   "stop …"  → a stop_agent_error (a canceled task)
+//   "slow …"  → waits up to 10 s, honouring cancellation (for tasks/cancel)
+//   anything else → a normal answer (a completed task)
+// It takes the SDK namespace so the same file runs with `import * as F from 'faultline'` or from `dist/`.
+
+/** The agent card input the demos serve. */
+export const INVENTORY_CARD = { name: 'inventory', description: 'Stock levels; fails on purpose.' };
+
+/**
+ * @param {typeof import('faultline')} F the SDK namespace
+ * @returns {import('faultline').RunnableAgent}
+ */
+export function inventoryAgent(F) {
+  const collector = new F.ExecutionErrorCollector();
+  const fatalGraph = new F.StateGraph(collector.addField(F.messagesStateSchema()))
+    .withNodeCallbacks(collector.nodeCallbacks())
+    .addNode('write', () => {
+      throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
+    })
+    .setEntryPoint('write')
+    .setFinishPoint('write')
+    .compile();
+  const writer = F.createGraphAgent('inventory', fatalGraph);
+  return {
+    name: 'inventory',
+    async *runEvents(invocation) {
+      const text = invocation.message?.content ?? '';
+      const origin = { invocationId: invocation.invocationId, author: 'inventory' };
+      if (text.startsWith('write')) {
+        yield* writer.runEvents(invocation);
+      } else if (text.startsWith('stop')) {
+        yield F.createErrorEvent(origin, { type: F.ErrorType.StopAgentError, message: 'the operator stopped the agent', code: 'OPERATOR_STOP' });
+      } else if (text.startsWith('slow')) {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 10_000);
+          invocation.signal.addEventListener('abort', () => (clearTimeout(timer), reject(invocation.signal.reason)), { once: true });
+        });
+      } else {
+        yield F.createEvent(origin, { response: { object: 'chat.completion', done: true, choices: [{ index: 0, message: { role: 'assistant', content: `42 units of ${text}` } }] } });
+      }
+    },
+  };
+}
