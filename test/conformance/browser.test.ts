@@ -6,17 +6,18 @@ import { launchChromium, requireChromium } from './chromium.js';
 import { requireDist } from './dist.js';
 // @ts-expect-error — plain JavaScript
 import { startFaultServer } from './fault-server.mjs';
-import { report, type ScenarioResult } from './report.js';
+import { begin, report, type ScenarioResult } from './report.js';
 // @ts-expect-error — plain JavaScript shared by every runtime
 import { scenarios } from './scenarios.mjs';
 
 requireDist();
 requireChromium();
 
-for (const [runtime, page] of [
-  ['chromium-esm', 'esm.html'],
-  ['chromium-iife', 'iife.html'],
+for (const [runtime, page, what] of [
+  ['chromium-esm', 'esm.html', 'headless Chromium (Debian): the ESM build through an import map, no bundler'],
+  ['chromium-iife', 'iife.html', 'headless Chromium (Debian): the IIFE build in a <script> tag'],
 ] as const) {
+  begin(runtime, what);
   describe(`conformance: ${runtime} (dist in headless Chromium, loopback fault server)`, () => {
     let results: ScenarioResult[] = [];
     let server: { url: string; close: () => Promise<void> };

@@ -9,9 +9,11 @@ import { readWranglerConfig, startWorkerDemo } from '../../demo/worker/dev.mjs';
 // @ts-expect-error — plain JavaScript
 import { demoChecks, runDemoChecks } from './a2a-demo-checks.mjs';
 import { COMPATIBILITY_DATE, DIST, ROOT, requireDist } from './dist.js';
-import { report, type ScenarioResult } from './report.js';
+import { begin, report, type ScenarioResult } from './report.js';
 
 requireDist();
+begin('workerd-demo-worker', 'demo/worker in workerd (miniflare, wrangler.toml settings), checked over loopback HTTP');
+begin('deno-demo-deno', 'demo/deno under Deno.serve (--allow-net=127.0.0.1), checked over loopback HTTP');
 const F = await import(`${DIST}/index.js`);
 const checks = demoChecks as Array<{ name: string }>;
 

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, requireDist } from './dist.js';
 // @ts-expect-error — plain JavaScript
 import { startFaultServer } from './fault-server.mjs';
-import { report, type ScenarioResult } from './report.js';
+import { begin, report, type ScenarioResult } from './report.js';
 // @ts-expect-error — plain JavaScript shared by every runtime
 import { scenarios } from './scenarios.mjs';
 
 requireDist();
+begin('deno', 'Deno: deno test, --allow-net to the loopback fault server only, the ESM build');
 const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
 
 function runDeno(faultURL: string): Promise<{ code: number; output: string }> {

@@ -2,11 +2,12 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, requireDist } from './dist.js';
-import { report, type ScenarioResult } from './report.js';
+import { begin, report, type ScenarioResult } from './report.js';
 // @ts-expect-error — plain JavaScript shared by every runtime
 import { runScenarios, scenarios } from './scenarios.mjs';
 
 requireDist();
+begin('node', 'Node 20: vitest, msw in process, the ESM build');
 const F = await import(`${DIST}/index.js`);
 const testing = await import(`${DIST}/testing/index.js`);
 const BASE = 'https://faults.conformance.test';

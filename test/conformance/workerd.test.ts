@@ -7,11 +7,12 @@ import { bundle } from './bundle.js';
 import { COMPATIBILITY_DATE, ROOT, requireDist } from './dist.js';
 // @ts-expect-error — plain JavaScript
 import { startFaultServer } from './fault-server.mjs';
-import { report, type ScenarioResult } from './report.js';
+import { begin, report, type ScenarioResult } from './report.js';
 // @ts-expect-error — plain JavaScript shared by every runtime
 import { scenarios } from './scenarios.mjs';
 
 requireDist();
+begin('workerd', 'workerd (miniflare): a Worker bundling the ESM build, no nodejs_compat, loopback fault server');
 
 
 describe('conformance: workerd (dist in a Worker, no nodejs_compat, loopback fault server)', () => {
