@@ -1,0 +1,91 @@
+// Size of what users ship: each public entry bundled the way an app bundler would (dependencies resolved from
+// node_modules, tree-shaken, minified with terser), then gzipped. Budgets and their recorded figures live in
+// size-budgets.json; `npm run size` prints the table, `npm run size -- --write` records the current figures.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import { rollup } from 'rollup';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const BUDGETS_FILE = join(ROOT, 'size-budgets.json');
+
+const VIRTUAL = '\0size-entry';
+
+/**
+ * Bundles `code` (an ES module importing `faultline…` specifiers) with everything it pulls in, minified.
+ * @param {string} code
+ * @returns {Promise<{ minified: number, gzip: number, modules: string[] }>} sizes in bytes and the modules kept
+ */
+export async function bundleSize(code) {
+  const build = await rollup({
+    input: VIRTUAL,
+    treeshake: { preset: 'recommended' },
+    onwarn: () => {},
+    plugins: [
+      {
+        name: 'size-entry',
+        resolveId: (id) => (id === VIRTUAL ? id : id.startsWith('faultline') ? join(ROOT, 'dist', id === 'faultline' ? '' : id.slice('faultline/'.length), 'index.js') : null),
+        load: (id) => (id === VIRTUAL ? code : null),
+      },
+      nodeResolve({ browser: true }),
+    ],
+  });
+  try {
+    const { output } = await build.generate({ format: 'es', plugins: [terser({ format: { comments: false } })] });
+    const chunk = output[0];
+    const modules = Object.entries(chunk.modules)
+      .filter(([, info]) => info.renderedLength > 0)
+      .map(([id]) => id.replace(`${ROOT}/`, ''))
+      .filter((id) => id !== VIRTUAL);
+    return { minified: Buffer.byteLength(chunk.code), gzip: gzipSync(chunk.code, { level: 9 }).byteLength, modules };
+  } finally {
+    await build.close();
+  }
+}
+
+/** The size of a built file as shipped (the IIFE), gzipped. */
+export function fileSize(path) {
+  const code = readFileSync(join(ROOT, path));
+  return { minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, modules: [] };
+}
+
+/** @returns {Array<{ name: string, import?: string, file?: string, budget: number, recorded: number }>} */
+export function readBudgets() {
+  return JSON.parse(readFileSync(BUDGETS_FILE, 'utf8')).entries;
+}
+
+/** Measures every budgeted entry (gzip bytes). */
+export async function measureAll() {
+  const results = [];
+  for (const entry of readBudgets()) {
+    const size = entry.file ? fileSize(entry.file) : await bundleSize(entry.import);
+    results.push({ ...entry, ...size });
+  }
+  return results;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const results = await measureAll();
+  console.log(`${'entry'.padEnd(44)} ${'min'.padStart(9)} ${'gzip'.padStart(9)} ${'budget'.padStart(9)}`);
+  for (const result of results) {
+    console.log(`${result.name.padEnd(44)} ${kb(result.minified).padStart(9)} ${kb(result.gzip).padStart(9)} ${kb(result.budget).padStart(9)}${result.gzip > result.budget ? '  OVER BUDGET' : ''}`);
+  }
+  if (process.argv.includes('--write')) {
+    const file = JSON.parse(readFileSync(BUDGETS_FILE, 'utf8'));
+    for (const entry of file.entries) entry.recorded = results.find((result) => result.name === entry.name).gzip;
+    writeFileSync(BUDGETS_FILE, `${JSON.stringify(file, null, 2)}\n`);
+    const readmePath = join(ROOT, 'README.md');
+    let readme = readFileSync(readmePath, 'utf8');
+    for (const entry of file.entries) {
+      const escaped = entry.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      readme = readme.replace(new RegExp(`^\\| ${escaped} \\|.*$`, 'm'), `| ${entry.name} | ${kb(entry.recorded)} | ${kb(entry.budget)} |`);
+    }
+    writeFileSync(readmePath, readme);
+    console.log("recorded the figures in size-budgets.json and the README's size table");
+  }
+  if (results.some((result) => result.gzip > result.budget)) process.exitCode = 1;
+}

@@ -1,0 +1,52 @@
+// What an app bundler keeps from the built package (scripts/size.mjs bundles with rollup, tree-shaken): importing a
+// layer pulls in that layer and the shared internals, never the layers above it or a schema library it does not use.
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error — plain JavaScript
+import { bundleSize } from '../../scripts/size.mjs';
+import { requireDist } from '../conformance/dist.js';
+
+requireDist();
+
+async function kept(code: string): Promise<{ modules: string[]; gzip: number }> {
+  return (await bundleSize(code)) as { modules: string[]; gzip: number };
+}
+
+const layer = (modules: string[], name: string) => modules.filter((id) => id.startsWith(`dist/${name}/`));
+const zod = (modules: string[]) => modules.filter((id) => id.includes('node_modules/zod/'));
+
+describe('tree-shaking the built package', () => {
+  it('importing nothing but the package keeps no code (no module has side effects)', async () => {
+    const { modules } = await kept("import 'faultline';");
+    expect(modules).toEqual([]);
+  });
+
+  it.each([
+    ['all of faultline/errors', "export * from 'faultline/errors';"],
+    ['one error class from the root entry', "export { AgentError, ChatClientError, toResponseError } from 'faultline';"],
+  ])('%s pulls in no chat, tool, agent, graph, runner or A2A code and no zod', async (_title, code) => {
+    const { modules } = await kept(code);
+    expect(layer(modules, 'errors').length).toBeGreaterThan(0);
+    for (const name of ['chat', 'tools', 'agent', 'graph', 'runner', 'a2a', 'testing']) expect(layer(modules, name), name).toEqual([]);
+    expect(zod(modules)).toEqual([]);
+    expect(modules.filter((id) => id.includes('node_modules'))).toEqual([]);
+    expect(modules.every((id) => /^dist\/(errors|internal)\//.test(id))).toBe(true);
+  });
+
+  it('faultline/tools pulls in no chat, agent, graph, runner or A2A code and no zod (Standard Schema only)', async () => {
+    const { modules } = await kept("export * from 'faultline/tools';");
+    for (const name of ['chat', 'agent', 'graph', 'runner', 'a2a']) expect(layer(modules, name), name).toEqual([]);
+    expect(zod(modules)).toEqual([]);
+  });
+
+  it('faultline/chat pulls in no tool, agent, graph, runner or A2A code and no zod', async () => {
+    const { modules } = await kept("export * from 'faultline/chat';");
+    for (const name of ['tools', 'agent', 'graph', 'runner', 'a2a']) expect(layer(modules, name), name).toEqual([]);
+    expect(zod(modules)).toEqual([]);
+  });
+
+  it('the A2A client pulls in no graph, agent, runner or chat code and no A2A server code', async () => {
+    const { modules } = await kept("export { createA2AClient } from 'faultline/a2a';");
+    for (const name of ['graph', 'agent', 'runner', 'chat']) expect(layer(modules, name), name).toEqual([]);
+    expect(modules.filter((id) => /dist\/a2a\/(handler|task-execution|task-store|server-payloads)\.js$/.test(id))).toEqual([]);
+  });
+});
