@@ -26,8 +26,9 @@ describe('demo/worker: the A2A handler as a Cloudflare Worker (workerd)', () => 
   let results: ScenarioResult[] = [];
   let server: { url: string; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
-    server = await startWorkerDemo({ port: 0 });
-    results = await runDemoChecks(F, server.url);
+    const started = (await startWorkerDemo({ port: 0 })) as { url: string; close: () => Promise<void> };
+    server = started;
+    results = await runDemoChecks(F, started.url);
     report('workerd-demo-worker', results);
   }, 120_000);
   afterAll(async () => server?.close());
