@@ -9,12 +9,12 @@
 export const INVENTORY_CARD = { name: 'inventory', description: 'Stock levels; fails on purpose.' };
 
 /**
+ * A graph whose one node fails fatally (code WRITE_FATAL), with the execution-error collector wired in.
  * @param {typeof import('faultline')} F the SDK namespace
- * @returns {import('faultline').RunnableAgent}
  */
-export function inventoryAgent(F) {
+export function fatalWriteGraph(F) {
   const collector = new F.ExecutionErrorCollector();
-  const fatalGraph = new F.StateGraph(collector.addField(F.messagesStateSchema()))
+  return new F.StateGraph(collector.addField(F.messagesStateSchema()))
     .withNodeCallbacks(collector.nodeCallbacks())
     .addNode('write', () => {
       throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
@@ -22,7 +22,14 @@ export function inventoryAgent(F) {
     .setEntryPoint('write')
     .setFinishPoint('write')
     .compile();
-  const writer = F.createGraphAgent('inventory', fatalGraph);
+}
+
+/**
+ * @param {typeof import('faultline')} F the SDK namespace
+ * @returns {import('faultline').RunnableAgent}
+ */
+export function inventoryAgent(F) {
+  const writer = F.createGraphAgent('inventory', fatalWriteGraph(F));
   return {
     name: 'inventory',
     async *runEvents(invocation) {

@@ -1,26 +1,7 @@
 // Checks for the A2A demo servers (demo/worker under workerd, demo/deno under Deno.serve): our built client, over
 // real loopback HTTP, against the handler running in that runtime. Same result shape as scenarios.mjs.
 
-function equal(actual, expected, message) {
-  const a = JSON.stringify(actual);
-  const b = JSON.stringify(expected);
-  if (a !== b) throw new Error(`assertion failed: ${message}\n  expected ${b}\n  received ${a}`);
-}
-
-async function items(stream) {
-  const collected = [];
-  for await (const item of stream) collected.push(item);
-  return collected;
-}
-
-async function failureOf(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('assertion failed: expected a rejection');
-}
+import { equal, failureOf, items } from './asserts.mjs';
 
 const userMessage = (text, messageId) => ({ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] });
 

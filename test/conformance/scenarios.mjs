@@ -3,6 +3,9 @@
 // fault server serving `chatFaultHandlers` (from `faultline/testing`) under `<baseURL>/chat`, so each runtime uses
 // its own real fetch and streams. Plain JavaScript and Web APIs only.
 
+import { fatalWriteGraph } from '../../demo/a2a/inventory.mjs';
+import { check, equal, failureOf, items } from './asserts.mjs';
+
 /** A minimal Standard Schema for `{ [key]: string }` objects (no schema library needed in every runtime). */
 function stringFields(...keys) {
   return {
@@ -21,42 +24,6 @@ function stringFields(...keys) {
   };
 }
 
-function check(condition, message) {
-  if (!condition) throw new Error(`assertion failed: ${message}`);
-}
-
-function equal(actual, expected, message) {
-  const a = JSON.stringify(actual);
-  const b = JSON.stringify(expected);
-  if (a !== b) throw new Error(`assertion failed: ${message}\n  expected ${b}\n  received ${a}`);
-}
-
-async function items(stream) {
-  const collected = [];
-  for await (const item of stream) collected.push(item);
-  return collected;
-}
-
-async function failureOf(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('assertion failed: expected a rejection');
-}
-
-function failingRemoteGraph(F) {
-  const collector = new F.ExecutionErrorCollector();
-  return new F.StateGraph(collector.addField(F.messagesStateSchema()))
-    .withNodeCallbacks(collector.nodeCallbacks())
-    .addNode('write', () => {
-      throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
-    })
-    .setEntryPoint('write')
-    .setFinishPoint('write')
-    .compile();
-}
 
 /** A client pointed at one fault of the fault server, with fast retries. */
 function faultClient(F, baseURL, fault, runId, extra = {}) {
@@ -191,7 +158,7 @@ export const scenarios = [
   {
     name: 'A2A: a failed task through our client against our handler (unary and streaming)',
     async run({ F }) {
-      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', failingRemoteGraph(F)), card: { name: 'inventory' } });
+      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', fatalWriteGraph(F)), card: { name: 'inventory' } });
       const client = F.createA2AClient({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
       const task = await client.sendMessage('write order 42');
       equal([task.kind, task.status.state, task.metadata.error_code, task.status.message.metadata.error_code], ['task', 'failed', 'WRITE_FATAL', 'WRITE_FATAL'], 'a failed task with mirrored metadata');
@@ -206,7 +173,7 @@ export const scenarios = [
   {
     name: 'A2A: a remote failure reaches a parent collector as a record with its path',
     async run({ F }) {
-      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', failingRemoteGraph(F)), card: { name: 'inventory' } });
+      const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', fatalWriteGraph(F)), card: { name: 'inventory' } });
       const remote = F.createA2AAgent({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
       const collector = new F.ExecutionErrorCollector();
       const parent = new F.StateGraph(collector.addField(F.messagesStateSchema()))
