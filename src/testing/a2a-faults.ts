@@ -58,7 +58,13 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
   return [
     http.get(`${base}/.well-known/agent-card.json`, () => HttpResponse.json(card)),
     http.post(`${base}/`, async ({ request }) => {
-      const rpc = (await request.json()) as RPC;
+      let rpc: RPC;
+      try {
+        rpc = (await request.json()) as RPC;
+      } catch {
+        return HttpResponse.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      }
+      if (typeof rpc !== 'object' || rpc === null || typeof rpc.method !== 'string') return HttpResponse.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
       const text = (rpc.params?.message?.parts ?? []).map((part) => part.text ?? '').join('');
       const taskId = `task-fault-${++sequence}`;
       const contextId = rpc.params?.message?.contextId ?? `ctx-fault-${sequence}`;

@@ -10,7 +10,7 @@ export const CHAT_FAULTS = Object.freeze({
   'rate-limit': 'HTTP 429 with Retry-After (retry-after-ms: 50) on the first call of a run id, then the answer',
   'server-error': 'HTTP 500 on the first two calls of a run id, then the answer',
   unauthorized: 'HTTP 401 with an OpenAI error body echoing the (fake) key',
-  'cut-mid-stream': 'two text deltas, then the connection drops',
+  'cut-mid-stream': 'two text deltas, then the connection drops 30 ms later',
   'malformed-chunk': 'one text delta, then a chunk that is not JSON',
   'mid-stream-error': 'one text delta, then `data: {"error": …}`',
   'invalid-tool-json': 'a tool call whose arguments are not JSON',
@@ -61,7 +61,7 @@ export function chatFaultHandlers(options: { baseURL: string }): HttpHandler[] {
             { status: 401, headers: { 'x-request-id': 'req_unauthorized' } },
           );
         case 'cut-mid-stream':
-          return sseResponse(textEvents(['partial ', 'answer ', 'never finished']), { dropAfter: 3 });
+          return sseResponse(textEvents(['partial ', 'answer ', 'never finished']), { dropAfter: 3, dropDelayMs: 30 });
         case 'malformed-chunk':
           return sseResponse([chunk({ content: 'Hello' }), '{"id": broken']);
         case 'mid-stream-error':

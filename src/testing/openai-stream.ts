@@ -70,6 +70,11 @@ export function sseText(events: readonly unknown[]): string {
 export interface StreamPlan {
   /** Drop the connection (error the body) before event number `dropAfter`. */
   dropAfter?: number;
+  /**
+   * Wait this long, in ms, before the drop. Real connections do not drop in the microsecond after a write, and some
+   * clients (Chromium's fetch under load) can lose bytes that arrived together with the drop.
+   */
+  dropDelayMs?: number;
   /** End the body cleanly (without a finish) before event number `endAfter`. */
   endAfter?: number;
   /** Send nothing more from event number `stallAfter` on, keeping the connection open. */
@@ -94,6 +99,7 @@ export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): 
       async pull(controller) {
         if (index === 0 && plan.firstByteDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.firstByteDelayMs));
         if (plan.dropAfter === index) {
+          if (plan.dropDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.dropDelayMs));
           controller.error(new TypeError('terminated: other side closed'));
           return;
         }
