@@ -64,8 +64,20 @@ export function markRecoverable<T>(error: T): T | RecoverableError {
  * A new recoverable error, optionally with a code (tRPC's `NewRecoverableError`).
  * @example `throw recoverableError('cache lookup timed out', { code: 'CACHE_TIMEOUT' })`
  */
-export function recoverableError(message: string, options: { code?: string } = {}): RecoverableError {
-  const error = new Error(message);
-  if (options.code !== undefined) Object.assign(error, { code: options.code });
-  return new RecoverableWrapper(error);
+export function recoverableError(message: string, options: { code?: string } = {}): RecoverableError & { code?: string } {
+  return new RecoverableFailure(message, options.code);
+}
+
+/** What {@link recoverableError} makes: one error (one stack capture), not a wrapper around another. */
+class RecoverableFailure extends Error implements RecoverableError {
+  readonly code?: string;
+
+  constructor(message: string, code: string | undefined) {
+    super(message);
+    if (code !== undefined) this.code = code;
+  }
+
+  recoverable(): boolean {
+    return true;
+  }
 }

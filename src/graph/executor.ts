@@ -115,9 +115,9 @@ export class GraphRun {
         for (const target of explicit) add(id, target);
         continue;
       }
-      for (const edge of this.parts.edges) if (edge.from === id) add(id, edge.to);
-      for (const branch of this.parts.branches) {
-        if (branch.from !== id) continue;
+      const { edgesFrom, branchesFrom } = adjacency(this.parts);
+      for (const to of edgesFrom.get(id) ?? []) add(id, to);
+      for (const branch of branchesFrom.get(id) ?? []) {
         let choice: string | readonly string[];
         try {
           choice = await branch.router({ ...state });
@@ -196,4 +196,22 @@ export class GraphRun {
     };
     this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response, stateDelta: delta }));
   }
+}
+
+interface Adjacency {
+  edgesFrom: Map<string, string[]>;
+  branchesFrom: Map<string, GraphParts['branches']>;
+}
+const adjacencies = new WeakMap<Readonly<GraphParts>, Adjacency>();
+
+/** Edges and branches by source node, in declaration order; computed once per compiled graph. */
+function adjacency(parts: Readonly<GraphParts>): Adjacency {
+  let found = adjacencies.get(parts);
+  if (!found) {
+    found = { edgesFrom: new Map(), branchesFrom: new Map() };
+    for (const edge of parts.edges) found.edgesFrom.set(edge.from, [...(found.edgesFrom.get(edge.from) ?? []), edge.to]);
+    for (const branch of parts.branches) found.branchesFrom.set(branch.from, [...(found.branchesFrom.get(branch.from) ?? []), branch]);
+    adjacencies.set(parts, found);
+  }
+  return found;
 }

@@ -11,7 +11,7 @@ import { messageOf, read } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
-import { createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
+import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
 import type { GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
@@ -49,9 +49,24 @@ function origin(scope: RunScope, node: GraphNode): EventOrigin {
 }
 
 function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, extra: Record<string, unknown> = {}, error?: unknown): RunEvent {
-  const metadata = JSON.stringify({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step, ...extra });
-  const response = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
-  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: metadata } });
+  const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
+  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, extra) } });
+}
+
+const metadataPrefixes = new WeakMap<GraphNode, string>();
+
+/**
+ * `JSON.stringify({nodeId, nodeName, nodeType, stepNumber, ...extra})`, with the node's constant part serialized once
+ * (two events per node and step make this a hot path).
+ */
+function nodeMetadata(node: GraphNode, step: number, extra: Record<string, unknown>): string {
+  let prefix = metadataPrefixes.get(node);
+  if (prefix === undefined) {
+    prefix = JSON.stringify({ nodeId: node.id, nodeName: node.name, nodeType: node.type }).slice(0, -1);
+    metadataPrefixes.set(node, prefix);
+  }
+  const rest = JSON.stringify(extra);
+  return `${prefix},"stepNumber":${JSON.stringify(step)}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
 }
 
 /** A node result must be a state update, a `Command`, or nothing. */
@@ -72,9 +87,9 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
     nodeType: node.type,
     stepNumber: step,
     invocationId: scope.invocationId,
-    ...(scope.path.length > 0 ? { path: scope.path } : {}),
     [EXECUTION]: { emit: scope.emit, addFallbackUpdate: (update) => fallbackUpdates.push(update), branch: scope.branch, requestId: scope.requestId },
   };
+  if (scope.path.length > 0) context.path = scope.path;
   const global = scope.parts.callbacks;
   const own: NodeCallbacks[] = node.callbacks ? [node.callbacks] : [];
   scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, { phase: 'start' }));
@@ -134,21 +149,23 @@ async function attempts(
   callbacks: NodeCallbacks[],
   onAttempt: (attempt: number) => void,
 ): Promise<unknown> {
-  const options = resolveRetryOptions(node.retry ?? false);
-  const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
   for (let attempt = 1; ; attempt++) {
     scope.signal.throwIfAborted();
     onAttempt(attempt);
-    const nodeContext: NodeContext = { ...context, signal: scope.signal, attempt };
+    const nodeContext = withAttempt(context, scope.signal, attempt);
     try {
+      const outcome: unknown = node.run({ ...state }, nodeContext);
+      if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
       const aborted = abortPromise(scope.signal);
       try {
-        return await Promise.race([Promise.resolve().then(() => node.run({ ...state }, nodeContext)), aborted.promise]);
+        return await Promise.race([outcome, aborted.promise]);
       } finally {
         aborted.dispose();
       }
     } catch (error) {
       if (scope.signal.aborted) throw scope.signal.reason;
+      const options = resolveRetryOptions(node.retry ?? false);
+      const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
       const willRetry = attempt < options.maxAttempts && retryOn(error);
       for (const each of callbacks) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
       if (!willRetry) throw error;
@@ -157,4 +174,24 @@ async function attempts(
       await delay(delayMs, scope.signal);
     }
   }
+}
+
+/** The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). */
+function withAttempt(context: NodeCallbackContext, signal: AbortSignal, attempt: number): NodeContext {
+  const nodeContext: NodeContext = {
+    nodeId: context.nodeId,
+    nodeName: context.nodeName,
+    nodeType: context.nodeType,
+    stepNumber: context.stepNumber,
+    invocationId: context.invocationId,
+    [EXECUTION]: context[EXECUTION],
+    signal,
+    attempt,
+  };
+  if (context.path !== undefined) nodeContext.path = context.path;
+  return nodeContext;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -7,6 +7,14 @@ export function monotonic(): number {
   return globalThis.performance?.now() ?? Date.now();
 }
 
+let lastTime = Number.NaN;
+let lastText = '';
+
+/** ISO 8601 with milliseconds; formatted once per millisecond (events are stamped in bursts). */
 export function isoTimestamp(time: number = Date.now()): string {
-  return new Date(time).toISOString();
+  if (time !== lastTime) {
+    lastText = new Date(time).toISOString();
+    lastTime = time;
+  }
+  return lastText;
 }

@@ -85,6 +85,8 @@ describe('recoverable marking (seed-systems §1.4)', () => {
     expect(error.message).toBe('cache lookup timed out');
     expect(toResponseError(error)).toEqual({ type: 'flow_error', message: 'cache lookup timed out', code: 'CACHE_TIMEOUT' });
     expect(toResponseError(recoverableError('no code'))).not.toHaveProperty('code');
+    expect([error.name, error.code, error.cause, error instanceof Error, typeof error.stack]).toEqual(['Error', 'CACHE_TIMEOUT', undefined, true, 'string']);
+    expect(markRecoverable(error)).toBe(error); // already recoverable: not wrapped again
   });
 
   it('marks a thrown non-error value', () => {
