@@ -131,9 +131,9 @@ export class OpenAIStreamDecoder {
     const delta = choice.delta;
     if (isPlainObject(delta)) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning !== '') this.out.push({ type: 'reasoning-delta', delta: reasoning });
+      if (typeof reasoning === 'string' && reasoning !== '') this.textDelta('reasoning-delta', reasoning);
       const content = delta.content;
-      if (typeof content === 'string' && content !== '') this.out.push({ type: 'text-delta', delta: content });
+      if (typeof content === 'string' && content !== '') this.textDelta('text-delta', content);
       const toolCalls = delta.tool_calls;
       if (Array.isArray(toolCalls)) toolCalls.forEach((toolCall, position) => this.toolCall(toolCall, position));
     }
@@ -142,6 +142,16 @@ export class OpenAIStreamDecoder {
       this.finishReason = finishReason;
       this.endCalls();
     }
+  }
+
+  /**
+   * A text or reasoning delta. Consecutive deltas of the same kind decoded from one network read become one chunk:
+   * the text is the same, and a consumer pays per chunk, not per SSE event (a provider sends one per token).
+   */
+  private textDelta(type: 'text-delta' | 'reasoning-delta', delta: string): void {
+    const last = this.out[this.out.length - 1];
+    if (last?.type === type) last.delta += delta;
+    else this.out.push({ type, delta });
   }
 
   private toolCall(toolCall: unknown, position: number): void {
@@ -164,7 +174,9 @@ export class OpenAIStreamDecoder {
     const argumentsDelta = typeof fn.arguments === 'string' ? fn.arguments : isPlainObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
     if (argumentsDelta !== '') {
       call.arguments += argumentsDelta;
-      this.out.push({ type: 'tool-call-delta', index, id: call.id, argumentsDelta });
+      const last = this.out[this.out.length - 1];
+      if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += argumentsDelta;
+      else this.out.push({ type: 'tool-call-delta', index, id: call.id, argumentsDelta });
     }
   }
 

@@ -74,13 +74,18 @@ export class SSEParser {
     while (end !== -1) {
       if (first) {
         first = false;
-        const line = this.buffer === '' ? text.slice(0, end) : this.buffer + text.slice(0, end);
-        this.buffer = '';
-        if (line.length > this.maxLineLength) this.tooLong();
-        this.line(line);
+        if (this.buffer === '') {
+          if (end > this.maxLineLength) this.tooLong();
+          this.line(text, 0, end);
+        } else {
+          const line = this.buffer + text.slice(0, end);
+          this.buffer = '';
+          if (line.length > this.maxLineLength) this.tooLong();
+          this.line(line, 0, line.length);
+        }
       } else {
         if (end - start > this.maxLineLength) this.tooLong();
-        this.line(text.slice(start, end));
+        this.line(text, start, end);
       }
       if (text.charCodeAt(end) === CR) {
         if (end + 1 === text.length) {
@@ -110,34 +115,29 @@ export class SSEParser {
     this.pendingCR = false;
   }
 
-  private line(line: string): void {
-    const length = line.length;
-    if (length === 0) {
+  /** Processes the line `source[start, end)` (indices, so the common `data:` line costs one substring). */
+  private line(source: string, start: number, end: number): void {
+    if (end === start) {
       this.dispatch();
       return;
     }
-    const first = line.charCodeAt(0);
+    const first = source.charCodeAt(start);
     if (first === COLON) {
-      this.options.onComment?.(line.charCodeAt(1) === SPACE ? line.slice(2) : line.slice(1));
+      if (this.options.onComment) this.options.onComment(source.slice(source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end));
       return;
     }
-    const colon = line.indexOf(':');
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = line;
-      value = '';
-    } else {
-      field = line.slice(0, colon);
-      value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
+    // Fast path: "data:" (d a t a :)
+    if (first === 100 && end - start >= 5 && source.charCodeAt(start + 1) === 97 && source.charCodeAt(start + 2) === 116 && source.charCodeAt(start + 3) === 97 && source.charCodeAt(start + 4) === COLON) {
+      this.appendData(source.slice(source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
+      return;
     }
+    let colon = source.indexOf(':', start);
+    if (colon >= end) colon = -1;
+    const field = colon === -1 ? source.slice(start, end) : source.slice(start, colon);
+    const value = colon === -1 ? '' : source.slice(source.charCodeAt(colon + 1) === SPACE && colon + 1 < end ? colon + 2 : colon + 1, end);
     switch (field) {
       case 'data':
-        this.data = this.data === undefined ? value : `${this.data}\n${value}`;
-        if (this.data.length > this.maxEventLength) {
-          this.data = undefined;
-          throw new StreamError(`An SSE event exceeded ${this.maxEventLength} characters of data`, { reason: 'line_too_long' });
-        }
+        this.appendData(value);
         break;
       case 'event':
         this.eventType = value;
@@ -150,6 +150,14 @@ export class SSEParser {
         break;
       default:
         break;
+    }
+  }
+
+  private appendData(value: string): void {
+    this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    if (this.data.length > this.maxEventLength) {
+      this.data = undefined;
+      throw new StreamError(`An SSE event exceeded ${this.maxEventLength} characters of data`, { reason: 'line_too_long' });
     }
   }
 

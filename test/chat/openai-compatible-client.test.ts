@@ -486,3 +486,44 @@ describe('createOpenAICompatibleClient: failures inside one network chunk', () =
     expect(error).toMatchObject({ name: 'StreamError', reason: 'malformed_chunk', afterOutput: true });
   });
 });
+
+describe('createOpenAICompatibleClient: deltas decoded from one network read are coalesced', () => {
+  const oneRead = (events: unknown[]) => completions(() => new HttpResponse(events.map((event) => `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } }));
+
+  it('merges consecutive text deltas of one read into one chunk, keeping the text exact', async () => {
+    server.use(oneRead([chunk({ content: 'Sure' }), chunk({ content: ', ' }), chunk({ content: 'café ☕' }), chunk({}, 'stop'), '[DONE]']));
+    const { chunks } = await readAll(client().stream(ask));
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Sure, café ☕' }, { type: 'finish', reason: 'stop', responseId: 'chatcmpl-test', model: 'test-model' }]);
+  });
+
+  it('keeps kinds apart and in order: reasoning, then text, then text again after a reasoning delta', async () => {
+    server.use(oneRead([chunk({ reasoning_content: 'Think' }), chunk({ reasoning_content: 'ing.' }), chunk({ content: 'A' }), chunk({ reasoning_content: '!' }), chunk({ content: 'B' }), chunk({}, 'stop'), '[DONE]']));
+    const { chunks } = await readAll(client().stream(ask));
+    expect(chunks.slice(0, -1)).toEqual([
+      { type: 'reasoning-delta', delta: 'Thinking.' },
+      { type: 'text-delta', delta: 'A' },
+      { type: 'reasoning-delta', delta: '!' },
+      { type: 'text-delta', delta: 'B' },
+    ]);
+  });
+
+  it('merges argument deltas of the same tool call, never across calls, and the assembled arguments are exact', async () => {
+    server.use(oneRead([...toolCallEvents([{ id: 'call_a', name: 'a', arguments: '{"x":1,"y":"é"}' }, { id: 'call_b', name: 'b', arguments: '{"z":[1,2]}' }])]));
+    const { chunks } = await readAll(client().stream(ask));
+    const deltas = chunks.filter((item) => item.type === 'tool-call-delta');
+    expect(deltas.map((item) => [item.id, item.argumentsDelta])).toEqual([
+      ['call_a', '{"x":1,"y":"é"}'],
+      ['call_b', '{"z":[1,2]}'],
+    ]);
+    expect(chunks.filter((item) => item.type === 'tool-call-end').map((item) => item.arguments)).toEqual(['{"x":1,"y":"é"}', '{"z":[1,2]}']);
+  });
+
+  it('never merges across network reads: one event per read stays one chunk per delta', async () => {
+    server.use(completions(() => sseResponse(textEvents(['Hel', 'lo']))));
+    const { chunks } = await readAll(client().stream(ask));
+    expect(chunks.filter((item) => item.type === 'text-delta')).toEqual([
+      { type: 'text-delta', delta: 'Hel' },
+      { type: 'text-delta', delta: 'lo' },
+    ]);
+  });
+});

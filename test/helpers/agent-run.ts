@@ -14,9 +14,24 @@ export function fixtureText(name: string): string {
   return readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
 }
 
-/** A fresh `text/event-stream` response carrying a recorded `.sse` fixture, exactly as recorded. */
-export function fixtureStream(name: string): HttpResponse<string> {
-  return new HttpResponse(fixtureText(name), { headers: { 'content-type': 'text/event-stream' } });
+/**
+ * A fresh `text/event-stream` response carrying a recorded `.sse` fixture, byte for byte as recorded, one event per
+ * network read (as a provider streams tokens; deltas decoded from one read are coalesced, see openai-stream-decoder).
+ */
+export function fixtureStream(name: string): HttpResponse<ReadableStream<Uint8Array>> {
+  const events = fixtureText(name).split(/(?<=\n\n)/);
+  const encoder = new TextEncoder();
+  let index = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (index < events.length) controller.enqueue(encoder.encode(events[index++]));
+        else controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
 /** A recorded HTTP error of openai-errors.json (`401`, `429`, `500`, `503`): its raw body and headers. */
