@@ -178,7 +178,7 @@ export class A2ATransport {
     try {
       envelope = JSON.parse(event.data);
     } catch (error) {
-      throw new SerializeError(`The A2A stream from ${this.url} sent data that is not JSON: ${truncate(event.data, 200)}`, { subject: 'A2A stream event', cause: error });
+      throw new SerializeError(`The A2A stream from ${this.url} sent data that is not JSON: ${truncate(redactText(event.data, this.config.secrets), 200)}`, { subject: 'A2A stream event', cause: error });
     }
     return this.unwrap(envelope, method, id, true, 200);
   }
@@ -191,7 +191,8 @@ export class A2ATransport {
       if (!response.ok) throw this.httpError(response, method, text);
       throw new SerializeError(`The A2A answer from ${this.url} is not JSON: ${truncate(redactText(text, this.config.secrets), 200)}`, { subject: 'A2A response', cause: error });
     }
-    if (!response.ok && !(isPlainObject(envelope) && isPlainObject(envelope.error))) throw this.httpError(response, method, text);
+    // A failed HTTP answer is JSON-RPC only when it says so; a gateway's `{"error": …}` body is an HTTP failure.
+    if (!response.ok && !(isPlainObject(envelope) && envelope.jsonrpc === '2.0' && isPlainObject(envelope.error))) throw this.httpError(response, method, text);
     return this.unwrap(envelope, method, id, false, response.status);
   }
 
