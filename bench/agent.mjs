@@ -1,0 +1,90 @@
+// The agent loop: a 2-step tool loop (the model calls a tool, the tool runs, the model answers) against a fetch mock
+// returning prebuilt SSE responses. Floor: a minimal hand-written loop on the same mock (fetch, split, JSON.parse,
+// call the function, fetch again), which does no validation, no events, no sessions.
+import * as z from 'zod';
+import { AgentBuilder, createOpenAICompatibleClient, defineTool } from '../dist/index.js';
+import { compare, fixed, jsonLine, table } from './lib.mjs';
+
+const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 2000);
+const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-bench' };
+const sse = (payloads) => payloads.map((payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`).join('');
+const TOOL_TURN = sse([
+  { ...head, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] },
+  { ...head, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }, finish_reason: null }] },
+  { ...head, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, finish_reason: null }] },
+  { ...head, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+  '[DONE]',
+]);
+const ANSWER_TURN = sse([
+  { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: 'It is ' }, finish_reason: null }] },
+  { ...head, choices: [{ index: 0, delta: { content: 'sunny in Paris.' }, finish_reason: null }] },
+  { ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+  '[DONE]',
+]);
+const encoder = new TextEncoder();
+const TOOL_BYTES = encoder.encode(TOOL_TURN);
+const ANSWER_BYTES = encoder.encode(ANSWER_TURN);
+
+/** Answers a request with tool results in it with the final text, any other with the tool call. */
+async function mockFetch(_url, init) {
+  const body = typeof init?.body === 'string' ? init.body : '';
+  return new Response(body.includes('"role":"tool"') ? ANSWER_BYTES : TOOL_BYTES, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+const weather = async ({ city }) => ({ city, sky: 'sunny' });
+const agent = new AgentBuilder('bench')
+  .chatClient(createOpenAICompatibleClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', apiKey: 'sk-bench', fetch: mockFetch }))
+  .instructions('Answer with the tools.')
+  .tools([defineTool({ name: 'get_weather', description: 'Weather for a city.', parameters: z.object({ city: z.string() }), execute: weather })])
+  .build();
+
+async function faultlineRun() {
+  let text = '';
+  for await (const item of await agent.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
+  if (text !== 'It is sunny in Paris.') throw new Error(`unexpected answer: ${text}`);
+}
+
+/** The floor: the least a streaming tool loop must do. */
+async function handWrittenRun() {
+  const messages = [{ role: 'system', content: 'Answer with the tools.' }, { role: 'user', content: 'Weather in Paris?' }];
+  for (;;) {
+    const response = await mockFetch('http://bench.invalid/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'gpt-bench', stream: true, messages }) });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let text = '';
+    const calls = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      buffer += decoder.decode(next.value, { stream: true });
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop();
+      for (const block of blocks) {
+        const data = block.slice(6);
+        if (data === '[DONE]') continue;
+        const delta = JSON.parse(data).choices[0].delta;
+        if (delta.content) text += delta.content;
+        for (const call of delta.tool_calls ?? []) {
+          calls[call.index] ??= { id: call.id, name: call.function.name, arguments: '' };
+          calls[call.index].arguments += call.function.arguments ?? '';
+        }
+      }
+    }
+    if (calls.length === 0) {
+      if (text !== 'It is sunny in Paris.') throw new Error('floor: unexpected answer');
+      return;
+    }
+    messages.push({ role: 'assistant', content: null, tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });
+    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true, data: await weather(JSON.parse(call.arguments)) }) });
+  }
+}
+
+const batch = (run) => async () => {
+  for (let index = 0; index < RUNS; index++) await run();
+};
+const results = await compare({ faultline: batch(faultlineRun), 'hand-written loop (floor)': batch(handWrittenRun) }, { warmup: 1, rounds: Number(process.env.BENCH_ROUNDS ?? 7) });
+const perRun = (name) => results[name].median / RUNS;
+table(`Agent loop: a 2-step streaming tool loop on a fetch mock, ${RUNS} sequential runs per round (median of rounds)`, ['loop', 'ms per run', '× floor'], [
+  ['faultline Agent.run', perRun('faultline').toFixed(3), (perRun('faultline') / perRun('hand-written loop (floor)')).toFixed(1)],
+  ['hand-written loop (floor)', perRun('hand-written loop (floor)').toFixed(3), '1.0'],
+]);
+jsonLine('agent', { msPerRun: fixed(perRun('faultline'), 3), floorMsPerRun: fixed(perRun('hand-written loop (floor)'), 3), target: 0.6 });
