@@ -6,6 +6,7 @@
  */
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
@@ -141,7 +142,7 @@ export class A2ATransport {
 
   private async *events(body: ReadableStream<Uint8Array>, attempt: StreamAttempt, method: string, id: number): AsyncGenerator<unknown, void, undefined> {
     const reader = body.getReader();
-    const decoder = new TextDecoder();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the one BOM the spec allows
     const queue: SSEEvent[] = [];
     const parser = new SSEParser({ onEvent: (event) => queue.push(event) });
     try {
@@ -160,13 +161,22 @@ export class A2ATransport {
           });
         }
         attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
+        try {
+          if (chunk.done) {
+            parser.feed(decoder.decode());
+            parser.end();
+          } else {
+            parser.feed(decoder.decode(chunk.value, { stream: true }));
+          }
+        } catch (error) {
+          // A bound broken (StreamError line_too_long): the events completed before it are delivered first.
+          while (queue.length > 0) yield this.streamItem(queue.shift() as SSEEvent, method, id);
+          throw error;
+        }
         if (chunk.done) {
-          parser.feed(decoder.decode());
-          parser.end();
           while (queue.length > 0) yield this.streamItem(queue.shift() as SSEEvent, method, id);
           return;
         }
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
       }
     } finally {
       reader.cancel().catch(() => {});
@@ -267,7 +277,7 @@ export class A2ATransport {
   private failure(error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
     if (userSignal?.aborted) return userSignal.reason;
     if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
-    if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
+    if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
     return new A2ATransportError(`A2A request to ${this.url} failed: ${redactText(messageOf(error), this.config.secrets)}`, {
       reason: 'network',
       url: this.url,

@@ -31,7 +31,7 @@ export interface OpenAIStreamDecoderOptions {
 
 export class OpenAIStreamDecoder {
   private readonly parser: SSEParser;
-  private readonly textDecoder = new TextDecoder();
+  private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the BOM
   private out: ChatChunk[] = [];
   private readonly calls = new Map<number, OpenCall>();
   private finishReason: FinishReason | undefined;

@@ -114,7 +114,8 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
   } catch (caught) {
     if (scope.signal.aborted) throw scope.signal.reason;
     failed = true;
-    error = caught;
+    // A thrown null/undefined still is a failure: give it a shape, so callbacks and the collector record it.
+    error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
   }
 
   if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'error' }, error));

@@ -186,7 +186,7 @@ export class SSEDecoderStream extends TransformStream<Uint8Array | string, SSEEv
     let parser!: SSEParser;
     let delivered = 0;
     let pending: { error: unknown } | undefined;
-    const decoder = new TextDecoder();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the parser strips the one BOM the spec allows
     const run = (step: () => void) => {
       if (pending) throw pending.error;
       delivered = 0;
