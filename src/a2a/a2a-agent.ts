@@ -1,6 +1,7 @@
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { headerSecrets, removeSecrets } from '../internal/redact.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
@@ -37,6 +38,14 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
   const client = options.client ?? createA2AClient(options);
   const converter = options.converter ?? defaultA2AEventConverter;
   const fallbackName = options.name ?? 'a2a-agent';
+  // What the remote sends back may quote the credentials we sent it (a failed task forwarding our Authorization
+  // header's refusal): they are removed from every event before it reaches the runner, a collector or our own A2A
+  // answers.
+  const secrets = headerSecrets(options.headers);
+  const convert = (run: () => RunEvent[]): RunEvent[] => {
+    const events = convertWith(run);
+    return secrets.length === 0 ? events : events.map((event) => removeSecrets(event, secrets));
+  };
   return {
     name: fallbackName,
     async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
@@ -99,7 +108,7 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
 
 class ConverterFailure extends Error {}
 
-function convert(run: () => RunEvent[]): RunEvent[] {
+function convertWith(run: () => RunEvent[]): RunEvent[] {
   try {
     const events = run();
     if (!Array.isArray(events)) throw new TypeError('the converter returned something other than an array of events');

@@ -1,13 +1,16 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { readBoundedText } from '../internal/http-body.js';
+import { describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactError, redactText, redactURL } from '../internal/redact.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import type { AgentCard } from './types.js';
 import { safeHeaders } from './transport.js';
+
+/** The largest agent card we read. */
+const MAX_CARD_BYTES = 1024 * 1024;
 
 /** Where to send JSON-RPC calls, and in which protocol version, for a card. */
 export interface AgentEndpoint {
@@ -58,7 +61,7 @@ export async function fetchAgentCard(
         cause: redactError(error, options.secrets ?? []),
       });
     }
-    const text = await readBoundedText(response, 1024 * 1024);
+    const { text, exceeded } = await readBoundedBody(response, MAX_CARD_BYTES);
     if (response.status === 404 && index < candidates.length - 1) {
       lastError = undefined;
       continue;
@@ -71,6 +74,7 @@ export async function fetchAgentCard(
       });
       break;
     }
+    if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { isSecretKey } from '../internal/redact.js';
+import { headerSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { streamFromBatches } from '../internal/streams.js';
@@ -103,9 +103,7 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
  */
 export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validate(options);
-  const secrets = Object.entries(settings.headers ?? {})
-    .filter(([name, value]) => isSecretKey(name) && value.length >= 4)
-    .map(([, value]) => value);
+  const secrets = headerSecrets(settings.headers);
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
   let resolved: Promise<{ endpoint: AgentEndpoint; card?: AgentCard; transport: A2ATransport }> | undefined;
 

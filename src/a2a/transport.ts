@@ -10,10 +10,10 @@ import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
-import { readBoundedText } from '../internal/http-body.js';
+import { type BoundedText, describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { isSecretKey, REDACTED, redactError, redactText, redactURL } from '../internal/redact.js';
+import { isSecretKey, REDACTED, redactError, redactText, redactURL, redactValue } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
 import { SSEParser, type SSEEvent } from '../internal/sse-decoder.js';
@@ -75,8 +75,8 @@ export class A2ATransport {
         const aborted = abortPromise(controller.signal);
         try {
           const response = await Promise.race([this.post(method, id, params, 'application/json', controller.signal), aborted.promise]);
-          const text = await Promise.race([readBoundedText(response, MAX_RESPONSE_BYTES), aborted.promise]);
-          return this.resultOf(text, response, method, id);
+          const body = await Promise.race([readBoundedBody(response, MAX_RESPONSE_BYTES), aborted.promise]);
+          return this.resultOf(body, response, method, id);
         } catch (error) {
           throw this.failure(error, controller, options.signal, method);
         } finally {
@@ -105,8 +105,8 @@ export class A2ATransport {
           try {
             const response = await Promise.race([this.post(method, id, params, 'text/event-stream', attempt.controller.signal), attempt.aborted]);
             if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-              const text = await Promise.race([readBoundedText(response, MAX_RESPONSE_BYTES), attempt.aborted]);
-              return { attempt, single: this.resultOf(text, response, method, id) };
+              const body = await Promise.race([readBoundedBody(response, MAX_RESPONSE_BYTES), attempt.aborted]);
+              return { attempt, single: this.resultOf(body, response, method, id) };
             }
             if (!response.body) throw new SerializeError(`The A2A stream from ${this.url} has no body`, { subject: 'A2A stream' });
             const events = this.events(response.body, attempt, method, id);
@@ -193,7 +193,10 @@ export class A2ATransport {
     return this.unwrap(envelope, method, id, true, 200);
   }
 
-  private resultOf(text: string, response: Response, method: string, id: number): unknown {
+  private resultOf({ text, exceeded }: BoundedText, response: Response, method: string, id: number): unknown {
+    if (exceeded && response.ok) {
+      throw new SerializeError(`The A2A answer from ${this.url} to ${method} is over the ${describeBytes(MAX_RESPONSE_BYTES)} limit`, { subject: 'A2A response' });
+    }
     let envelope: unknown;
     try {
       envelope = JSON.parse(text);
@@ -217,7 +220,7 @@ export class A2ATransport {
     if (isPlainObject(error)) {
       const code = typeof error.code === 'number' ? error.code : -32603;
       const message = typeof error.message === 'string' ? error.message : 'Unknown JSON-RPC error';
-      throw new JSONRPCError(code, redactText(message, this.config.secrets), { data: error.data, method, status, inStream });
+      throw new JSONRPCError(code, redactText(message, this.config.secrets), { data: redactValue(error.data, this.config.secrets), method, status, inStream });
     }
     if (envelope.id !== undefined && envelope.id !== null && envelope.id !== id) {
       throw new SerializeError(`The A2A answer from ${this.url} has id ${JSON.stringify(envelope.id)}, not ${id}`, {

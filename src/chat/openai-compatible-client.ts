@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { isSecretKey } from '../internal/redact.js';
+import { headerSecrets } from '../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../internal/retry.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './openai-call.js';
@@ -136,7 +136,7 @@ function resolveConfig(options: OpenAICompatibleClientOptions): CallConfig {
     headers.authorization = `Bearer ${settings.apiKey}`;
     secrets.push(settings.apiKey);
   }
-  for (const [name, value] of Object.entries(settings.headers ?? {})) if (isSecretKey(name) && value.length >= 4) secrets.push(value);
+  secrets.push(...headerSecrets(settings.headers));
   const base = url.toString().replace(/\/+$/, '');
   return {
     url: `${base}/chat/completions`,

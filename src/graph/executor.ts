@@ -125,7 +125,7 @@ export class GraphRun {
           throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: step, cause: error });
         }
         for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
-          const target = branch.pathMap ? branch.pathMap[key] : key;
+          const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
           if (target === undefined) throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} chose ${JSON.stringify(key)}, which its path map does not contain`, { nodeId: id, stepNumber: step });
           add(id, target);
         }

@@ -19,20 +19,34 @@ export interface ProviderErrorDetails {
   text: string;
 }
 
-/** Reads at most `limit` bytes of a response body as text; never throws. */
-export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<string> {
-  if (!response.body || response.bodyUsed) return '';
+/** A body read up to a bound: its text, and whether the body went on past the bound (the text is then cut). */
+export interface BoundedText {
+  text: string;
+  exceeded: boolean;
+}
+
+/**
+ * Reads at most `limit` bytes of a response body as text, and says whether there was more; never throws (a body
+ * that fails mid-way yields what was read).
+ */
+export async function readBoundedBody(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
+  if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let received = 0;
+  let exceeded = false;
   try {
-    while (received < limit) {
+    for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const slice = value.byteLength + received > limit ? value.subarray(0, limit - received) : value;
-      received += slice.byteLength;
-      text += decoder.decode(slice, { stream: true });
+      if (value.byteLength + received > limit) {
+        text += decoder.decode(value.subarray(0, limit - received), { stream: true });
+        exceeded = true;
+        break;
+      }
+      received += value.byteLength;
+      text += decoder.decode(value, { stream: true });
     }
     text += decoder.decode();
   } catch {
@@ -40,7 +54,20 @@ export async function readBoundedText(response: Response, limit: number = DEFAUL
   } finally {
     reader.cancel().catch(() => {});
   }
-  return text;
+  return { text, exceeded };
+}
+
+/** Reads at most `limit` bytes of a response body as text; never throws. */
+export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<string> {
+  return (await readBoundedBody(response, limit)).text;
+}
+
+/** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */
+export function describeBytes(limit: number): string {
+  const mib = limit / (1024 * 1024);
+  const kib = limit / 1024;
+  const short = Number.isInteger(mib) ? `${mib} MiB` : Number.isInteger(kib) ? `${kib} KiB` : `${limit} bytes`;
+  return short === `${limit} bytes` ? short : `${short} (${limit} bytes)`;
 }
 
 /** Picks the provider's message/code/type out of common error JSON shapes (OpenAI, Google, RFC 7807, plain). */

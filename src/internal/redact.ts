@@ -22,6 +22,22 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key) || SECRET_KEY_PART.test(key);
 }
 
+/**
+ * The secrets that request headers carry: the value of each credential-named header, and for a `<scheme>
+ * <credential>` value (`Bearer …`, `Basic …`, `Token …`) the credential alone too, since servers often quote only
+ * the token they received.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>> | undefined): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof value !== 'string' || !isSecretKey(name) || value.length < 4) continue;
+    secrets.push(value);
+    const credential = /^[A-Za-z][\w-]*\s+(\S{4,})\s*$/.exec(value)?.[1];
+    if (credential !== undefined) secrets.push(credential);
+  }
+  return secrets;
+}
+
 /** Replaces configured secrets and token-shaped substrings in `text`. */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let result = text;
@@ -56,6 +72,42 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
   } catch {
     return '[unreadable value]'; // a revoked Proxy or throwing getters: never let logging throw
   }
+}
+
+/**
+ * `value` with every occurrence of a configured secret in its strings replaced by `[REDACTED]` (nothing else is
+ * touched: no key- or pattern-based masking). Returns `value` itself when no string holds a secret, so the common
+ * case allocates nothing. Walks plain objects and arrays, bounded in depth; never mutates the input.
+ */
+export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') {
+    let result: string = value;
+    for (const secret of secrets) if (secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED);
+    return result as T;
+  }
+  if (value === null || typeof value !== 'object' || depth > 20) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const clean = removeSecrets(item, secrets, depth + 1);
+      if (clean !== item) (copy ??= [...value])[index] = clean;
+    });
+    return (copy ?? value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    const clean = removeSecrets(item, secrets, depth + 1);
+    if (clean === item) continue;
+    if (copy === undefined) {
+      copy = {};
+      for (const other of Object.keys(value)) defineData(copy, other, value[other]);
+    }
+    defineData(copy, key, clean);
+  }
+  return (copy ?? value) as T;
 }
 
 /** A URL without credentials, query string or fragment (API keys often travel in `?key=`). */

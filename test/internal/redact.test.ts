@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, REDACTED, redactText, redactURL, redactValue } from '../../src/internal/redact.js';
+import { headerSecrets, isSecretKey, REDACTED, redactText, redactURL, redactValue, removeSecrets } from '../../src/internal/redact.js';
 
 const OPENAI_KEY = 'sk-proj-AbCdEf0123456789xyz';
 
@@ -200,5 +200,44 @@ describe('redactURL', () => {
   // Regression guard (fixed bug): for input that `new URL` cannot parse, the fallback only cuts at ?/#, so userinfo survives.
   it('removes userinfo from a protocol-relative URL', () => {
     expect(redactURL('//admin:hunter2@api.weather.test/v1')).not.toContain('hunter2');
+  });
+});
+
+describe('headerSecrets', () => {
+  it('takes credential-named headers whole, and the credential of a scheme-prefixed value on its own', () => {
+    expect(headerSecrets({ Authorization: 'Bearer gw-token-123', 'x-api-key': 'key-456', accept: 'application/json', 'x-trace': 'Bearer not-a-secret' })).toEqual([
+      'Bearer gw-token-123',
+      'gw-token-123',
+      'key-456',
+    ]);
+  });
+
+  it('skips values too short to redact safely and copes with no headers', () => {
+    expect(headerSecrets({ authorization: 'abc', cookie: 'Basic ab' })).toEqual(['Basic ab']);
+    expect(headerSecrets(undefined)).toEqual([]);
+  });
+});
+
+describe('removeSecrets', () => {
+  const secret = 'plant-7f3a9c';
+
+  it('replaces a secret wherever a string holds it, leaving keys, other values and the input alone', () => {
+    const input = { message: `denied ${secret}`, nested: [{ text: `again ${secret}!` }, 3, null], token: 'kept', n: 1 };
+    const clean = removeSecrets(input, [secret]);
+    expect(clean).toEqual({ message: `denied ${REDACTED}`, nested: [{ text: `again ${REDACTED}!` }, 3, null], token: 'kept', n: 1 });
+    expect(input.message).toBe(`denied ${secret}`);
+  });
+
+  it('returns the same object when no string holds a secret', () => {
+    const input = { message: 'clean', list: ['a', { b: 'c' }] };
+    expect(removeSecrets(input, [secret])).toBe(input);
+    expect(removeSecrets(input, [])).toBe(input);
+  });
+
+  it('keeps own __proto__ keys as data, never touching prototypes', () => {
+    const input = JSON.parse(`{"__proto__": {"polluted": "${secret}"}, "x": "${secret}"}`) as Record<string, unknown>;
+    const clean = removeSecrets(input, [secret]) as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(clean, '__proto__')?.value).toEqual({ polluted: REDACTED });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
