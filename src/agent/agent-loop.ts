@@ -9,7 +9,8 @@
  * as the last item.
  */
 import type { Emitter } from 'nanoevents';
-import type { ChatMessage, ChatRequest, ChatStream, FinishReason, ToolCall, Usage } from '../chat/types.js';
+import { openChatBatches, type ChatBatches } from '../chat/chat-batches.js';
+import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types.js';
 import { AgentError } from '../errors/agent-error.js';
 import { SessionError } from '../errors/session-error.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -39,7 +40,7 @@ export interface LoopContext {
   /** Aborts the run: the caller's signal, or the stream being cancelled. */
   signal: AbortSignal;
   /** The first model call, started eagerly so that a request that can never be sent rejects `run()`. */
-  first: { request: ChatRequest; stream: ChatStream };
+  first: { request: ChatRequest; call: ChatBatches };
   /** Items produced by callbacks (fallbacks, listener failures), delivered with the next batch. */
   queue: AgentRunItem[];
 }
@@ -149,9 +150,9 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       tools: settings.tools.map((tool) => tool.name),
     });
     const started = monotonic();
-    let stream: ChatStream;
+    let call: ChatBatches;
     try {
-      stream = iteration === 1 ? context.first.stream : settings.chatClient.stream(request);
+      call = iteration === 1 ? context.first.call : openChatBatches(settings.chatClient, request);
     } catch (error) {
       yield await terminal(error);
       return;
@@ -162,37 +163,38 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const calls: ToolCall[] = [];
     let finishReason: FinishReason | undefined;
     let stepUsage: Usage | undefined;
-    const reader = stream.getReader();
     let settled = false;
     try {
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+        const next = await call.batches.next();
+        if (next.done) break;
         const items: AgentRunItem[] = [];
-        switch (value.type) {
-          case 'text-delta':
-            text += value.delta;
-            items.push({ type: 'text-delta', iteration, delta: value.delta });
-            break;
-          case 'reasoning-delta':
-            reasoning += value.delta;
-            items.push({ type: 'reasoning-delta', iteration, delta: value.delta });
-            break;
-          case 'tool-call-end': {
-            const call = { id: value.id, name: value.name, arguments: value.arguments };
-            calls.push(call);
-            items.push({ type: 'tool-call', iteration, call });
-            break;
+        for (const value of next.value) {
+          switch (value.type) {
+            case 'text-delta':
+              text += value.delta;
+              items.push({ type: 'text-delta', iteration, delta: value.delta });
+              break;
+            case 'reasoning-delta':
+              reasoning += value.delta;
+              items.push({ type: 'reasoning-delta', iteration, delta: value.delta });
+              break;
+            case 'tool-call-end': {
+              const toolCall = { id: value.id, name: value.name, arguments: value.arguments };
+              calls.push(toolCall);
+              items.push({ type: 'tool-call', iteration, call: toolCall });
+              break;
+            }
+            case 'usage':
+              stepUsage = value.usage;
+              break;
+            case 'finish':
+              finishReason = value.reason;
+              stepUsage = value.usage ?? stepUsage;
+              break;
+            default:
+              break;
           }
-          case 'usage':
-            stepUsage = value.usage;
-            break;
-          case 'finish':
-            finishReason = value.reason;
-            stepUsage = value.usage ?? stepUsage;
-            break;
-          default:
-            break;
         }
         if (items.length > 0 || queue.length > 0) yield take(items);
       }
@@ -202,8 +204,11 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       yield await terminal(error);
       return;
     } finally {
-      if (settled) reader.releaseLock();
-      else reader.cancel().catch(() => {});
+      if (!settled) {
+        // the run's consumer stopped mid-call: abort the call, then let its generator clean up
+        call.cancel();
+        call.batches.return(undefined).catch(() => {});
+      }
     }
     if (finishReason === undefined) {
       yield await terminal(new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 }));

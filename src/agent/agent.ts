@@ -1,4 +1,5 @@
 import { createNanoEvents, type Emitter } from 'nanoevents';
+import { openChatBatches } from '../chat/chat-batches.js';
 import type { ChatMessage } from '../chat/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { linkedController } from '../internal/delay.js';
@@ -73,14 +74,14 @@ export class Agent {
     const queue: AgentRunItem[] = [];
     const context = { settings: this.settings as AgentSettings, runId, emitter: this.emitter };
     const request = modelRequest(this.settings as AgentSettings, initialConversation(this.settings as AgentSettings, history, input), controller.signal, requestHooks(context, queue, () => 1));
-    let firstStream;
+    let firstCall;
     try {
-      firstStream = this.settings.chatClient.stream(request);
+      firstCall = openChatBatches(this.settings.chatClient, request);
     } catch (error) {
       dispose();
       throw error;
     }
-    const loop = agentLoop({ ...context, history, input, sessionId: settings.session, signal: controller.signal, first: { request, stream: firstStream }, queue });
+    const loop = agentLoop({ ...context, history, input, sessionId: settings.session, signal: controller.signal, first: { request, call: firstCall }, queue });
     async function* guarded(): AsyncGenerator<AgentRunItem[], void, undefined> {
       try {
         yield* loop;

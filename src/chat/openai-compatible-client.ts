@@ -3,9 +3,9 @@ import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
 import { headerSecrets } from '../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../internal/retry.js';
-import { streamFromBatches } from '../internal/streams.js';
 import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
+import { batchStream, withBatches, type ChatBatches } from './chat-batches.js';
 import type { ChatClient, ChatRequest, ChatResponse, ChatStream } from './types.js';
 
 /** Options of {@link createOpenAICompatibleClient}. */
@@ -74,12 +74,15 @@ export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ tot
 export function createOpenAICompatibleClient(options: OpenAICompatibleClientOptions): ChatClient {
   const config = resolveConfig(options);
   const extra = { includeUsage: options.includeUsage ?? true, body: options.extraBody };
-  return {
+  const open = (request: ChatRequest): ChatBatches => {
+    const body = encodeRequest(request, config.model, true, extra);
+    const handle: Parameters<typeof streamCall>[3] = {};
+    return { batches: streamCall(config, request, body, handle), cancel: (reason) => handle.scope?.controller.abort(reason) };
+  };
+  return withBatches({
     name: `${options.name ?? new URL(options.baseURL).host}/${config.model}`,
     stream(request: ChatRequest): ChatStream {
-      const body = encodeRequest(request, config.model, true, extra);
-      const handle: Parameters<typeof streamCall>[3] = {};
-      return streamFromBatches(streamCall(config, request, body, handle), (reason) => handle.scope?.controller.abort(reason));
+      return batchStream(open(request));
     },
     complete(request: ChatRequest): Promise<ChatResponse> {
       let body: string;
@@ -90,7 +93,7 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
       }
       return completeCall(config, request, body);
     },
-  };
+  }, open);
 }
 
 function resolveConfig(options: OpenAICompatibleClientOptions): CallConfig {

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.js';
 import { delay } from '../internal/delay.js';
-import { streamFromBatches } from '../internal/streams.js';
+import { batchStream, withBatches, type ChatBatches } from './chat-batches.js';
 import { collectChatStream, responseChunks } from './collect-chat-stream.js';
 import { requestProblems } from './openai-wire.js';
 import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, ChatStream, FinishReason, ToolCall, Usage } from './types.js';
@@ -100,14 +100,17 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
     }
   }
 
+  const open = (request: ChatRequest): ChatBatches => {
+    const problems = requestProblems(request);
+    if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
+    requests.push(request);
+    return { batches: play(request, requests.length), cancel: () => {} };
+  };
   const client: ScriptedChatClient = {
     name,
     requests,
     stream(request: ChatRequest): ChatStream {
-      const problems = requestProblems(request);
-      if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
-      requests.push(request);
-      return streamFromBatches(play(request, requests.length));
+      return batchStream(open(request));
     },
     complete(request: ChatRequest): Promise<ChatResponse> {
       try {
@@ -117,5 +120,5 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
       }
     },
   };
-  return client;
+  return withBatches(client, open);
 }
