@@ -26,13 +26,20 @@ function loop(steps) {
     .compile({ stepLimit: steps + 10 });
 }
 
-/** Two nodes with the collector wired in; the first fails recoverably when `fail` is set. */
+/**
+ * Two nodes with the collector wired in; the first fails recoverably when `fail` is set: with an error it builds
+ * (`'fresh'`, what real nodes do) or one built once beforehand (`'prebuilt'`: the SDK's own cost, without the stack
+ * capture of a new Error).
+ */
+const PREBUILT = recoverableError('inventory lookup timed out', { code: 'SOFT_TIMEOUT' });
 function withCollector(fail) {
   const collector = new ExecutionErrorCollector();
   return new StateGraph(collector.addField(new StateSchema().addField('count', { default: () => 0 })))
     .withNodeCallbacks(collector.nodeCallbacks())
     .addNode('lookup', (state) => {
-      if (fail) throw recoverableError('inventory lookup timed out', { code: 'SOFT_TIMEOUT' });
+      if (fail === 'fresh') throw recoverableError('inventory lookup timed out', { code: 'SOFT_TIMEOUT' });
+      if (fail === 'prebuilt') throw PREBUILT;
+      if (fail === 'build-only') recoverableError('inventory lookup timed out', { code: 'SOFT_TIMEOUT' }); // built, not thrown
       return increment(state);
     })
     .addNode('finalize', increment)
@@ -71,7 +78,9 @@ const repeat = (times, run) => async () => {
 const linear100 = linear(100);
 const loop1000 = loop(1000);
 const succeeding = withCollector(false);
-const failing = withCollector(true);
+const failing = withCollector('fresh');
+const failingPrebuilt = withCollector('prebuilt');
+const buildsAnError = withCollector('build-only');
 const flaky = retriedOnce();
 const single = withCollector(false);
 
@@ -80,6 +89,7 @@ const check = async () => {
   if ((await loop1000.invoke()).count !== 1000) throw new Error('loop graph');
   const recovered = await failing.invoke();
   if (recovered.execution_errors.length !== 1 || recovered.count !== 1) throw new Error('recovered graph');
+  if ((await failingPrebuilt.invoke()).execution_errors.length !== 1) throw new Error('recovered graph (prebuilt error)');
   if ((await flaky.invoke()).count !== 1) throw new Error('retried graph');
 };
 await check();
@@ -93,6 +103,8 @@ const results = await compare(
     'plain loop 1000 steps': repeat(REPS / 10, () => plainLoop(1000)),
     'collector graph, success': repeat(REPS * 10, () => succeeding.invoke()),
     'collector graph, a node fails and is recovered': repeat(REPS * 10, () => failing.invoke()),
+    'collector graph, a prebuilt error is recovered': repeat(REPS * 10, () => failingPrebuilt.invoke()),
+    'collector graph, a node builds an Error and succeeds': repeat(REPS * 10, () => buildsAnError.invoke()),
     'a node retried once with zero delay': repeat(REPS * 10, () => flaky.invoke()),
     'the same graph shape succeeding first time': repeat(REPS * 10, () => single.invoke()),
   },
@@ -102,12 +114,16 @@ const us = (name, units) => (results[name].median * 1000) / units;
 const linearStep = us('linear 100 nodes', REPS * 100);
 const loopStep = us('conditional loop 1000 steps', (REPS / 10) * 1000);
 const errorExtra = us('collector graph, a node fails and is recovered', REPS * 10) - us('collector graph, success', REPS * 10);
+const sdkErrorExtra = us('collector graph, a prebuilt error is recovered', REPS * 10) - us('collector graph, success', REPS * 10);
+const buildExtra = us('collector graph, a node builds an Error and succeeds', REPS * 10) - us('collector graph, success', REPS * 10);
 const retryRun = us('a node retried once with zero delay', REPS * 10);
 table('Graph: µs per node-step and per run (median of rounds)', ['case', 'µs', 'baseline µs'], [
   ['linear 100 nodes, per step', linearStep.toFixed(2), us('plain loop 100 steps', REPS * 100).toFixed(3)],
   ['conditional loop 1000 steps, per step', loopStep.toFixed(2), us('plain loop 1000 steps', (REPS / 10) * 1000).toFixed(3)],
   ['collector graph (2 nodes), success, per run', us('collector graph, success', REPS * 10).toFixed(1), ''],
   ['  a node fails and is recovered, per run', us('collector graph, a node fails and is recovered', REPS * 10).toFixed(1), `+${errorExtra.toFixed(1)}`],
+  ['  the same with a prebuilt error, per run', us('collector graph, a prebuilt error is recovered', REPS * 10).toFixed(1), `+${sdkErrorExtra.toFixed(1)}`],
+  ['  a node only builds the Error, per run', us('collector graph, a node builds an Error and succeeds', REPS * 10).toFixed(1), `+${buildExtra.toFixed(1)}`],
   ['a node retried once with zero delay, per run', retryRun.toFixed(1), '(1 ms = a timer)'],
 ]);
-jsonLine('graph', { linearStepUs: fixed(linearStep), loopStepUs: fixed(loopStep), errorPathExtraUs: fixed(errorExtra, 1), zeroDelayRetryRunUs: fixed(retryRun, 1), targets: { stepUs: 10, errorPathExtraUs: 20, zeroDelayRetryRunUs: 1000 } });
+jsonLine('graph', { linearStepUs: fixed(linearStep), loopStepUs: fixed(loopStep), errorPathExtraUs: fixed(errorExtra, 1), errorPathSdkExtraUs: fixed(sdkErrorExtra, 1), errorBuildInNodeUs: fixed(buildExtra, 1), zeroDelayRetryRunUs: fixed(retryRun, 1), targets: { stepUs: 10, errorPathExtraUs: 20, zeroDelayRetryRunUs: 1000 } });

@@ -46,10 +46,13 @@ export class GraphRun {
     private readonly parts: Readonly<GraphParts>,
     private readonly settings: GraphRunSettings,
   ) {
-    const signal = settings.signal ?? new AbortController().signal;
+    let idle: AbortSignal | undefined;
     this.scope = {
       parts,
-      signal,
+      signal: settings.signal,
+      // Without a caller's signal, nodes get one that never fires, made only when a node asks (an AbortController
+      // costs more than a whole step of a small graph).
+      nodeSignal: settings.signal ? () => settings.signal as AbortSignal : () => (idle ??= new AbortController().signal),
       invocationId: settings.invocationId,
       path: settings.path,
       branch: settings.branch,
@@ -65,7 +68,7 @@ export class GraphRun {
     let step = 0;
     try {
       for (; pending.length > 0; step++) {
-        this.scope.signal.throwIfAborted();
+        this.scope.signal?.throwIfAborted();
         if (step >= stepLimit) {
           return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${pending.join(', ')}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
         }
@@ -87,7 +90,7 @@ export class GraphRun {
         pending = await this.route(outcomes, gotos, state, step);
       }
     } catch (error) {
-      if (this.scope.signal.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step };
+      if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step };
       return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`execution failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }));
     }
     this.emitSnapshot(state, step);

@@ -22,7 +22,10 @@ import type { State } from './state-schema.js';
 /** @internal What a node runner needs from its run. */
 export interface RunScope {
   parts: Readonly<GraphParts>;
-  signal: AbortSignal;
+  /** The caller's signal, if any. */
+  signal: AbortSignal | undefined;
+  /** The signal node contexts carry: the caller's, or one that never fires, made on first use. */
+  nodeSignal(): AbortSignal;
   invocationId: string;
   path: readonly string[];
   branch?: string | undefined;
@@ -112,7 +115,7 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
     if (!skipped) result = await attempts(scope, node, context, state, [...global, ...own], (attempt) => (attemptsMade = attempt));
     result = checkResult(node, result);
   } catch (caught) {
-    if (scope.signal.aborted) throw scope.signal.reason;
+    if (scope.signal?.aborted) throw scope.signal.reason;
     failed = true;
     // A thrown null/undefined still is a failure: give it a shape, so callbacks and the collector record it.
     error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
@@ -131,7 +134,7 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
         error = undefined;
       }
     } catch (callbackError) {
-      if (scope.signal.aborted) throw scope.signal.reason;
+      if (scope.signal?.aborted) throw scope.signal.reason;
       const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
       scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'after_callback' }, wrapped));
       return { ok: false, node, error: wrapped, attempts: attemptsMade, fallbackUpdates };
@@ -151,12 +154,13 @@ async function attempts(
   onAttempt: (attempt: number) => void,
 ): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
-    scope.signal.throwIfAborted();
+    scope.signal?.throwIfAborted();
     onAttempt(attempt);
-    const nodeContext = withAttempt(context, scope.signal, attempt);
+    const nodeContext = withAttempt(context, scope, attempt);
     try {
       const outcome: unknown = node.run({ ...state }, nodeContext);
       if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
+      if (!scope.signal) return await outcome; // nothing can abort the run
       const aborted = abortPromise(scope.signal);
       try {
         return await Promise.race([outcome, aborted.promise]);
@@ -164,7 +168,7 @@ async function attempts(
         aborted.dispose();
       }
     } catch (error) {
-      if (scope.signal.aborted) throw scope.signal.reason;
+      if (scope.signal?.aborted) throw scope.signal.reason;
       const options = resolveRetryOptions(node.retry ?? false);
       const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
       const willRetry = attempt < options.maxAttempts && retryOn(error);
@@ -177,8 +181,12 @@ async function attempts(
   }
 }
 
-/** The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). */
-function withAttempt(context: NodeCallbackContext, signal: AbortSignal, attempt: number): NodeContext {
+/**
+ * The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). Its
+ * `signal` is read through a getter, so a run without a caller's signal makes its never-firing one only for nodes
+ * that look at it.
+ */
+function withAttempt(context: NodeCallbackContext, scope: RunScope, attempt: number): NodeContext {
   const nodeContext: NodeContext = {
     nodeId: context.nodeId,
     nodeName: context.nodeName,
@@ -186,7 +194,9 @@ function withAttempt(context: NodeCallbackContext, signal: AbortSignal, attempt:
     stepNumber: context.stepNumber,
     invocationId: context.invocationId,
     [EXECUTION]: context[EXECUTION],
-    signal,
+    get signal() {
+      return scope.nodeSignal();
+    },
     attempt,
   };
   if (context.path !== undefined) nodeContext.path = context.path;
