@@ -350,6 +350,33 @@ describe('aborting a run', () => {
     expect(objectsOf(events)).toEqual(['graph.node.start', 'graph.node.complete', 'graph.node.start']);
   });
 
+  it('gives nodes the caller\'s signal, or without one a signal that never fires, shared by the nodes of one run', async () => {
+    const seen: AbortSignal[] = [];
+    const compiled = new StateGraph(new StateSchema())
+      .addNode('a', (_state, context) => {
+        seen.push(context.signal);
+        return {};
+      })
+      .addNode('b', async (_state, context) => {
+        seen.push(context.signal);
+        return {};
+      })
+      .addEdge('a', 'b')
+      .setEntryPoint('a')
+      .setFinishPoint('b')
+      .compile();
+    await compiled.invoke();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBeInstanceOf(AbortSignal);
+    expect(seen[0]?.aborted).toBe(false);
+    expect(seen[1]).toBe(seen[0]);
+    await compiled.invoke();
+    expect(seen[2]).not.toBe(seen[0]); // one per run: a listener a node leaves behind dies with its run
+    const controller = new AbortController();
+    await compiled.invoke({}, { signal: controller.signal });
+    expect(seen.slice(4)).toEqual([controller.signal, controller.signal]);
+  });
+
   it('runs no node when the signal is already aborted, and invoke() rejects with the reason', async () => {
     const ran: string[] = [];
     const compiled = new StateGraph(new StateSchema())
