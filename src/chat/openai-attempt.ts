@@ -7,7 +7,7 @@ import { ChatClientError, type ChatTimeoutLimit } from '../errors/chat-client-er
 import { StreamError } from '../errors/stream-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
-import { describeBytes, readBoundedBody } from '../internal/http-body.js';
+import { describeBytes, readBoundedBody, type BoundedText } from '../internal/http-body.js';
 import { redactError, redactText } from '../internal/redact.js';
 import type { RetryDecision } from '../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
@@ -147,23 +147,23 @@ export class Attempt {
 
   /** Reads a whole (bounded) body, still under this attempt's timers. */
   async text(response: Response): Promise<string> {
+    let body: BoundedText;
     try {
-      const { text, exceeded } = await Promise.race([readBoundedBody(response, MAX_COMPLETION_BYTES), this.aborted]);
-      if (exceeded) {
-        throw new ChatClientError(`${this.config.label} answered with a body over the ${describeBytes(MAX_COMPLETION_BYTES)} limit`, {
-          reason: 'invalid_response',
-          retryable: false,
-          attempts: this.number,
-          model: this.config.model,
-        });
-      }
-      return text;
+      body = await Promise.race([readBoundedBody(response, MAX_COMPLETION_BYTES), this.aborted]);
     } catch (error) {
-      if (ChatClientError.isInstance(error)) throw error;
       throw this.failure(error, 'read');
     } finally {
       this.close();
     }
+    if (body.exceeded) {
+      throw new ChatClientError(`${this.config.label} answered with a body over the ${describeBytes(MAX_COMPLETION_BYTES)} limit`, {
+        reason: 'invalid_response',
+        retryable: false,
+        attempts: this.number,
+        model: this.config.model,
+      });
+    }
+    return body.text;
   }
 
   close(): void {
