@@ -17,6 +17,14 @@ export interface GraphNode {
   ends: string[];
 }
 
+/** @internal A node as the executor runs it: its callbacks in both orders, fixed at compile. */
+export interface CompiledNode extends GraphNode {
+  /** `beforeNode` / `onNodeError` order: graph-wide callbacks first, then the node's own. */
+  callbacksBefore: readonly NodeCallbacks[];
+  /** `afterNode` order: the node's own first, then graph-wide callbacks. */
+  callbacksAfter: readonly NodeCallbacks[];
+}
+
 /** @internal A compiled conditional edge. */
 export interface GraphBranch {
   from: string;
@@ -27,10 +35,11 @@ export interface GraphBranch {
 /** @internal */
 export interface GraphParts {
   schema: StateSchema;
-  nodes: Map<string, GraphNode>;
-  edges: Array<{ from: string; to: string }>;
-  branches: GraphBranch[];
-  callbacks: NodeCallbacks[];
+  nodes: Map<string, CompiledNode>;
+  /** Edge targets by source node, in declaration order. */
+  edgesFrom: Map<string, string[]>;
+  /** Conditional edges by source node, in declaration order. */
+  branchesFrom: Map<string, GraphBranch[]>;
   entries: string[];
   stepLimit: number;
 }

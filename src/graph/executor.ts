@@ -25,7 +25,7 @@ import {
   PREGEL_METADATA_KEY,
 } from './constants.js';
 import { runNode, type NodeOutcome, type RunScope } from './node-runner.js';
-import { encodeStateDelta } from './state-delta.js';
+import { encodeStateDelta, type StateDelta } from './state-delta.js';
 import type { State } from './state-schema.js';
 
 /** @internal */
@@ -78,10 +78,11 @@ export class GraphRun {
         for (const outcome of outcomes) {
           if (!outcome.ok) continue;
           const result = outcome.result;
+          // (nothing to reduce, nothing to copy: a node that returns nothing leaves the state as it is)
           if (Command.isInstance(result)) {
-            state = schema.reduce(state, result.update);
+            if (result.update !== undefined) state = schema.reduce(state, result.update);
             if (result.goto !== undefined) gotos.set(outcome.node.id, result.targets());
-          } else {
+          } else if (result !== undefined) {
             state = schema.reduce(state, result);
           }
         }
@@ -105,6 +106,7 @@ export class GraphRun {
 
   /** The next step's nodes, in order of first appearance; `END` dropped. */
   private async route(outcomes: readonly NodeOutcome[], gotos: ReadonlyMap<string, string[]>, state: State, step: number): Promise<string[]> {
+    const { edgesFrom, branchesFrom } = this.parts;
     const next: string[] = [];
     const add = (from: string, target: string) => {
       if (target === END || next.includes(target)) return;
@@ -118,7 +120,6 @@ export class GraphRun {
         for (const target of explicit) add(id, target);
         continue;
       }
-      const { edgesFrom, branchesFrom } = adjacency(this.parts);
       for (const to of edgesFrom.get(id) ?? []) add(id, to);
       for (const branch of branchesFrom.get(id) ?? []) {
         let choice: string | readonly string[];
@@ -184,13 +185,14 @@ export class GraphRun {
   }
 
   private emitSnapshot(state: State, steps: number): void {
-    let delta;
+    let delta: StateDelta = {};
+    let encodeError: string | undefined;
     try {
       delta = encodeStateDelta(state);
     } catch (error) {
-      delta = { [COMPLETION_METADATA_KEY]: JSON.stringify({ error: messageOf(error) }) };
+      encodeError = messageOf(error); // the snapshot still goes out, saying why it carries no state
     }
-    defineData(delta, COMPLETION_METADATA_KEY, JSON.stringify({ steps, timestamp: isoTimestamp() }));
+    defineData(delta, COMPLETION_METADATA_KEY, JSON.stringify(encodeError === undefined ? { steps, timestamp: isoTimestamp() } : { steps, timestamp: isoTimestamp(), error: encodeError }));
     const lastResponse = typeof state.last_response === 'string' ? state.last_response : undefined;
     const response = {
       object: ObjectType.GraphExecution,
@@ -199,22 +201,4 @@ export class GraphRun {
     };
     this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response, stateDelta: delta }));
   }
-}
-
-interface Adjacency {
-  edgesFrom: Map<string, string[]>;
-  branchesFrom: Map<string, GraphParts['branches']>;
-}
-const adjacencies = new WeakMap<Readonly<GraphParts>, Adjacency>();
-
-/** Edges and branches by source node, in declaration order; computed once per compiled graph. */
-function adjacency(parts: Readonly<GraphParts>): Adjacency {
-  let found = adjacencies.get(parts);
-  if (!found) {
-    found = { edgesFrom: new Map(), branchesFrom: new Map() };
-    for (const edge of parts.edges) found.edgesFrom.set(edge.from, [...(found.edgesFrom.get(edge.from) ?? []), edge.to]);
-    for (const branch of parts.branches) found.branchesFrom.set(branch.from, [...(found.branchesFrom.get(branch.from) ?? []), branch]);
-    adjacencies.set(parts, found);
-  }
-  return found;
 }

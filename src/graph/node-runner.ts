@@ -13,9 +13,8 @@ import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
-import type { GraphNode, GraphParts } from './compiled-graph.js';
+import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
-import type { NodeCallbacks } from './node-callbacks.js';
 import { EXECUTION, type NodeCallbackContext, type NodeContext } from './node-context.js';
 import type { State } from './state-schema.js';
 
@@ -51,25 +50,36 @@ function origin(scope: RunScope, node: GraphNode): EventOrigin {
   return { invocationId: scope.invocationId, author: node.id, branch: scope.branch, requestId: scope.requestId };
 }
 
-function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, extra: Record<string, unknown> = {}, error?: unknown): RunEvent {
+/** The JSON text after `"stepNumber":n` in node-event metadata: `,"phase":"start"}`. */
+function metadataTail(extra: Record<string, unknown>): string {
+  const rest = JSON.stringify(extra);
+  return rest === '{}' ? '}' : `,${rest.slice(1)}`;
+}
+
+// The tails of the two events every node step emits, serialized once.
+const PHASE_START = metadataTail({ phase: 'start' });
+const PHASE_ERROR = metadataTail({ phase: 'error' });
+const PHASE_COMPLETE = metadataTail({ phase: 'complete' });
+const PHASE_COMPLETE_RECOVERED = metadataTail({ phase: 'complete', recovered: true });
+
+function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
   const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
-  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, extra) } });
+  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, tail) } });
 }
 
 const metadataPrefixes = new WeakMap<GraphNode, string>();
 
 /**
- * `JSON.stringify({nodeId, nodeName, nodeType, stepNumber, ...extra})`, with the node's constant part serialized once
- * (two events per node and step make this a hot path).
+ * `JSON.stringify({nodeId, nodeName, nodeType, stepNumber, ...extra})`, from the node's constant part (serialized once
+ * per node) and a tail from {@link metadataTail} (two events per node and step make this a hot path).
  */
-function nodeMetadata(node: GraphNode, step: number, extra: Record<string, unknown>): string {
+function nodeMetadata(node: GraphNode, step: number, tail: string): string {
   let prefix = metadataPrefixes.get(node);
   if (prefix === undefined) {
     prefix = JSON.stringify({ nodeId: node.id, nodeName: node.name, nodeType: node.type }).slice(0, -1);
     metadataPrefixes.set(node, prefix);
   }
-  const rest = JSON.stringify(extra);
-  return `${prefix},"stepNumber":${JSON.stringify(step)}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
+  return `${prefix},"stepNumber":${step}${tail}`;
 }
 
 /** A node result must be a state update, a `Command`, or nothing. */
@@ -82,7 +92,7 @@ function checkResult(node: GraphNode, result: unknown): State | Command | undefi
 }
 
 /** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
-export async function runNode(scope: RunScope, node: GraphNode, state: State, step: number): Promise<NodeOutcome> {
+export async function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
   const fallbackUpdates: State[] = [];
   const context: NodeCallbackContext = {
     nodeId: node.id,
@@ -93,9 +103,7 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
     [EXECUTION]: { emit: scope.emit, addFallbackUpdate: (update) => fallbackUpdates.push(update), branch: scope.branch, requestId: scope.requestId },
   };
   if (scope.path.length > 0) context.path = scope.path;
-  const global = scope.parts.callbacks;
-  const own: NodeCallbacks[] = node.callbacks ? [node.callbacks] : [];
-  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, { phase: 'start' }));
+  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, PHASE_START));
 
   let result: unknown;
   let error: unknown;
@@ -103,7 +111,7 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
   let attemptsMade = 0;
   try {
     let skipped = false;
-    for (const callbacks of [...global, ...own]) {
+    for (const callbacks of node.callbacksBefore) {
       if (!callbacks.beforeNode) continue;
       const early = await callbacks.beforeNode(context, { ...state });
       if (early !== undefined) {
@@ -112,7 +120,7 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
         break;
       }
     }
-    if (!skipped) result = await attempts(scope, node, context, state, [...global, ...own], (attempt) => (attemptsMade = attempt));
+    if (!skipped) result = await attempts(scope, node, context, state, (attempt) => (attemptsMade = attempt));
     result = checkResult(node, result);
   } catch (caught) {
     if (scope.signal?.aborted) throw scope.signal.reason;
@@ -121,9 +129,9 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
     error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
   }
 
-  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'error' }, error));
+  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_ERROR, error));
   let recovered = false;
-  for (const callbacks of [...own, ...global]) {
+  for (const callbacks of node.callbacksAfter) {
     if (!callbacks.afterNode) continue;
     try {
       const override = await callbacks.afterNode(context, { ...state }, result, failed ? error : undefined);
@@ -136,21 +144,20 @@ export async function runNode(scope: RunScope, node: GraphNode, state: State, st
     } catch (callbackError) {
       if (scope.signal?.aborted) throw scope.signal.reason;
       const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, { phase: 'after_callback' }, wrapped));
+      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, metadataTail({ phase: 'after_callback' }), wrapped));
       return { ok: false, node, error: wrapped, attempts: attemptsMade, fallbackUpdates };
     }
   }
   if (failed) return { ok: false, node, error, attempts: attemptsMade, fallbackUpdates };
-  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? { phase: 'complete', recovered: true } : { phase: 'complete' }));
+  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? PHASE_COMPLETE_RECOVERED : PHASE_COMPLETE));
   return { ok: true, node, result: result as State | Command | undefined, recovered };
 }
 
 async function attempts(
   scope: RunScope,
-  node: GraphNode,
+  node: CompiledNode,
   context: NodeCallbackContext,
   state: State,
-  callbacks: NodeCallbacks[],
   onAttempt: (attempt: number) => void,
 ): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
@@ -172,10 +179,10 @@ async function attempts(
       const options = resolveRetryOptions(node.retry ?? false);
       const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
       const willRetry = attempt < options.maxAttempts && retryOn(error);
-      for (const each of callbacks) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+      for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
       if (!willRetry) throw error;
       const delayMs = backoffDelay(attempt, options);
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, { phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }, error));
+      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, metadataTail({ phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }), error));
       await delay(delayMs, scope.signal);
     }
   }

@@ -6,7 +6,7 @@ import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
 import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
-import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
+import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
 import { END, NodeType, START } from './constants.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeContext } from './node-context.js';
@@ -175,7 +175,11 @@ export class StateGraph {
     }
     const stepLimit = options.stepLimit ?? 100;
     if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
-    if (entries.length > 0 && !this.reachesEnd(entries)) {
+    const edgesFrom = new Map<string, string[]>();
+    for (const edge of this.edges) edgesFrom.set(edge.from, [...(edgesFrom.get(edge.from) ?? []), edge.to]);
+    const branchesFrom = new Map<string, GraphBranch[]>();
+    for (const branch of this.branches) branchesFrom.set(branch.from, [...(branchesFrom.get(branch.from) ?? []), branch]);
+    if (entries.length > 0 && !this.reachesEnd(entries, edgesFrom, branchesFrom)) {
       problems.push('no path from the entry point reaches the end: add setFinishPoint(nodeId), an edge to END, or a node with ends: [END]');
     }
     if (problems.length > 0) {
@@ -183,18 +187,16 @@ export class StateGraph {
         problems,
       });
     }
-    return new CompiledGraph({
-      schema: this.schema,
-      nodes: new Map(this.nodes),
-      edges: [...this.edges],
-      branches: [...this.branches],
-      callbacks: [...this.callbacks],
-      entries,
-      stepLimit,
-    });
+    const global = [...this.callbacks];
+    const nodes = new Map<string, CompiledNode>();
+    for (const [id, node] of this.nodes) {
+      const own = node.callbacks ? [node.callbacks] : [];
+      nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global] });
+    }
+    return new CompiledGraph({ schema: this.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit });
   }
 
-  private reachesEnd(entries: readonly string[]): boolean {
+  private reachesEnd(entries: readonly string[], edgesFrom: ReadonlyMap<string, string[]>, branchesFrom: ReadonlyMap<string, GraphBranch[]>): boolean {
     const seen = new Set<string>();
     const stack = [...entries];
     while (stack.length > 0) {
@@ -202,9 +204,8 @@ export class StateGraph {
       if (id === END) return true;
       if (seen.has(id) || !this.nodes.has(id)) continue;
       seen.add(id);
-      for (const edge of this.edges) if (edge.from === id) stack.push(edge.to);
-      for (const branch of this.branches) {
-        if (branch.from !== id) continue;
+      stack.push(...(edgesFrom.get(id) ?? []));
+      for (const branch of branchesFrom.get(id) ?? []) {
         if (!branch.pathMap) return true; // a router without a map may go anywhere, END included
         stack.push(...Object.values(branch.pathMap));
       }

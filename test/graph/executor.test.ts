@@ -192,6 +192,24 @@ describe('supersteps', () => {
     expect(objectsOf(events).at(-1)).toBe('graph.execution');
   });
 
+  it('still emits the final snapshot when the state cannot be JSON, its completion metadata saying why', async () => {
+    const compiled = new StateGraph(new StateSchema())
+      .addNode('count', () => ({ total: 10n }))
+      .setEntryPoint('count')
+      .setFinishPoint('count')
+      .compile();
+    const { events, onEvent } = recorder();
+
+    const outcome = completed(await compiled.run({}, { onEvent }));
+
+    expect(outcome.state).toEqual({ total: 10n });
+    const snapshot = events.at(-1);
+    expect(snapshot?.response?.object).toBe('graph.execution');
+    expect(Object.keys(snapshot?.stateDelta ?? {})).toEqual(['_completion_metadata']);
+    const metadata = JSON.parse(snapshot?.stateDelta?._completion_metadata as string) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ steps: 1, error: expect.stringMatching(/marshal state delta key "total"/) });
+  });
+
   it('fans out to every target of a Command goto list, and follows the edges for a Command without goto', async () => {
     const compiled = new StateGraph(appendLog())
       .addNode('split', () => new Command({ goto: ['b', 'c'] }))
