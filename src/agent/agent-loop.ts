@@ -9,10 +9,9 @@
  * as the last item.
  */
 import type { Emitter } from 'nanoevents';
-import { openChatBatches, type ChatBatches } from '../chat/chat-batches.js';
+import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/chat-batches.js';
 import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types.js';
 import { AgentError } from '../errors/agent-error.js';
-import { SessionError } from '../errors/session-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import { describeError } from '../internal/error-json.js';
@@ -25,6 +24,7 @@ import type { ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult } from '../tools/serialize-tool-result.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
 import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
+import { saveSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings, AgentToolOutcome } from './types.js';
 
 /** What one run needs. */
@@ -116,26 +116,24 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     return batch;
   };
 
-  const saveSession = async (): Promise<void> => {
+  const save = async (): Promise<void> => {
     if (context.sessionId === undefined) return;
-    try {
-      await settings.sessionStore.save(context.sessionId, [...context.history, ...context.input, ...added]);
-    } catch (error) {
-      const failure = new SessionError(`Could not save session ${JSON.stringify(context.sessionId)}: ${messageOf(error)}`, { sessionId: context.sessionId, cause: error });
+    const failure = await saveSession(settings.sessionStore, context.sessionId, [...context.history, ...context.input, ...added]);
+    if (failure) {
       queue.push({ type: 'error', iteration, terminal: false, error: failure });
       safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) });
     }
   };
 
   const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
-    await saveSession();
+    await save();
     safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) });
     return take([{ type: 'error', iteration, terminal: true, error }]);
   };
 
   for (;;) {
     if (iteration >= settings.maxIterations) {
-      await saveSession();
+      await save();
       yield take([{ type: 'finish', finishReason: 'max_iterations', iterations: iteration, usage, text: '', messages: added }]);
       return;
     }
@@ -204,11 +202,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       yield await terminal(error);
       return;
     } finally {
-      if (!settled) {
-        // the run's consumer stopped mid-call: abort the call, then let its generator clean up
-        call.cancel();
-        call.batches.return(undefined).catch(() => {});
-      }
+      if (!settled) closeChatBatches(call); // the run's consumer stopped mid-call
     }
     if (finishReason === undefined) {
       yield await terminal(new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 }));
@@ -236,7 +230,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     added.push(assistant);
 
     if (calls.length === 0) {
-      await saveSession();
+      await save();
       yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
       return;
     }

@@ -59,3 +59,13 @@ export async function loadSession(store: SessionStore, sessionId: string, key: s
   if (!Array.isArray(messages)) throw new SessionError(`The session store returned something other than a message list for ${JSON.stringify(sessionId)}`, { sessionId });
   return messages as ChatMessage[];
 }
+
+/** Saves a session; a failure comes back as a `SessionError` (named by `sessionId`, stored under `key`), never thrown. */
+export async function saveSession(store: SessionStore, sessionId: string, messages: ChatMessage[], key: string = sessionId): Promise<SessionError | undefined> {
+  try {
+    await store.save(key, messages);
+    return undefined;
+  } catch (error) {
+    return new SessionError(`Could not save session ${JSON.stringify(sessionId)}: ${messageOf(error)}`, { sessionId, cause: error });
+  }
+}

@@ -22,19 +22,29 @@ interface BatchOpener {
 const BATCHES = Symbol('faultline.chat.batches');
 
 /**
- * Gives `client` a batch path: `open` does what `client.stream` does, without the stream. The opener is
- * non-enumerable (a `{ ...client, stream }` copy does not inherit it) and is used only while `client.stream` is
- * still the function it was made for, so a wrapper that replaces `stream` is always honoured.
+ * Makes a client from its batch opener: `stream` is `open` behind a `ChatStream`, and the opener stays reachable for
+ * {@link openChatBatches}. The opener is non-enumerable (a `{ ...client, stream }` copy does not inherit it) and is
+ * used only while `client.stream` is still the function made here, so a wrapper that replaces `stream` is always
+ * honoured.
  */
-export function withBatches<C extends ChatClient>(client: C, open: (request: ChatRequest) => ChatBatches): C {
-  const opener: BatchOpener = { stream: client.stream, open };
+export function batchClient<C extends ChatClient>(base: Omit<C, 'stream'>, open: (request: ChatRequest) => ChatBatches): C {
+  const client = base as C;
+  const stream = (request: ChatRequest): ChatStream => batchStream(open(request));
+  client.stream = stream;
+  const opener: BatchOpener = { stream, open };
   Object.defineProperty(client, BATCHES, { value: opener, enumerable: false });
   return client;
 }
 
-/** A `ChatStream` over the batches of a call (what a client's `stream` returns). */
-export function batchStream(call: ChatBatches): ChatStream {
+/** A `ChatStream` over the batches of a call. */
+function batchStream(call: ChatBatches): ChatStream {
   return streamFromBatches(call.batches, (reason) => call.cancel(reason));
+}
+
+/** Stops a call its consumer no longer reads: aborts it, then lets its generator clean up. */
+export function closeChatBatches(call: ChatBatches, reason?: unknown): void {
+  call.cancel(reason);
+  call.batches.return(undefined).catch(() => {});
 }
 
 /**

@@ -1,9 +1,9 @@
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
-import { streamFromBatches } from '../internal/streams.js';
+import { batchClient, closeChatBatches, openChatBatches, type ChatBatches } from './chat-batches.js';
 import { collectChatStream } from './collect-chat-stream.js';
-import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, ChatStream } from './types.js';
+import type { ChatChunk, ChatClient, ChatRequest, ChatResponse } from './types.js';
 
 /** Options of {@link createFallbackChatClient}. */
 export interface FallbackChatClientOptions {
@@ -46,42 +46,48 @@ export function createFallbackChatClient(clients: readonly ChatClient[], options
   if (problems.length > 0) throw ConfigError.fromProblems('fallback chat client', problems);
   const shouldFallback = options.shouldFallback ?? isFallbackWorthy;
 
-  async function* run(request: ChatRequest): AsyncGenerator<ChatChunk[], void, undefined> {
-    for (let index = 0; ; index++) {
-      const client = clients[index] as ChatClient;
-      const reader = client.stream(request).getReader();
-      let emitted = false;
-      let settled = false;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) {
-            settled = true;
-            return;
+  /** One call: the clients in turn, each read as batches, moving on only before anything was emitted. */
+  const open = (request: ChatRequest): ChatBatches => {
+    let current: ChatBatches | undefined;
+    async function* run(): AsyncGenerator<readonly ChatChunk[], void, undefined> {
+      for (let index = 0; ; index++) {
+        const client = clients[index] as ChatClient;
+        const call = openChatBatches(client, request);
+        current = call;
+        let emitted = false;
+        let settled = false;
+        try {
+          for (;;) {
+            const next = await call.batches.next();
+            if (next.done) {
+              settled = true;
+              return;
+            }
+            if (next.value.length === 0) continue;
+            emitted = true;
+            yield next.value;
           }
-          emitted = true;
-          yield [value];
+        } catch (error) {
+          settled = true;
+          const following = clients[index + 1];
+          if (emitted || !following || request.signal?.aborted || !shouldFallback(error)) throw error;
+          request.onFallback?.({ from: client.name, to: following.name, error });
+        } finally {
+          if (!settled) closeChatBatches(call); // the caller stopped reading: stop the underlying call too
         }
-      } catch (error) {
-        settled = true;
-        const next = clients[index + 1];
-        if (emitted || !next || request.signal?.aborted || !shouldFallback(error)) throw error;
-        request.onFallback?.({ from: client.name, to: next.name, error });
-      } finally {
-        if (settled) reader.releaseLock();
-        else reader.cancel().catch(() => {}); // the caller stopped reading: stop the underlying call too
       }
     }
-  }
-
-  const client: ChatClient = {
-    name: `fallback(${clients.map((each) => each.name).join(', ')})`,
-    stream(request: ChatRequest): ChatStream {
-      return streamFromBatches(run(request));
-    },
-    async complete(request: ChatRequest): Promise<ChatResponse> {
-      return collectChatStream(client.stream(request));
-    },
+    return { batches: run(), cancel: (reason) => current?.cancel(reason) };
   };
+
+  const client: ChatClient = batchClient<ChatClient>(
+    {
+      name: `fallback(${clients.map((each) => each.name).join(', ')})`,
+      async complete(request: ChatRequest): Promise<ChatResponse> {
+        return collectChatStream(client.stream(request));
+      },
+    },
+    open,
+  );
   return client;
 }

@@ -11,6 +11,7 @@ import { describeBytes, readBoundedBody, type BoundedText } from '../internal/ht
 import { redactError, redactText } from '../internal/redact.js';
 import type { RetryDecision } from '../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
+import { isFallbackWorthy } from './fallback-chat-client.js';
 import type { CallConfig } from './openai-call.js';
 import { OpenAIStreamDecoder } from './openai-stream-decoder.js';
 import type { ChatChunk } from './types.js';
@@ -66,10 +67,9 @@ export class CallScope {
   }
 }
 
+/** Retry exactly what a fallback would move on from, honouring the provider's `Retry-After`. */
 export function classify(error: unknown): RetryDecision {
-  if (ChatClientError.isInstance(error)) return { retry: error.retryable, retryAfterMs: error.retryAfterMs };
-  if (StreamError.isInstance(error)) return { retry: !error.afterOutput && (error.reason === 'incomplete' || error.reason === 'read_failed') };
-  return { retry: false };
+  return { retry: isFallbackWorthy(error), retryAfterMs: ChatClientError.isInstance(error) ? error.retryAfterMs : undefined };
 }
 
 /** One HTTP attempt: its own controller (so a timeout can cancel just this attempt) and its timer. */
@@ -178,7 +178,6 @@ export class Attempt {
 export class StreamReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder: OpenAIStreamDecoder;
-  private receivedBytes = false;
   private finished = false;
 
   constructor(
@@ -213,7 +212,6 @@ export class StreamReader {
         if (last.length > 0) return last;
         return undefined;
       }
-      if (!this.receivedBytes) this.receivedBytes = true;
       this.attempt.arm('idle');
       let batch: ChatChunk[];
       try {

@@ -5,7 +5,7 @@ import { headerSecrets } from '../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../internal/retry.js';
 import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
-import { batchStream, withBatches, type ChatBatches } from './chat-batches.js';
+import { batchClient, type ChatBatches } from './chat-batches.js';
 import type { ChatClient, ChatRequest, ChatResponse, ChatStream } from './types.js';
 
 /** Options of {@link createOpenAICompatibleClient}. */
@@ -79,11 +79,8 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
     const handle: Parameters<typeof streamCall>[3] = {};
     return { batches: streamCall(config, request, body, handle), cancel: (reason) => handle.scope?.controller.abort(reason) };
   };
-  return withBatches({
+  return batchClient<ChatClient>({
     name: `${options.name ?? new URL(options.baseURL).host}/${config.model}`,
-    stream(request: ChatRequest): ChatStream {
-      return batchStream(open(request));
-    },
     complete(request: ChatRequest): Promise<ChatResponse> {
       let body: string;
       try {

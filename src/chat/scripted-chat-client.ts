@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.js';
 import { delay } from '../internal/delay.js';
-import { batchStream, withBatches, type ChatBatches } from './chat-batches.js';
+import { batchClient, type ChatBatches } from './chat-batches.js';
 import { collectChatStream, responseChunks } from './collect-chat-stream.js';
 import { requestProblems } from './openai-wire.js';
 import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, ChatStream, FinishReason, ToolCall, Usage } from './types.js';
@@ -106,12 +106,9 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
     requests.push(request);
     return { batches: play(request, requests.length), cancel: () => {} };
   };
-  const client: ScriptedChatClient = {
+  const client: ScriptedChatClient = batchClient<ScriptedChatClient>({
     name,
     requests,
-    stream(request: ChatRequest): ChatStream {
-      return batchStream(open(request));
-    },
     complete(request: ChatRequest): Promise<ChatResponse> {
       try {
         return collectChatStream(client.stream(request));
@@ -119,6 +116,6 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
         return Promise.reject(error);
       }
     },
-  };
-  return withBatches(client, open);
+  }, open);
+  return client;
 }

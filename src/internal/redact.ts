@@ -38,12 +38,18 @@ export function headerSecrets(headers: Readonly<Record<string, string>> | undefi
   return secrets;
 }
 
-/** Replaces configured secrets and token-shaped substrings in `text`. */
-export function redactText(text: string, secrets: readonly string[] = []): string {
+/** Replaces every occurrence of a configured secret (4 characters or more) in `text` with `[REDACTED]`. */
+function replaceSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (typeof secret === 'string' && secret.length >= 4) result = result.split(secret).join(REDACTED);
+    if (typeof secret === 'string' && secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED);
   }
+  return result;
+}
+
+/** Replaces configured secrets and token-shaped substrings in `text`. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let result = replaceSecrets(text, secrets);
   for (const pattern of TOKEN_PATTERNS) {
     result = result.replace(pattern, (match, prefix: string) =>
       /^(Bearer|Basic)$/i.test(prefix) ? `${prefix} ${REDACTED}` : REDACTED,
@@ -81,11 +87,7 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
  */
 export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (secrets.length === 0) return value;
-  if (typeof value === 'string') {
-    let result: string = value;
-    for (const secret of secrets) if (secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED);
-    return result as T;
-  }
+  if (typeof value === 'string') return replaceSecrets(value, secrets) as T;
   if (value === null || typeof value !== 'object' || depth > 20) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;

@@ -1,9 +1,8 @@
 import { Agent } from '../agent/agent.js';
-import { InMemorySessionStore, loadSession, type SessionStore } from '../agent/session-store.js';
+import { InMemorySessionStore, loadSession, saveSession, type SessionStore } from '../agent/session-store.js';
 import type { ChatMessage } from '../chat/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
-import { SessionError } from '../errors/session-error.js';
 import { toResponseError } from '../errors/response-error.js';
 import { abortPromise, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
@@ -143,10 +142,8 @@ export class Runner {
       if (!finished) void iterator?.return?.()?.catch?.(() => {});
     }
 
-    try {
-      await this.sessions.save(sessionKey, [...history, message, ...transcript]);
-    } catch (error) {
-      const failure = new SessionError(`Could not save session ${JSON.stringify(options.sessionId)}: ${messageOf(error)}`, { sessionId: options.sessionId, cause: error });
+    const failure = await saveSession(this.sessions, options.sessionId, [...history, message, ...transcript], sessionKey);
+    if (failure) {
       yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
     }
     yield [tracker.completion(origin)];
