@@ -1,0 +1,91 @@
+/** One round of tool calls of the agent loop: run concurrently, reported in call order, one tool message each. */
+import type { ChatMessage, ToolCall } from '../chat/types.js';
+import { ToolError } from '../errors/tool-error.js';
+import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { describeError } from '../internal/error-json.js';
+import { truncate } from '../internal/json.js';
+import { redactError, redactText, redactValue } from '../internal/redact.js';
+import { runToolCall } from '../tools/run-tool-call.js';
+import type { ToolRun } from '../tools/run-tool.js';
+import { serializeToolResult } from '../tools/serialize-tool-result.js';
+import type { ToolErrorInfo } from '../tools/tool-failure.js';
+import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
+import { errorJSON, safeEmit } from './agent-events.js';
+import type { LoopContext } from './agent-loop.js';
+import type { AgentRunItem, AgentToolOutcome } from './types.js';
+
+type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
+
+/** @internal Runs the calls of one round concurrently; yields their results in call order. Returns a terminal failure, if any. */
+export async function* runTools(
+  context: Pick<LoopContext, 'settings' | 'runId' | 'signal' | 'emitter'>,
+  calls: readonly ToolCall[],
+  iteration: number,
+  conversation: ChatMessage[],
+  added: ChatMessage[],
+  queue: AgentRunItem[],
+): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
+  const { settings, runId, signal } = context;
+  const agent = settings.name;
+  const runs: Array<Promise<Settled>> = calls.map((call) => {
+    safeEmit(context, queue, 'tool-start', { runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) });
+    return runToolCall(settings.tools, call, {
+      signal,
+      logger: settings.toolLogger,
+      secrets: settings.secrets,
+      onToolCrash: settings.onToolCrash,
+      repair: settings.repairArguments,
+      onRetry: (notice) =>
+        safeEmit(context, queue, 'retry', { runId, agent, source: 'tool', attempt: notice.attempt, delayMs: notice.delayMs, error: notice.error, callId: call.id }),
+    }).then(
+      (run): Settled => ({ ok: true, run }),
+      (error: unknown): Settled => ({ ok: false, error }),
+    );
+  });
+  let failure: { error: unknown } | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index] as ToolCall;
+    const settled = await (runs[index] as Promise<Settled>);
+    const items: AgentRunItem[] = [];
+    let result: ToolResult;
+    let outcome: AgentToolOutcome;
+    let attempts = 0;
+    let durationMs = 0;
+    let cause: unknown;
+    if (settled.ok) {
+      ({ result, outcome, attempts, durationMs } = settled.run);
+      cause = settled.run.error;
+      if (outcome === 'crash' || outcome === 'unserializable') {
+        const crash = new ToolError(`Tool '${call.name}' ${outcome === 'crash' ? 'crashed' : 'returned a result that cannot be serialized'}: ${redactText(messageOf(cause), settings.secrets)}`, {
+          toolName: call.name,
+          callId: call.id,
+          cause: redactError(cause, settings.secrets),
+        });
+        items.push({ type: 'error', iteration, terminal: false, error: crash });
+        safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) });
+      }
+    } else {
+      failure ??= { error: settled.error };
+      const aborted = signal.aborted || isAbortError(settled.error);
+      outcome = aborted ? 'aborted' : ToolError.isInstance(settled.error) ? 'crash' : 'interrupted';
+      cause = settled.error;
+      result = ToolResult.error(
+        aborted
+          ? { type: 'Aborted', message: `The run was cancelled before the tool '${call.name}' finished; its outcome is unknown.` }
+          : { type: 'ToolInternalError', message: `The tool '${call.name}' failed with an unexpected internal error.` },
+      );
+    }
+    const content = serializeToolResult(result, { errorFormat: settings.toolErrorFormat });
+    const message: ChatMessage = { role: 'tool', content, toolCallId: call.id };
+    conversation.push(message);
+    added.push(message);
+    const json = JSON.parse(serializeToolResult(result)) as ToolResultJSON;
+    items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
+    safeEmit(context, queue, 'tool-end', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON });
+    if (json.error && outcome !== 'success' && outcome !== 'partial') {
+      safeEmit(context, queue, 'tool-error', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) });
+    }
+    yield [...queue.splice(0), ...items];
+  }
+  return failure;
+}
