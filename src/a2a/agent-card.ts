@@ -3,11 +3,10 @@ import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
-import { redactError, redactText, redactURL } from '../internal/redact.js';
+import { redactError, redactHeaders, redactText, redactURL } from '../internal/redact.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import type { AgentCard } from './types.js';
-import { safeHeaders } from './transport.js';
 
 /** The largest agent card we read. */
 const MAX_CARD_BYTES = 1024 * 1024;
@@ -61,7 +60,7 @@ export async function fetchAgentCard(
         cause: redactError(error, options.secrets ?? []),
       });
     }
-    const { text, exceeded } = await readBoundedBody(response, MAX_CARD_BYTES);
+    if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
     if (response.status === 404 && index < candidates.length - 1) {
       lastError = undefined;
       continue;
@@ -69,11 +68,12 @@ export async function fetchAgentCard(
     if (!response.ok) {
       lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
         status: response.status,
-        headers: safeHeaders(response.headers),
+        headers: redactHeaders(response.headers),
         url: redactURL(candidate),
       });
       break;
     }
+    const { text, exceeded } = await readBoundedBody(response, MAX_CARD_BYTES);
     if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
     let json: unknown;
     try {

@@ -7,7 +7,7 @@ import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js';
-import { A2AMethod, A2AMethodV1, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
+import { A2AMethod, A2AMethodV1, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { A2ATransport } from './transport.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
@@ -79,7 +79,7 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
     case 'message':
       return !options.inTask;
     case 'task':
-      return TERMINAL_STATES.has(event.status.state) || event.status.state === 'input-required' || event.status.state === 'auth-required';
+      return isStreamEndState(event.status.state);
     case 'status-update':
       return event.final || TERMINAL_STATES.has(event.status.state);
     default:

@@ -103,6 +103,11 @@ export type TaskStateName = (typeof TaskState)[keyof typeof TaskState];
  * @example `TERMINAL_STATES.has(task.status.state)`
  */
 export const TERMINAL_STATES: ReadonlySet<string> = new Set([TaskState.Completed, TaskState.Canceled, TaskState.Failed, TaskState.Rejected]);
+
+/** @internal States after which a stream has nothing more to say: the terminal ones, and those waiting for the user. */
+export function isStreamEndState(state: string): boolean {
+  return TERMINAL_STATES.has(state) || state === TaskState.InputRequired || state === TaskState.AuthRequired;
+}
 /**
  * States that are failures: a task in one of them yields a `ResponseError`.
  * @example `FAILURE_STATES.has('rejected') // true`

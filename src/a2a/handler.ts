@@ -1,18 +1,22 @@
-import { Agent } from '../agent/agent.js';
-import { ConfigError } from '../errors/config-error.js';
+import type { Agent } from '../agent/agent.js';
 import { SerializeError } from '../errors/serialize-error.js';
-import { AsyncQueue } from '../internal/async-queue.js';
+import { readBoundedBody } from '../internal/http-body.js';
 import { isPlainObject } from '../internal/json.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
-import { buildAgentCard, type AgentCardInput } from './agent-card.js';
+import { buildAgentCard } from './agent-card.js';
 import { A2A_VERSION_HEADER, A2AErrorCode, A2AMethod, A2AMethodV1, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, PUSH_NOTIFICATION_METHODS, type A2AProtocolVersion } from './constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from './decode.js';
+import { findWaitUntil, normalizePath, parseVersion, type WaitUntil } from './handler-http.js';
+import { validateHandlerOptions, type A2AHandlerOptions } from './handler-options.js';
 import { errorBody, jsonResponse, resultBody, rpcError, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
+import { streamResponse } from './sse-response.js';
 import { TaskExecution } from './task-execution.js';
-import { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';
-import type { A2AStreamEvent, Task } from './types.js';
-import { messageToV1, streamEventToV1, taskToV1 } from './v1-codec.js';
+import { InMemoryA2ATaskStore } from './task-store.js';
+import type { A2AStreamEvent, MessageSendParams, Task } from './types.js';
+import { streamEventToV1, taskToV1 } from './v1-codec.js';
+
+export type { A2AHandlerOptions } from './handler-options.js';
 
 /**
  * The fetch handler {@link createA2AHandler} returns. The extra arguments are whatever the platform passes after the
@@ -27,36 +31,12 @@ import { messageToV1, streamEventToV1, taskToV1 } from './v1-codec.js';
  */
 export type A2AHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;
 
-/** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
-export interface A2AHandlerOptions {
-  /** The agent to serve (a graph agent, an LLM `Agent`, any `RunnableAgent`). */
-  agent?: RunnableAgent | Agent | undefined;
-  /** A runner to use instead (its app name, session store…). */
-  runner?: Runner | undefined;
-  /** The agent card; `url` defaults to the request's origin + `basePath`. */
-  card: AgentCardInput;
-  /** Terminal errors become failed (or canceled) tasks with structured metadata. @default true (decisions.md point 14) */
-  structuredTaskErrors?: boolean | undefined;
-  /** @default a new `InMemoryA2ATaskStore` */
-  taskStore?: A2ATaskStore | undefined;
-  /** Path of the JSON-RPC endpoint. @default '/' */
-  basePath?: string | undefined;
-  /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
-  maxBodyBytes?: number | undefined;
-  /**
-   * While an SSE stream waits for the task, a `: keep-alive` comment is sent this often (proxies drop idle streams,
-   * and Cloudflare Workers cancel a request that waits only on another request's events). `false` turns it off.
-   * @default 15000
-   */
-  keepAliveMs?: number | false | undefined;
-  /** Protocol versions served. @default ['0.3', '1.0'] */
-  protocolVersions?: readonly A2AProtocolVersion[] | undefined;
-  /** The user id passed to the runner. @default 'a2a-user' */
-  userId?: ((request: Request) => string) | undefined;
-}
-
-const V1_METHODS: Readonly<Record<string, keyof typeof A2AMethod>> = Object.fromEntries(Object.entries(A2AMethodV1).map(([key, value]) => [value, key as keyof typeof A2AMethod]));
-const V03_METHODS: Readonly<Record<string, keyof typeof A2AMethod>> = Object.fromEntries(Object.entries(A2AMethod).map(([key, value]) => [value, key as keyof typeof A2AMethod]));
+type Operation = keyof typeof A2AMethod;
+/** Method name → operation and the protocol version the name belongs to (a Map: no name reaches Object.prototype). */
+const METHODS = new Map<string, { operation: Operation; version: A2AProtocolVersion }>([
+  ...Object.entries(A2AMethod).map(([key, value]) => [value, { operation: key as Operation, version: '0.3' as const }] as const),
+  ...Object.entries(A2AMethodV1).map(([key, value]) => [value, { operation: key as Operation, version: '1.0' as const }] as const),
+]);
 
 /**
  * The A2A server as a plain fetch handler, `(request: Request) => Promise<Response>`: it runs unchanged as a
@@ -78,7 +58,7 @@ const V03_METHODS: Readonly<Record<string, keyof typeof A2AMethod>> = Object.fro
  * ```
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
-  const settings = validate(options);
+  const settings = validateHandlerOptions(options);
   const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent });
   const store = settings.taskStore ?? new InMemoryA2ATaskStore();
   const structured = settings.structuredTaskErrors ?? true;
@@ -88,8 +68,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const keepAliveMs = settings.keepAliveMs ?? 15_000;
   const live = new Map<string, TaskExecution>();
 
-  const start = (message: Parameters<typeof decodeMessageSendParams>[0] & object, request: Request, waitUntil: WaitUntil | undefined): TaskExecution => {
-    const execution = new TaskExecution((message as { message: never }).message, { runner, store, structured, userId: settings.userId?.(request) ?? 'a2a-user' });
+  const start = (params: MessageSendParams, request: Request, waitUntil: WaitUntil | undefined): TaskExecution => {
+    const execution = new TaskExecution(params.message, { runner, store, structured, userId: settings.userId?.(request) ?? 'a2a-user' });
     live.set(execution.task.id, execution);
     const settled = execution.done.finally(() => live.delete(execution.task.id)).catch(() => {});
     waitUntil?.(settled);
@@ -121,8 +101,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
     if (declaredLength > maxBodyBytes) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${maxBodyBytes} bytes`, undefined, 413);
-    const text = await readLimited(request, maxBodyBytes);
-    if (text === undefined) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${maxBodyBytes} bytes`, undefined, 413);
+    const { text, exceeded } = await readBoundedBody(request, maxBodyBytes);
+    if (exceeded) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${maxBodyBytes} bytes`, undefined, 413);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -134,13 +114,14 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
     if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') return fail(id, A2AErrorCode.InvalidRequest, 'The request must have jsonrpc "2.0" and a method');
     const method = body.method;
-    const version: A2AProtocolVersion = V1_METHODS[method] ? '1.0' : V03_METHODS[method] ? '0.3' : declared;
+    const known = METHODS.get(method);
+    const version: A2AProtocolVersion = known?.version ?? declared;
     if (parsedVersion === undefined) {
       return fail(id, A2AErrorCode.VersionNotSupported, `A2A version ${headerVersion} is not supported; supported: ${versions.join(', ')}`);
     }
     if (!versions.includes(version)) return fail(id, A2AErrorCode.VersionNotSupported, `A2A ${version} is not served here; supported: ${versions.join(', ')}`, undefined, 200, version);
     if (PUSH_NOTIFICATION_METHODS.has(method)) return fail(id, A2AErrorCode.PushNotificationNotSupported, undefined, undefined, 200, version);
-    const operation = V1_METHODS[method] ?? V03_METHODS[method];
+    const operation = known?.operation;
     if (!operation) return fail(id, A2AErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`, undefined, 200, version);
     const encodeEvent = (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
     const encodeTask = (task: Task) => (version === '1.0' ? taskToV1(task as never) : task);
@@ -151,10 +132,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           const params = decodeMessageSendParams(body.params, version);
           const execution = start(params, request, waitUntil);
           const configuration = params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
-          if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, version === '1.0' ? { task: encodeTask(execution.task) } : execution.task));
+          if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, encodeEvent(execution.task)));
           await execution.done;
-          const result = execution.result;
-          return jsonResponse(resultBody(id, version === '1.0' ? (result.kind === 'task' ? { task: encodeTask(result) } : { message: messageToV1(result as never) }) : result));
+          return jsonResponse(resultBody(id, encodeEvent(execution.result)));
         }
         case 'StreamMessage': {
           const params = decodeMessageSendParams(body.params, version);
@@ -174,7 +154,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           const execution = live.get(params.id);
           if (execution && !execution.terminal) {
             execution.cancel();
-            await Promise.race([execution.done, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            await Promise.race([execution.done, new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]); // answer by 5 s at the latest
+            clearTimeout(timer);
             return jsonResponse(resultBody(id, encodeTask(execution.task)));
           }
           const task = execution?.task ?? (await store.get(params.id));
@@ -199,103 +181,4 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       return fail(id, A2AErrorCode.InternalError, undefined, undefined, 200, version);
     }
   };
-}
-
-/**
- * An SSE answer: the events of `execution` from now on (after `snapshot`, for a resubscription), until the final one.
- * Events cross from the task's request to this one through a queue and are written by this stream's own `pull`; while
- * it waits, a keep-alive comment goes out every `keepAliveMs`.
- */
-function streamResponse(id: RequestId, execution: TaskExecution, encode: (event: A2AStreamEvent) => unknown, snapshot: Task | undefined, keepAliveMs: number | false): Response {
-  const encoder = new TextEncoder();
-  const queue = new AsyncQueue<A2AStreamEvent>();
-  if (snapshot) queue.push(structuredClone(snapshot));
-  const unsubscribe = execution.subscribe((event) => {
-    queue.push(event);
-    if (event.kind === 'status-update' && event.final) queue.close();
-  });
-  let pending: Promise<IteratorResult<A2AStreamEvent>> | undefined; // kept across pulls: a keep-alive must not drop an event
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      pending ??= queue.next();
-      const next = keepAliveMs === false ? await pending : await Promise.race([pending, new Promise<'keep-alive'>((resolve) => (timer = setTimeout(resolve, keepAliveMs, 'keep-alive')))]);
-      clearTimeout(timer);
-      if (next === 'keep-alive') {
-        controller.enqueue(encoder.encode(': keep-alive\n\n'));
-        return;
-      }
-      pending = undefined;
-      if (next.done) {
-        unsubscribe();
-        controller.close();
-      } else {
-        controller.enqueue(encoder.encode(sseFrame(resultBody(id, encode(next.value)))));
-      }
-    },
-    cancel() {
-      clearTimeout(timer);
-      unsubscribe();
-      queue.close();
-      if (!snapshot) execution.cancel();
-    },
-  });
-  return new Response(body, { headers: SSE_HEADERS });
-}
-
-type WaitUntil = (promise: Promise<unknown>) => void;
-
-/** The platform's `waitUntil` (a Worker's `ctx`, a Vercel/Next.js `context`), bound, when one was passed. */
-function findWaitUntil(platform: readonly unknown[]): WaitUntil | undefined {
-  for (const argument of platform) {
-    const candidate = typeof argument === 'object' && argument !== null ? (argument as { waitUntil?: unknown }).waitUntil : undefined;
-    if (typeof candidate === 'function') return (promise) => (candidate as WaitUntil).call(argument, promise);
-  }
-  return undefined;
-}
-
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-/** `1`, `1.0`, `1.1` → 1.0; `0.3`, `0.3.0` → 0.3; anything else is unsupported. */
-function parseVersion(header: string): A2AProtocolVersion | undefined {
-  if (/^1(\.\d+){0,2}$/.test(header)) return '1.0';
-  if (/^0\.3(\.\d+)?$/.test(header)) return '0.3';
-  return undefined;
-}
-
-function normalizePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  return trimmed === '' ? '/' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-function validate(options: A2AHandlerOptions): A2AHandlerOptions {
-  if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A handler options', ['options must be an object']);
-  const problems: string[] = [];
-  if (!options.agent && !options.runner) problems.push('give agent or runner');
-  if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
-  if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
-  if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
-  if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
-  if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
-    problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
-  }
-  if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
-  return options;
 }

@@ -13,7 +13,7 @@ import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
 import type { Runner } from '../runner/runner.js';
 import { withoutMetadata } from '../graph/state-delta.js';
-import { ErrorMetadataKey, TaskState } from './constants.js';
+import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 import type { A2ATaskStore } from './task-store.js';
@@ -68,7 +68,7 @@ export class TaskExecution {
   }
 
   get terminal(): boolean {
-    return ['completed', 'canceled', 'failed', 'rejected'].includes(this.task.status.state);
+    return TERMINAL_STATES.has(this.task.status.state);
   }
 
   /**

@@ -13,7 +13,7 @@ import { messageOf, read } from '../internal/error-chain.js';
 import { type BoundedText, describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { isSecretKey, REDACTED, redactError, redactText, redactURL, redactValue } from '../internal/redact.js';
+import { redactError, redactHeaders, redactText, redactURL, redactValue } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
 import { SSEParser, type SSEEvent } from '../internal/sse-decoder.js';
@@ -37,15 +37,6 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Safe to repeat (reads, cancels): retried on any retryable failure; otherwise only on 429/503. */
   idempotent: boolean;
-}
-
-/** Response headers with credential-like values removed. */
-export function safeHeaders(headers: Headers): Record<string, string> {
-  const copy: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    copy[name] = isSecretKey(name) || name === 'set-cookie' ? REDACTED : value;
-  });
-  return copy;
 }
 
 export class A2ATransport {
@@ -242,7 +233,7 @@ export class A2ATransport {
     return Object.assign(
       new A2ATransportError(`A2A request to ${this.url} failed with ${statusText(response.status, response.statusText)}${said}`, {
         status: response.status,
-        headers: safeHeaders(response.headers),
+        headers: redactHeaders(response.headers),
         url: this.url,
         method,
       }),

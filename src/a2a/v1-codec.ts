@@ -6,7 +6,7 @@
  * @see https://a2a-protocol.org/v1.0.0/specification/
  */
 import { isPlainObject } from '../internal/json.js';
-import { TERMINAL_STATES } from './constants.js';
+import { isStreamEndState } from './constants.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export function streamEventFromV1(value: unknown): unknown {
     const update = value.statusUpdate;
     const status = statusFromV1(update.status);
     const state = isPlainObject(status) ? status.state : undefined;
-    const final = typeof state === 'string' && (TERMINAL_STATES.has(state) || state === 'input-required' || state === 'auth-required');
+    const final = typeof state === 'string' && isStreamEndState(state);
     return { ...update, kind: 'status-update', status, final };
   }
   if (isPlainObject(value.artifactUpdate)) {

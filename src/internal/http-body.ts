@@ -26,10 +26,10 @@ export interface BoundedText {
 }
 
 /**
- * Reads at most `limit` bytes of a response body as text, and says whether there was more; never throws (a body
+ * Reads at most `limit` bytes of a body (a `Response`'s or a `Request`'s) as text, and says whether there was more; never throws (a body
  * that fails mid-way yields what was read).
  */
-export async function readBoundedBody(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
+export async function readBoundedBody(response: Pick<Response, 'body' | 'bodyUsed'>, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
   if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -38,6 +38,15 @@ export function headerSecrets(headers: Readonly<Record<string, string>> | undefi
   return secrets;
 }
 
+/** Response headers as a plain record, credential-like values (`set-cookie`, `authorization`…) replaced. */
+export function redactHeaders(headers: Headers): Record<string, string> {
+  const copy: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    copy[name] = isSecretKey(name) ? REDACTED : value;
+  });
+  return copy;
+}
+
 /** Replaces every occurrence of a configured secret (4 characters or more) in `text` with `[REDACTED]`. */
 function replaceSecrets(text: string, secrets: readonly string[]): string {
   let result = text;

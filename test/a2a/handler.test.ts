@@ -635,6 +635,11 @@ describe('createA2AHandler: JSON-RPC errors', () => {
     expect(body.error).toEqual({ code: -32601, message: 'Method not found: tasks/explode' });
   });
 
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])('answers the method %s (an Object.prototype name) with -32601, not as a 1.0 method', async (method) => {
+    const body = await errorOf(await post(handler, rpc(method, {}, 'req-10')));
+    expect(body.error).toEqual({ code: -32601, message: `Method not found: ${method}` });
+  });
+
   it('answers invalid params with -32602 and issues naming each bad path', async () => {
     const params = { message: { kind: 'message', messageId: 'm-1', role: 'robot', parts: [{ kind: 'text' }] } };
     const body = await errorOf(await post(handler, rpc('message/send', params, 5)));

@@ -1,0 +1,52 @@
+import { Agent } from '../agent/agent.js';
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject } from '../internal/json.js';
+import type { Runner } from '../runner/runner.js';
+import type { RunnableAgent } from '../runner/runnable-agent.js';
+import type { AgentCardInput } from './agent-card.js';
+import type { A2AProtocolVersion } from './constants.js';
+import type { A2ATaskStore } from './task-store.js';
+
+/** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
+export interface A2AHandlerOptions {
+  /** The agent to serve (a graph agent, an LLM `Agent`, any `RunnableAgent`). */
+  agent?: RunnableAgent | Agent | undefined;
+  /** A runner to use instead (its app name, session store…). */
+  runner?: Runner | undefined;
+  /** The agent card; `url` defaults to the request's origin + `basePath`. */
+  card: AgentCardInput;
+  /** Terminal errors become failed (or canceled) tasks with structured metadata. @default true (decisions.md point 14) */
+  structuredTaskErrors?: boolean | undefined;
+  /** @default a new `InMemoryA2ATaskStore` */
+  taskStore?: A2ATaskStore | undefined;
+  /** Path of the JSON-RPC endpoint. @default '/' */
+  basePath?: string | undefined;
+  /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
+  maxBodyBytes?: number | undefined;
+  /**
+   * While an SSE stream waits for the task, a `: keep-alive` comment is sent this often (proxies drop idle streams,
+   * and Cloudflare Workers cancel a request that waits only on another request's events). `false` turns it off.
+   * @default 15000
+   */
+  keepAliveMs?: number | false | undefined;
+  /** Protocol versions served. @default ['0.3', '1.0'] */
+  protocolVersions?: readonly A2AProtocolVersion[] | undefined;
+  /** The user id passed to the runner. @default 'a2a-user' */
+  userId?: ((request: Request) => string) | undefined;
+}
+
+/** @internal Checks the options of `createA2AHandler`, listing every problem in one `ConfigError`. */
+export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOptions {
+  if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A handler options', ['options must be an object']);
+  const problems: string[] = [];
+  if (!options.agent && !options.runner) problems.push('give agent or runner');
+  if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
+  if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
+  if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
+  if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
+  if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
+    problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
+  }
+  if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
+  return options;
+}
