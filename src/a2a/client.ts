@@ -1,3 +1,4 @@
+import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
@@ -107,8 +108,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
   let resolved: Promise<{ endpoint: AgentEndpoint; card?: AgentCard; transport: A2ATransport }> | undefined;
 
+  const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
   const connection = (signal?: AbortSignal) => {
-    resolved ??= (async () => {
+    if (resolved) return resolved;
+    resolved = (async () => {
       let card = settings.card;
       if (!card && settings.agentCardUrl) card = (await fetchAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets })).card;
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
@@ -124,7 +127,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       });
       return { endpoint, card, transport };
     })();
-    resolved.catch(() => (resolved = undefined));
+    resolved.catch(() => (resolved = undefined)); // a failed discovery is tried again by the next call
     return resolved;
   };
 
@@ -148,14 +151,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     let taskId: string | undefined;
     let final = false;
     let inTask = kind === 'Resubscribe';
-    const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
     let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe' });
     for (let resubscriptions = 0; ; ) {
       let dropped: unknown;
       try {
         for await (const result of stream) {
           const event = decodeStreamEvent(result, endpoint.version);
-          taskId ??= event.kind === 'task' ? event.id : event.kind === 'message' ? event.taskId : event.taskId;
+          taskId ??= event.kind === 'task' ? event.id : event.taskId;
           final = isFinalStreamEvent(event, { inTask });
           if (event.kind !== 'message') inTask = true;
           yield [event];
@@ -203,7 +205,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 }
 
 function isDrop(error: unknown): boolean {
-  return (error as { name?: unknown })?.name === 'A2ATransportError' && (error as { reason?: unknown }).reason === 'network';
+  return A2ATransportError.isInstance(error) && error.reason === 'network';
 }
 
 function validate(options: A2AClientOptions): A2AClientOptions {

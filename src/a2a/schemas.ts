@@ -105,10 +105,3 @@ export const agentCardSchema = z.looseObject({
     z.array(z.looseObject({ url: z.string(), protocolBinding: z.string(), protocolVersion: z.optional(z.string()) })),
   ),
 });
-
-export const jsonRPCResponseSchema = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  id: z.optional(z.union([z.string(), z.number(), z.null()])),
-  result: z.optional(z.unknown()),
-  error: z.optional(z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) })),
-});

@@ -19,6 +19,8 @@ export interface A2ATransportErrorOptions extends AgentErrorOptions {
   reason?: 'network' | 'http' | 'timeout' | undefined;
   /** The JSON-RPC method that was called. */
   method?: string | undefined;
+  /** How long the remote asked us to wait (its `Retry-After`), in ms. */
+  retryAfterMs?: number | undefined;
 }
 
 /**
@@ -40,6 +42,8 @@ export class A2ATransportError extends AgentError {
   readonly retryable: boolean;
   readonly reason: 'network' | 'http' | 'timeout';
   readonly method?: string;
+  /** How long the remote asked us to wait (its `Retry-After`), in ms; the client's retries honour it. */
+  readonly retryAfterMs?: number;
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
@@ -49,6 +53,7 @@ export class A2ATransportError extends AgentError {
     this.reason = options.reason ?? (options.status === undefined ? 'network' : 'http');
     this.retryable = options.retryable ?? (this.reason !== 'http' || [408, 429, 502, 503, 504].includes(options.status ?? 0));
     this.method = options.method;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** @example `A2ATransportError.isInstance(error)` */

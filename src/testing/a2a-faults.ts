@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { sseText } from './openai-stream.js';
 
 /**
  * What `a2aFaultHandlers` does, by the text of the user's message.
@@ -68,8 +69,9 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
       const text = (rpc.params?.message?.parts ?? []).map((part) => part.text ?? '').join('');
       const taskId = `task-fault-${++sequence}`;
       const contextId = rpc.params?.message?.contextId ?? `ctx-fault-${sequence}`;
-      const reply = (result: unknown) => HttpResponse.json({ jsonrpc: '2.0', id: rpc.id, result });
-      const error = (code: number, message: string) => HttpResponse.json({ jsonrpc: '2.0', id: rpc.id, error: { code, message } });
+      const envelope = (body: { result: unknown } | { error: { code: number; message: string } }) => ({ jsonrpc: '2.0', id: rpc.id, ...body });
+      const reply = (result: unknown) => HttpResponse.json(envelope({ result }));
+      const error = (code: number, message: string) => HttpResponse.json(envelope({ error: { code, message } }));
       if (rpc.method === 'tasks/get' || rpc.method === 'tasks/cancel') return error(-32001, 'Task not found');
       if (rpc.method !== 'message/send' && rpc.method !== 'message/stream') return error(-32601, 'Method not found');
       if (text === 'rpc-error') return error(-32001, 'Task not found');
@@ -77,13 +79,13 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
       if (rpc.method === 'message/send') {
         return reply({ kind: 'task', id: taskId, contextId, status: status.status, ...(status.metadata ? { metadata: status.metadata } : {}), ...(status.artifact ? { artifacts: [status.artifact] } : {}) });
       }
-      const frames: unknown[] = [{ jsonrpc: '2.0', id: rpc.id, result: { kind: 'task', id: taskId, contextId, status: { state: 'submitted' } } }];
-      if (text === 'rpc-error-in-stream') frames.push({ jsonrpc: '2.0', id: rpc.id, error: { code: -32603, message: 'Internal error' } });
+      const frames: unknown[] = [envelope({ result: { kind: 'task', id: taskId, contextId, status: { state: 'submitted' } } })];
+      if (text === 'rpc-error-in-stream') frames.push(envelope({ error: { code: -32603, message: 'Internal error' } }));
       else {
-        if (status.artifact) frames.push({ jsonrpc: '2.0', id: rpc.id, result: { kind: 'artifact-update', taskId, contextId, artifact: status.artifact, lastChunk: true } });
-        frames.push({ jsonrpc: '2.0', id: rpc.id, result: { kind: 'status-update', taskId, contextId, final: true, status: status.status, ...(status.metadata ? { metadata: status.metadata } : {}) } });
+        if (status.artifact) frames.push(envelope({ result: { kind: 'artifact-update', taskId, contextId, artifact: status.artifact, lastChunk: true } }));
+        frames.push(envelope({ result: { kind: 'status-update', taskId, contextId, final: true, status: status.status, ...(status.metadata ? { metadata: status.metadata } : {}) } }));
       }
-      return new HttpResponse(frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
+      return new HttpResponse(sseText(frames), { headers: { 'content-type': 'text/event-stream' } });
     }),
   ];
 }

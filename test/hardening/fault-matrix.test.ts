@@ -394,7 +394,7 @@ function shapeOf(error: unknown, reason: unknown): Record<string, unknown> {
   }
   if (StreamError.isInstance(error)) return { class: 'StreamError', reason: error.reason, afterOutput: error.afterOutput };
   if (A2ATransportError.isInstance(error)) {
-    return { class: 'A2ATransportError', reason: error.reason, status: error.status, retryable: error.retryable, retryAfterMs: (error as { retryAfterMs?: number }).retryAfterMs };
+    return { class: 'A2ATransportError', reason: error.reason, status: error.status, retryable: error.retryable, retryAfterMs: error.retryAfterMs };
   }
   if (SerializeError.isInstance(error)) return { class: 'SerializeError' };
   if (JSONRPCError.isInstance(error)) return { class: 'JSONRPCError', rpcCode: error.rpcCode };

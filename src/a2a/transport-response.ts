@@ -1,0 +1,89 @@
+/**
+ * @internal What an A2A answer means: a unary JSON-RPC response or one SSE frame of a stream, turned into its
+ * `result` or a typed failure (`JSONRPCError`, `SerializeError`, `A2ATransportError` for a non-JSON-RPC HTTP failure).
+ */
+import { A2ATransportError } from '../errors/a2a-transport-error.js';
+import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { SerializeError } from '../errors/serialize-error.js';
+import { type BoundedText, describeBytes } from '../internal/http-body.js';
+import { statusText } from '../internal/http-status.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { redactHeaders, redactText, redactValue } from '../internal/redact.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
+import type { SSEEvent } from '../internal/sse-decoder.js';
+
+/** Largest unary answer read. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Who answered (the endpoint without credentials) and the secrets to keep out of errors. */
+export interface AnswerContext {
+  url: string;
+  secrets: readonly string[];
+}
+
+/** The `result` of one SSE frame of a stream. */
+export function streamItem(ctx: AnswerContext, event: SSEEvent, method: string, id: number): unknown {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(event.data);
+  } catch (error) {
+    throw new SerializeError(`The A2A stream from ${ctx.url} sent data that is not JSON: ${truncate(redactText(event.data, ctx.secrets), 200)}`, { subject: 'A2A stream event', cause: error });
+  }
+  return unwrap(ctx, envelope, method, id, true, 200);
+}
+
+/** The `result` of a unary answer (its body read up to {@link MAX_RESPONSE_BYTES}). */
+export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, response: Response, method: string, id: number): unknown {
+  if (exceeded && response.ok) {
+    throw new SerializeError(`The A2A answer from ${ctx.url} to ${method} is over the ${describeBytes(MAX_RESPONSE_BYTES)} limit`, { subject: 'A2A response' });
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch (error) {
+    if (!response.ok) throw httpError(ctx, response, method, text);
+    throw new SerializeError(`The A2A answer from ${ctx.url} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, { subject: 'A2A response', cause: error });
+  }
+  // A failed HTTP answer is JSON-RPC only when it says so; a gateway's `{"error": …}` body is an HTTP failure.
+  if (!response.ok && !(isPlainObject(envelope) && envelope.jsonrpc === '2.0' && isPlainObject(envelope.error))) throw httpError(ctx, response, method, text);
+  return unwrap(ctx, envelope, method, id, false, response.status);
+}
+
+function unwrap(ctx: AnswerContext, envelope: unknown, method: string, id: number, inStream: boolean, status: number): unknown {
+  if (!isPlainObject(envelope) || envelope.jsonrpc !== '2.0') {
+    throw new SerializeError(`The A2A answer from ${ctx.url} is not a JSON-RPC 2.0 response`, {
+      subject: 'A2A response',
+      issues: [{ code: 'invalid_type', path: 'jsonrpc', message: 'expected "2.0"' }],
+    });
+  }
+  const error = envelope.error;
+  if (isPlainObject(error)) {
+    const code = typeof error.code === 'number' ? error.code : -32603;
+    const message = typeof error.message === 'string' ? error.message : 'Unknown JSON-RPC error';
+    throw new JSONRPCError(code, redactText(message, ctx.secrets), { data: redactValue(error.data, ctx.secrets), method, status, inStream });
+  }
+  if (envelope.id !== undefined && envelope.id !== null && envelope.id !== id) {
+    throw new SerializeError(`The A2A answer from ${ctx.url} has id ${JSON.stringify(envelope.id)}, not ${id}`, {
+      subject: 'A2A response',
+      issues: [{ code: 'invalid_value', path: 'id', message: `expected ${id}` }],
+    });
+  }
+  if (!('result' in envelope)) {
+    throw new SerializeError(`The A2A answer from ${ctx.url} has neither result nor error`, {
+      subject: 'A2A response',
+      issues: [{ code: 'invalid_type', path: 'result', message: 'expected a result' }],
+    });
+  }
+  return envelope.result;
+}
+
+function httpError(ctx: AnswerContext, response: Response, method: string, body: string): A2ATransportError {
+  const said = body.trim() === '' ? '' : `: ${truncate(redactText(body.trim(), ctx.secrets), 300)}`;
+  return new A2ATransportError(`A2A request to ${ctx.url} failed with ${statusText(response.status, response.statusText)}${said}`, {
+    status: response.status,
+    headers: redactHeaders(response.headers),
+    url: ctx.url,
+    method,
+    retryAfterMs: parseRetryAfter(response.headers),
+  });
+}
