@@ -3,7 +3,7 @@ import { toResponseError } from '../errors/response-error.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { headerSecrets, removeSecrets } from '../internal/redact.js';
 import { ObjectType } from '../runner/constants.js';
-import { createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
+import { cancelledError, createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
 import { createA2AClient, textMessage, type A2AClient, type A2AClientOptions } from './client.js';
 import { defaultA2AEventConverter, type A2AConverterContext, type A2AEventConverter } from './event-converter.js';
@@ -96,7 +96,7 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
           return;
         }
         if (invocation.signal.aborted || isAbortError(error)) {
-          yield createErrorEvent(context, { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(invocation.signal.reason ?? error)}` });
+          yield createErrorEvent(context, cancelledError(invocation.signal.reason ?? error));
           return;
         }
         const responseError = toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) };

@@ -8,7 +8,7 @@ import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
-import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
+import { chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
 import type { StateDelta } from '../graph/state-delta.js';
 import { ErrorMetadataKey, FAILURE_STATES, TaskState } from './constants.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Part, SendMessageResult, Task, TaskStatus } from './types.js';
@@ -142,7 +142,7 @@ function errorEvent(context: A2AConverterContext, error: ResponseError, id: stri
 }
 
 function delta(context: A2AConverterContext, text: string, id?: string): RunEvent {
-  return createEvent(context, { response: { ...(id ? { id } : {}), object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { content: text } }] } });
+  return chunkEvent(context, { content: text }, id);
 }
 
 function recoverableError(context: A2AConverterContext, error: ResponseError, metadata: ReadonlyArray<A2AMetadata | undefined>, text: string, id?: string): RunEvent {

@@ -10,6 +10,7 @@
  */
 import type { Emitter } from 'nanoevents';
 import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/chat-batches.js';
+import { chatToolDefinitions } from '../chat/tool-definitions.js';
 import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
@@ -43,7 +44,7 @@ const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0
 export function modelRequest(settings: AgentSettings, conversation: readonly ChatMessage[], signal: AbortSignal, hooks: Pick<ChatRequest, 'onRetry' | 'onFallback'>): ChatRequest {
   const request: ChatRequest = { messages: [...conversation], signal, ...hooks };
   if (settings.tools.length > 0) {
-    request.tools = settings.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.jsonSchema }));
+    request.tools = chatToolDefinitions(settings.tools);
     if (settings.toolChoice !== undefined) request.toolChoice = settings.toolChoice;
   }
   if (settings.temperature !== undefined) request.temperature = settings.temperature;

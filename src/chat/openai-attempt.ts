@@ -44,7 +44,7 @@ export class CallScope {
   attempt = 0;
 
   constructor(
-    private readonly config: CallConfig,
+    config: CallConfig,
     private readonly userSignal: AbortSignal | undefined,
   ) {
     const { controller, dispose } = linkedController(userSignal);

@@ -6,7 +6,7 @@ import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, ty
 import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
 import { batchClient, type ChatBatches } from './chat-batches.js';
-import type { ChatClient, ChatRequest, ChatResponse, ChatStream } from './types.js';
+import type { ChatClient, ChatRequest, ChatResponse } from './types.js';
 
 /** Options of {@link createOpenAICompatibleClient}. */
 export interface OpenAICompatibleClientOptions {

@@ -3,7 +3,7 @@ import { delay } from '../internal/delay.js';
 import { batchClient, type ChatBatches } from './chat-batches.js';
 import { collectChatStream, responseChunks } from './collect-chat-stream.js';
 import { requestProblems } from './openai-wire.js';
-import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, ChatStream, FinishReason, ToolCall, Usage } from './types.js';
+import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 /** One scripted model answer. */
 export interface ScriptedAnswer {

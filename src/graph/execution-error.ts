@@ -42,13 +42,15 @@ export interface ExecutionErrorOrigin {
  * @example `createExecutionError({ nodeId: 'write' }, new Error('db down'), 'fatal')`
  */
 export function createExecutionError(origin: ExecutionErrorOrigin | undefined, error: unknown, severity: SeverityName): ExecutionError {
-  const record: ExecutionError = { severity, stepNumber: origin?.stepNumber ?? 0, timestamp: isoTimestamp() };
+  const record = { severity } as ExecutionError; // built in the wire order
   if (origin?.nodeId) record.nodeId = origin.nodeId;
   if (origin?.nodeName) record.nodeName = origin.nodeName;
   if (origin?.nodeType) record.nodeType = origin.nodeType;
+  record.stepNumber = origin?.stepNumber ?? 0;
+  record.timestamp = isoTimestamp();
   const responseError = toResponseError(error, ErrorType.FlowError);
   if (responseError) record.error = responseError;
-  return orderKeys(record);
+  return record;
 }
 
 /**
@@ -100,10 +102,6 @@ export function normalizeExecutionError(value: unknown): ExecutionError | undefi
   return orderKeys(record);
 }
 
-function isRecordList(value: unknown): value is unknown[] {
-  return Array.isArray(value) && value.every((item) => normalizeExecutionError(item) !== undefined);
-}
-
 /**
  * The collector field's reducer (tRPC's `ExecutionErrorSliceReducer`): two record lists give a NEW list of deep
  * copies, existing then update — append, order kept, no dedup, never aliased. JSON-decoded lists are normalised
@@ -112,10 +110,14 @@ function isRecordList(value: unknown): value is unknown[] {
  */
 export function executionErrorReducer(existing: unknown, update: unknown): unknown {
   const base = existing === undefined || existing === null ? [] : existing;
-  if (isRecordList(base) && isRecordList(update)) {
-    return [...base, ...update].map((item) => normalizeExecutionError(item) as ExecutionError);
+  if (!Array.isArray(base) || !Array.isArray(update)) return update;
+  const records: ExecutionError[] = [];
+  for (const item of [...base, ...update]) {
+    const record = normalizeExecutionError(item); // one pass: validates and copies
+    if (record === undefined) return update;
+    records.push(record);
   }
-  return update;
+  return records;
 }
 
 /**

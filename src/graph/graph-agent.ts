@@ -2,7 +2,7 @@ import type { ChatMessage } from '../chat/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { AsyncQueue } from '../internal/async-queue.js';
 import { messageOf } from '../internal/error-chain.js';
-import { createErrorEvent, type RunEvent } from '../runner/event.js';
+import { cancelledError, createErrorEvent, type RunEvent } from '../runner/event.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
 import type { CompiledGraph } from './compiled-graph.js';
 import type { State } from './state-schema.js';
@@ -60,7 +60,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         })
         .then(
           (outcome) => {
-            if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(outcome.reason)}` }));
+            if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));
             queue.close();
           },
           (error: unknown) => {

@@ -1,8 +1,9 @@
 /** A graph node that makes one model call over the state's messages (the agent loop's model step, inside a graph). */
+import { chatToolDefinitions } from '../chat/tool-definitions.js';
 import { collectChatStream } from '../chat/collect-chat-stream.js';
 import type { ChatChunk, ChatClient, ChatMessage, ToolChoice } from '../chat/types.js';
 import { ObjectType } from '../runner/constants.js';
-import { createEvent, type RunEvent } from '../runner/event.js';
+import { chunkEvent, createEvent, type RunEvent } from '../runner/event.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
 import type { State } from './state-schema.js';
@@ -31,6 +32,7 @@ function messagesOf(state: State, key: string): { history: ChatMessage[]; added:
 /** The node function of an LLM node: appends the assistant message and sets `last_response`. */
 export function llmNode(id: string, client: ChatClient, options: LLMNodeOptions) {
   const key = options.messagesKey ?? 'messages';
+  const tools = options.tools && options.tools.length > 0 ? chatToolDefinitions(options.tools) : undefined; // fixed per node
   return async (state: State, context: NodeContext): Promise<State> => {
     const { history, added } = messagesOf(state, key);
     const messages: ChatMessage[] = options.instructions ? [{ role: 'system', content: options.instructions }, ...history] : history;
@@ -39,7 +41,7 @@ export function llmNode(id: string, client: ChatClient, options: LLMNodeOptions)
     const stream = client.stream({
       messages,
       signal: context.signal,
-      ...(options.tools && options.tools.length > 0 ? { tools: options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.jsonSchema })) } : {}),
+      ...(tools ? { tools } : {}),
       ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     });
@@ -75,6 +77,5 @@ export function llmNode(id: string, client: ChatClient, options: LLMNodeOptions)
 
 function deltaEvent(origin: { invocationId: string; author: string }, chunk: ChatChunk): RunEvent | undefined {
   if (chunk.type !== 'text-delta' && chunk.type !== 'reasoning-delta') return undefined;
-  const delta = chunk.type === 'text-delta' ? { content: chunk.delta } : { reasoning: chunk.delta };
-  return createEvent(origin, { response: { object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta }] } });
+  return chunkEvent(origin, chunk.type === 'text-delta' ? { content: chunk.delta } : { reasoning: chunk.delta });
 }

@@ -1,3 +1,5 @@
+import { COMPLETION_METADATA_KEY, NODE_CUSTOM_METADATA_KEY, NODE_METADATA_KEY, PREGEL_METADATA_KEY } from '../graph/constants.js';
+
 /**
  * Wire strings of the event model (tRPC-Agent-Go's, decisions.md point 1). Never retype these literals elsewhere.
  * @example `if (event.response?.object === ObjectType.GraphNodeError) log(event)`
@@ -29,15 +31,15 @@ export const ObjectType = Object.freeze({
  * @example `Object.keys(delta).filter((key) => !METADATA_STATE_KEYS.has(key))`
  */
 export const METADATA_STATE_KEYS: ReadonlySet<string> = new Set([
-  '_node_metadata',
+  NODE_METADATA_KEY,
   '_node_emitter',
-  '_pregel_metadata',
+  PREGEL_METADATA_KEY,
   '_channel_metadata',
   '_state_metadata',
-  '_completion_metadata',
+  COMPLETION_METADATA_KEY,
   '_tool_metadata',
   '_model_metadata',
   '_checkpoint_metadata',
   '_cache_hit',
-  '_node_custom_metadata',
+  NODE_CUSTOM_METADATA_KEY,
 ]);

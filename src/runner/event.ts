@@ -1,6 +1,8 @@
 import type { ToolCall, Usage } from '../chat/types.js';
+import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';
+import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from './constants.js';
 
@@ -96,6 +98,18 @@ export function createEvent(origin: EventOrigin, fields: Pick<RunEvent, 'respons
   if (fields.response !== undefined) event.response = fields.response;
   if (fields.stateDelta !== undefined) event.stateDelta = fields.stateDelta;
   return event;
+}
+
+/**
+ * @internal A streamed piece of text or reasoning: a partial `chat.completion.chunk` event (`responseId` when known).
+ */
+export function chunkEvent(origin: EventOrigin, delta: { content: string } | { reasoning: string }, responseId?: string): RunEvent {
+  return createEvent(origin, { response: { ...(responseId ? { id: responseId } : {}), object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta }] } });
+}
+
+/** @internal The error of a run stopped by its caller: `cancelled`, saying why (the abort reason's message). */
+export function cancelledError(reason: unknown): ResponseError {
+  return { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(reason)}` };
 }
 
 /**

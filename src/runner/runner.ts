@@ -11,7 +11,7 @@ import { isPlainObject } from '../internal/json.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
-import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
+import { cancelledError, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 
@@ -66,7 +66,7 @@ export class Runner {
     const problems: string[] = [];
     if (!isPlainObject(options)) throw ConfigError.fromProblems('runner options', ['options must be an object']);
     if (typeof options.appName !== 'string' || options.appName.trim() === '') problems.push('appName must be a non-empty string');
-    const agent = options.agent instanceof Agent || Agent.prototype.isPrototypeOf(options.agent as object) ? toRunnableAgent(options.agent as Agent) : options.agent;
+    const agent = options.agent instanceof Agent ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
     if (options.sessionStore !== undefined && (typeof options.sessionStore?.load !== 'function' || typeof options.sessionStore?.save !== 'function')) {
       problems.push('sessionStore must implement load() and save()');
@@ -134,7 +134,7 @@ export class Runner {
       finished = true;
     } catch (error) {
       const failure = signal.aborted
-        ? { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(signal.reason)}` }
+        ? cancelledError(signal.reason)
         : (toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) });
       yield emit(createErrorEvent(origin, failure));
     } finally {

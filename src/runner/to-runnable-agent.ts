@@ -2,9 +2,9 @@ import type { Agent } from '../agent/agent.js';
 import type { ToolCall } from '../chat/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
-import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { isAbortError } from '../internal/error-chain.js';
 import { ObjectType } from './constants.js';
-import { createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
+import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 
 /**
@@ -13,7 +13,7 @@ import type { Invocation, RunnableAgent } from './runnable-agent.js';
  * @example `agentResponseError(new ChatClientError('Chat API returned 503', { status: 503 })).type // 'api_error'`
  */
 export function agentResponseError(error: unknown): ResponseError {
-  if (isAbortError(error)) return { type: ErrorType.Cancelled, message: `The run was cancelled: ${messageOf(error)}` };
+  if (isAbortError(error)) return cancelledError(error);
   return toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: 'unknown failure' };
 }
 
@@ -45,10 +45,10 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
         switch (item.type) {
           case 'text-delta':
             text += item.delta;
-            yield createEvent(origin, { response: { object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { content: item.delta } }] } });
+            yield chunkEvent(origin, { content: item.delta });
             break;
           case 'reasoning-delta':
-            yield createEvent(origin, { response: { object: ObjectType.ChatCompletionChunk, done: false, partial: true, choices: [{ index: 0, delta: { reasoning: item.delta } }] } });
+            yield chunkEvent(origin, { reasoning: item.delta });
             break;
           case 'tool-call':
             calls.push(item.call);
