@@ -2,6 +2,7 @@ import { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import type { RunEvent } from '../runner/event.js';
 import { GraphRun } from './executor.js';
+import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFunction, NodeRetryPolicy, Router } from './state-graph.js';
 import type { State, StateSchema } from './state-schema.js';
@@ -23,6 +24,8 @@ export interface CompiledNode extends GraphNode {
   callbacksBefore: readonly NodeCallbacks[];
   /** `afterNode` order: the node's own first, then graph-wide callbacks. */
   callbacksAfter: readonly NodeCallbacks[];
+  /** The node's retry policy with defaults filled in (`maxAttempts: 1` without one). */
+  retryOptions: ResolvedRetryOptions;
 }
 
 /** @internal A compiled conditional edge. */

@@ -9,7 +9,7 @@ import { WorkflowError } from '../errors/workflow-error.js';
 import { abortPromise, delay } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
-import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
+import { backoffDelay } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
@@ -176,7 +176,7 @@ async function attempts(
       }
     } catch (error) {
       if (scope.signal?.aborted) throw scope.signal.reason;
-      const options = resolveRetryOptions(node.retry ?? false);
+      const options = node.retryOptions;
       const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
       const willRetry = attempt < options.maxAttempts && retryOn(error);
       for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });

@@ -1,6 +1,6 @@
 import { WorkflowError } from '../errors/workflow-error.js';
 import type { ChatClient } from '../chat/types.js';
-import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
@@ -191,7 +191,7 @@ export class StateGraph {
     const nodes = new Map<string, CompiledNode>();
     for (const [id, node] of this.nodes) {
       const own = node.callbacks ? [node.callbacks] : [];
-      nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global] });
+      nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global], retryOptions: resolveRetryOptions(node.retry ?? false) });
     }
     return new CompiledGraph({ schema: this.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit });
   }

@@ -1,7 +1,9 @@
 /**
- * The one retry loop of the package (tools, chat client, graph nodes, A2A client): exponential backoff with full
- * jitter, a per-delay cap, server `Retry-After` hints honoured, abortable sleeps, and a notification per retry.
- * The first error that is not retryable is rethrown unchanged; aborts are never retried.
+ * Retrying, for the whole package: the retry loop of tools, the chat client and the A2A client (exponential backoff
+ * with full jitter, a per-delay cap, server `Retry-After` hints honoured, abortable sleeps, a notification per retry;
+ * the first error that is not retryable is rethrown unchanged; aborts are never retried), and the options and
+ * backoff that graph nodes use in their own loop (node-runner.ts: it awaits `onNodeError` callbacks between attempts
+ * and runs synchronous nodes without a promise, which this loop cannot).
  */
 import { delay } from './delay.js';
 import { isAbortError } from './error-chain.js';
