@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeAgentCard, decodeMessageSendParams, decodeSendResult, decodeStreamEvent, decodeTask, type A2AProtocolVersion } from '../../src/a2a/index.js';
+import { mutate, type Mutation } from '../helpers/json-mutations.js';
 import { SerializeError } from '../../src/errors/index.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -475,11 +476,6 @@ const SEEDS: Array<{ version: A2AProtocolVersion; value: JSONObject; decode: (va
 const DANGEROUS_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
 const KNOWN_KEYS = ['kind', 'state', 'status', 'parts', 'text', 'role', 'final', 'task', 'message', 'statusUpdate', 'artifactUpdate', 'data', 'raw', 'url', 'metadata'];
 
-type Mutation =
-  | { action: 'delete'; path: number[] }
-  | { action: 'set'; path: number[]; value: unknown }
-  | { action: 'add'; path: number[]; key: string; value: unknown };
-
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ action: fc.constant('delete' as const), path: fc.array(fc.nat(), { maxLength: 6 }) }),
@@ -487,36 +483,6 @@ const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ action: fc.constant('add' as const), path: fc.array(fc.nat(), { maxLength: 6 }), key: fc.constantFrom(...DANGEROUS_KEYS, ...KNOWN_KEYS), value: jsonValue }),
 );
 
-/** Applies mutations to a JSON copy, following `path` (indexes into each level's keys) as deep as it goes. */
-function mutate(seed: JSONObject, mutations: readonly Mutation[]): unknown {
-  let root: unknown = JSON.parse(JSON.stringify(seed));
-  for (const mutation of mutations) {
-    let parent: JSONObject | undefined;
-    let key: string | undefined;
-    let node: unknown = root;
-    for (const index of mutation.path) {
-      if (node === null || typeof node !== 'object') break;
-      const keys = Object.keys(node);
-      if (keys.length === 0) break;
-      parent = node as JSONObject;
-      key = keys[index % keys.length] as string;
-      node = parent[key];
-    }
-    if (mutation.action === 'add') {
-      if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-        Object.defineProperty(node, mutation.key, { value: mutation.value, enumerable: true, writable: true, configurable: true });
-      }
-    } else if (parent === undefined || key === undefined) {
-      if (mutation.action === 'set') root = mutation.value;
-    } else if (mutation.action === 'delete') {
-      if (Array.isArray(parent)) parent.splice(Number(key), 1);
-      else delete parent[key];
-    } else {
-      Object.defineProperty(parent, key, { value: mutation.value, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return root;
-}
 
 /** Runs every decoder in both versions: each returns a valid value or throws a SerializeError, never anything else. */
 function expectDecodeOrSerializeError(value: unknown): void {

@@ -27,6 +27,7 @@ import {
 import { createGraphAgent, END, ExecutionErrorCollector, executionErrorsFromStateDelta, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
 import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/internal/sse-decoder.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
+import { mutate, type Mutation } from '../helpers/json-mutations.js';
 import { chunk, sseText, textEvents, toolCallEvents, usageChunk } from '../../src/testing/index.js';
 import {
   APIFailure,
@@ -108,14 +109,6 @@ async function drain<T>(stream: ReadableStream<T>): Promise<Drained<T>> {
   }
 }
 
-/** A JSON-tree mutation, addressed by a path of indexes into each level's keys (followed as deep as it goes). */
-type Mutation =
-  | { action: 'delete'; path: number[] }
-  | { action: 'set'; path: number[]; value: unknown }
-  | { action: 'retype'; path: number[]; value: unknown }
-  | { action: 'add'; path: number[]; key: string; value: unknown }
-  | { action: 'wrap'; path: number[] };
-
 const DANGEROUS_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
 
 const pathArbitrary = fc.array(fc.nat(), { maxLength: 6 });
@@ -128,50 +121,6 @@ const mutationArbitrary = (keys: readonly string[]): fc.Arbitrary<Mutation> =>
     fc.record({ action: fc.constant('wrap' as const), path: pathArbitrary }),
   );
 
-/**
- * Applies mutations to a JSON copy of `seed`. `add` defines the key as an own data property, which is what
- * `JSON.parse` does with a `"__proto__"` key on the wire; `wrap` puts the addressed value inside an array.
- */
-function mutate(seed: unknown, mutations: readonly Mutation[]): unknown {
-  let root: unknown = JSON.parse(JSON.stringify(seed));
-  for (const mutation of mutations) {
-    let parent: JSONObject | undefined;
-    let key: string | undefined;
-    let node: unknown = root;
-    for (const index of mutation.path) {
-      if (node === null || typeof node !== 'object') break;
-      const keys = Object.keys(node);
-      if (keys.length === 0) break;
-      parent = node as JSONObject;
-      key = keys[index % keys.length] as string;
-      node = parent[key];
-    }
-    const replace = (value: unknown) => {
-      if (parent === undefined || key === undefined) root = value;
-      else Object.defineProperty(parent, key, { value, enumerable: true, writable: true, configurable: true });
-    };
-    switch (mutation.action) {
-      case 'add':
-        if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-          Object.defineProperty(node, mutation.key, { value: mutation.value, enumerable: true, writable: true, configurable: true });
-        }
-        break;
-      case 'delete':
-        if (parent === undefined || key === undefined) break;
-        if (Array.isArray(parent)) parent.splice(Number(key), 1);
-        else delete parent[key];
-        break;
-      case 'set':
-      case 'retype':
-        replace(mutation.value);
-        break;
-      case 'wrap':
-        replace([node]);
-        break;
-    }
-  }
-  return root;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // SSE decoder (src/internal/sse-decoder.ts): arbitrary input, bounds, chunking
