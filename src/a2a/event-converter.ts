@@ -117,7 +117,7 @@ export function stateDeltaFromMetadata(metadata: A2AMetadata | undefined): State
 }
 
 /**
- * UTF-8 text of a base64 payload, without `Buffer`; `undefined` when it is not valid base64 or UTF-8.
+ * UTF-8 text of a base64 payload (`atob` + a fatal `TextDecoder`, Web APIs only); `undefined` when it is not valid base64 or UTF-8.
  * @example `base64ToText('aGk=') // 'hi'`
  */
 export function base64ToText(payload: string): string | undefined {

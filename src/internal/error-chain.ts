@@ -39,7 +39,7 @@ export function read(value: unknown, key: string): unknown {
 
 /**
  * Reads a convention that may be a method (`err.errorType()`) or a plain property (`err.errorType`).
- * Returns `{found: false}` when the link does not implement it; a throwing method counts as not implemented.
+ * Returns `{found: false}` when the link does not have it; a method that throws counts as absent.
  */
 export function readConvention(link: unknown, key: string): { found: boolean; value?: unknown } {
   const member = read(link, key);
