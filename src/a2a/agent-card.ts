@@ -68,7 +68,7 @@ export async function fetchAgentCard(
     if (!response.ok) {
       lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
         status: response.status,
-        headers: redactHeaders(response.headers),
+        headers: redactHeaders(response.headers, options.secrets),
         url: redactURL(candidate),
       });
       break;

@@ -81,7 +81,7 @@ function httpError(ctx: AnswerContext, response: Response, method: string, body:
   const said = body.trim() === '' ? '' : `: ${truncate(redactText(body.trim(), ctx.secrets), 300)}`;
   return new A2ATransportError(`A2A request to ${ctx.url} failed with ${statusText(response.status, response.statusText)}${said}`, {
     status: response.status,
-    headers: redactHeaders(response.headers),
+    headers: redactHeaders(response.headers, ctx.secrets),
     url: ctx.url,
     method,
     retryAfterMs: parseRetryAfter(response.headers),

@@ -26,7 +26,7 @@ export async function chatErrorFromResponse(response: Response, context: ChatErr
   return new ChatClientError(`${context.label} returned ${label}${said ? `: ${said}` : ''}`, {
     status: response.status,
     retryAfterMs: parseRetryAfter(response.headers),
-    requestId: requestIdOf(response.headers),
+    requestId: requestIdOf(response.headers, context.secrets),
     providerMessage: provider.message,
     code: provider.code,
     model: context.model,

@@ -219,7 +219,7 @@ export class OpenAIStreamDecoder {
     return new StreamError(`The model provider reported an error mid-stream: ${this.excerpt(text)}`, {
       reason: 'provider_error',
       chunk: this.excerpt(data),
-      code: typeof code === 'string' ? code : typeof code === 'number' ? String(code) : undefined,
+      code: typeof code === 'string' ? truncate(redactText(code, this.options.secrets), 100) : typeof code === 'number' && Number.isFinite(code) ? String(code) : undefined,
     });
   }
 

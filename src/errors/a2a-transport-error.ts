@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { ErrorType } from './constants.js';
 
@@ -47,13 +48,14 @@ export class A2ATransportError extends AgentError {
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
-    this.status = options.status;
-    this.headers = Object.freeze({ ...options.headers });
-    this.url = options.url;
-    this.reason = options.reason ?? (options.status === undefined ? 'network' : 'http');
-    this.retryable = options.retryable ?? (this.reason !== 'http' || [408, 429, 502, 503, 504].includes(options.status ?? 0));
-    this.method = options.method;
-    this.retryAfterMs = options.retryAfterMs;
+    const settings = optionsOf<A2ATransportErrorOptions>(options);
+    this.status = settings.status;
+    this.headers = Object.freeze({ ...(optionsOf<Record<string, string>>(settings.headers) as Record<string, string>) });
+    this.url = settings.url;
+    this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
+    this.retryable = settings.retryable ?? (this.reason !== 'http' || [408, 429, 502, 503, 504].includes(settings.status ?? 0));
+    this.method = settings.method;
+    this.retryAfterMs = settings.retryAfterMs;
   }
 
   /** @example `A2ATransportError.isInstance(error)` */

@@ -1,6 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { describeError } from '../internal/error-json.js';
 import { messageOf } from '../internal/error-chain.js';
+import { messageText, optionsOf } from '../internal/json.js';
 import type { AgentErrorKind } from './constants.js';
 
 const marker = 'faultline.error';
@@ -54,8 +55,9 @@ export class AgentError extends Error {
    * @param options - `cause` and `code`.
    */
   constructor(message: string, options: AgentErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    if (options.code !== undefined) this.code = options.code;
+    const settings = optionsOf<AgentErrorOptions>(options);
+    super(messageText(message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    if (settings.code !== undefined) this.code = typeof settings.code === 'string' ? settings.code : messageText(settings.code);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.AgentNotFoundError';
@@ -19,12 +20,18 @@ export class AgentNotFoundError extends AgentError {
   readonly agentId: string;
   readonly availableIds: readonly string[];
 
+  /**
+   * @param agentId - The id that was asked for.
+   * @param availableIds - Every registered id (an options object in its place, from plain JS, is taken as `options`).
+   */
   constructor(agentId: string, availableIds: readonly string[] = [], options: AgentErrorOptions = {}) {
-    const known =
-      availableIds.length === 0 ? 'No agents are registered.' : `Registered agents: ${availableIds.map((id) => JSON.stringify(id)).join(', ')}.`;
-    super(`Agent not found: ${JSON.stringify(agentId)}. ${known}`, options);
-    this.agentId = agentId;
-    this.availableIds = Object.freeze([...availableIds]);
+    const ids = Array.isArray(availableIds) ? availableIds.map(messageText) : [];
+    const settings = Array.isArray(availableIds) ? optionsOf<AgentErrorOptions>(options) : optionsOf<AgentErrorOptions>(availableIds);
+    const id = messageText(agentId);
+    const known = ids.length === 0 ? 'No agents are registered.' : `Registered agents: ${ids.map((each) => JSON.stringify(each)).join(', ')}.`;
+    super(`Agent not found: ${JSON.stringify(id)}. ${known}`, settings);
+    this.agentId = id;
+    this.availableIds = Object.freeze(ids);
   }
 
   /** @example `AgentNotFoundError.isInstance(error)` */

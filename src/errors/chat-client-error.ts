@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { isRetryableStatus } from '../internal/http-status.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { ErrorType } from './constants.js';
@@ -69,17 +70,18 @@ export class ChatClientError extends AgentError {
 
   constructor(message: string, options: ChatClientErrorOptions = {}) {
     super(message, options);
-    this.reason = options.reason ?? (options.status === undefined ? 'network' : 'http');
-    this.status = options.status;
+    const settings = optionsOf<ChatClientErrorOptions>(options);
+    this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
+    this.status = settings.status;
     this.retryable =
-      options.retryable ??
-      (this.reason === 'network' || this.reason === 'timeout' || (options.status !== undefined && isRetryableStatus(options.status)));
-    this.retryAfterMs = options.retryAfterMs;
-    this.requestId = options.requestId;
-    this.providerMessage = options.providerMessage;
-    this.timeout = options.timeout;
-    this.attempts = options.attempts;
-    this.model = options.model;
+      settings.retryable ??
+      (this.reason === 'network' || this.reason === 'timeout' || (settings.status !== undefined && isRetryableStatus(settings.status)));
+    this.retryAfterMs = settings.retryAfterMs;
+    this.requestId = settings.requestId;
+    this.providerMessage = settings.providerMessage;
+    this.timeout = settings.timeout;
+    this.attempts = settings.attempts;
+    this.model = settings.model;
   }
 
   /** @example `ChatClientError.isInstance(error)` */

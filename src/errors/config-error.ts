@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.ConfigError';
@@ -29,7 +30,8 @@ export class ConfigError extends AgentError {
 
   constructor(message: string, options: ConfigErrorOptions = {}) {
     super(message, options);
-    this.problems = Object.freeze([...(options.problems ?? [message])]);
+    const settings = optionsOf<ConfigErrorOptions>(options);
+    this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : [this.message]);
   }
 
   /**

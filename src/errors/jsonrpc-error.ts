@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { ErrorType } from './constants.js';
 
@@ -37,13 +38,20 @@ export class JSONRPCError extends AgentError {
   readonly status?: number;
   readonly inStream: boolean;
 
+  /**
+   * @param rpcCode - The JSON-RPC error code. Called with a message alone (`new JSONRPCError('boom')`, from plain JS)
+   *   the code is -32603 (internal error).
+   */
   constructor(rpcCode: number, message: string, options: JSONRPCErrorOptions = {}) {
-    super(message, { ...options, code: String(rpcCode) });
-    this.rpcCode = rpcCode;
-    this.data = options.data;
-    this.method = options.method;
-    this.status = options.status;
-    this.inStream = options.inStream ?? false;
+    const code = typeof rpcCode === 'number' && Number.isFinite(rpcCode) ? rpcCode : -32603;
+    const text = typeof rpcCode === 'number' || message !== undefined ? messageText(message) : messageText(rpcCode);
+    const settings = optionsOf<JSONRPCErrorOptions>(options);
+    super(text, { cause: settings.cause, code: String(code) });
+    this.rpcCode = code;
+    this.data = settings.data;
+    this.method = settings.method;
+    this.status = settings.status;
+    this.inStream = settings.inStream === true;
   }
 
   /** @example `JSONRPCError.isInstance(error)` */

@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.SerializeError';
@@ -39,8 +40,9 @@ export class SerializeError extends AgentError {
 
   constructor(message: string, options: SerializeErrorOptions = {}) {
     super(message, options);
-    this.subject = options.subject;
-    this.issues = Object.freeze([...(options.issues ?? [])]);
+    const settings = optionsOf<SerializeErrorOptions>(options);
+    this.subject = settings.subject;
+    this.issues = Object.freeze(Array.isArray(settings.issues) ? [...settings.issues] : []);
   }
 
   /** @example `SerializeError.isInstance(error)` */

@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.SessionError';
@@ -27,7 +28,8 @@ export class SessionError extends AgentError {
 
   constructor(message: string, options: SessionErrorOptions = {}) {
     super(message, options);
-    this.sessionId = options.sessionId;
+    const settings = optionsOf<SessionErrorOptions>(options);
+    this.sessionId = settings.sessionId;
   }
 
   /** @example `SessionError.isInstance(error)` */

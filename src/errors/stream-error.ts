@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { ErrorType } from './constants.js';
 
@@ -20,7 +21,8 @@ export type StreamErrorReason =
 
 /** Options of {@link StreamError}. */
 export interface StreamErrorOptions extends AgentErrorOptions {
-  reason: StreamErrorReason;
+  /** @default 'malformed_chunk' */
+  reason?: StreamErrorReason | undefined;
   /** Whether output had already reached the caller when it failed (then nothing is replayed). */
   afterOutput?: boolean | undefined;
   /** The offending chunk, cut short; never contains credentials. */
@@ -44,11 +46,12 @@ export class StreamError extends AgentError {
   readonly afterOutput: boolean;
   readonly chunk?: string;
 
-  constructor(message: string, options: StreamErrorOptions) {
+  constructor(message: string, options: StreamErrorOptions = {}) {
     super(message, options);
-    this.reason = options.reason;
-    this.afterOutput = options.afterOutput ?? false;
-    this.chunk = options.chunk;
+    const settings = optionsOf<StreamErrorOptions>(options);
+    this.reason = settings.reason ?? 'malformed_chunk';
+    this.afterOutput = settings.afterOutput === true;
+    this.chunk = settings.chunk;
   }
 
   /** @example `StreamError.isInstance(error)` */

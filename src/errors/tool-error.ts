@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.ToolError';
@@ -33,8 +34,9 @@ export class ToolError extends AgentError {
 
   constructor(message: string, options: ToolErrorOptions = {}) {
     super(message, options);
-    this.toolName = options.toolName;
-    this.callId = options.callId;
+    const settings = optionsOf<ToolErrorOptions>(options);
+    this.toolName = settings.toolName;
+    this.callId = settings.callId;
   }
 
   /** @example `ToolError.isInstance(error)` */

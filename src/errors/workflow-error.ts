@@ -1,4 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 const marker = 'faultline.error.WorkflowError';
@@ -38,10 +39,11 @@ export class WorkflowError extends AgentError {
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
-    this.nodeId = options.nodeId;
-    this.stepNumber = options.stepNumber;
-    this.problems = Object.freeze([...(options.problems ?? [])]);
-    this.fallbackState = options.fallbackState;
+    const settings = optionsOf<WorkflowErrorOptions>(options);
+    this.nodeId = settings.nodeId;
+    this.stepNumber = settings.stepNumber;
+    this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : []);
+    this.fallbackState = settings.fallbackState;
   }
 
   /** @example `WorkflowError.isInstance(error)` */

@@ -4,7 +4,8 @@
  */
 import { read } from './error-chain.js';
 import { isPlainObject, truncate } from './json.js';
-import { redactText } from './redact.js';
+import { clampDelay } from './delay.js';
+import { redactText, type RedactTextOptions } from './redact.js';
 
 export const DEFAULT_ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -23,19 +24,40 @@ export interface ProviderErrorDetails {
 export interface BoundedText {
   text: string;
   exceeded: boolean;
+  /** True when the time limit stopped the read (the text is what had arrived). */
+  timedOut?: boolean;
+}
+
+/** Options of {@link readBoundedBody}. */
+export interface ReadBodyOptions {
+  /** Stop reading after this long, whatever still trickles in (a peer that sends bytes but never ends). */
+  timeoutMs?: number | undefined;
 }
 
 /**
  * Reads at most `limit` bytes of a body (a `Response`'s or a `Request`'s) as text, and says whether there was more; never throws (a body
  * that fails mid-way yields what was read).
  */
-export async function readBoundedBody(response: Pick<Response, 'body' | 'bodyUsed'>, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
+export async function readBoundedBody(
+  response: Pick<Response, 'body' | 'bodyUsed'>,
+  limit: number = DEFAULT_ERROR_BODY_LIMIT,
+  options: ReadBodyOptions = {},
+): Promise<BoundedText> {
   if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let received = 0;
   let exceeded = false;
+  let timedOut = false;
+  const timeoutMs = options.timeoutMs;
+  const timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          reader.cancel().catch(() => {}); // a pending read resolves as done
+        }, clampDelay(timeoutMs))
+      : undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -52,14 +74,15 @@ export async function readBoundedBody(response: Pick<Response, 'body' | 'bodyUse
   } catch {
     // a body that fails mid-way still yields what was read
   } finally {
+    if (timer !== undefined) clearTimeout(timer);
     reader.cancel().catch(() => {});
   }
-  return { text, exceeded };
+  return timedOut ? { text, exceeded, timedOut } : { text, exceeded };
 }
 
 /** Reads at most `limit` bytes of a response body as text; never throws. */
-export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<string> {
-  return (await readBoundedBody(response, limit)).text;
+export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT, options: ReadBodyOptions = {}): Promise<string> {
+  return (await readBoundedBody(response, limit, options)).text;
 }
 
 /** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */
@@ -71,8 +94,9 @@ export function describeBytes(limit: number): string {
 }
 
 /** Picks the provider's message/code/type out of common error JSON shapes (OpenAI, Google, RFC 7807, plain). */
-export function parseProviderError(text: string, secrets: readonly string[] = []): ProviderErrorDetails {
-  const details: ProviderErrorDetails = { text: truncate(redactText(text.trim(), secrets), 1000) };
+export function parseProviderError(text: string, secrets: readonly string[] = [], redaction: RedactTextOptions = {}): ProviderErrorDetails {
+  const clean = (value: string) => redactText(value, secrets, redaction);
+  const details: ProviderErrorDetails = { text: truncate(clean(text.trim()), 1000) };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -88,12 +112,12 @@ export function parseProviderError(text: string, secrets: readonly string[] = []
     pickString(body, 'detail') ??
     pickString(body, 'title') ??
     pickString(read(read(body, 'errors'), '0'), 'message');
-  if (message !== undefined) details.message = truncate(redactText(message, secrets), 500);
+  if (message !== undefined) details.message = truncate(clean(message), 500);
   const code = read(source, 'code');
-  if (typeof code === 'string' && code !== '') details.code = truncate(redactText(code, secrets), 100);
+  if (typeof code === 'string' && code !== '') details.code = truncate(clean(code), 100);
   else if (typeof code === 'number' && Number.isFinite(code)) details.code = String(code);
   const type = pickString(source, 'type') ?? pickString(source, 'status');
-  if (type !== undefined) details.type = truncate(type, 100);
+  if (type !== undefined) details.type = truncate(clean(type), 100);
   return details;
 }
 
@@ -104,11 +128,11 @@ function pickString(value: unknown, key: string): string | undefined {
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-amz-request-id', 'cf-ray', 'x-trace-id'];
 
-/** The provider's request id, if it sent one. */
-export function requestIdOf(headers: Headers): string | undefined {
+/** The provider's request id, if it sent one (redacted like any remote text: a proxy may echo a credential there). */
+export function requestIdOf(headers: Headers, secrets: readonly string[] = []): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
-    if (value) return truncate(value, 200);
+    if (value) return truncate(redactText(value, secrets), 200);
   }
   return undefined;
 }

@@ -48,6 +48,19 @@ export function preview(value: unknown, limit = 120): string {
   return truncate(text ?? safeString(value), limit);
 }
 
+/**
+ * The options object a constructor or function was given, or `{}` when it got none or something that is not an
+ * object (public APIs are called from plain JS too: `new StreamError('m')`, `new AgentNotFoundError('x', {})`).
+ */
+export function optionsOf<T extends object>(value: T | null | undefined | unknown): Partial<T> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<T>) : {};
+}
+
+/** A message for an error constructor: strings as they are, anything else made printable (never throws). */
+export function messageText(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : safeString(value);
+}
+
 /** `String(value)` that never throws (objects without `toString`, throwing getters, revoked proxies). */
 export function safeString(value: unknown): string {
   try {

@@ -1,7 +1,8 @@
 /**
  * Keeping secrets out of messages, logs and events. Three layers: values under secret-looking keys are replaced,
- * configured secret strings are replaced wherever they appear, and token-shaped strings (bearer tokens, `sk-…`
- * keys) are masked.
+ * configured secret strings are replaced wherever they appear — in every form a server may send them back in (as
+ * is, URL-encoded, JSON-escaped, base64 and base64url, also inside a longer base64 text) —, and credential-shaped
+ * strings are masked (bearer tokens, `sk-…` keys, JWTs, a long token after `key`/`token`/`secret`/`password`).
  */
 import { defineData, isPlainObject } from './json.js';
 
@@ -15,7 +16,19 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}/g,
   /\b(ghp|gho|ghs|xox[abp])_[A-Za-z0-9_-]{12,}/g,
   /\bAIza[0-9A-Za-z_-]{20,}/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // a JWT
 ];
+
+/**
+ * A credential-shaped value after a word that names one (`key=…`, `"api_key": "…"`, `token …`, `password: …`): 16 or
+ * more token characters holding both a letter and a digit. The word and the separator are kept.
+ */
+const KEYWORD_VALUE =
+  /\b(api[-_]?key|apikey|key|access[-_]?token|refresh[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|credential)(\\?["']?\s*[:=]\s*\\?["']?|\s+)([A-Za-z0-9._~+/=-]{16,})/gi;
+
+function maskKeywordValue(match: string, word: string, separator: string, value: string): string {
+  return /[0-9]/.test(value) && /[A-Za-z]/.test(value) ? `${word}${separator}${REDACTED}` : match;
+}
 
 /** True when a key (header name, field name) usually holds a credential. */
 export function isSecretKey(key: string): boolean {
@@ -38,33 +51,86 @@ export function headerSecrets(headers: Readonly<Record<string, string>> | undefi
   return secrets;
 }
 
-/** Response headers as a plain record, credential-like values (`set-cookie`, `authorization`…) replaced. */
-export function redactHeaders(headers: Headers): Record<string, string> {
+/**
+ * Response headers as a plain record: values of credential-named headers (`set-cookie`, `authorization`…) replaced,
+ * and every other value redacted by content (a `www-authenticate` or `x-debug` header quoting the token we sent).
+ */
+export function redactHeaders(headers: Headers, secrets: readonly string[] = []): Record<string, string> {
   const copy: Record<string, string> = {};
   headers.forEach((value, name) => {
-    copy[name] = isSecretKey(name) ? REDACTED : value;
+    defineData(copy, name, isSecretKey(name) ? REDACTED : redactText(value, secrets));
   });
   return copy;
 }
 
-/** Replaces every occurrence of a configured secret (4 characters or more) in `text` with `[REDACTED]`. */
+const FORMS_CACHE_LIMIT = 256;
+const formsCache = new Map<string, readonly string[]>();
+
+/**
+ * The forms a secret can come back in: as is, URL-encoded, JSON-escaped, and base64 / base64url — for base64 the
+ * characters that depend only on the secret at each of the three byte alignments, so the secret is found inside a
+ * longer base64 text too (`Basic base64(user:key)`, a base64 echo of the request). Forms shorter than 4 characters
+ * are left out (too likely to match by chance).
+ */
+export function secretForms(secret: string): readonly string[] {
+  const cached = formsCache.get(secret);
+  if (cached) return cached;
+  const forms = new Set<string>([secret]);
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // a lone surrogate cannot be URL-encoded; nothing to look for
+  }
+  forms.add(JSON.stringify(secret).slice(1, -1));
+  const bytes = new TextEncoder().encode(secret);
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const encoded = base64(padded);
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    if (core.length >= 8) {
+      forms.add(core);
+      forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  const list = [...forms].filter((form) => form.length >= 4);
+  if (formsCache.size >= FORMS_CACHE_LIMIT) formsCache.delete(formsCache.keys().next().value as string);
+  formsCache.set(secret, list);
+  return list;
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
+}
+
+/** Replaces every form of every configured secret (4 characters or more) in `text` with `[REDACTED]`. */
 function replaceSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (typeof secret === 'string' && secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED);
+    if (typeof secret !== 'string' || secret.length < 4) continue;
+    for (const form of secretForms(secret)) if (result.includes(form)) result = result.split(form).join(REDACTED);
   }
   return result;
 }
 
-/** Replaces configured secrets and token-shaped substrings in `text`. */
-export function redactText(text: string, secrets: readonly string[] = []): string {
+/** Options of {@link redactText}. */
+export interface RedactTextOptions {
+  /** Mask credential-shaped values too (bearer tokens, `sk-…` keys, JWTs, a token after `key=`). @default true */
+  patterns?: boolean | undefined;
+}
+
+/** Replaces configured secrets (every form of them) and credential-shaped substrings in `text`. */
+export function redactText(text: string, secrets: readonly string[] = [], options: RedactTextOptions = {}): string {
   let result = replaceSecrets(text, secrets);
+  if (options.patterns === false) return result;
   for (const pattern of TOKEN_PATTERNS) {
     result = result.replace(pattern, (match, prefix: string) =>
       /^(Bearer|Basic)$/i.test(prefix) ? `${prefix} ${REDACTED}` : REDACTED,
     );
   }
-  return result;
+  return result.replace(KEYWORD_VALUE, maskKeywordValue);
 }
 
 /**

@@ -22,7 +22,8 @@ export class RateLimitError extends ToolFailure {
   static readonly defaultSuggestion = 'Wait before calling this tool again, and make fewer calls.';
 
   constructor(message?: string, options?: ToolFailureOptions) {
-    const waitSeconds = options?.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(options.retryAfterMs / 1000));
+    const hint = options?.retryAfterMs;
+    const waitSeconds = typeof hint === 'number' && hint >= 0 && Number.isFinite(hint) ? Math.max(1, Math.ceil(hint / 1000)) : undefined;
     const suggestion =
       waitSeconds === undefined ? RateLimitError.defaultSuggestion : `Wait at least ${waitSeconds} second${waitSeconds === 1 ? '' : 's'} before calling this tool again, and make fewer calls.`;
     super('RateLimitError', message ?? RateLimitError.defaultMessage, standardOptions(options, { suggestion, retryable: true }));

@@ -1,5 +1,5 @@
 import { messageOf, read } from '../internal/error-chain.js';
-import { parseProviderError, readBoundedText, requestIdOf } from '../internal/http-body.js';
+import { parseProviderError, readBoundedBody, requestIdOf } from '../internal/http-body.js';
 import { isRetryableStatus, statusText } from '../internal/http-status.js';
 import { redactText, redactURL } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
@@ -21,13 +21,42 @@ export interface HTTPToolErrorOptions {
   secrets?: readonly string[] | undefined;
   /** Bound on the error body read. @default 65536 */
   maxBodyBytes?: number | undefined;
+  /** Time limit of the error body read: a server that trickles bytes cannot hold the tool call. @default 10000 */
+  bodyTimeoutMs?: number | undefined;
+  /**
+   * What the model is told of the URL: `'path'` (no host, no query: internal host names never reach the model
+   * provider), `'full'` (host and path, no query), or `false`. The developer log always has the full URL (no query).
+   * @default 'path'
+   */
+  showURL?: 'path' | 'full' | false | undefined;
+  /**
+   * Mask credential-shaped values in what is taken from the body (bearer tokens, `sk-…` keys, JWTs, a token after
+   * `key=`/`token:`), even when they are not among `secrets`. `secrets` are always removed. @default true
+   */
+  redactCredentials?: boolean | undefined;
+}
+
+/** The URL as the model may see it (see `showURL`), and as the developer log keeps it. */
+function urls(response: Response, options: HTTPToolErrorOptions, secrets: readonly string[]): { model?: string; log?: string } {
+  if (!response.url) return {};
+  const log = redactText(redactURL(response.url), secrets);
+  const show = options.showURL ?? 'path';
+  if (show === false) return { log };
+  if (show === 'full') return { model: log, log };
+  try {
+    return { model: new URL(log).pathname, log };
+  } catch {
+    return { log };
+  }
 }
 
 /**
  * Maps a failed HTTP response from an API your tool calls to the standard tool failure, with a message that means
  * something to a model: 400/422 → `InputValidationError`, 401 → `AuthenticationError`, 403 → `PermissionError`,
  * 404 → `DataNotFoundError`, 408 → `TimeoutError`, 409 and 5xx → `APIFailure`, 429 → `RateLimitError` (with
- * `Retry-After`). The provider's message is included with credentials removed; the URL loses its query string.
+ * `Retry-After`). The provider's message is included with credentials removed (configured `secrets` in every form,
+ * and credential-shaped values); the model sees the URL's path only (no host, no query) unless `showURL` says
+ * otherwise, while the developer log keeps the full URL.
  *
  * @example
  * ```ts
@@ -41,9 +70,10 @@ export async function toolErrorFromResponse(response: Response, options: HTTPToo
   const api = /\bapi\b/i.test(service) ? service : `${service} API`;
   const secrets = options.secrets ?? [];
   const status = response.status;
-  const provider = parseProviderError(await readBoundedText(response, options.maxBodyBytes), secrets);
-  const url = response.url ? redactText(redactURL(response.url), secrets) : undefined;
-  const requestId = requestIdOf(response.headers);
+  const body = await readBoundedBody(response, options.maxBodyBytes, { timeoutMs: options.bodyTimeoutMs ?? 10_000 });
+  const provider = parseProviderError(body.text, secrets, { patterns: options.redactCredentials !== false });
+  const { model: url, log: logURL } = urls(response, options, secrets);
+  const requestId = requestIdOf(response.headers, secrets);
   const context: Record<string, unknown> = { service, status };
   if (url) context.url = url;
   if (requestId) context.requestId = requestId;
@@ -51,7 +81,10 @@ export async function toolErrorFromResponse(response: Response, options: HTTPToo
   if (provider.code) context.providerCode = provider.code;
   const said = provider.message ? `: ${provider.message}` : '.';
   const label = statusText(status, response.statusText);
-  const cause = { status, body: provider.text };
+  // The developer's side only (the model never sees a cause): the full URL and the body as read.
+  const cause: Record<string, unknown> = { status, body: provider.text };
+  if (logURL) cause.url = logURL;
+  if (body.timedOut) cause.bodyTimedOut = true;
 
   switch (true) {
     case status === 400:

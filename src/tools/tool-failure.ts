@@ -1,5 +1,5 @@
 import { hasMarker } from '../internal/brand.js';
-import { cloneJSONLike } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject, messageText, optionsOf } from '../internal/json.js';
 
 const marker = 'faultline.tool.ToolFailure';
 const symbol = Symbol.for(marker);
@@ -60,14 +60,21 @@ export class ToolFailure extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
 
-  constructor(type: string, message: string, options: ToolFailureOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = type;
-    this.type = type;
-    if (options.context !== undefined) this.context = cloneJSONLike(options.context);
-    if (options.suggestion !== undefined) this.suggestion = options.suggestion;
-    this.retryable = options.retryable ?? false;
-    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  /**
+   * @param type - The category the model sees. Called with one argument (from plain JS), that argument is the
+   *   message and the type is `ToolError`.
+   */
+  constructor(type: string, message: string, options?: ToolFailureOptions) {
+    const alone = message === undefined && options === undefined;
+    const settings = optionsOf<ToolFailureOptions>(options);
+    super(messageText(alone ? type : message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    const category = alone || typeof type !== 'string' || type === '' ? 'ToolError' : type;
+    this.name = category;
+    this.type = category;
+    if (isPlainObject(settings.context)) this.context = cloneJSONLike(settings.context);
+    if (typeof settings.suggestion === 'string') this.suggestion = settings.suggestion;
+    this.retryable = settings.retryable === true;
+    if (typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0) this.retryAfterMs = settings.retryAfterMs;
   }
 
   /** True for any tool failure, from this copy of the package or another. */
@@ -94,5 +101,6 @@ export function standardOptions(
   options: ToolFailureOptions | undefined,
   defaults: { suggestion: string; retryable: boolean },
 ): ToolFailureOptions {
-  return { ...options, suggestion: options?.suggestion ?? defaults.suggestion, retryable: options?.retryable ?? defaults.retryable };
+  const given = optionsOf<ToolFailureOptions>(options);
+  return { ...given, suggestion: given.suggestion ?? defaults.suggestion, retryable: given.retryable ?? defaults.retryable };
 }

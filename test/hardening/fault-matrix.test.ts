@@ -633,7 +633,7 @@ const TOOL: Record<FaultId, ToolExpectation> = {
   'HTTP 400': toolFailure('InputValidationError', false, /rejected the request as invalid \(400 Bad Request\)/),
   'HTTP 401': toolFailure('AuthenticationError', false, /^Access to the Weather API was denied \(401 Unauthorized\)\. The provided API key may be invalid or expired\.$/),
   'HTTP 403': toolFailure('PermissionError', false, /refused access to this resource \(403 Forbidden\)/),
-  'HTTP 404': toolFailure('DataNotFoundError', false, /^The resource requested at 'https:\/\/weather\.test\/v1\/current' was not found \(404 Not Found\)\.$/),
+  'HTTP 404': toolFailure('DataNotFoundError', false, /^The resource requested at '\/v1\/current' was not found \(404 Not Found\)\.$/),
   'HTTP 408': toolFailure('TimeoutError', true, /timed out waiting for the request \(408 Request Timeout\)/),
   'HTTP 409': toolFailure('APIFailure', true, /reported a conflict \(409 Conflict\)/),
   'HTTP 422': toolFailure('InputValidationError', false, /rejected the request as invalid \(422 Unprocessable Entity\)/),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerSecrets, isSecretKey, REDACTED, redactText, redactURL, redactValue, removeSecrets } from '../../src/internal/redact.js';
+import { headerSecrets, isSecretKey, REDACTED, redactHeaders, redactText, redactURL, redactValue, removeSecrets, secretForms } from '../../src/internal/redact.js';
 
 const OPENAI_KEY = 'sk-proj-AbCdEf0123456789xyz';
 
@@ -239,5 +239,70 @@ describe('removeSecrets', () => {
     const clean = removeSecrets(input, [secret]) as Record<string, unknown>;
     expect(Object.getOwnPropertyDescriptor(clean, '__proto__')?.value).toEqual({ polluted: REDACTED });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('secretForms', () => {
+  const secret = 'wx-account-secret-0042';
+
+  it('lists the secret, its URL-encoded and JSON-escaped forms and its base64 cores at each alignment', () => {
+    const forms = secretForms('a b"c\\d-0123456789');
+    expect(forms).toContain('a b"c\\d-0123456789');
+    expect(forms).toContain(encodeURIComponent('a b"c\\d-0123456789'));
+    expect(forms).toContain('a b\\"c\\\\d-0123456789');
+    expect(forms.filter((form) => /^[A-Za-z0-9+/_-]+$/.test(form)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('finds the base64 of the secret inside any longer base64 text, at any offset', () => {
+    for (const prefix of ['', 'u', 'us', 'user:', 'Authorization: Basic ']) {
+      for (const suffix of ['', 'x', 'xy', ':tail']) {
+        const encoded = btoa(`${prefix}${secret}${suffix}`);
+        const urlSafe = encoded.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        expect(redactText(`echo ${encoded}`, [secret]), `${prefix}|${suffix}`).toContain(REDACTED);
+        expect(redactText(`echo ${urlSafe}`, [secret]), `url-safe ${prefix}|${suffix}`).toContain(REDACTED);
+      }
+    }
+  });
+
+  it('removes the URL-encoded form wherever it appears', () => {
+    expect(redactText(`GET /cb?k=${encodeURIComponent(`x ${secret}/`)}`, ['x wx-account-secret-0042/'])).not.toContain(encodeURIComponent('x wx-account-secret-0042/'));
+  });
+});
+
+describe('credential-shaped values (no configured secrets)', () => {
+  it('masks a long letters-and-digits value after key, token, secret or password, keeping the word', () => {
+    expect(redactText('api_key=Zx9QmT3vLp8RwK2nYh5s')).toBe(`api_key=${REDACTED}`);
+    expect(redactText('{"token": "abcdefgh12345678ijkl"}')).toBe(`{"token": "${REDACTED}"}`);
+    expect(redactText('client_secret: 0a1b2c3d4e5f6a7b8c9d')).toBe(`client_secret: ${REDACTED}`);
+    expect(redactText('token Zx9QmT3vLp8RwK2nYh5s expired')).toBe(`token ${REDACTED} expired`);
+  });
+
+  it('leaves ordinary words and numbers after those words alone', () => {
+    for (const text of ['max_tokens: 4096', 'the token expired', 'key: short1', 'password: correcthorsebatterystaple']) expect(redactText(text)).toBe(text);
+  });
+
+  it('masks a JWT', () => {
+    expect(redactText('id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U done')).toBe(`id ${REDACTED} done`);
+  });
+
+  it('can be turned off, configured secrets still removed', () => {
+    expect(redactText('api_key=Zx9QmT3vLp8RwK2nYh5s hunter22', ['hunter22'], { patterns: false })).toBe(`api_key=Zx9QmT3vLp8RwK2nYh5s ${REDACTED}`);
+  });
+});
+
+describe('redactHeaders', () => {
+  it('replaces credential-named headers and redacts every other value by its content', () => {
+    const token = 'tok-0123456789abcdefXYZ';
+    const headers = new Headers({
+      'www-authenticate': `Bearer error_description="token ${token} expired"`,
+      'x-debug': `received Bearer ${token}`,
+      'set-cookie': 'session=abc',
+      'content-type': 'application/json',
+    });
+    const copy = redactHeaders(headers, [token]);
+    expect(JSON.stringify(copy)).not.toContain(token);
+    expect(copy['set-cookie']).toBe(REDACTED);
+    expect(copy['content-type']).toBe('application/json');
+    expect(copy['x-debug']).toBe(`received Bearer ${REDACTED}`);
   });
 });

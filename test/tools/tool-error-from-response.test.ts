@@ -87,7 +87,7 @@ describe('toolErrorFromResponse', () => {
         Class: DataNotFoundError,
         type: 'DataNotFoundError',
         retryable: false,
-        message: `The resource requested at '${BASE}/v1/status/404' was not found (404 Not Found).`,
+        message: `The resource requested at '/v1/status/404' was not found (404 Not Found).`,
         suggestion: DataNotFoundError.defaultSuggestion,
       },
       {
@@ -199,7 +199,7 @@ describe('toolErrorFromResponse', () => {
         context: {
           service: 'Weather API',
           status,
-          url: `${BASE}/v1/status/${status}`,
+          url: `/v1/status/${status}`,
           requestId: 'req_abc123',
           providerMessage: PROVIDER_MESSAGE,
           providerCode: 'plan_restricted',
@@ -212,7 +212,7 @@ describe('toolErrorFromResponse', () => {
     it('keeps the status and the redacted body on the developer-only cause', async () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => HttpResponse.text(`broken, key ${CONFIGURED_SECRET}`, { status: 500 })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', secrets: SECRETS });
-      expect(failure.cause).toEqual({ status: 500, body: 'broken, key [REDACTED]' });
+      expect(failure.cause).toEqual({ status: 500, body: 'broken, key [REDACTED]', url: `${BASE}/v1/forecast` });
       expect(failure.toErrorInfo()).not.toHaveProperty('cause');
     });
   });
@@ -296,7 +296,7 @@ describe('toolErrorFromResponse', () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(null, { status: 500 })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API' });
       expect(failure.message).toBe('The Weather API failed with 500 Internal Server Error.');
-      expect(failure.context).toEqual({ service: 'Weather API', status: 500, url: `${BASE}/v1/forecast` });
+      expect(failure.context).toEqual({ service: 'Weather API', status: 500, url: '/v1/forecast' });
     });
 
     it('shortens a long provider message to 500 characters', async () => {
@@ -328,7 +328,7 @@ describe('toolErrorFromResponse', () => {
       expect(failure.toErrorInfo()).toEqual({
         type: 'RateLimitError',
         message: 'The Weather API rate limit was reached (429 Too Many Requests): Slow down',
-        context: { service: 'Weather API', status: 429, url: `${BASE}/v1/forecast`, providerMessage: 'Slow down', retryAfterMs: 30_000 },
+        context: { service: 'Weather API', status: 429, url: '/v1/forecast', providerMessage: 'Slow down', retryAfterMs: 30_000 },
         suggestion: 'Wait at least 30 seconds before calling this tool again, and make fewer calls.',
       });
     });
@@ -435,8 +435,9 @@ describe('toolErrorFromResponse', () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(null, { status: 404 })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API' });
       expectNoSecrets(failure, [QUERY_KEY, 'api_key']);
-      expect(failure.message).toBe(`The resource requested at '${BASE}/v1/forecast' was not found (404 Not Found).`);
-      expect(failure.context?.url).toBe(`${BASE}/v1/forecast`);
+      expect(failure.message).toBe(`The resource requested at '/v1/forecast' was not found (404 Not Found).`);
+      expect(failure.context?.url).toBe('/v1/forecast');
+      expect((failure.cause as { url: string }).url).toBe(`${BASE}/v1/forecast`);
     });
 
     it('removes a configured secret that is not token-shaped from a plain-text body', async () => {
@@ -456,7 +457,73 @@ describe('toolErrorFromResponse', () => {
     });
   });
 
+  describe('keeps internal hosts and credential-shaped values from the model', () => {
+    it('shows the model only the path of the URL by default, and the developer cause the whole URL', async () => {
+      server.use(http.get('https://inventory.internal.corp:8443/v2/items/42', () => new HttpResponse(null, { status: 404 })));
+      const failure = await toolErrorFromResponse(await fetch('https://inventory.internal.corp:8443/v2/items/42?token=x'), { service: 'Inventory API' });
+      const modelFacing = JSON.stringify(failure.toErrorInfo());
+      expect(modelFacing).not.toContain('inventory.internal.corp');
+      expect(failure.context?.url).toBe('/v2/items/42');
+      expect(failure.message).toBe("The resource requested at '/v2/items/42' was not found (404 Not Found).");
+      expect((failure.cause as { url: string }).url).toBe('https://inventory.internal.corp:8443/v2/items/42');
+    });
+
+    it("shows the host when the tool author opts in with showURL: 'full', and nothing with showURL: false", async () => {
+      server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(null, { status: 404 })));
+      const full = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', showURL: 'full' });
+      expect(full.context?.url).toBe(`${BASE}/v1/forecast`);
+      const none = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', showURL: false });
+      expect(none.context).not.toHaveProperty('url');
+      expect(none.message).toBe('The resource requested from the Weather API was not found (404 Not Found).');
+      expect((none.cause as { url: string }).url).toBe(`${BASE}/v1/forecast`);
+    });
+
+    it('masks a credential-shaped value after "key" or "token" without configured secrets, unless redactCredentials is false', async () => {
+      const leaked = 'Zx9QmT3vLp8RwK2nYh5sQa7B';
+      server.use(http.get(`${BASE}/v1/forecast`, () => HttpResponse.json({ error: { message: `invalid key=${leaked} (token: ${leaked})` } }, { status: 403 })));
+      const masked = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API' });
+      expect(masked.context?.providerMessage).toBe('invalid key=[REDACTED] (token: [REDACTED])');
+      expectNoSecrets(masked, [leaked]);
+      const kept = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', redactCredentials: false });
+      expect(kept.context?.providerMessage).toBe(`invalid key=${leaked} (token: ${leaked})`);
+    });
+
+    it('removes the base64 and URL-encoded forms of a configured secret', async () => {
+      const secret = 'wx-account-secret-0042';
+      server.use(
+        http.get(`${BASE}/v1/forecast`, () =>
+          HttpResponse.json({ error: { message: `bad credentials ${btoa(secret)}, basic ${btoa(`user:${secret}`)}, sent ${encodeURIComponent(`${secret} `)}` } }, { status: 401 }),
+        ),
+      );
+      const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', secrets: [secret] });
+      const everything = `${JSON.stringify(failure.toErrorInfo())}${JSON.stringify(failure.cause)}`;
+      for (const form of [secret, btoa(secret), btoa(`user:${secret}`), encodeURIComponent(secret)]) expect(everything).not.toContain(form);
+    });
+  });
+
   describe('bounds the body read', () => {
+    it('stops reading an error body that trickles bytes after bodyTimeoutMs, with what had arrived', async () => {
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"error": {"message": "slow'));
+          timer = setInterval(() => controller.enqueue(new TextEncoder().encode(' ')), 10);
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+      server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(body, { status: 503 })));
+      const started = Date.now();
+      const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', bodyTimeoutMs: 100 });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(failure).toBeInstanceOf(APIFailure);
+      expect(failure.cause).toMatchObject({ status: 503, bodyTimedOut: true });
+      clearInterval(timer);
+    });
+  });
+
+  describe('bounds the body read (size)', () => {
     it('reads a 10 MB error body only up to the bound', async () => {
       const huge = 'E'.repeat(10 * 1024 * 1024);
       server.use(http.get(`${BASE}/v1/forecast`, () => HttpResponse.text(huge, { status: 500 })));
