@@ -7,7 +7,7 @@ import { truncate } from '../internal/json.js';
 import { redactError, redactText, redactValue } from '../internal/redact.js';
 import { runToolCall } from '../tools/run-tool-call.js';
 import type { ToolRun } from '../tools/run-tool.js';
-import { serializeToolResult } from '../tools/serialize-tool-result.js';
+import { serializeToolResult, toolRunContent } from '../tools/serialize-tool-result.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
 import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import { errorJSON, safeEmit } from './agent-events.js';
@@ -75,11 +75,12 @@ export async function* runTools(
           : { type: 'ToolInternalError', message: `The tool '${call.name}' failed with an unexpected internal error.` },
       );
     }
-    const content = serializeToolResult(result, { errorFormat: settings.toolErrorFormat });
+    // A finished run carries the text runTool checked: the model gets exactly that, nothing is serialized again.
+    const content = settled.ok ? toolRunContent(settled.run, settings.toolErrorFormat) : serializeToolResult(result, { errorFormat: settings.toolErrorFormat });
     const message: ChatMessage = { role: 'tool', content, toolCallId: call.id };
     conversation.push(message);
     added.push(message);
-    const json = JSON.parse(serializeToolResult(result)) as ToolResultJSON;
+    const json: ToolResultJSON = result.toJSON();
     items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
     safeEmit(context, queue, 'tool-end', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON });
     if (json.error && outcome !== 'success' && outcome !== 'partial') {

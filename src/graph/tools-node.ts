@@ -4,7 +4,7 @@ import { ObjectType } from '../runner/constants.js';
 import { createEvent } from '../runner/event.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { runToolCall } from '../tools/run-tool-call.js';
-import { serializeToolResult, type ToolErrorFormat } from '../tools/serialize-tool-result.js';
+import { toolRunContent, type ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ToolLogSink } from '../tools/tool-log.js';
 import { END } from './constants.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
@@ -52,7 +52,7 @@ export function toolsNode(id: string, tools: readonly AnyTool[], options: ToolsN
     );
     const emit = context[EXECUTION]?.emit;
     const toolMessages: ChatMessage[] = runs.map((run) => {
-      const content = serializeToolResult(run.result, { errorFormat: options.errorFormat });
+      const content = toolRunContent(run, options.errorFormat);
       emit?.(
         createEvent(
           { invocationId: context.invocationId, author: id },

@@ -77,7 +77,8 @@ export function safeString(value: unknown): string {
 /**
  * Deep copy of JSON-like data: plain objects become fresh plain objects, arrays fresh arrays. Keys that could reach a
  * prototype (`__proto__`, `constructor`, `prototype`) are kept as own data properties, never assigned through.
- * Values that are not JSON-like (class instances, functions) are copied by reference.
+ * Values that are not JSON-like (class instances, functions) are copied by reference. A property whose getter throws
+ * becomes {@link UNREADABLE}; past 100 levels values are shared, not copied. Never throws.
  */
 export function cloneJSONLike<T>(value: T, depth = 0): T {
   if (depth > 100 || value === null || typeof value !== 'object') return value;
@@ -85,10 +86,19 @@ export function cloneJSONLike<T>(value: T, depth = 0): T {
   if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    defineData(copy, key, cloneJSONLike(value[key], depth + 1));
+    let item: unknown;
+    try {
+      item = value[key];
+    } catch {
+      item = UNREADABLE; // a throwing getter: the copy says so instead of throwing
+    }
+    defineData(copy, key, cloneJSONLike(item, depth + 1));
   }
   return copy as T;
 }
+
+/** What {@link cloneJSONLike} puts where a getter threw. */
+export const UNREADABLE = '[unreadable value]';
 
 /** Writes `copy[key] = value` as an own data property, safe for `__proto__`. */
 export function defineData(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -24,7 +24,7 @@ export {
   type ToolRun,
   type ToolRunOutcome,
 } from './run-tool.js';
-export { serializeToolResult, type SerializeToolResultOptions, type ToolErrorFormat } from './serialize-tool-result.js';
+export { serializeToolResult, toolRunContent, type SerializeToolResultOptions, type ToolErrorFormat } from './serialize-tool-result.js';
 export type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 export { TimeoutError } from './timeout-error.js';
 export { formatPath, type ArgumentIssue, type ArgumentRepair, type ArgumentRepairRequest } from './tool-arguments.js';

@@ -7,6 +7,7 @@ import { runTool, type RunToolOptions, type ToolRun } from './run-tool.js';
 import { consoleToolLogSink, ToolLogWriter } from './tool-log.js';
 import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
+import { finishToolRun } from './seal-tool-result.js';
 
 /** A tool call as a model issues it. */
 export interface ToolCallRequest {
@@ -48,13 +49,9 @@ export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options
     context: guess ? { requested: shownName, available, closest: guess } : { requested: shownName, available },
     suggestion: available.length > 0 ? `Call one of the available tools (${available.join(', ')}) instead.` : 'Answer without calling tools.',
   });
-  new ToolLogWriter(settings.logger ?? consoleToolLogSink, shownName, callId, settings.secrets ?? []).write(
-    'warn',
-    'tool.not_found',
-    failure.message,
-    { data: { arguments: preview(rawArguments, 200) } },
-  );
-  return { toolName: name, callId, result: ToolResult.error(failure), outcome: 'not_found', attempts: 0, durationMs: 0, error: failure };
+  const log = new ToolLogWriter(settings.logger ?? consoleToolLogSink, shownName, callId, settings.secrets ?? []);
+  log.write('warn', 'tool.not_found', failure.message, { data: { arguments: preview(rawArguments, 200) } });
+  return finishToolRun({ toolName: name, callId, result: ToolResult.error(failure), outcome: 'not_found', attempts: 0, durationMs: 0, error: failure }, log);
 }
 
 function findTool(tools: ToolSet, name: string): AnyTool | undefined {

@@ -12,7 +12,7 @@ import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 import { ToolInternalError } from './tool-internal-error.js';
 import { consoleToolLogSink, ToolLogWriter, type ToolLogSink } from './tool-log.js';
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
-import { serializeToolResult } from './serialize-tool-result.js';
+import { finishToolRun } from './seal-tool-result.js';
 
 /**
  * The per-attempt time limit when neither the tool nor the call sets one.
@@ -72,8 +72,16 @@ export type ToolRunOutcome =
 export interface ToolRun<T = unknown> {
   toolName: string;
   callId: string;
-  /** What the model receives (serialize with `serializeToolResult`). */
+  /**
+   * What the model receives: a snapshot decoded from `content`, so nothing the tool does with its own objects later
+   * can change it.
+   */
   result: ToolResult<T>;
+  /**
+   * The exact tool-message content (structured form), serialized once when the call ended; `toolRunContent(run,
+   * 'flat')` gives the flat form.
+   */
+  content: string;
   outcome: ToolRunOutcome;
   /** Executions made (0 when the arguments were rejected). */
   attempts: number;
@@ -117,12 +125,8 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
   const callId = typeof settings.callId === 'string' && settings.callId !== '' ? settings.callId : createId('call');
   const secrets = settings.secrets ?? [];
   const log = new ToolLogWriter(settings.logger ?? consoleToolLogSink, tool.name, callId, secrets);
-  const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs'>): ToolRun<T> => ({
-    toolName: tool.name,
-    callId,
-    durationMs: monotonic() - started,
-    ...run,
-  });
+  const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> =>
+    finishToolRun({ toolName: tool.name, callId, durationMs: monotonic() - started, ...run }, log);
 
   const parsed = await parseToolArguments(tool, rawArguments, {
     maxLength: settings.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH,
@@ -208,13 +212,6 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
     return finish({ result: ToolResult.error(error) as ToolResult<T>, outcome: error === timeoutFailure ? 'timeout' : 'failure', attempts, error, ...argumentFlags });
   }
 
-  try {
-    serializeToolResult(result);
-  } catch (error) {
-    log.write('error', 'tool.unserializable_result', messageOf(error), { attempt: attempts, error: log.errorDetails(error) });
-    const failure = new ToolInternalError(`The tool '${tool.name}' produced a result that cannot be sent to the model.`);
-    return finish({ result: ToolResult.error(failure) as ToolResult<T>, outcome: 'unserializable', attempts, error, ...argumentFlags });
-  }
   const outcome = result.ok ? (result.error?.type === PARTIAL_FAILURE_TYPE ? 'partial' : 'success') : 'error_result';
   return finish({ result: result as ToolResult<T>, outcome, attempts, ...argumentFlags });
 
@@ -225,7 +222,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
       throw new ToolError(`Tool '${tool.name}' crashed: ${redactText(messageOf(error), secrets)}`, { cause: redactError(error, secrets), toolName: tool.name, callId });
     }
     const result = ToolResult.error(modelFacingCrash(error, attempt, input)) as ToolResult<T>;
-    return { toolName: tool.name, callId, durationMs, result, outcome: 'crash', attempts: attempt, error, arguments: input };
+    return finishToolRun({ toolName: tool.name, callId, durationMs, result, outcome: 'crash', attempts: attempt, error, arguments: input }, log);
   }
 
   function modelFacingCrash(error: unknown, attempt: number, input: unknown): ToolErrorInfo | ToolInternalError {

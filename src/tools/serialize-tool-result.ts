@@ -1,6 +1,6 @@
-import { SerializeError } from '../errors/serialize-error.js';
-import { messageOf } from '../internal/error-chain.js';
-import type { ToolResult, ToolResultJSON } from './tool-result.js';
+import type { ToolRun } from './run-tool.js';
+import { formatSealed, sealedOf, sealToolResult } from './seal-tool-result.js';
+import type { ToolResult } from './tool-result.js';
 
 /** How the error part of a tool result is written. */
 export type ToolErrorFormat =
@@ -17,8 +17,9 @@ export interface SerializeToolResultOptions {
 
 /**
  * The exact string a model receives as the tool message content: JSON with keys `ok`, `data`, `error` in that order.
- * Throws `SerializeError` when the data cannot be represented as JSON (a cycle, a `BigInt`); `runTool` turns that
- * into a `ToolInternalError` result, so the model still gets an answer.
+ * Throws `SerializeError` naming the path when the data cannot be represented as JSON (a cycle, a `BigInt`, a
+ * throwing getter, a function or Symbol as the whole data); `runTool` turns that into a `ToolInternalError` result,
+ * so the model still gets an answer.
  *
  * @example
  * ```ts
@@ -27,23 +28,15 @@ export interface SerializeToolResultOptions {
  * ```
  */
 export function serializeToolResult(result: ToolResult, options: SerializeToolResultOptions = {}): string {
-  const json: ToolResultJSON = result.toJSON();
-  const shaped: Record<string, unknown> = { ok: json.ok };
-  if (json.data !== undefined) shaped.data = json.data;
-  if (json.error !== undefined) {
-    shaped.error =
-      options.errorFormat === 'flat'
-        ? flatError(json.error.message, json.error.suggestion)
-        : json.error;
-  }
-  try {
-    return JSON.stringify(shaped);
-  } catch (error) {
-    throw new SerializeError(`The tool result cannot be written as JSON: ${messageOf(error)}`, { cause: error, subject: 'tool result' });
-  }
+  return formatSealed(sealToolResult(result), options?.errorFormat);
 }
 
-function flatError(message: string, suggestion: string | undefined): string {
-  if (!suggestion) return message;
-  return `${message}${/[.!?。]$/.test(message.trim()) ? '' : '.'} ${suggestion}`;
+/**
+ * The tool-message content of a run in `format`: for a run made by `runTool`, the text it checked (nothing is
+ * serialized again, so what the model gets is exactly what was checked); otherwise its `result` serialized.
+ * @example `const content = toolRunContent(await runTool(tool, args), 'flat')`
+ */
+export function toolRunContent(run: ToolRun, format: ToolErrorFormat = 'structured'): string {
+  const sealed = sealedOf(run);
+  return sealed ? formatSealed(sealed, format) : serializeToolResult(run.result, { errorFormat: format });
 }

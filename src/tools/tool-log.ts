@@ -18,6 +18,7 @@ export type ToolLogEvent =
   | 'tool.retry'
   | 'tool.crash'
   | 'tool.unserializable_result'
+  | 'tool.dropped_values'
   | 'tool.log';
 
 /** The real error as developers see it (the model never does): name, message, stack, cause chain. */

@@ -105,6 +105,19 @@ export class ToolResult<T = unknown> {
     });
   }
 
+  /**
+   * A result from its JSON shape (`{ok, data?, error?}`), e.g. a tool message read back from a session. The error is
+   * normalised like `ToolResult.error`'s; a value that is not such a shape is an error result saying so.
+   * @example `ToolResult.fromJSON(JSON.parse(message.content))`
+   */
+  static fromJSON<T = unknown>(json: ToolResultJSON<T>): ToolResult<T> {
+    if (!isPlainObject(json) || typeof read(json, 'ok') !== 'boolean') {
+      return new ToolResult<T>(false, undefined, { type: GENERIC_TOOL_ERROR_TYPE, message: 'The tool result is not of the shape {ok, data?, error?}.' });
+    }
+    const error = read(json, 'error');
+    return new ToolResult<T>(json.ok, read(json, 'data') as T | undefined, error === undefined ? undefined : toErrorInfo(error as ToolErrorInput));
+  }
+
   /** True for results made by `ToolResult.*` (from any copy of the package). */
   static isInstance(value: unknown): value is ToolResult {
     return hasMarker(value, marker);

@@ -291,7 +291,7 @@ describe('runTool: failures and crashes', () => {
     const tool = defineTool({ name: 'big', description: 'x', parameters: z.object({}), execute: () => ({ value: 10n }) });
     const run = await runTool(tool, '{}', { logger: () => {} });
     expect(run.outcome).toBe('unserializable');
-    expect(run.result.error?.message).toBe("The tool 'big' produced a result that cannot be sent to the model.");
+    expect(run.result.error?.message).toBe("The tool 'big' returned a result that cannot be sent to the model: data.value holds a BigInt.");
   });
 
   it('reports a partial result as outcome "partial"', async () => {

@@ -1,0 +1,118 @@
+/**
+ * @internal A tool result is serialized exactly once, where `runTool` checks it: the JSON text is what the model
+ * gets, and the `ToolResult` handed on is a snapshot decoded from that text, so a tool that mutates its object later
+ * (adds a BigInt after 5 ms) or a getter that throws on its second read cannot change or break anything downstream.
+ */
+import { SerializeError } from '../errors/serialize-error.js';
+import { messageOf } from '../internal/error-chain.js';
+import { droppedValues, encodeJSON, type DroppedValue } from '../internal/safe-json.js';
+import type { ToolRun } from './run-tool.js';
+import type { ToolErrorFormat } from './serialize-tool-result.js';
+import { ToolInternalError } from './tool-internal-error.js';
+import type { ToolLogWriter } from './tool-log.js';
+import { ToolResult } from './tool-result.js';
+
+/** A result as the model will receive it. */
+export interface SealedToolResult {
+  /** A snapshot decoded from `content`: plain JSON data that nothing else references. */
+  result: ToolResult;
+  /** The exact tool-message content, structured form (`ok`, `data`, `error` in that order). */
+  content: string;
+  /** Parts of the data JSON leaves out or empties (functions, Symbols, non-empty Maps and Sets). */
+  dropped: DroppedValue[];
+  /** The encoded `data`, reused for the flat form. */
+  dataText: string | undefined;
+}
+
+/**
+ * Encodes `result` once. Throws a `SerializeError` naming the path when its data or error cannot be JSON (a BigInt,
+ * a cycle, a throwing getter, a function or Symbol as the whole data, nesting too deep for the runtime).
+ */
+export function sealToolResult(result: ToolResult): SealedToolResult {
+  const { ok, data, error } = result;
+  const dataText = data === undefined ? undefined : encodeJSON(data, 'tool result', 'data');
+  const errorText = error === undefined ? undefined : encodeJSON(error, 'tool result', 'error');
+  const dropped = data !== null && typeof data === 'object' ? droppedValues(data, 'data') : [];
+  const content = assemble(ok, dataText, errorText);
+  const snapshot = ToolResult.fromJSON({
+    ok,
+    ...(dataText !== undefined ? { data: JSON.parse(dataText) as unknown } : {}),
+    ...(errorText !== undefined ? { error: JSON.parse(errorText) as ToolResult['error'] } : {}),
+  });
+  return { result: snapshot, content, dropped, dataText };
+}
+
+function assemble(ok: boolean, dataText: string | undefined, errorText: string | undefined): string {
+  return `{"ok":${ok ? 'true' : 'false'}${dataText === undefined ? '' : `,"data":${dataText}`}${errorText === undefined ? '' : `,"error":${errorText}`}}`;
+}
+
+/** The content in `format`, from the sealed pieces (nothing is serialized again but the flat error string). */
+export function formatSealed(sealed: SealedToolResult, format: ToolErrorFormat | undefined): string {
+  const error = sealed.result.error;
+  if (format !== 'flat' || error === undefined) return sealed.content;
+  return assemble(sealed.result.ok, sealed.dataText, JSON.stringify(flatError(error.message, error.suggestion)));
+}
+
+/** RAF's flat error string: the message, with the suggestion appended as a sentence. */
+export function flatError(message: string, suggestion: string | undefined): string {
+  if (!suggestion) return message;
+  return `${message}${/[.!?。]$/.test(message.trim()) ? '' : '.'} ${suggestion}`;
+}
+
+const sealedRuns = new WeakMap<object, SealedToolResult>();
+
+/** Remembers the sealed form of a run, for {@link toolRunContent}. */
+export function rememberSealed<T extends object>(run: T, sealed: SealedToolResult): T {
+  sealedRuns.set(run, sealed);
+  return run;
+}
+
+/** The sealed form of a run made by `runTool`, if this is one. */
+export function sealedOf(run: object): SealedToolResult | undefined {
+  return sealedRuns.get(run);
+}
+
+/** What the model is told about a result that could not be sent (never the developer-side detail of a getter). */
+const MODEL_REASONS: Readonly<Record<string, string>> = {
+  bigint: 'holds a BigInt',
+  cycle: 'contains a cycle',
+  unreadable: 'could not be read',
+  too_deep: 'nests too deeply',
+};
+
+function modelReason(error: unknown): string {
+  const issue = SerializeError.isInstance(error) ? error.issues[0] : undefined;
+  if (!issue) return 'it cannot be written as JSON';
+  if (issue.code === 'not_json') return `${issue.path} ${issue.message.split(',')[0] ?? 'is not JSON'}`;
+  return `${issue.path} ${MODEL_REASONS[issue.code] ?? 'cannot be written as JSON'}`;
+}
+
+/**
+ * Completes a run: seals its result (once), and when that fails replaces it with a `ToolInternalError` saying what
+ * could not be sent (outcome `unserializable`; the developer log gets the full `SerializeError` with its path). Parts
+ * JSON drops (functions, Symbols, Maps, Sets inside the data) are named in a `tool.dropped_values` record.
+ */
+export function finishToolRun<T>(run: Omit<ToolRun<T>, 'content'>, log: ToolLogWriter): ToolRun<T> {
+  let sealed: SealedToolResult;
+  let outcome = run.outcome;
+  let error = run.error;
+  try {
+    sealed = sealToolResult(run.result);
+  } catch (failure) {
+    log.write('error', 'tool.unserializable_result', messageOf(failure), { attempt: run.attempts, error: log.errorDetails(failure) });
+    const replacement = new ToolInternalError(`The tool '${run.toolName}' returned a result that cannot be sent to the model: ${modelReason(failure)}.`);
+    sealed = sealToolResult(ToolResult.error(replacement));
+    outcome = 'unserializable';
+    error = failure;
+  }
+  if (sealed.dropped.length > 0) {
+    const listed = sealed.dropped.map((part) => `${part.path} (${part.kind})`).join(', ');
+    log.write('warn', 'tool.dropped_values', `JSON leaves these parts of the result out or empty, so the model does not see them: ${listed}`, {
+      attempt: run.attempts,
+      data: { dropped: sealed.dropped },
+    });
+  }
+  const finished: ToolRun<T> = { ...run, outcome, result: sealed.result as ToolResult<T>, content: sealed.content };
+  if (error !== undefined) finished.error = error;
+  return rememberSealed(finished, sealed);
+}

@@ -1,0 +1,119 @@
+/**
+ * Depth and instability through every clone/serialize path. Each path gets the same hostile producers
+ * (test/helpers/hostile-values.ts): JSON data, data nested to 20,000 levels, values JSON cannot carry (BigInt, cycles,
+ * functions, Symbols, Maps, Sets, a throwing toJSON) and values that change after they were handed over (a BigInt
+ * added a millisecond later, a getter that throws on its second read, a getter that answers differently each time).
+ * The property of every path: it never throws a raw RangeError/TypeError, never hangs, always ends with its typed
+ * outcome, and what it serialized once is what travels — later mutation changes nothing.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { AgentBuilder, type AgentRunItem } from '../../src/agent/index.js';
+import { createScriptedChatClient } from '../../src/chat/index.js';
+import { SerializeError } from '../../src/errors/index.js';
+import { defineTool, runTool, serializeToolResult, toolRunContent, ToolResult, type ToolLogRecord } from '../../src/tools/index.js';
+import { expectValidTranscript, finishOf, readRun, sleep } from '../helpers/agent-run.js';
+import { hostileValue, jsonWritable, mutatesLater, nested, throwsOnSecondRead, type Producer } from '../helpers/hostile-values.js';
+
+const SEED = 1111;
+
+function toolReturning(make: () => unknown) {
+  return defineTool({ name: 'hostile', description: 'Returns whatever it is given.', parameters: z.object({}), execute: () => make() });
+}
+
+describe('tool results: serialized once, where runTool checks them', () => {
+  it('never throws, and what the model gets is the checked text, for any value a tool returns', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileValue, fc.boolean(), async (producer: Producer, wrap) => {
+        const records: ToolLogRecord[] = [];
+        const tool = toolReturning(() => (wrap ? ToolResult.success(producer.make()) : producer.make()));
+        const run = await runTool(tool, '{}', { logger: (record) => records.push(record) });
+        const content = run.content;
+        expect(() => JSON.parse(content)).not.toThrow();
+        expect(JSON.parse(content)).toEqual(run.result.toJSON());
+        expect(toolRunContent(run)).toBe(content);
+        expect(serializeToolResult(run.result)).toBe(content); // the snapshot serializes to the same text
+        const writable = jsonWritable(producer.make());
+        expect(run.outcome === 'unserializable', producer.label).toBe(!writable);
+        if (!writable) expect(records.some((record) => record.event === 'tool.unserializable_result')).toBe(true);
+        await sleep(3); // values that change later must not change what was sent
+        expect(run.content).toBe(content);
+        expect(serializeToolResult(run.result)).toBe(content);
+      }),
+      { seed: SEED, numRuns: 120 },
+    );
+  });
+
+  it('names the part that cannot be sent, in the model-facing error and in the developer log', async () => {
+    const records: ToolLogRecord[] = [];
+    const run = await runTool(toolReturning(() => ({ order: { total: 10n } })), '{}', { logger: (record) => records.push(record) });
+    expect(run.outcome).toBe('unserializable');
+    expect(run.result.error?.message).toBe("The tool 'hostile' returned a result that cannot be sent to the model: data.order.total holds a BigInt.");
+    const logged = records.find((record) => record.event === 'tool.unserializable_result');
+    expect(logged?.message).toContain('data.order.total is a BigInt');
+    expect(SerializeError.isInstance(run.error)).toBe(true);
+    expect((run.error as SerializeError).issues).toEqual([{ code: 'bigint', path: 'data.order.total', message: expect.stringContaining('BigInt') }]);
+  });
+
+  it('says what was dropped when a tool returns a function or a Symbol', async () => {
+    for (const [value, kind] of [
+      [() => 1, 'a function'],
+      [Symbol('s'), 'a Symbol'],
+    ] as const) {
+      const run = await runTool(toolReturning(() => value), '{}', { logger: () => {} });
+      expect(run.outcome).toBe('unserializable');
+      expect(run.content).not.toBe('{"ok":true}');
+      expect(run.result.error?.message).toBe(`The tool 'hostile' returned a result that cannot be sent to the model: data is ${kind}.`);
+    }
+  });
+
+  it('logs the parts JSON leaves out or empties inside the data', async () => {
+    const records: ToolLogRecord[] = [];
+    const run = await runTool(toolReturning(() => ({ rows: new Map([[1, 2]]), format: () => 'x', kept: 1 })), '{}', { logger: (record) => records.push(record) });
+    expect(run.outcome).toBe('success');
+    expect(run.content).toBe('{"ok":true,"data":{"rows":{},"kept":1}}');
+    const dropped = records.find((record) => record.event === 'tool.dropped_values');
+    expect(dropped?.level).toBe('warn');
+    expect(dropped?.data).toEqual({ dropped: [{ path: 'data.rows', kind: 'a Map' }, { path: 'data.format', kind: 'a function' }] });
+  });
+
+  it('reports data nested past the runtime stack as too deep, with where', async () => {
+    const run = await runTool(toolReturning(() => nested(20_000)), '{}', { logger: () => {} });
+    expect(run.outcome).toBe('unserializable');
+    expect(run.result.error?.message).toMatch(/: data\.a\.a\.a.*nests too deeply\.$/);
+  });
+});
+
+describe('the agent loop with unstable tool results', () => {
+  it.each([
+    ['an object that gains a BigInt 5 ms later', () => mutatesLater(5)],
+    ['a getter that throws on its second read', () => throwsOnSecondRead()],
+  ])('ends with its finish item and one tool message per call for %s', async (_label, make) => {
+    // The first call is slow: the hostile result of the second waits (resolved) until the first is reported.
+    const slow = defineTool({ name: 'slow', description: 'Takes a while.', parameters: z.object({}), execute: async () => (await sleep(15), { slow: true }) });
+    const agent = new AgentBuilder('unstable')
+      .chatClient(
+        createScriptedChatClient([
+          { toolCalls: [{ id: 'call_1', name: 'slow', arguments: {} }, { id: 'call_2', name: 'hostile', arguments: {} }] },
+          async () => {
+            await sleep(10); // the tool's object changes while the model "thinks"
+            return { text: 'done' };
+          },
+        ]),
+      )
+      .tools([slow, toolReturning(make)])
+      .toolLogger(() => {})
+      .build();
+    const items: AgentRunItem[] = await readRun(await agent.run('go'));
+    const finish = finishOf(items);
+    expectValidTranscript(finish.messages);
+    const results = items.filter((item): item is Extract<AgentRunItem, { type: 'tool-result' }> => item.type === 'tool-result');
+    expect(results.map((item) => item.callId)).toEqual(['call_1', 'call_2']);
+    for (const result of results) {
+      expect(result.outcome).toBe('success');
+      expect(JSON.parse(result.content)).toEqual(result.result);
+      expect(finish.messages.find((message) => message.toolCallId === result.callId)?.content).toBe(result.content);
+    }
+  });
+});
