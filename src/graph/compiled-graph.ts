@@ -1,3 +1,4 @@
+import type { AgentError } from '../errors/agent-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import type { RunEvent } from '../runner/event.js';
@@ -60,14 +61,18 @@ export interface GraphRunOptions {
   requestId?: string | undefined;
 }
 
-/** How a graph run ended. `steps` counts the supersteps that ran (a failed step counts; an aborted one does not). */
-export type GraphOutcome =
+/**
+ * How a graph run ended. `steps` counts the supersteps that ran (a failed step counts; an aborted one does not).
+ * `listenerErrors` is there when the `onEvent` listener threw (the run went on; up to 100 are kept, then a count).
+ */
+export type GraphOutcome = (
   /** The run reached the end: the final state (also emitted as the `graph.execution` snapshot). */
   | { status: 'completed'; state: State; steps: number }
   /** A node failure ended the run: the error, and the fallback state — everything reduced so far plus every record. */
   | { status: 'failed'; error: WorkflowError; fallbackState: State; steps: number }
   /** The signal aborted the run: its reason, and the state reduced so far. */
-  | { status: 'aborted'; reason: unknown; state: State; steps: number };
+  | { status: 'aborted'; reason: unknown; state: State; steps: number }
+) & { listenerErrors?: readonly AgentError[] };
 
 /**
  * A validated graph, ready to run any number of times (runs share nothing).

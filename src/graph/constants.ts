@@ -60,6 +60,13 @@ export type NodeTypeName = (typeof NodeType)[keyof typeof NodeType];
 export const GRAPH_NODE_AUTHOR = 'graph-node';
 export const GRAPH_PREGEL_AUTHOR = 'graph-pregel';
 
+/**
+ * `ResponseError.code` of a state key that cannot be written as JSON (a BigInt, a cycle…): reported as its own error
+ * event, while every other key still travels.
+ * @example `if (event.response?.error?.code === STATE_NOT_SERIALIZABLE) fixState(event.response.error.message)`
+ */
+export const STATE_NOT_SERIALIZABLE = 'STATE_NOT_SERIALIZABLE';
+
 /** Metadata keys written by the graph into event state deltas. */
 export const NODE_METADATA_KEY = '_node_metadata';
 export const NODE_CUSTOM_METADATA_KEY = '_node_custom_metadata';

@@ -1,14 +1,16 @@
-import { cloneResponseError, type ResponseError } from '../errors/response-error.js';
+import { cloneResponseError, isResponseError, type ResponseError } from '../errors/response-error.js';
+import { messageOf } from '../internal/error-chain.js';
 import { isRecoverable } from '../errors/recoverable.js';
 import { isPlainObject } from '../internal/json.js';
 import { Command } from './command.js';
 import { EXECUTION_ERROR_EVENT_TYPE, Severity, STATE_KEY_EXECUTION_ERRORS } from './constants.js';
 import { emitCustomStateDelta } from './emit-custom-state-delta.js';
 import { createExecutionError, executionErrorReducer, executionErrorsFromStateDelta, type ExecutionError } from './execution-error.js';
-import type { NodeCallbacks } from './node-callbacks.js';
+import { COLLECTOR_STATE_KEY, type NodeCallbacks } from './node-callbacks.js';
 import type { NodeCallbackContext } from './node-context.js';
 import { StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 import type { SubgraphResult } from './subgraph-result.js';
+import type { GraphExtensionTarget } from './state-graph.js';
 
 /**
  * What a policy decides for a failed node: recover (record `recoverable`, continue, optionally with a replacement
@@ -57,8 +59,7 @@ export interface ExecutionErrorCollectorOptions {
  * @example
  * ```ts
  * const collector = new ExecutionErrorCollector();
- * const schema = collector.addField(messagesStateSchema());
- * const graph = new StateGraph(schema).withNodeCallbacks(collector.nodeCallbacks());
+ * const graph = new StateGraph(messagesStateSchema()).use(collector); // its state field and its callbacks, in one step
  * ```
  */
 export class ExecutionErrorCollector {
@@ -89,9 +90,24 @@ export class ExecutionErrorCollector {
     return (schema ?? new StateSchema()).addField(this.stateKey, this.stateField());
   }
 
-  /** The callbacks to install (usually graph-wide with `withNodeCallbacks`): one `afterNode`. */
+  /**
+   * The callbacks alone (one `afterNode`). Prefer `graph.use(collector)`, which installs them together with the
+   * state field; `compile()` reports callbacks whose field is missing.
+   */
   nodeCallbacks(): NodeCallbacks {
-    return { afterNode: (context, state, result, error) => this.afterNode(context, state, result, error) };
+    const callbacks: NodeCallbacks = { afterNode: (context, state, result, error) => this.afterNode(context, state, result, error) };
+    Object.defineProperty(callbacks, COLLECTOR_STATE_KEY, { value: this.stateKey });
+    return callbacks;
+  }
+
+  /**
+   * Wires the collector into a graph in one step — its state field (with the record reducer) and its callbacks —
+   * which is what `graph.use(collector)` calls.
+   * @example `new StateGraph(messagesStateSchema()).use(collector).addNode(…)`
+   */
+  install(graph: GraphExtensionTarget): void {
+    this.addField(graph.schema);
+    graph.withNodeCallbacks(this.nodeCallbacks());
   }
 
   /**
@@ -101,13 +117,22 @@ export class ExecutionErrorCollector {
    */
   async afterNode(context: NodeCallbackContext | undefined, state: State, result: unknown, error: unknown): Promise<State | Command | undefined> {
     if (error === undefined || error === null) return undefined;
-    const policy = await this.policy(context, state, result, error);
-    const record = createExecutionError(context, error, policy.recover ? Severity.Recoverable : Severity.Fatal);
-    if (policy.responseError) record.error = cloneResponseError(policy.responseError);
-    const update: State = { [this.stateKey]: [record] };
-    if (policy.recover) return mergeExecutionErrorReplacement(policy.replacement ?? result, update);
+    let policy: ExecutionErrorPolicy;
+    let policyFailure = '';
     try {
-      emitCustomStateDelta(context, update, { eventType: this.eventType, message: record.error?.message ?? '', payload: record });
+      policy = await this.policy(context, state, result, error);
+      if (!policy || typeof policy !== 'object') throw new TypeError(`the policy returned ${policy === null ? 'null' : typeof policy}, not {recover}`);
+    } catch (thrown) {
+      // A policy that throws must not cost the record: the node's failure is written as fatal.
+      policy = { recover: false };
+      policyFailure = ` (the execution-error policy threw: ${messageOf(thrown)})`;
+    }
+    const record = createExecutionError(context, error, policy.recover === true ? Severity.Recoverable : Severity.Fatal);
+    if (isResponseError(policy.responseError)) record.error = cloneResponseError(policy.responseError);
+    const update: State = { [this.stateKey]: [record] };
+    if (policy.recover === true) return mergeExecutionErrorReplacement(policy.replacement ?? result, update);
+    try {
+      emitCustomStateDelta(context, update, { eventType: this.eventType, message: `${record.error?.message ?? ''}${policyFailure}`, payload: record });
     } catch {
       // An emission failure must not mask the node's own failure (tRPC logs and ignores it).
     }

@@ -6,6 +6,7 @@
  * error (tRPC's shape: not terminal itself; the runner's completion carries it). Normal completion emits the
  * `graph.execution` snapshot.
  */
+import { AgentError } from '../errors/agent-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
@@ -24,8 +25,8 @@ import {
   NODE_CUSTOM_METADATA_KEY,
   PREGEL_METADATA_KEY,
 } from './constants.js';
-import { runNode, type NodeOutcome, type RunScope } from './node-runner.js';
-import { encodeStateDelta, type StateDelta } from './state-delta.js';
+import { failNodeUpdate, runNode, type NodeOutcome, type RunScope } from './node-runner.js';
+import { encodeStateKeys, type StateDelta } from './state-delta.js';
 import type { State } from './state-schema.js';
 
 /** @internal */
@@ -38,9 +39,19 @@ export interface GraphRunSettings {
   requestId?: string | undefined;
 }
 
+/** Listener failures kept per run (the count goes on). */
+const MAX_LISTENER_ERRORS = 100;
+
+/** The state update a node result carries, if any. */
+function updateOf(result: State | Command | undefined): State | undefined {
+  return Command.isInstance(result) ? result.update : result;
+}
+
 /** @internal One run of a compiled graph. */
 export class GraphRun {
   private readonly scope: RunScope;
+  private readonly listenerErrors: AgentError[] = [];
+  private listenerErrorCount = 0;
 
   constructor(
     private readonly parts: Readonly<GraphParts>,
@@ -57,16 +68,29 @@ export class GraphRun {
       path: settings.path,
       branch: settings.branch,
       requestId: settings.requestId,
-      emit: (event) => settings.emit(event),
+      // A throwing listener must not fail the run (agent listeners are guarded the same way): the run goes on and its
+      // outcome lists the failures.
+      emit: (event) => {
+        try {
+          settings.emit(event);
+        } catch (error) {
+          this.listenerFailed(error, event);
+        }
+      },
     };
   }
 
   async execute(input: State): Promise<GraphOutcome> {
     const { schema, stepLimit } = this.parts;
-    let state = schema.initialState(input);
+    let state: State = {};
     let pending = [...this.parts.entries];
     let step = 0;
     try {
+      try {
+        state = schema.initialState(input);
+      } catch (error) {
+        throw new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error });
+      }
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
         if (step >= stepLimit) {
@@ -74,28 +98,50 @@ export class GraphRun {
         }
         const snapshot = state;
         const outcomes = await Promise.all(pending.map((id) => runNode(this.scope, this.node(id), snapshot, step)));
-        const gotos = new Map<string, string[]>();
-        for (const outcome of outcomes) {
-          if (!outcome.ok) continue;
-          const result = outcome.result;
-          // (nothing to reduce, nothing to copy: a node that returns nothing leaves the state as it is)
-          if (Command.isInstance(result)) {
-            if (result.update !== undefined) state = schema.reduce(state, result.update);
-            if (result.goto !== undefined) gotos.set(outcome.node.id, result.targets());
-          } else if (result !== undefined) {
-            state = schema.reduce(state, result);
-          }
-        }
-        const failures = outcomes.filter((outcome): outcome is Extract<NodeOutcome, { ok: false }> => !outcome.ok);
+        // One copy of the state per step, every update reduced into it in trigger order: a step costs time linear in
+        // its updates, however many nodes ran (a 10,000-node fan-out copies the state once, not 10,000 times).
+        const next: State = { ...snapshot };
+        const settled: NodeOutcome[] = [];
+        for (const outcome of outcomes) settled.push(outcome.ok ? await this.reduceOutcome(next, outcome, snapshot, step) : outcome);
+        state = next;
+        const failures = settled.filter((outcome): outcome is Extract<NodeOutcome, { ok: false }> => !outcome.ok);
         if (failures.length > 0) return this.fail(state, failures, step);
-        pending = await this.route(outcomes, gotos, state, step);
+        pending = await this.route(settled as Array<Extract<NodeOutcome, { ok: true }>>, state, step);
       }
     } catch (error) {
-      if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step };
+      if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step, ...this.listenerReport() };
       return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`execution failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }));
     }
     this.emitSnapshot(state, step);
-    return { status: 'completed', state, steps: step };
+    return { status: 'completed', state, steps: step, ...this.listenerReport() };
+  }
+
+  /**
+   * Reduces a finished node's update into the step's state. A reducer that throws fails that node like any node
+   * failure (its error event and `afterNode` callbacks, so the collector records it); a recovery's own update is
+   * reduced in its place. Should that throw too, the node fails with it, keeping the recovery's execution-error
+   * records for the fallback state.
+   */
+  private async reduceOutcome(next: State, outcome: Extract<NodeOutcome, { ok: true }>, snapshot: State, step: number): Promise<NodeOutcome> {
+    const update = updateOf(outcome.result);
+    if (update === undefined) return outcome;
+    try {
+      this.parts.schema.reduceInto(next, update);
+      return outcome;
+    } catch (reduceError) {
+      const error = new WorkflowError(`node ${outcome.node.id}'s update could not be reduced into the state: ${messageOf(reduceError)}`, { nodeId: outcome.node.id, stepNumber: step, cause: reduceError });
+      const handled = await failNodeUpdate(this.scope, outcome.node, snapshot, step, error, outcome.attempts);
+      const recovery = handled.ok ? updateOf(handled.result) : undefined;
+      if (!handled.ok || recovery === undefined) return handled;
+      try {
+        this.parts.schema.reduceInto(next, recovery);
+        return handled;
+      } catch (again) {
+        const records = Object.fromEntries(this.parts.schema.executionErrorKeys.filter((key) => Object.hasOwn(recovery, key)).map((key) => [key, recovery[key]]));
+        const failure = new WorkflowError(`node ${outcome.node.id}'s recovery update could not be reduced either: ${messageOf(again)}`, { nodeId: outcome.node.id, stepNumber: step, cause: again });
+        return { ok: false, node: outcome.node, error: failure, attempts: outcome.attempts, fallbackUpdates: Object.keys(records).length > 0 ? [records] : [] };
+      }
+    }
   }
 
   private node(id: string) {
@@ -105,19 +151,21 @@ export class GraphRun {
   }
 
   /** The next step's nodes, in order of first appearance; `END` dropped. */
-  private async route(outcomes: readonly NodeOutcome[], gotos: ReadonlyMap<string, string[]>, state: State, step: number): Promise<string[]> {
+  private async route(outcomes: ReadonlyArray<Extract<NodeOutcome, { ok: true }>>, state: State, step: number): Promise<string[]> {
     const { edgesFrom, branchesFrom } = this.parts;
     const next: string[] = [];
+    const seen = new Set<string>();
     const add = (from: string, target: string) => {
-      if (target === END || next.includes(target)) return;
+      if (target === END || seen.has(target)) return;
       if (!this.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${step}: node ${from} routed to unknown node ${JSON.stringify(target)}`, { nodeId: from, stepNumber: step });
+      seen.add(target);
       next.push(target);
     };
     for (const outcome of outcomes) {
       const id = outcome.node.id;
-      const explicit = gotos.get(id);
-      if (explicit) {
-        for (const target of explicit) add(id, target);
+      const result = outcome.result;
+      if (Command.isInstance(result) && result.goto !== undefined) {
+        for (const target of result.targets()) add(id, target);
         continue;
       }
       for (const to of edgesFrom.get(id) ?? []) add(id, to);
@@ -140,8 +188,8 @@ export class GraphRun {
 
   /** The fatal path: fallback state (everything reduced so far + the failing nodes' fallback updates), then the error. */
   private fail(state: State, failures: ReadonlyArray<Extract<NodeOutcome, { ok: false }>>, step: number, runError?: WorkflowError, stepsRun = step + 1): GraphOutcome {
-    let fallbackState = state;
-    for (const failure of failures) for (const update of failure.fallbackUpdates) fallbackState = this.parts.schema.reduce(fallbackState, update);
+    const fallbackState: State = { ...state };
+    for (const failure of failures) for (const update of failure.fallbackUpdates) this.reduceFallback(fallbackState, update);
     let error = runError;
     if (!error) {
       const first = failures[0] as Extract<NodeOutcome, { ok: false }>;
@@ -162,7 +210,54 @@ export class GraphRun {
         stateDelta: { [PREGEL_METADATA_KEY]: metadata },
       }),
     );
-    return { status: 'failed', error, fallbackState, steps: stepsRun };
+    return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
+  }
+
+  /**
+   * Reduces one fallback update (a node's `emitCustomStateDelta`, the collector's fatal record). Should a business
+   * key's reducer throw, the update's execution-error records are reduced on their own: a record is never lost.
+   */
+  private reduceFallback(state: State, update: State): void {
+    const schema = this.parts.schema;
+    try {
+      schema.reduceInto(state, update);
+    } catch {
+      for (const key of schema.executionErrorKeys) {
+        if (!Object.hasOwn(update, key)) continue;
+        try {
+          schema.reduceInto(state, { [key]: update[key] });
+        } catch {
+          // the collector's reducer takes any record list; nothing else can be done for a malformed one
+        }
+      }
+    }
+  }
+
+  /**
+   * The state as a delta, key by key: each key that cannot be JSON is left out and reported as its own error event
+   * (code `STATE_NOT_SERIALIZABLE`, naming the key and the path inside it), so the run does not look successful and
+   * every other key — the collector's records always — still travels.
+   */
+  private encodeState(state: State): { delta: StateDelta; failed: string[] } {
+    const { delta, failures } = encodeStateKeys(state);
+    for (const failure of failures) {
+      this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response: { object: ObjectType.GraphExecution, done: false, error: toResponseError(failure, ErrorType.FlowError) } }));
+    }
+    return { delta, failed: failures.map((failure) => failure.message) };
+  }
+
+  private listenerFailed(error: unknown, event: RunEvent): void {
+    this.listenerErrorCount++;
+    if (this.listenerErrors.length >= MAX_LISTENER_ERRORS) return;
+    this.listenerErrors.push(new AgentError(`A graph onEvent listener threw on a ${event.response?.object ?? 'state'} event: ${messageOf(error)}`, { cause: error }));
+  }
+
+  /** The listener failures of the run, when there were any. */
+  private listenerReport(): { listenerErrors?: readonly AgentError[] } {
+    if (this.listenerErrorCount === 0) return {};
+    const errors = [...this.listenerErrors];
+    if (this.listenerErrorCount > errors.length) errors.push(new AgentError(`… and ${this.listenerErrorCount - errors.length} more listener failures`));
+    return { listenerErrors: errors };
   }
 
   private origin(author: string) {
@@ -170,12 +265,7 @@ export class GraphRun {
   }
 
   private emitFallback(state: State, step: number): void {
-    let delta;
-    try {
-      delta = encodeStateDelta(state);
-    } catch {
-      return; // unserializable business state cannot travel; the error event still does
-    }
+    const { delta } = this.encodeState(state);
     defineData(
       delta,
       NODE_CUSTOM_METADATA_KEY,
@@ -185,14 +275,8 @@ export class GraphRun {
   }
 
   private emitSnapshot(state: State, steps: number): void {
-    let delta: StateDelta = {};
-    let encodeError: string | undefined;
-    try {
-      delta = encodeStateDelta(state);
-    } catch (error) {
-      encodeError = messageOf(error); // the snapshot still goes out, saying why it carries no state
-    }
-    defineData(delta, COMPLETION_METADATA_KEY, JSON.stringify(encodeError === undefined ? { steps, timestamp: isoTimestamp() } : { steps, timestamp: isoTimestamp(), error: encodeError }));
+    const { delta, failed } = this.encodeState(state); // the snapshot goes out with every key that encodes
+    defineData(delta, COMPLETION_METADATA_KEY, JSON.stringify(failed.length === 0 ? { steps, timestamp: isoTimestamp() } : { steps, timestamp: isoTimestamp(), error: failed.join('; ') }));
     const lastResponse = typeof state.last_response === 'string' ? state.last_response : undefined;
     const response = {
       object: ObjectType.GraphExecution,

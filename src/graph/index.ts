@@ -9,6 +9,7 @@ export {
   START,
   STATE_DELTA_EVENT_TYPE,
   STATE_KEY_EXECUTION_ERRORS,
+  STATE_NOT_SERIALIZABLE,
   type NodeTypeName,
   type SeverityName,
 } from './constants.js';
@@ -34,8 +35,17 @@ export {
 export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
 export type { NodeCallbackContext, NodeContext } from './node-context.js';
 export { isRetryableNodeError } from './node-runner.js';
-export { decodeStateDelta, encodeStateDelta, mergeStateDelta, type StateDelta } from './state-delta.js';
-export { StateGraph, type CompileOptions, type NodeFunction, type NodeOptions, type NodeRetryPolicy, type Router } from './state-graph.js';
+export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from './state-delta.js';
+export {
+  StateGraph,
+  type CompileOptions,
+  type GraphExtension,
+  type GraphExtensionTarget,
+  type NodeFunction,
+  type NodeOptions,
+  type NodeRetryPolicy,
+  type Router,
+} from './state-graph.js';
 export { messagesStateSchema, reducers, StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 export { SubgraphResult } from './subgraph-result.js';
 export type { AgentNodeOptions } from './agent-node.js';

@@ -8,7 +8,7 @@ import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { abortPromise, delay } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
-import { isPlainObject } from '../internal/json.js';
+import { defineData, isPlainObject } from '../internal/json.js';
 import { backoffDelay } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
@@ -34,8 +34,8 @@ export interface RunScope {
 
 /** @internal How one node ended. */
 export type NodeOutcome =
-  | { ok: true; node: GraphNode; result: State | Command | undefined; recovered: boolean }
-  | { ok: false; node: GraphNode; error: unknown; attempts: number; fallbackUpdates: State[] };
+  | { ok: true; node: CompiledNode; result: State | Command | undefined; recovered: boolean; attempts: number }
+  | { ok: false; node: CompiledNode; error: unknown; attempts: number; fallbackUpdates: State[] };
 
 /**
  * The default `retryOn` of node retry policies: anything that says `retryable: true` (a retryable
@@ -61,6 +61,8 @@ const PHASE_START = metadataTail({ phase: 'start' });
 const PHASE_ERROR = metadataTail({ phase: 'error' });
 const PHASE_COMPLETE = metadataTail({ phase: 'complete' });
 const PHASE_COMPLETE_RECOVERED = metadataTail({ phase: 'complete', recovered: true });
+const PHASE_REDUCE = metadataTail({ phase: 'reduce' });
+const PHASE_AFTER_CALLBACK = metadataTail({ phase: 'after_callback' });
 
 function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
   const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
@@ -82,18 +84,37 @@ function nodeMetadata(node: GraphNode, step: number, tail: string): string {
   return `${prefix},"stepNumber":${step}${tail}`;
 }
 
-/** A node result must be a state update, a `Command`, or nothing. */
+/**
+ * A node result must be a state update, a `Command`, or nothing. An update is read once, here, into a plain copy:
+ * a getter that throws is this node's failure (not a nameless run failure later), and a getter or an object that
+ * changes afterwards cannot change what is reduced.
+ */
 function checkResult(node: GraphNode, result: unknown): State | Command | undefined {
   if (result === undefined || result === null) return undefined;
-  if (Command.isInstance(result) || isPlainObject(result)) return result as State | Command;
+  if (Command.isInstance(result)) return result.update === undefined ? result : new Command({ update: materialize(node, result.update), goto: result.goto });
+  if (isPlainObject(result)) return materialize(node, result);
   throw new WorkflowError(`node ${node.id} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
     nodeId: node.id,
   });
 }
 
-/** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
-export async function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
-  const fallbackUpdates: State[] = [];
+function materialize(node: GraphNode, update: State): State {
+  if (!isPlainObject(update)) throw new WorkflowError(`node ${node.id} returned a Command whose update is not a state update object`, { nodeId: node.id });
+  const copy: State = {};
+  for (const key of Object.keys(update)) {
+    let value: unknown;
+    try {
+      value = update[key];
+    } catch (error) {
+      throw new WorkflowError(`node ${node.id} returned an update whose key ${JSON.stringify(key)} cannot be read: ${messageOf(error)}`, { nodeId: node.id, cause: error });
+    }
+    defineData(copy, key, value);
+  }
+  return copy;
+}
+
+/** The context node callbacks receive; fallback updates registered through it are collected in `fallbackUpdates`. */
+function callbackContext(scope: RunScope, node: CompiledNode, step: number, fallbackUpdates: State[]): NodeCallbackContext {
   const context: NodeCallbackContext = {
     nodeId: node.id,
     nodeName: node.name,
@@ -103,6 +124,13 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
     [EXECUTION]: { emit: scope.emit, addFallbackUpdate: (update) => fallbackUpdates.push(update), branch: scope.branch, requestId: scope.requestId },
   };
   if (scope.path.length > 0) context.path = scope.path;
+  return context;
+}
+
+/** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
+export async function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
+  const fallbackUpdates: State[] = [];
+  const context = callbackContext(scope, node, step, fallbackUpdates);
   scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, PHASE_START));
 
   let result: unknown;
@@ -128,8 +156,34 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
     // A thrown null/undefined still is a failure: give it a shape, so callbacks and the collector record it.
     error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
   }
+  return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_ERROR });
+}
 
-  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_ERROR, error));
+/**
+ * A node whose update could not be reduced into the state (its reducer threw) failed like any node: a
+ * `graph.node.error` event (phase `reduce`), then its `afterNode` callbacks with the error, so the collector records
+ * it and a policy may recover it. Rejects only with the abort reason.
+ */
+export function failNodeUpdate(scope: RunScope, node: CompiledNode, state: State, step: number, error: unknown, attemptsMade: number): Promise<NodeOutcome> {
+  const fallbackUpdates: State[] = [];
+  const context = callbackContext(scope, node, step, fallbackUpdates);
+  return settleNode(scope, node, context, state, step, { result: undefined, error, failed: true, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_REDUCE });
+}
+
+interface Settling {
+  result: unknown;
+  error: unknown;
+  failed: boolean;
+  attempts: number;
+  fallbackUpdates: State[];
+  errorTail: string;
+}
+
+/** The end of a node step: its error event when it failed, the `afterNode` chain (which may recover it), its outcome. */
+async function settleNode(scope: RunScope, node: CompiledNode, context: NodeCallbackContext, state: State, step: number, settling: Settling): Promise<NodeOutcome> {
+  let { result, error, failed } = settling;
+  const { fallbackUpdates } = settling;
+  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, settling.errorTail, error));
   let recovered = false;
   for (const callbacks of node.callbacksAfter) {
     if (!callbacks.afterNode) continue;
@@ -144,13 +198,13 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
     } catch (callbackError) {
       if (scope.signal?.aborted) throw scope.signal.reason;
       const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, metadataTail({ phase: 'after_callback' }), wrapped));
-      return { ok: false, node, error: wrapped, attempts: attemptsMade, fallbackUpdates };
+      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, wrapped));
+      return { ok: false, node, error: wrapped, attempts: settling.attempts, fallbackUpdates };
     }
   }
-  if (failed) return { ok: false, node, error, attempts: attemptsMade, fallbackUpdates };
+  if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates };
   scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? PHASE_COMPLETE_RECOVERED : PHASE_COMPLETE));
-  return { ok: true, node, result: result as State | Command | undefined, recovered };
+  return { ok: true, node, result: result as State | Command | undefined, recovered, attempts: settling.attempts };
 }
 
 async function attempts(

@@ -4,6 +4,8 @@
  */
 import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
+import { encodeJSON } from '../internal/safe-json.js';
+import { STATE_NOT_SERIALIZABLE } from './constants.js';
 import { defineData } from '../internal/json.js';
 import { METADATA_STATE_KEYS } from '../runner/constants.js';
 import type { State } from './state-schema.js';
@@ -12,28 +14,49 @@ import type { State } from './state-schema.js';
 export type StateDelta = Record<string, string | null>;
 
 /**
- * Encodes state values as JSON texts; `undefined`/`null` become `null`. Throws `SerializeError` naming the key for
- * a value that cannot be JSON (`marshal state delta key "<k>"`).
+ * Encodes state values as JSON texts; `undefined`/`null` become `null`. Throws the `SerializeError` of the first key
+ * whose value cannot be JSON (`marshal state delta key "<k>": <path> is a BigInt…`, code `STATE_NOT_SERIALIZABLE`);
+ * {@link encodeStateKeys} keeps the other keys instead.
  * @example `encodeStateDelta({ done: true }) // { done: 'true' }`
  */
 export function encodeStateDelta(state: State): StateDelta {
-  const delta: StateDelta = {};
-  for (const key of Object.keys(state)) {
-    const value = state[key];
-    if (value === undefined || value === null) {
-      defineData(delta, key, null);
-      continue;
-    }
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(value);
-    } catch (error) {
-      throw new SerializeError(`marshal state delta key ${JSON.stringify(key)}: ${messageOf(error)}`, { subject: `state key ${JSON.stringify(key)}`, cause: error });
-    }
-    if (text === undefined) throw new SerializeError(`marshal state delta key ${JSON.stringify(key)}: the value is not representable as JSON`, { subject: `state key ${JSON.stringify(key)}` });
-    defineData(delta, key, text);
-  }
+  const { delta, failures } = encodeStateKeys(state);
+  if (failures.length > 0) throw failures[0];
   return delta;
+}
+
+/** A state encoded key by key: every key that could be written, and a typed error for each one that could not. */
+export interface EncodedState {
+  delta: StateDelta;
+  /** One per key that cannot be JSON, code {@link STATE_NOT_SERIALIZABLE}, naming the key and the path inside it. */
+  failures: SerializeError[];
+}
+
+/**
+ * Encodes state values key by key: a key that cannot be JSON (a BigInt, a cycle, a throwing getter, nesting too
+ * deep) is left out and reported, every other key is kept — one bad value never costs the rest of the state.
+ * @example `const { delta, failures } = encodeStateKeys({ ok: 1, big: 2n }) // delta { ok: '1' }, one failure for "big"`
+ */
+export function encodeStateKeys(state: State): EncodedState {
+  const delta: StateDelta = {};
+  const failures: SerializeError[] = [];
+  for (const key of Object.keys(state)) {
+    let value: unknown;
+    try {
+      value = state[key];
+      if (value === undefined || value === null) {
+        defineData(delta, key, null);
+        continue;
+      }
+      defineData(delta, key, encodeJSON(value, `state key ${JSON.stringify(key)}`, key));
+    } catch (error) {
+      // tRPC-Agent-Go's wording ("marshal state delta key %q: …"), then where and why.
+      const issues = SerializeError.isInstance(error) ? error.issues : [];
+      const why = issues[0] ? `${issues[0].path} ${issues[0].message}` : `it cannot be read: ${messageOf(error)}`;
+      failures.push(new SerializeError(`marshal state delta key ${JSON.stringify(key)}: ${why}`, { subject: `state key ${JSON.stringify(key)}`, issues, code: STATE_NOT_SERIALIZABLE, cause: error }));
+    }
+  }
+  return { delta, failures };
 }
 
 /**

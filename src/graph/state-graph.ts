@@ -8,7 +8,7 @@ import { llmNode, type LLMNodeOptions } from './llm-node.js';
 import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
 import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
 import { END, NodeType, START } from './constants.js';
-import type { NodeCallbacks } from './node-callbacks.js';
+import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import type { NodeContext } from './node-context.js';
 import type { State, StateSchema } from './state-schema.js';
 
@@ -34,6 +34,20 @@ export interface NodeOptions {
   callbacks?: NodeCallbacks | undefined;
   /** Nodes this node may route to with `Command.goto` (checked at compile). */
   ends?: readonly string[] | undefined;
+}
+
+/** What an extension installs itself into (see `StateGraph.use`). */
+export interface GraphExtensionTarget {
+  readonly schema: StateSchema;
+  withNodeCallbacks(callbacks: NodeCallbacks): unknown;
+}
+
+/**
+ * Something that wires itself into a graph in one step (state fields, callbacks), like `ExecutionErrorCollector`.
+ * @example `const audit: GraphExtension = { install: (graph) => graph.withNodeCallbacks({ afterNode: log }) };`
+ */
+export interface GraphExtension {
+  install(graph: GraphExtensionTarget): void;
 }
 
 /** Options of `compile`. */
@@ -147,6 +161,20 @@ export class StateGraph {
     return this.addEdge(id, END);
   }
 
+  /**
+   * Installs an extension in one step — for the execution-error collector, its state field and its callbacks, so
+   * neither can be forgotten. The documented way to use a collector.
+   * @example `new StateGraph(messagesStateSchema()).use(collector)`
+   */
+  use(extension: GraphExtension): this {
+    if (!extension || typeof extension.install !== 'function') {
+      this.problems.push('use() needs an extension with install(graph), such as an ExecutionErrorCollector');
+      return this;
+    }
+    extension.install(this);
+    return this;
+  }
+
   /** Adds graph-wide callbacks (may be called several times; they run in the order added). */
   withNodeCallbacks(callbacks: NodeCallbacks): this {
     this.callbacks.push(callbacks);
@@ -173,6 +201,7 @@ export class StateGraph {
     for (const node of this.nodes.values()) {
       for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
     }
+    problems.push(...this.collectorProblems());
     const stepLimit = options.stepLimit ?? 100;
     if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
     const edgesFrom = new Map<string, string[]>();
@@ -194,6 +223,30 @@ export class StateGraph {
       nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global], retryOptions: resolveRetryOptions(node.retry ?? false) });
     }
     return new CompiledGraph({ schema: this.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit });
+  }
+
+  /**
+   * A collector wired in half is a silent loss: callbacks without the record field overwrite earlier records; a
+   * record field without the callbacks turns a recoverable failure fatal with no record. Both are compile problems.
+   */
+  private collectorProblems(): string[] {
+    const problems: string[] = [];
+    const global = this.callbacks.map(collectorStateKey).filter((key): key is string => key !== undefined);
+    const installed = new Set([...global, ...[...this.nodes.values()].map((node) => collectorStateKey(node.callbacks)).filter((key): key is string => key !== undefined)]);
+    for (const key of installed) {
+      if (this.schema.field(key)?.executionErrors !== true) {
+        problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last. Wire it with graph.use(collector)`);
+      }
+    }
+    for (const key of new Set(global)) {
+      if (global.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
+    }
+    for (const key of this.schema.executionErrorKeys) {
+      if (!installed.has(key)) {
+        problems.push(`the state field ${JSON.stringify(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record. Wire it with graph.use(collector)`);
+      }
+    }
+    return problems;
   }
 
   private reachesEnd(entries: readonly string[], edgesFrom: ReadonlyMap<string, string[]>, branchesFrom: ReadonlyMap<string, GraphBranch[]>): boolean {

@@ -1,4 +1,6 @@
 import { ConfigError } from '../errors/config-error.js';
+import { WorkflowError } from '../errors/workflow-error.js';
+import { messageOf } from '../internal/error-chain.js';
 import { defineData, isForbiddenKey, isPlainObject } from '../internal/json.js';
 
 /** Graph state: a plain object of named fields. */
@@ -76,19 +78,42 @@ export class StateSchema {
   initialState(input: State = {}): State {
     const state: State = {};
     for (const [name, field] of this.fields) if (field.default) defineData(state, name, field.default());
-    return this.reduce(state, input);
+    if (input) this.reduceInto(state, input);
+    return state;
   }
 
   /** A new state with `update` reduced into `state` field by field (neither input is mutated). */
   reduce(state: State, update: State | undefined): State {
     const next: State = { ...state };
-    if (!update) return next;
-    for (const key of Object.keys(update)) {
+    if (update) this.reduceInto(next, update);
+    return next;
+  }
+
+  /**
+   * Reduces `update` into `target` in place — a state the caller owns, such as one superstep's copy, so a step costs
+   * one copy of the state however many updates it reduces. All-or-nothing: every key's new value is computed before
+   * any is written, so a reducer that throws leaves `target` as it was; the error names the key (`cause`: the
+   * reducer's own error).
+   * @example `const next = { ...state }; schema.reduceInto(next, first); schema.reduceInto(next, second);`
+   */
+  reduceInto(target: State, update: State): void {
+    const keys = Object.keys(update);
+    const values: unknown[] = new Array(keys.length);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
       const reducer = this.fields.get(key)?.reducer;
       const value = update[key];
-      defineData(next, key, reducer ? reducer(next[key], value) : value);
+      if (!reducer) {
+        values[index] = value;
+        continue;
+      }
+      try {
+        values[index] = reducer(target[key], value);
+      } catch (error) {
+        throw new WorkflowError(`the reducer of state key ${JSON.stringify(key)} threw: ${messageOf(error)}`, { cause: error });
+      }
     }
-    return next;
+    for (let index = 0; index < keys.length; index++) defineData(target, keys[index] as string, values[index]);
   }
 }
 

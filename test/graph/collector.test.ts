@@ -430,7 +430,7 @@ describe('emitCustomStateDelta', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => emitCustomStateDelta(contextWith(events), { loop: cyclic })).toThrow(/marshal state delta key "loop"/);
-    expect(() => emitCustomStateDelta(contextWith(events), { fn: () => 1 })).toThrow(/marshal state delta key "fn": the value is not representable as JSON/);
+    expect(() => emitCustomStateDelta(contextWith(events), { fn: () => 1 })).toThrow(/marshal state delta key "fn": fn is a function, which JSON cannot represent/);
     expect(events).toHaveLength(0);
   });
 });
