@@ -63,9 +63,10 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
       let where = 'A2A request';
       let buffered = '';
       try {
-        if (streaming === undefined) {
+        // The card names the author (unless `name` does) whichever mode is chosen, and picks the mode when none is.
+        if (streaming === undefined || options.name === undefined) {
           const card = await client.getAgentCard({ signal: invocation.signal });
-          streaming = card?.capabilities?.streaming ?? true;
+          streaming ??= card?.capabilities?.streaming ?? true;
           if (card?.name) context.author = options.name ?? card.name;
         }
         if (!streaming) {

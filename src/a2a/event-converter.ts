@@ -176,7 +176,11 @@ function taskEvents(task: Task, context: A2AConverterContext, streaming: boolean
   const sources = [task.metadata, task.status.message?.metadata];
   const id = responseIdOf(sources, task.status.message?.messageId);
   if (FAILURE_STATES.has(task.status.state)) return [errorEvent(context, statusResponseError(task.status, task.metadata) as ResponseError, id, task.metadata)];
-  const texts = [...(task.artifacts ?? []).map((artifact) => partsText(artifact.parts)), partsText(task.status.message?.parts)].filter((text) => text !== '');
+  // The answer is the artifacts' text; the final status message usually repeats it, so it is read only when there is
+  // no artifact text (streamed and unary answers agree: the text once).
+  const artifactTexts = (task.artifacts ?? []).map((artifact) => partsText(artifact.parts)).filter((text) => text !== '');
+  const statusText = partsText(task.status.message?.parts);
+  const texts = artifactTexts.length > 0 ? artifactTexts : statusText === '' ? [] : [statusText];
   if (streaming) return texts.map((text) => delta(context, text, id));
   const text = texts.join('\n');
   const event = createEvent(context, { response: { ...(id ? { id } : {}), object: ObjectType.ChatCompletion, done: true, choices: [{ index: 0, message: { role: 'assistant', content: text } }] } });

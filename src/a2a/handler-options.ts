@@ -23,6 +23,20 @@ export interface A2AHandlerOptions {
   basePath?: string | undefined;
   /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
   maxBodyBytes?: number | undefined;
+  /** Time for the request body to arrive; a client that trickles it gets HTTP 408 and JSON-RPC -32600. @default 30000 */
+  bodyTimeoutMs?: number | undefined;
+  /** Deepest nesting accepted in `params`; deeper gets JSON-RPC -32602 naming the path. @default 100 */
+  maxDepth?: number | undefined;
+  /**
+   * Tasks running at once in this handler (its live-run map); a new `message/send` or `message/stream` beyond it gets
+   * HTTP 503 with `Retry-After` and JSON-RPC -32603. @default 1000
+   */
+  maxLiveTasks?: number | undefined;
+  /**
+   * Events an SSE answer holds for a client that does not read; past it the stream ends with a JSON-RPC error frame
+   * (the task goes on: `tasks/get` or `tasks/resubscribe` pick it up). @default 10000
+   */
+  maxQueuedEvents?: number | undefined;
   /**
    * While an SSE stream waits for the task, a `: keep-alive` comment is sent this often (proxies drop idle streams,
    * and Cloudflare Workers cancel a request that waits only on another request's events). `false` turns it off.
@@ -43,6 +57,10 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
+  for (const key of ['bodyTimeoutMs', 'maxDepth', 'maxLiveTasks', 'maxQueuedEvents'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && (key === 'bodyTimeoutMs' || Number.isInteger(value)))) problems.push(`${key} must be ${key === 'bodyTimeoutMs' ? 'a number > 0 or Infinity' : 'an integer > 0'}`);
+  }
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);

@@ -1,13 +1,14 @@
 import type { Agent } from '../agent/agent.js';
 import { SerializeError } from '../errors/serialize-error.js';
-import { readBoundedBody } from '../internal/http-body.js';
-import { isPlainObject } from '../internal/json.js';
+import { read } from '../internal/error-chain.js';
+import { MAX_JSON_DEPTH } from '../internal/safe-json.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { buildAgentCard } from './agent-card.js';
 import { A2A_VERSION_HEADER, A2AErrorCode, A2AMethod, A2AMethodV1, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, PUSH_NOTIFICATION_METHODS, type A2AProtocolVersion } from './constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from './decode.js';
 import { findWaitUntil, normalizePath, parseVersion, type WaitUntil } from './handler-http.js';
+import { readRPCRequest } from './handler-request.js';
 import { validateHandlerOptions, type A2AHandlerOptions } from './handler-options.js';
 import { errorBody, jsonResponse, resultBody, rpcError, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
 import { streamResponse } from './sse-response.js';
@@ -64,8 +65,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const structured = settings.structuredTaskErrors ?? true;
   const versions = settings.protocolVersions ?? ['0.3', '1.0'];
   const basePath = normalizePath(settings.basePath ?? '/');
-  const maxBodyBytes = settings.maxBodyBytes ?? 1_048_576;
+  const limits = { maxBodyBytes: settings.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: settings.bodyTimeoutMs ?? 30_000, maxDepth: settings.maxDepth ?? MAX_JSON_DEPTH };
   const keepAliveMs = settings.keepAliveMs ?? 15_000;
+  const maxLiveTasks = settings.maxLiveTasks ?? 1_000;
+  const maxQueuedEvents = settings.maxQueuedEvents ?? 10_000;
   const live = new Map<string, TaskExecution>();
 
   const start = (params: MessageSendParams, request: Request, waitUntil: WaitUntil | undefined): TaskExecution => {
@@ -75,6 +78,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     waitUntil?.(settled);
     return execution;
   };
+  /** A new task is refused (HTTP 503, Retry-After) while `maxLiveTasks` run: the live-run map is bounded. */
+  const atCapacity = () => live.size >= maxLiveTasks;
 
   return async (request: Request, ...platform: unknown[]): Promise<Response> => {
     const waitUntil = findWaitUntil(platform);
@@ -94,26 +99,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const headerVersion = request.headers.get(A2A_VERSION_HEADER)?.trim() || undefined;
     const parsedVersion = headerVersion === undefined ? '0.3' : parseVersion(headerVersion);
     const declared: A2AProtocolVersion = parsedVersion ?? '0.3';
-    const fail = (id: RequestId, code: number, message?: string, data?: unknown, status = 200, version = declared) => jsonResponse(errorBody(id, rpcError(code, message, version, data)), status);
+    const fail = (id: RequestId, code: number, message?: string, data?: unknown, status = 200, version = declared, headers: Record<string, string> = {}) =>
+      jsonResponse(errorBody(id, rpcError(code, message, version, data)), status, headers);
 
-    if (!(request.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) {
-      return fail(null, A2AErrorCode.ContentTypeNotSupported, `Content-Type must be application/json (got ${request.headers.get('content-type') ?? 'none'})`, undefined, 415);
-    }
-    const declaredLength = Number(request.headers.get('content-length') ?? '0');
-    if (declaredLength > maxBodyBytes) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${maxBodyBytes} bytes`, undefined, 413);
-    const { text, exceeded } = await readBoundedBody(request, maxBodyBytes);
-    if (exceeded) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${maxBodyBytes} bytes`, undefined, 413);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return fail(null, A2AErrorCode.ParseError);
-    }
-    if (Array.isArray(body)) return fail(null, A2AErrorCode.InvalidRequest, 'Batch requests are not supported');
-    if (!isPlainObject(body)) return fail(null, A2AErrorCode.InvalidRequest, 'The request must be a JSON-RPC 2.0 object');
-    const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-    if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') return fail(id, A2AErrorCode.InvalidRequest, 'The request must have jsonrpc "2.0" and a method');
-    const method = body.method;
+    const checked = await readRPCRequest(request, limits, fail);
+    if (checked instanceof Response) return checked;
+    const { id, method } = checked;
+    const body = { params: checked.params };
     const known = METHODS.get(method);
     const version: A2AProtocolVersion = known?.version ?? declared;
     if (parsedVersion === undefined) {
@@ -130,6 +122,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       switch (operation) {
         case 'SendMessage': {
           const params = decodeMessageSendParams(body.params, version);
+          if (atCapacity()) return busy(id, version);
           const execution = start(params, request, waitUntil);
           const configuration = params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
           if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, encodeEvent(execution.task)));
@@ -138,8 +131,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         }
         case 'StreamMessage': {
           const params = decodeMessageSendParams(body.params, version);
+          if (atCapacity()) return busy(id, version);
           const execution = start(params, request, waitUntil);
-          return streamResponse(id, execution, encodeEvent, undefined, keepAliveMs);
+          return streamResponse(id, execution, encodeEvent, undefined, { keepAliveMs, maxQueuedEvents });
         }
         case 'GetTask': {
           const params = decodeTaskQueryParams(body.params);
@@ -166,7 +160,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         case 'Resubscribe': {
           const params = decodeTaskQueryParams(body.params);
           const execution = live.get(params.id);
-          if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, keepAliveMs);
+          if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, { keepAliveMs, maxQueuedEvents });
           const task = execution?.task ?? (await store.get(params.id));
           if (!task) return fail(id, A2AErrorCode.TaskNotFound, `Task not found: ${params.id}`, undefined, 200, version);
           return new Response(sseFrame(resultBody(id, encodeEvent(task))), { headers: SSE_HEADERS });
@@ -178,7 +172,23 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       }
     } catch (error) {
       if (SerializeError.isInstance(error)) return fail(id, A2AErrorCode.InvalidParams, error.message, error.issues.length > 0 ? { issues: [...error.issues] } : undefined, 200, version);
-      return fail(id, A2AErrorCode.InternalError, undefined, undefined, 200, version);
+      // Never a bare -32603, never a stack, never a dependency's own text (a store's "db-internal:5432 refused"): the
+      // method and the kind of failure.
+      return fail(id, A2AErrorCode.InternalError, `Internal error while handling ${method.slice(0, 100)} (${errorKind(error)})`, undefined, 200, version);
     }
   };
+
+  function busy(id: RequestId, version: A2AProtocolVersion): Response {
+    return jsonResponse(
+      errorBody(id, rpcError(A2AErrorCode.InternalError, `The agent is running its limit of ${maxLiveTasks} tasks; retry shortly`, version)),
+      503,
+      { 'retry-after': '1' },
+    );
+  }
+}
+
+/** `SerializeError`, `TypeError`…: what kind of failure, without its text. */
+function errorKind(error: unknown): string {
+  const name = read(error, 'name');
+  return typeof name === 'string' && /^[A-Za-z][\w.]{0,60}$/.test(name) ? name : typeof error;
 }

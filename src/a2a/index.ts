@@ -37,7 +37,7 @@ export {
 } from './event-converter.js';
 export { createA2AHandler, type A2AHandler, type A2AHandlerOptions } from './handler.js';
 export { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-export { GENERIC_FAILURE_TEXT } from './task-execution.js';
+export { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './task-execution.js';
 export { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';
 export type {
   A2AMessage,

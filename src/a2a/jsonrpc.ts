@@ -1,5 +1,6 @@
 /** JSON-RPC 2.0 responses of our A2A handler: results, errors (with A2A 1.0 `ErrorInfo` data), SSE frames. */
 import { A2A_ERROR_MESSAGES, A2AErrorCode, type A2AProtocolVersion } from './constants.js';
+import { messageOf } from '../internal/error-chain.js';
 import type { JSONRPCErrorObject } from './types.js';
 
 export type RequestId = string | number | null;
@@ -28,9 +29,22 @@ export function rpcError(code: number, message: string | undefined, version: A2A
   return error;
 }
 
-/** A JSON response with a JSON-RPC body. */
+/**
+ * A JSON response with a JSON-RPC body. A body that cannot be encoded (it should never happen: inbound nesting is
+ * bounded) is answered with a JSON-RPC -32603 saying so, never a thrown error.
+ */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    const id = (body as { id?: unknown } | null)?.id;
+    text = JSON.stringify(
+      errorBody(typeof id === 'string' || typeof id === 'number' ? id : null, { code: -32603, message: `The answer could not be encoded as JSON: ${messageOf(error).slice(0, 200)}` }),
+    );
+    status = 500;
+  }
+  return new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 export function resultBody(id: RequestId, result: unknown): unknown {

@@ -6,7 +6,7 @@
 import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { createId } from '../internal/ids.js';
-import { defineData } from '../internal/json.js';
+import { cloneJSONLike, defineData } from '../internal/json.js';
 import type { RunEvent } from '../runner/event.js';
 import type { StateDelta } from '../graph/state-delta.js';
 import { ErrorMetadataKey, TaskState } from './constants.js';
@@ -60,7 +60,7 @@ export function buildTaskErrorMessage(event: RunEvent, taskId: string, contextId
     messageId: event.response?.id || createId('msg'),
     taskId,
     contextId,
-    metadata: structuredClone(metadata),
+    metadata: cloneJSONLike(metadata),
     parts: text === '' ? [] : [{ kind: 'text', text }],
   };
 }

@@ -8,6 +8,9 @@ import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { cloneJSONLike, truncate } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
+import { encodeJSON } from '../internal/safe-json.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
@@ -24,6 +27,13 @@ import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateE
  * @example `if (message.parts[0]?.text === GENERIC_FAILURE_TEXT) console.warn('the remote agent failed')`
  */
 export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your request.';
+
+/**
+ * `error_code` of a task that failed outside its agent's run (its message could not be read, an event could not be
+ * encoded): the task still ends `failed`, with this code and a message naming the problem.
+ * @example `if (task.metadata?.error_code === TASK_FAILED_INTERNALLY) reportServerBug(task)`
+ */
+export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';
 
 export interface TaskExecutionOptions {
   runner: Runner;
@@ -95,15 +105,36 @@ export class TaskExecution {
     await this.options.store.save(this.task).catch(() => {});
   }
 
+  /**
+   * The whole task, with one rule: it always ends in a terminal state that is saved and published (its final event
+   * closes every stream). Anything that throws outside the runner's own error path — a message that cannot be read, a
+   * clone or an encoding that fails — ends the task `failed` with `run_error` metadata naming the problem.
+   */
   private async run(): Promise<void> {
+    try {
+      await this.execute();
+    } catch (error) {
+      if (this.terminal) return;
+      const failure: ResponseError = { type: ErrorType.RunError, code: TASK_FAILED_INTERNALLY, message: `The task could not be run: ${truncate(redactText(messageOf(error)), 500)}` };
+      await this.finishFailed(createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, failure), undefined).catch(() => this.finishBare(failure));
+    }
+  }
+
+  /** The last resort: a failed status with the message alone, published even if saving fails. */
+  private finishBare(error: ResponseError): void {
+    this.task.status = { state: TaskState.Failed, timestamp: isoTimestamp(), message: this.agentMessage(error.message) };
+    this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: this.task.status, final: true, metadata: errorMetadata(error) });
+  }
+
+  private async execute(): Promise<void> {
     await this.save();
-    this.publish(structuredClone(this.task));
+    this.publish(cloneJSONLike(this.task));
     this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
     let failure: { event: RunEvent; error: ResponseError } | undefined;
     let unstructuredError: ResponseError | undefined;
     let completion: RunEvent | undefined;
     try {
-      const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => JSON.stringify(part.data)).join('\n');
+      const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => encodeJSON(part.data, 'data part of the message')).join('\n');
       const invocationId = createId('invocation');
       for await (const event of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
@@ -169,7 +200,7 @@ export class TaskExecution {
 
   private agentMessage(text: string, metadata?: A2AMetadata): A2AMessage {
     const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: this.task.id, contextId: this.task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
-    if (metadata) message.metadata = structuredClone(metadata);
+    if (metadata) message.metadata = cloneJSONLike(metadata);
     return message;
   }
 

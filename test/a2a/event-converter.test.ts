@@ -266,7 +266,7 @@ describe('defaultA2AEventConverter.convertStreamEvent: control signals and conte
     expect(stream(artifactUpdate('', { lastChunk: true }))).toEqual([]);
   });
 
-  it('splits a completed task snapshot into one delta per artifact text and the status text', () => {
+  it('splits a completed task snapshot into one delta per artifact text; the status text, which repeats the answer, is not added', () => {
     const snapshot = task('completed', {
       artifacts: [
         { artifactId: 'a1', parts: [{ kind: 'text', text: 'first' }] },
@@ -275,7 +275,12 @@ describe('defaultA2AEventConverter.convertStreamEvent: control signals and conte
       ],
       message: agentMessage('status'),
     });
-    expect(stream(snapshot).map((event) => event.response?.choices?.[0]?.delta?.content)).toEqual(['first', 'second', 'status']);
+    expect(stream(snapshot).map((event) => event.response?.choices?.[0]?.delta?.content)).toEqual(['first', 'second']);
+  });
+
+  it('reads the status text of a completed task snapshot without artifact text', () => {
+    const snapshot = task('completed', { artifacts: [{ artifactId: 'a1', parts: [] }], message: agentMessage('status') });
+    expect(stream(snapshot).map((event) => event.response?.choices?.[0]?.delta?.content)).toEqual(['status']);
   });
 
   it('drops a working task snapshot without text', () => {

@@ -700,7 +700,7 @@ describe('createA2AHandler: JSON-RPC errors', () => {
     const storeHandler = handlerFor(scripted(() => []), { taskStore: failing });
     const response = await post(storeHandler, rpc('tasks/get', { id: 'task-1' }));
     const body = await errorOf(response);
-    expect(body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(body.error).toEqual({ code: -32603, message: 'Internal error while handling tasks/get (Error)' });
     expect(JSON.stringify(body)).not.toContain('db-internal');
   });
 

@@ -187,6 +187,22 @@ describe.each([
     expect(sent.map((call) => call.method)).toEqual([methods.stream, methods.cancel]);
   });
 
+  it('a completed task whose status message repeats the artifact: unary and streamed runs give the answer once, the same', async () => {
+    const answers: string[] = [];
+    for (const streaming of [false, true]) {
+      const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false, streaming }), 'answer');
+      const done = events.filter((event) => event.response?.done === true && event.response.object === 'chat.completion');
+      expect(done, `streaming: ${streaming}`).toHaveLength(1);
+      answers.push(done[0]?.response?.choices?.[0]?.message?.content ?? '');
+    }
+    expect(answers).toEqual([a2aJsEcho('answer'), a2aJsEcho('answer')]);
+  });
+
+  it.each([false, true, undefined])('authors its events with the card name when streaming is %s', async (streaming) => {
+    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false, ...(streaming === undefined ? {} : { streaming }) }), 'answer');
+    expect(new Set(events.map((event) => event.author))).toEqual(new Set(['a2a-js interop agent']));
+  });
+
   it('a streaming run: streamMessage delivers submitted, working, the artifact and completed, in order', async () => {
     const sent: Sent[] = [];
     const events = await collect(client(sent).streamMessage('stream'));

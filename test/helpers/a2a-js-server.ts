@@ -84,7 +84,8 @@ export class A2AJsTestExecutor implements AgentExecutor {
         artifact: { artifactId: 'art-1', name: 'result', description: '', parts: [textPart(a2aJsEcho(text))], metadata: undefined, extensions: [] },
       }),
     );
-    bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
+    // "answer": the final status message repeats the artifact's text, as many servers do.
+    bus.publish(statusUpdate(taskId, contextId, TaskState.TASK_STATE_COMPLETED, text === 'answer' ? agentMessage(taskId, contextId, a2aJsEcho(text)) : undefined));
   };
 }
 
