@@ -38,7 +38,7 @@ export {
 export { createA2AHandler, type A2AHandler, type A2AHandlerOptions } from './handler.js';
 export { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 export { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './task-execution.js';
-export { InMemoryA2ATaskStore, type A2ATaskStore } from './task-store.js';
+export { InMemoryA2ATaskStore, type A2ATaskStore, type InMemoryA2ATaskStoreOptions } from './task-store.js';
 export type {
   A2AMessage,
   A2AMetadata,

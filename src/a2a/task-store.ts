@@ -1,4 +1,5 @@
-import { cloneJSONLike } from '../internal/json.js';
+import { ConfigError } from '../errors/config-error.js';
+import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import type { Task } from './types.js';
 
 /**
@@ -11,26 +12,64 @@ export interface A2ATaskStore {
   save(task: Task): Promise<void>;
 }
 
+/** Options of {@link InMemoryA2ATaskStore}. */
+export interface InMemoryA2ATaskStoreOptions {
+  /** Tasks kept; past it the oldest is forgotten. @default 1000 */
+  maxTasks?: number | undefined;
+  /** Size of everything kept, as the length of the tasks' JSON text; past it the oldest tasks go. @default 16777216 (16 MiB) */
+  maxBytes?: number | undefined;
+}
+
 /**
- * The default task store: in memory, bounded (the oldest tasks are forgotten first), copies in and out.
- * @example `new InMemoryA2ATaskStore({ maxTasks: 1000 })`
+ * The default task store: in memory, bounded by count and by size (the oldest tasks are forgotten first; a task is
+ * kept even when it alone is over the size bound, so the newest task can always be read back), copies in and out.
+ * @example `new InMemoryA2ATaskStore({ maxTasks: 1000, maxBytes: 8 * 1024 * 1024 })`
  */
 export class InMemoryA2ATaskStore implements A2ATaskStore {
-  private readonly tasks = new Map<string, Task>();
-  private readonly maxTasks: number;
+  private readonly tasks = new Map<string, { task: Task; bytes: number }>();
+  private totalBytes = 0;
+  readonly maxTasks: number;
+  readonly maxBytes: number;
 
-  constructor(options: { maxTasks?: number } = {}) {
-    this.maxTasks = Math.max(1, options.maxTasks ?? 1000);
+  constructor(options: InMemoryA2ATaskStoreOptions = {}) {
+    const settings: InMemoryA2ATaskStoreOptions = isPlainObject(options) ? options : {};
+    const problems: string[] = [];
+    for (const key of ['maxTasks', 'maxBytes'] as const) {
+      const value = settings[key];
+      if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0`);
+    }
+    if (problems.length > 0) throw ConfigError.fromProblems('InMemoryA2ATaskStore options', problems);
+    this.maxTasks = settings.maxTasks ?? 1000;
+    this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;
   }
 
   async get(taskId: string): Promise<Task | undefined> {
-    const task = this.tasks.get(taskId);
-    return task ? cloneJSONLike(task) : undefined;
+    const entry = this.tasks.get(taskId);
+    return entry ? cloneJSONLike(entry.task) : undefined;
   }
 
   async save(task: Task): Promise<void> {
-    this.tasks.delete(task.id);
-    this.tasks.set(task.id, cloneJSONLike(task));
-    while (this.tasks.size > this.maxTasks) this.tasks.delete(this.tasks.keys().next().value as string);
+    this.forget(task.id);
+    let bytes = 0;
+    try {
+      bytes = JSON.stringify(task).length;
+    } catch {
+      bytes = 0; // inbound nesting is bounded, so this does not happen; a task is never refused for it
+    }
+    this.tasks.set(task.id, { task: cloneJSONLike(task), bytes });
+    this.totalBytes += bytes;
+    while (this.tasks.size > this.maxTasks || (this.totalBytes > this.maxBytes && this.tasks.size > 1)) this.forget(this.tasks.keys().next().value as string);
+  }
+
+  /** What the store holds now, against its bounds. */
+  get size(): { tasks: number; bytes: number } {
+    return { tasks: this.tasks.size, bytes: this.totalBytes };
+  }
+
+  private forget(taskId: string): void {
+    const entry = this.tasks.get(taskId);
+    if (!entry) return;
+    this.totalBytes -= entry.bytes;
+    this.tasks.delete(taskId);
   }
 }

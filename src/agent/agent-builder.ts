@@ -5,7 +5,8 @@ import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ArgumentRepair } from '../tools/tool-arguments.js';
 import type { ToolLogSink } from '../tools/tool-log.js';
 import { Agent } from './agent.js';
-import { InMemorySessionStore, type SessionStore } from './session-store.js';
+import { InMemorySessionStore } from './in-memory-session-store.js';
+import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 import type { AgentSettings } from './types.js';
 
 /**
@@ -40,7 +41,7 @@ export class AgentBuilder {
   private logger: ToolLogSink | undefined;
   private readonly secretList: string[] = [];
   private repair: ArgumentRepair | undefined;
-  private store: SessionStore | undefined;
+  private store: SessionStore | LoadSaveSessionStore | undefined;
 
   /** @param name - The agent's id (used by `AgentRegistry`). */
   constructor(private readonly name: string) {}
@@ -111,8 +112,12 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Where conversations are kept between runs. @default a new `InMemorySessionStore` */
-  sessionStore(store: SessionStore): this {
+  /**
+   * Where conversations are kept between runs. A store with `append` keeps every turn of concurrent runs on one
+   * session; a load/save store is wrapped with `lastWriterWinsSessionStore` (the later of two overlapping runs wins).
+   * @default a new `InMemorySessionStore` (bounded: 10,000 sessions, 16 MiB)
+   */
+  sessionStore(store: SessionStore | LoadSaveSessionStore): this {
     this.store = store;
     return this;
   }
@@ -136,6 +141,7 @@ export class AgentBuilder {
     for (const [name, count] of seen) if (count > 1) problems.push(`duplicate tool name "${name}" (${count} tools share it)`);
     if (this.crashMode !== 'result' && this.crashMode !== 'throw') problems.push(`onToolCrash must be 'result' or 'throw'`);
     if (this.errorFormat !== 'structured' && this.errorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat'`);
+    if (this.store !== undefined) problems.push(...sessionStoreProblems(this.store, 'sessionStore'));
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,
@@ -150,7 +156,7 @@ export class AgentBuilder {
       toolLogger: this.logger,
       secrets: Object.freeze([...this.secretList]),
       repairArguments: this.repair,
-      sessionStore: this.store ?? new InMemorySessionStore(),
+      sessionStore: this.store === undefined ? new InMemorySessionStore() : toSessionStore(this.store),
     };
     return new Agent(Object.freeze(settings));
   }

@@ -17,7 +17,7 @@ import { monotonic } from '../internal/clock.js';
 import { redactValue } from '../internal/redact.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { runTools } from './run-tools.js';
-import { saveSession } from './session-store.js';
+import { appendSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 
 /** What one run needs. */
@@ -88,7 +88,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
 
   const save = async (): Promise<void> => {
     if (context.sessionId === undefined) return;
-    const failure = await saveSession(settings.sessionStore, context.sessionId, [...context.history, ...context.input, ...added]);
+    const failure = await appendSession(settings.sessionStore, context.sessionId, [...context.input, ...added]); // this run's turn, atomically
     if (failure) {
       queue.push({ type: 'error', iteration, terminal: false, error: failure });
       safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) });

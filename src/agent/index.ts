@@ -2,5 +2,6 @@ export { Agent } from './agent.js';
 export { AgentBuilder, DEFAULT_MAX_ITERATIONS } from './agent-builder.js';
 export { AgentRegistry } from './agent-registry.js';
 export { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
-export { InMemorySessionStore, type SessionStore } from './session-store.js';
+export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
+export { lastWriterWinsSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 export type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentToolOutcome } from './types.js';

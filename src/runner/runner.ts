@@ -1,5 +1,6 @@
 import { Agent } from '../agent/agent.js';
-import { InMemorySessionStore, loadSession, saveSession, type SessionStore } from '../agent/session-store.js';
+import { InMemorySessionStore } from '../agent/in-memory-session-store.js';
+import { appendSession, loadSession, sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from '../agent/session-store.js';
 import type { ChatMessage } from '../chat/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
@@ -21,8 +22,12 @@ export interface RunnerOptions {
   appName: string;
   /** The agent to run: a graph agent, an A2A agent, any `RunnableAgent`, or an LLM `Agent`. */
   agent: RunnableAgent | Agent;
-  /** Keeps each conversation (per app, user and session). @default a new `InMemorySessionStore` */
-  sessionStore?: SessionStore | undefined;
+  /**
+   * Keeps each conversation (per app, user and session). A store with `append` keeps every turn of concurrent runs on
+   * one session; a load/save store is wrapped with `lastWriterWinsSessionStore`.
+   * @default a new `InMemorySessionStore` (bounded: 10,000 sessions, 16 MiB)
+   */
+  sessionStore?: SessionStore | LoadSaveSessionStore | undefined;
 }
 
 /** What one run is about. */
@@ -68,13 +73,11 @@ export class Runner {
     if (typeof options.appName !== 'string' || options.appName.trim() === '') problems.push('appName must be a non-empty string');
     const agent = options.agent instanceof Agent ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
-    if (options.sessionStore !== undefined && (typeof options.sessionStore?.load !== 'function' || typeof options.sessionStore?.save !== 'function')) {
-      problems.push('sessionStore must implement load() and save()');
-    }
+    if (options.sessionStore !== undefined) problems.push(...sessionStoreProblems(options.sessionStore, 'sessionStore'));
     if (problems.length > 0) throw ConfigError.fromProblems('runner options', problems);
     this.appName = options.appName;
     this.agent = agent as RunnableAgent;
-    this.sessions = options.sessionStore ?? new InMemorySessionStore();
+    this.sessions = options.sessionStore === undefined ? new InMemorySessionStore() : toSessionStore(options.sessionStore);
   }
 
   /** Starts a run. Invalid options throw a `ConfigError`; everything else arrives as events. */
@@ -142,7 +145,7 @@ export class Runner {
       if (!finished) void iterator?.return?.()?.catch?.(() => {});
     }
 
-    const failure = await saveSession(this.sessions, options.sessionId, [...history, message, ...transcript], sessionKey);
+    const failure = await appendSession(this.sessions, options.sessionId, [message, ...transcript], sessionKey); // this run's turn, atomically
     if (failure) {
       yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
     }

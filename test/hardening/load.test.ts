@@ -109,7 +109,7 @@ const stubFetch: typeof fetch = async (_input, init) => {
   return new Response(text, { headers: { 'content-type': 'text/event-stream' } });
 };
 
-const noSessions: SessionStore = { load: async () => [], save: async () => {} };
+const noSessions: SessionStore = { load: async () => [], append: async () => {} };
 
 const toolLogCounts = { records: 0 };
 const countingLogger = (_record: ToolLogRecord): void => {

@@ -394,7 +394,7 @@ describe('Runner with custom agents', () => {
       load: vi.fn(async () => {
         throw new Error('redis down');
       }),
-      save: vi.fn(async () => {}),
+      append: vi.fn(async () => {}),
     };
     const runner = new Runner({
       appName: 'shop',
@@ -412,7 +412,7 @@ describe('Runner with custom agents', () => {
     expect(store.load).toHaveBeenCalledWith('shop/u1/s1');
     expect(completionOf(events).response?.error).toBeUndefined();
     expect(ran).not.toHaveBeenCalled();
-    expect(store.save).not.toHaveBeenCalled();
+    expect(store.append).not.toHaveBeenCalled();
   });
 });
 
