@@ -7,6 +7,48 @@ export function clampDelay(ms: number): number {
   return Math.min(ms, MAX_TIMER_MS);
 }
 
+interface Watchers {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
+}
+
+const watched = new WeakMap<AbortSignal, Watchers>();
+
+/**
+ * Runs `callback` once when `signal` aborts, and returns the function that stops watching. However many operations
+ * watch one signal (11 parallel tool calls, a 10,000-node fan-out, retry waits), the signal carries ONE listener of
+ * ours, which fans out: no listener growth per call, no `MaxListenersExceededWarning`. The listener is removed when
+ * the last watcher stops.
+ */
+export function watchAbort(signal: AbortSignal, callback: () => void): () => void {
+  let watchers = watched.get(signal);
+  if (!watchers) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      watched.delete(signal);
+      for (const each of [...callbacks]) {
+        try {
+          each();
+        } catch {
+          // our callbacks abort controllers and settle promises; none may stop the others
+        }
+      }
+      callbacks.clear();
+    };
+    watchers = { callbacks, listener };
+    watched.set(signal, watchers);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const entry = () => callback(); // a function of its own: the same callback may watch twice
+  watchers.callbacks.add(entry);
+  return () => {
+    const current = watched.get(signal);
+    if (!current || !current.callbacks.delete(entry) || current.callbacks.size > 0) return;
+    signal.removeEventListener('abort', current.listener);
+    watched.delete(signal);
+  };
+}
+
 /**
  * Resolves after `ms` milliseconds, or rejects with `signal.reason` as soon as `signal` aborts.
  * A zero delay resolves on the microtask queue without arming a timer (no 1 ms floor).
@@ -16,15 +58,17 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   const duration = clampDelay(ms);
   if (duration === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    let stop = () => {};
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop();
       resolve();
     }, duration);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) {
+      stop = watchAbort(signal, () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    }
   });
 }
 
@@ -36,9 +80,7 @@ export function abortPromise(signal: AbortSignal): { promise: Promise<never>; di
       reject(signal.reason);
       return;
     }
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    dispose = () => signal.removeEventListener('abort', onAbort);
+    dispose = watchAbort(signal, () => reject(signal.reason));
   });
   promise.catch(() => {});
   return { promise, dispose };
@@ -55,7 +97,5 @@ export function linkedController(parent?: AbortSignal): { controller: AbortContr
     controller.abort(parent.reason);
     return { controller, dispose: () => {} };
   }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener('abort', onAbort) };
+  return { controller, dispose: watchAbort(parent, () => controller.abort(parent.reason)) };
 }

@@ -2,13 +2,20 @@
  * Same-session concurrency: 120 turns at once on one session — through `agent.run`, through the `Runner`, and as A2A
  * `message/send` requests on one `contextId` — with model answers finishing in random order. Every message of every
  * turn is kept, each turn's messages stay together, nothing is duplicated. A load/save store (last writer wins, as
- * documented) is shown to lose turns under the same load, which is why the default store appends.
+ * documented) is shown to lose turns under the same load, which is why the default store appends. And no listener
+ * growth per call: 40 parallel tool calls with retries leave one listener on the caller's signal and no
+ * MaxListenersExceededWarning.
  */
+import { getEventListeners } from 'node:events';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { createA2AHandler } from '../../src/a2a/index.js';
 import { AgentBuilder, InMemorySessionStore, lastWriterWinsSessionStore, type LoadSaveSessionStore } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage } from '../../src/chat/index.js';
+import { delay, linkedController } from '../../src/internal/delay.js';
 import { Runner } from '../../src/runner/index.js';
+import { defineTool, NetworkError } from '../../src/tools/index.js';
 import { readRun } from '../helpers/agent-run.js';
 
 const TURNS = 120;
@@ -121,5 +128,69 @@ describe('InMemorySessionStore bounds', () => {
   it('rejects bounds that are not positive integers', () => {
     expect(() => new InMemorySessionStore({ maxSessions: 0 })).toThrow(/maxSessions must be an integer > 0/);
     expect(() => new InMemorySessionStore({ maxBytes: 1.5 })).toThrow(/maxBytes must be an integer > 0/);
+  });
+});
+
+describe('no listener growth per call', () => {
+  it('runs 40 parallel tool calls with retries on one caller signal without a MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      let calls = 0;
+      const flaky = defineTool({
+        name: 'flaky',
+        description: 'Fails once, then answers.',
+        parameters: z.object({ n: z.number() }),
+        retry: { maxAttempts: 2, initialDelayMs: 1, jitter: 'none' },
+        execute: async ({ n }) => {
+          calls++;
+          if (calls % 2 === 1) throw new NetworkError('blip');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return { n };
+        },
+      });
+      const caller = new AbortController();
+      let peak = 0;
+      const sampler = setInterval(() => (peak = Math.max(peak, getEventListeners(caller.signal, 'abort').length)), 1);
+      const agent = new AgentBuilder('parallel')
+        .chatClient(createScriptedChatClient([{ toolCalls: Array.from({ length: 40 }, (_, n) => ({ id: `call_${n}`, name: 'flaky', arguments: { n } })) }, { text: 'done' }]))
+        .tools([flaky])
+        .toolLogger(() => {})
+        .build();
+      const items = await readRun(await agent.run('go', { signal: caller.signal }));
+      clearInterval(sampler);
+      expect(items.filter((item) => item.type === 'tool-result')).toHaveLength(40);
+      expect(peak).toBeLessThanOrEqual(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+      expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('watches one signal from any number of operations with one listener, aborts them all, and detaches when they end', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.boolean(), async (count, abortIt) => {
+        const parent = new AbortController();
+        const children = Array.from({ length: count }, () => linkedController(parent.signal));
+        const waits = Array.from({ length: count }, () => delay(10_000, parent.signal).then(() => 'resolved', (reason: unknown) => reason));
+        expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
+        if (abortIt) {
+          parent.abort(new Error('stop'));
+          expect(children.every(({ controller }) => controller.signal.aborted && (controller.signal.reason as Error).message === 'stop')).toBe(true);
+          expect((await Promise.all(waits)).every((outcome) => (outcome as Error).message === 'stop')).toBe(true);
+        } else {
+          for (const child of children) child.dispose();
+          expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1); // the delays still watch
+          parent.abort(new Error('late'));
+          await Promise.all(waits);
+          expect(children.some(({ controller }) => controller.signal.aborted)).toBe(false);
+        }
+        expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+      }),
+      { seed: 1104, numRuns: 40 },
+    );
   });
 });
