@@ -8,6 +8,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { read } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
 import { toUsage } from './openai-stream-decoder.js';
+import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './types.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -106,7 +107,7 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       toolCalls.push({
         id: typeof id === 'string' && id !== '' ? id : createId(),
         name,
-        arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+        arguments: toolArgumentsText(args, name),
       });
     }
   }

@@ -3,6 +3,7 @@ import { delay } from '../internal/delay.js';
 import { batchClient, type ChatBatches } from './chat-batches.js';
 import { collectChatStream, responseChunks } from './collect-chat-stream.js';
 import { requestProblems } from './openai-wire.js';
+import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 /** One scripted model answer. */
@@ -76,7 +77,7 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
     const toolCalls: ToolCall[] = (answer.toolCalls ?? []).map((toolCall, index) => ({
       id: toolCall.id ?? `call_${call}_${index + 1}`,
       name: toolCall.name,
-      arguments: typeof toolCall.arguments === 'string' ? toolCall.arguments : JSON.stringify(toolCall.arguments),
+      arguments: toolArgumentsText(toolCall.arguments, toolCall.name),
     }));
     const response: ChatResponse = {
       message: { role: 'assistant', content: answer.text ?? null, toolCalls, ...(answer.reasoning ? { reasoning: answer.reasoning } : {}) },

@@ -38,6 +38,7 @@ import {
 } from '../../src/graph/index.js';
 import { isRunnerCompletion, Runner, toRunnableAgent, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
 import { chunk, sseText, textEvents, toolCallEvents } from '../../src/testing/openai-stream.js';
+import { chainOf, Evidence } from '../helpers/evidence.js';
 import {
   AuthenticationError,
   defineTool,
@@ -71,105 +72,6 @@ afterAll(() => server.close());
 
 // ---------------------------------------------------------------------------------------------------------------
 // Collecting everything the SDK produced
-
-interface Sighting {
-  where: string;
-  secret: string;
-  around: string;
-}
-
-/** Every link of an error's chain: itself, its `cause`s and `AggregateError` members (cycle-safe, bounded). */
-function chainOf(error: unknown): unknown[] {
-  const links: unknown[] = [];
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && links.length < 50) {
-    const link = queue.shift();
-    if (link === undefined || link === null || links.includes(link)) continue;
-    links.push(link);
-    if (typeof link !== 'object') continue;
-    const { cause, errors } = link as { cause?: unknown; errors?: unknown };
-    if (cause !== undefined) queue.push(cause);
-    if (Array.isArray(errors)) queue.push(...errors);
-  }
-  return links;
-}
-
-function attempt(render: () => unknown): string | undefined {
-  try {
-    const text = render();
-    return typeof text === 'string' ? text : undefined;
-  } catch (error) {
-    return `[render failed: ${String(error)}]`;
-  }
-}
-
-/** What the SDK produced in one scenario, as text, each piece labelled with where it came from. */
-class Evidence {
-  private readonly texts: Array<{ where: string; text: string }> = [];
-  readonly counts = { errors: 0, records: 0, events: 0, items: 0, values: 0 };
-  /** The `event` of each tool log record, in order. */
-  readonly logEvents: string[] = [];
-
-  private add(where: string, text: string | undefined): void {
-    if (text !== undefined) this.texts.push({ where, text });
-  }
-
-  /** An error: every rendering of every link of its chain. */
-  error(where: string, error: unknown): void {
-    this.counts.errors++;
-    this.add(`${where} util.inspect`, inspect(error, { depth: 10 }));
-    chainOf(error).forEach((link, index) => {
-      const at = index === 0 ? where : `${where} cause[${index}]`;
-      const object = typeof link === 'object' ? (link as Record<string, unknown>) : undefined;
-      this.add(`${at} .message`, typeof object?.message === 'string' ? object.message : undefined);
-      this.add(`${at} String()`, attempt(() => String(link)));
-      this.add(`${at} JSON.stringify`, attempt(() => JSON.stringify(link)));
-      if (typeof object?.toJSON === 'function') this.add(`${at} .toJSON()`, attempt(() => JSON.stringify((object.toJSON as () => unknown)())));
-      this.add(`${at} .stack`, typeof object?.stack === 'string' ? object.stack : undefined);
-    });
-  }
-
-  /** A plain value (a chunk, a notice, a tool result): its JSON. */
-  value(where: string, value: unknown): void {
-    this.counts.values++;
-    this.add(where, attempt(() => JSON.stringify(value)));
-  }
-
-  record(record: ToolLogRecord): void {
-    this.counts.records++;
-    this.logEvents.push(record.event);
-    this.add(`log ${record.event}`, JSON.stringify(record));
-  }
-
-  event(where: string, payload: unknown): void {
-    this.counts.events++;
-    this.add(`event ${where}`, attempt(() => JSON.stringify(payload)));
-  }
-
-  /** A run item: its JSON, and for an error item every rendering of the error. */
-  item(item: AgentRunItem): void {
-    this.counts.items++;
-    this.add(`item ${item.type}`, attempt(() => JSON.stringify(item)));
-    if (item.type === 'error') this.error(`item error (terminal: ${item.terminal})`, item.error);
-  }
-
-  runEvent(event: RunEvent): void {
-    this.counts.events++;
-    this.add(`run event ${event.response?.object ?? 'state'}`, JSON.stringify(event));
-  }
-
-  /** Where a secret appears, with a little context. */
-  sightings(): Sighting[] {
-    const found: Sighting[] = [];
-    for (const { where, text } of this.texts) {
-      for (const secret of SECRETS) {
-        const at = text.indexOf(secret);
-        if (at !== -1) found.push({ where, secret, around: text.slice(Math.max(0, at - 60), at + secret.length + 20) });
-      }
-    }
-    return found;
-  }
-}
 
 const logInto = (evidence: Evidence) => (record: ToolLogRecord) => evidence.record(record);
 
@@ -389,7 +291,7 @@ describe('the chat client', () => {
         it(`keeps it out of the failure for ${fault.name}`, async () => {
           const path = chatPath(fault, variant);
           const { received } = serveChat(path, variant.quoteBareToken, fault.respond);
-          const evidence = new Evidence();
+          const evidence = new Evidence(SECRETS);
           const error = await callModel(chatClient(path, variant), evidence, fault.call);
           fault.expected(error);
           evidence.error('chat failure', error);
@@ -403,7 +305,7 @@ describe('the chat client', () => {
   it('keeps a bearer token given through headers out of a 401 that quotes only the token', async () => {
     const fault = CHAT_FAULTS[0] as ChatFault;
     const { received } = serveChat('bare-token-401', true, fault.respond);
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const error = await callModel(chatClient('bare-token-401', HEADER_VARIANT), evidence);
     fault.expected(error);
     expect(received[0]?.token).toBe(BEARER_TOKEN);
@@ -436,7 +338,7 @@ function collectResult(evidence: Evidence, run: Awaited<ReturnType<typeof runToo
 
 describe('tools', () => {
   it('a crash quoting every secret: the model gets a sanitized error, the log the redacted story', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const run = await runTool(loginTool(() => { throw secretCrash(); }), SECRET_ARGUMENTS, toolOptions(evidence));
     expect(run.outcome).toBe('crash');
     expect(run.result.error?.type).toBe('ToolInternalError');
@@ -446,7 +348,7 @@ describe('tools', () => {
   });
 
   it("a crash with onToolCrash 'throw': the ToolError and its cause chain are redacted", async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const error = await failureOf(() => runTool(loginTool(() => { throw secretCrash(); }), SECRET_ARGUMENTS, { ...toolOptions(evidence), onToolCrash: 'throw' }));
     expect(ToolError.isInstance(error)).toBe(true);
     evidence.error('thrown ToolError', error);
@@ -455,7 +357,7 @@ describe('tools', () => {
   });
 
   it('an AggregateError crash whose members quote the secrets', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const crash = new AggregateError([new Error(`mirror 1 refused ${TOOL_SECRET}`), new Error(`mirror 2 refused ${API_KEY}`)], `all mirrors failed for ${TOOL_SECRET}`);
     const run = await runTool(loginTool(() => { throw crash; }), SECRET_ARGUMENTS, toolOptions(evidence));
     collectResult(evidence, run);
@@ -465,7 +367,7 @@ describe('tools', () => {
   });
 
   it('a ToolFailure whose cause quotes the secrets: the model sees its message, the log the redacted cause', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const tool = loginTool(() => {
       throw new AuthenticationError('The vault rejected the credentials.', { cause: secretCrash() });
     });
@@ -477,7 +379,7 @@ describe('tools', () => {
   });
 
   it('a retried NetworkError whose cause quotes the secrets: retry records and notices stay clean', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const tool = loginTool(() => {
       throw new NetworkError('The vault did not answer.', { cause: secretCrash() });
     });
@@ -489,7 +391,7 @@ describe('tools', () => {
   });
 
   it('a timeout of a call whose arguments hold the secrets: the tool.timeout record redacts them', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const run = await runTool(loginTool(() => new Promise(() => {})), SECRET_ARGUMENTS, { ...toolOptions(evidence), timeoutMs: 5 });
     expect(run.outcome).toBe('timeout');
     collectResult(evidence, run);
@@ -498,7 +400,7 @@ describe('tools', () => {
   });
 
   it("the tool's own log calls with secrets in the message and the data", async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const tool = defineTool({
       name: 'fetch_report',
       description: 'Fetches a report.',
@@ -520,7 +422,7 @@ describe('tools', () => {
   });
 
   it('rejected arguments holding the secrets: the tool.invalid_arguments record redacts them', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const invalidJSON = `{"user": "ada", "password": "${TOOL_SECRET}", "apiKey": "${API_KEY}", "token": "Bearer ${BEARER_TOKEN}"`;
     const wrongTypes = JSON.stringify({ user: 42, password: TOOL_SECRET, note: `Bearer ${BEARER_TOKEN}` });
     for (const raw of [invalidJSON, wrongTypes]) {
@@ -533,7 +435,7 @@ describe('tools', () => {
   });
 
   it('a repair hook and a formatError that throw errors quoting the secrets', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const repair = () => {
       throw secretCrash();
     };
@@ -549,7 +451,7 @@ describe('tools', () => {
   });
 
   it('an unknown tool called with the secrets: the tool.not_found record redacts the arguments', async () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const run = await runToolCall([loginTool(() => 'never')], { id: 'call_1', name: 'log_in', arguments: SECRET_ARGUMENTS }, toolOptions(evidence));
     expect(run.outcome).toBe('not_found');
     collectResult(evidence, run);
@@ -629,7 +531,7 @@ describe('agent runs', () => {
       // A network fault fails every call of the client, so that run ends at its first model call (no tools run).
       const network = path.startsWith('network-error');
       serveChat(path, true, () => toolTurn(), (received, attempt) => fault.respond(received, attempt - 1));
-      const evidence = new Evidence();
+      const evidence = new Evidence(SECRETS);
       const agent = new AgentBuilder('vault-agent').chatClient(chatClient(path, API_KEY_VARIANT)).tools(leakyTools()).secrets([TOOL_SECRET]).toolLogger(logInto(evidence)).build();
 
       const items = await runAgent(agent, evidence);
@@ -653,7 +555,7 @@ describe('agent runs', () => {
       () => sse(sseText(toolCallEvents([{ id: 'call_login', name: 'login', arguments: SECRET_ARGUMENTS }]))),
       () => sse(sseText(textEvents(['Login failed.']))),
     );
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const login = loginTool((args) => {
       throw new Error(`login failed for ${JSON.stringify(args)}`);
     });
@@ -677,7 +579,7 @@ describe('agent runs', () => {
 
   it("onToolCrash 'throw': the terminal ToolError item is redacted", async () => {
     serveChat('agent-crash-throw', true, () => toolTurn());
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const agent = new AgentBuilder('vault-agent')
       .chatClient(chatClient('agent-crash-throw', API_KEY_VARIANT))
       .tools(leakyTools())
@@ -709,7 +611,7 @@ describe('runner and graph events', () => {
   it('an LLM agent under the Runner: tools failing with secrets, then a 401 quoting the key', async () => {
     const fault = CHAT_FAULTS[0] as ChatFault;
     serveChat('runner-agent', true, () => toolTurn(), fault.respond);
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const agent = new AgentBuilder('vault-agent').chatClient(chatClient('runner-agent', API_KEY_VARIANT)).tools(leakyTools()).secrets([TOOL_SECRET]).toolLogger(logInto(evidence)).build();
     const events = await runUnder(new Runner({ appName: 'vault', agent: toRunnableAgent(agent) }), evidence);
     expect(events.at(-2)?.response?.error).toMatchObject({ type: 'api_error' });
@@ -719,7 +621,7 @@ describe('runner and graph events', () => {
   it('a graph (LLM node → tools node with secrets → LLM node failing with a 401 quoting the key): events, records and completion', async () => {
     const fault = CHAT_FAULTS[0] as ChatFault;
     serveChat('graph-llm', true, () => toolTurn(), fault.respond);
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const collector = new ExecutionErrorCollector();
     const compiled = new StateGraph(collector.addField(messagesStateSchema()))
       .withNodeCallbacks(collector.nodeCallbacks())
@@ -902,7 +804,7 @@ describe('the A2A client', () => {
       const slug = a2aSlug(fault);
       const { received, base } = serveRemote(slug, fault, false);
       const options: A2AClientOptions = { agentCardUrl: base, headers: A2A_HEADERS, fetch: leakyFetch, retry: fastRetry };
-      const evidence = new Evidence();
+      const evidence = new Evidence(SECRETS);
 
       const error = await a2aCall(options, fault);
       fault.expected(error);
@@ -934,7 +836,7 @@ describe('the A2A client', () => {
       expected: (error) => expectTyped(error, A2ATransportError, { status: 401 }),
     };
     const { received, base } = serveRemote('bare-token', fault, true);
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     const error = await a2aCall({ agentCardUrl: base, headers: A2A_HEADERS, fetch: leakyFetch, retry: fastRetry }, fault);
     fault.expected(error);
     expect(received[0]?.quoted).toBe(BEARER_TOKEN);
@@ -945,7 +847,7 @@ describe('the A2A client', () => {
 
 describe('the evidence collector of this file', () => {
   it('finds a secret in a cause, in an AggregateError member, in toJSON, in an event and in a log record', () => {
-    const evidence = new Evidence();
+    const evidence = new Evidence(SECRETS);
     evidence.error('deep', new Error('outer', { cause: new AggregateError([new Error(`member ${TOOL_SECRET}`)], 'aggregate') }));
     evidence.error('json', new JSONRPCError(-32000, 'clean', { data: { token: BEARER_TOKEN } }));
     evidence.event('tool-end', { result: { data: API_KEY } });
