@@ -45,6 +45,12 @@ export interface A2AHandlerOptions {
   keepAliveMs?: number | false | undefined;
   /** Protocol versions served. @default ['0.3', '1.0'] */
   protocolVersions?: readonly A2AProtocolVersion[] | undefined;
+  /**
+   * Strings that must never reach a remote client (your agent's API keys): removed, in every form (as is, base64,
+   * URL-encoded…), from every task, event and error the handler sends. Credential-shaped values in errors are masked
+   * either way.
+   */
+  secrets?: readonly string[] | undefined;
   /** The user id passed to the runner. @default 'a2a-user' */
   userId?: ((request: Request) => string) | undefined;
 }
@@ -56,6 +62,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (!options.agent && !options.runner) problems.push('give agent or runner');
   if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
+  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
   for (const key of ['bodyTimeoutMs', 'maxDepth', 'maxLiveTasks', 'maxQueuedEvents'] as const) {
     const value = options[key];

@@ -70,9 +70,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const maxLiveTasks = settings.maxLiveTasks ?? 1_000;
   const maxQueuedEvents = settings.maxQueuedEvents ?? 10_000;
   const live = new Map<string, TaskExecution>();
+  const secrets = [...(settings.secrets ?? [])];
 
   const start = (params: MessageSendParams, request: Request, waitUntil: WaitUntil | undefined): TaskExecution => {
-    const execution = new TaskExecution(params.message, { runner, store, structured, userId: settings.userId?.(request) ?? 'a2a-user' });
+    const execution = new TaskExecution(params.message, { runner, store, structured, userId: settings.userId?.(request) ?? 'a2a-user', secrets });
     live.set(execution.task.id, execution);
     const settled = execution.done.finally(() => live.delete(execution.task.id)).catch(() => {});
     waitUntil?.(settled);

@@ -9,7 +9,7 @@ import type { ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike, truncate } from '../internal/json.js';
-import { redactText } from '../internal/redact.js';
+import { redactText, removeSecrets } from '../internal/redact.js';
 import { encodeJSON } from '../internal/safe-json.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
@@ -40,6 +40,8 @@ export interface TaskExecutionOptions {
   store: A2ATaskStore;
   structured: boolean;
   userId: string;
+  /** Removed, in every form, from everything the task sends. */
+  secrets: readonly string[];
 }
 
 export class TaskExecution {
@@ -136,7 +138,8 @@ export class TaskExecution {
     try {
       const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => encodeJSON(part.data, 'data part of the message')).join('\n');
       const invocationId = createId('invocation');
-      for await (const event of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
+      for await (const raw of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
+        const event = scrubEvent(raw, this.options.secrets);
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
         if (isRunnerCompletion(event)) completion = event;
         const response = event.response;
@@ -257,4 +260,19 @@ function stateString(text: string | null | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What leaves for a remote client: the handler's configured secrets removed from every string of the event (in every
+ * form), and credential-shaped values masked in its error (a provider that echoed a key into an error code must not
+ * hand it on to our A2A client as `error_code`). Answer text keeps its content: only configured secrets leave it.
+ */
+function scrubEvent(event: RunEvent, secrets: readonly string[]): RunEvent {
+  const clean = removeSecrets(event, secrets);
+  const error = clean.response?.error;
+  if (!error) return clean;
+  const scrubbed: ResponseError = { type: redactText(error.type), message: redactText(error.message) };
+  if (error.code !== undefined) scrubbed.code = redactText(error.code);
+  if (error.param !== undefined) scrubbed.param = redactText(error.param);
+  return { ...clean, response: { ...clean.response, error: scrubbed } } as RunEvent;
 }
