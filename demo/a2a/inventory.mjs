@@ -14,8 +14,8 @@ export const INVENTORY_CARD = { name: 'inventory', description: 'Stock levels; f
  */
 export function fatalWriteGraph(F) {
   const collector = new F.ExecutionErrorCollector();
-  return new F.StateGraph(collector.addField(F.messagesStateSchema()))
-    .withNodeCallbacks(collector.nodeCallbacks())
+  return new F.StateGraph(F.messagesStateSchema())
+    .use(collector)
     .addNode('write', () => {
       throw Object.assign(new Error('database write failed'), { code: 'WRITE_FATAL' });
     })

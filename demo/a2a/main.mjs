@@ -53,8 +53,8 @@ try {
 
   console.log('\nA remote failure in a parent graph: the parent collector gets the remote record, with its path');
   const collector = new ExecutionErrorCollector();
-  const parent = new StateGraph(collector.addField(messagesStateSchema()))
-    .withNodeCallbacks(collector.nodeCallbacks())
+  const parent = new StateGraph(messagesStateSchema())
+    .use(collector)
     .addAgentNode('remote_inventory', createA2AAgent({ agentCardUrl: server.url }), { outputMapper: collector.subgraphOutputMapper() })
     .addNode('summarise', (state) => ({ last_response: `${state.execution_errors.length} remote failure(s) recorded` }))
     .addEdge('remote_inventory', 'summarise')

@@ -32,9 +32,8 @@ export function graphErrorScenarios(F) {
   /** The inventory example: a recoverable lookup, a fallback status, a finalize node that notes it. */
   function recoverableGraph() {
     const collector = collectorWithFallback();
-    const schema = collector.addField(messagesStateSchema()).addField('inventory_status').addField('note').addField('done');
-    return new StateGraph(schema)
-      .withNodeCallbacks(collector.nodeCallbacks())
+    return new StateGraph(messagesStateSchema().addField('inventory_status').addField('note').addField('done'))
+      .use(collector)
       .addNode('lookup_inventory', () => {
         throw new OrderError(CODE_INVENTORY_SOFT_TIMEOUT, 'inventory lookup timed out', true);
       })
@@ -48,9 +47,8 @@ export function graphErrorScenarios(F) {
   /** A fatal local node: a recoverable catalog lookup first, then a write that fails for good. */
   function fatalLocalGraph() {
     const collector = collectorWithFallback();
-    const schema = collector.addField(messagesStateSchema()).addField('inventory_status').addField('order_status');
-    return new StateGraph(schema)
-      .withNodeCallbacks(collector.nodeCallbacks())
+    return new StateGraph(messagesStateSchema().addField('inventory_status').addField('order_status'))
+      .use(collector)
       .addNode('lookup_inventory', () => {
         throw new OrderError(CODE_INVENTORY_SOFT_TIMEOUT, 'inventory lookup timed out', true);
       })
@@ -66,8 +64,8 @@ export function graphErrorScenarios(F) {
   /** A parent graph whose child agent graph fails fatally; the parent completes and keeps the child's record. */
   function fatalChildGraph() {
     const childCollector = new ExecutionErrorCollector();
-    const child = new StateGraph(childCollector.addField(messagesStateSchema()))
-      .withNodeCallbacks(childCollector.nodeCallbacks())
+    const child = new StateGraph(messagesStateSchema())
+      .use(childCollector)
       .addNode('child_write', () => {
         throw Object.assign(new Error('child agent database write failed'), { code: 'CHILD_AGENT_FATAL' });
       })
@@ -75,9 +73,8 @@ export function graphErrorScenarios(F) {
       .setFinishPoint('child_write')
       .compile();
     const collector = new ExecutionErrorCollector();
-    const schema = collector.addField(messagesStateSchema()).addField('note');
-    return new StateGraph(schema)
-      .withNodeCallbacks(collector.nodeCallbacks())
+    return new StateGraph(messagesStateSchema().addField('note'))
+      .use(collector)
       .addAgentNode('child-error-graph', createGraphAgent('child', child), { outputMapper: collector.subgraphOutputMapper() })
       .addNode('parent_finalize', (state) => {
         const [last] = (state.execution_errors ?? []).slice(-1);

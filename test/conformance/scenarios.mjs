@@ -130,8 +130,8 @@ export const scenarios = [
     name: 'graph: a recoverable and a fatal node end in exactly one runner.completion carrying both records',
     async run({ F }) {
       const collector = new F.ExecutionErrorCollector();
-      const graph = new F.StateGraph(collector.addField(F.messagesStateSchema()).addField('stock'))
-        .withNodeCallbacks(collector.nodeCallbacks())
+      const graph = new F.StateGraph(F.messagesStateSchema().addField('stock'))
+        .use(collector)
         .addNode('lookup', () => {
           throw F.markRecoverable(Object.assign(new Error('inventory lookup timed out'), { code: 'SOFT_TIMEOUT' }));
         })
@@ -176,8 +176,8 @@ export const scenarios = [
       const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', fatalWriteGraph(F)), card: { name: 'inventory' } });
       const remote = F.createA2AAgent({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
       const collector = new F.ExecutionErrorCollector();
-      const parent = new F.StateGraph(collector.addField(F.messagesStateSchema()))
-        .withNodeCallbacks(collector.nodeCallbacks())
+      const parent = new F.StateGraph(F.messagesStateSchema())
+        .use(collector)
         .addAgentNode('remote_inventory', remote, { outputMapper: collector.subgraphOutputMapper() })
         .setEntryPoint('remote_inventory')
         .setFinishPoint('remote_inventory')
