@@ -1,6 +1,6 @@
 import { Agent } from '../agent/agent.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AgentCardInput } from './agent-card.js';
@@ -64,10 +64,8 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
-  for (const key of ['bodyTimeoutMs', 'maxDepth', 'maxLiveTasks', 'maxQueuedEvents'] as const) {
-    const value = options[key];
-    if (value !== undefined && !(typeof value === 'number' && value > 0 && (key === 'bodyTimeoutMs' || Number.isInteger(value)))) problems.push(`${key} must be ${key === 'bodyTimeoutMs' ? 'a number > 0 or Infinity' : 'an integer > 0'}`);
-  }
+  problems.push(...positiveIntegerProblems(options, ['maxDepth', 'maxLiveTasks', 'maxQueuedEvents']));
+  if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);

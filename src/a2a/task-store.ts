@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/config-error.js';
-import { cloneJSONLike, isPlainObject } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { Task } from './types.js';
 
 /**
@@ -33,11 +33,7 @@ export class InMemoryA2ATaskStore implements A2ATaskStore {
 
   constructor(options: InMemoryA2ATaskStoreOptions = {}) {
     const settings: InMemoryA2ATaskStoreOptions = isPlainObject(options) ? options : {};
-    const problems: string[] = [];
-    for (const key of ['maxTasks', 'maxBytes'] as const) {
-      const value = settings[key];
-      if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0`);
-    }
+    const problems = positiveIntegerProblems(settings, ['maxTasks', 'maxBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemoryA2ATaskStore options', problems);
     this.maxTasks = settings.maxTasks ?? 1000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;

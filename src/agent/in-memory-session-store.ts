@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../chat/types.js';
 import { ConfigError } from '../errors/config-error.js';
-import { cloneJSONLike, isPlainObject } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { SessionStore } from './session-store.js';
 
 /** Options of {@link InMemorySessionStore}. */
@@ -43,11 +43,7 @@ export class InMemorySessionStore implements SessionStore {
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     const settings: InMemorySessionStoreOptions = isPlainObject(options) ? options : {};
-    const problems: string[] = [];
-    for (const key of ['maxSessions', 'maxBytes'] as const) {
-      const value = settings[key];
-      if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0`);
-    }
+    const problems = positiveIntegerProblems(settings, ['maxSessions', 'maxBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemorySessionStore options', problems);
     this.maxSessions = settings.maxSessions ?? 10_000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;

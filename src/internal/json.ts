@@ -56,6 +56,16 @@ export function optionsOf<T extends object>(value: T | null | undefined | unknow
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<T>) : {};
 }
 
+/** Problems with options that must be integers > 0 when given (bounds of stores and queues), as sentences. */
+export function positiveIntegerProblems(settings: object, keys: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const key of keys) {
+    const value = (settings as Record<string, unknown>)[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0 (got ${safeString(value)})`);
+  }
+  return problems;
+}
+
 /** A message for an error constructor: strings as they are, anything else made printable (never throws). */
 export function messageText(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined ? '' : safeString(value);
