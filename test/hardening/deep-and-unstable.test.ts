@@ -11,8 +11,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AgentBuilder, type AgentRunItem } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
-import { SerializeError } from '../../src/errors/index.js';
-import { defineTool, runTool, serializeToolResult, toolRunContent, ToolResult, type ToolLogRecord } from '../../src/tools/index.js';
+import { AgentError, markRecoverable, SerializeError, toResponseError } from '../../src/errors/index.js';
+import { createExecutionError, createGraphAgent, ExecutionErrorCollector, executionErrorsFromStateDelta, StateGraph, StateSchema, STATE_NOT_SERIALIZABLE } from '../../src/graph/index.js';
+import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
+import { defineTool, runTool, serializeToolResult, toolRunContent, ToolFailure, ToolResult, type ToolLogRecord } from '../../src/tools/index.js';
 import { expectValidTranscript, finishOf, readRun, sleep } from '../helpers/agent-run.js';
 import { hostileValue, jsonWritable, mutatesLater, nested, throwsOnSecondRead, type Producer } from '../helpers/hostile-values.js';
 
@@ -115,5 +117,66 @@ describe('the agent loop with unstable tool results', () => {
       expect(JSON.parse(result.content)).toEqual(result.result);
       expect(finish.messages.find((message) => message.toolCallId === result.callId)?.content).toBe(result.content);
     }
+  });
+});
+
+describe('graph state: encoded key by key', () => {
+  it('ends with exactly one completion carrying every key that encodes, each other key reported, for any values in the state', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileValue, { minLength: 1, maxLength: 4 }), fc.boolean(), async (producers, fatal) => {
+        const collector = new ExecutionErrorCollector();
+        const values = producers.map((producer) => producer.make());
+        // A value that changes later may or may not have changed when the state is encoded: no oracle for it.
+        const writable = producers.map((producer) => (producer.label.includes('later') ? undefined : jsonWritable(producer.make())));
+        const graph = new StateGraph(new StateSchema())
+          .use(collector)
+          .addNode('soft', () => {
+            throw markRecoverable(new Error('soft failure first'));
+          })
+          .addNode('fill', () => Object.fromEntries(values.map((value, index) => [`key_${index}`, value])))
+          .addNode('end', () => {
+            if (fatal) throw new Error('fatal at the end');
+            return { ended: true };
+          })
+          .addEdge('soft', 'fill')
+          .addEdge('fill', 'end')
+          .setEntryPoint('soft')
+          .setFinishPoint('end');
+        const runner = new Runner({ appName: 'props', agent: createGraphAgent('props', graph.compile()) });
+        const events: RunEvent[] = [];
+        for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'go' })) events.push(event);
+        const completions = events.filter(isRunnerCompletion);
+        expect(completions).toHaveLength(1);
+        const delta = completions[0]?.stateDelta ?? {};
+        writable.forEach((ok, index) => {
+          if (ok === true) expect(Object.hasOwn(delta, `key_${index}`), `key_${index} (${producers[index]?.label})`).toBe(true);
+          if (ok === false) expect(Object.hasOwn(delta, `key_${index}`)).toBe(false);
+        });
+        const reported = events.filter((event) => !isRunnerCompletion(event) && event.response?.error?.code === STATE_NOT_SERIALIZABLE).map((event) => event.response?.error?.message ?? '');
+        writable.forEach((ok, index) => {
+          if (ok === false) expect(reported.some((message) => message.startsWith(`marshal state delta key "key_${index}"`))).toBe(true);
+        });
+        const records = executionErrorsFromStateDelta(delta) ?? [];
+        expect(records.map((record) => record.nodeId)).toEqual(fatal ? ['soft', 'end'] : ['soft']);
+        if (!fatal && writable.some((ok) => ok === false)) expect(completions[0]?.response?.error?.code).toBe(STATE_NOT_SERIALIZABLE);
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+});
+
+describe('errors whose causes and fields are hostile', () => {
+  it('toJSON, toResponseError and error records never throw, whatever the cause holds', () => {
+    fc.assert(
+      fc.property(hostileValue, (producer) => {
+        const cause = producer.make();
+        const error = new AgentError('outer', { cause });
+        expect(() => JSON.stringify(error.toJSON())).not.toThrow();
+        expect(toResponseError(cause)).toEqual(cause === null || cause === undefined ? undefined : expect.objectContaining({ type: 'flow_error' }));
+        expect(() => JSON.stringify(createExecutionError({ nodeId: 'n' }, cause, 'fatal'))).not.toThrow();
+        expect(() => new ToolFailure('Custom', 'with hostile context', { context: producer.make() as Record<string, unknown> })).not.toThrow();
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
   });
 });
