@@ -36,9 +36,12 @@ describe('tool results: serialized once, where runTool checks them', () => {
         expect(JSON.parse(content)).toEqual(run.result.toJSON());
         expect(toolRunContent(run)).toBe(content);
         expect(serializeToolResult(run.result)).toBe(content); // the snapshot serializes to the same text
-        const writable = jsonWritable(producer.make());
-        expect(run.outcome === 'unserializable', producer.label).toBe(!writable);
-        if (!writable) expect(records.some((record) => record.event === 'tool.unserializable_result')).toBe(true);
+        if (!producer.label.includes('later')) {
+          // (a value that changes later may or may not have changed when it was sealed: no oracle for its outcome)
+          const writable = jsonWritable(producer.make());
+          expect(run.outcome === 'unserializable', producer.label).toBe(!writable);
+          if (!writable) expect(records.some((record) => record.event === 'tool.unserializable_result')).toBe(true);
+        }
         await sleep(3); // values that change later must not change what was sent
         expect(run.content).toBe(content);
         expect(serializeToolResult(run.result)).toBe(content);
