@@ -1,9 +1,11 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
+import { clampDelay } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactError, redactHeaders, redactText, redactURL } from '../internal/redact.js';
+import { Attempt } from './attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import type { AgentCard } from './types.js';
@@ -38,52 +40,77 @@ export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentE
   });
 }
 
+/** Options of {@link fetchAgentCard}. */
+export interface FetchAgentCardOptions {
+  fetch: typeof fetch;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
+  /** Values to keep out of errors (the credentials in `headers`). */
+  secrets?: readonly string[] | undefined;
+  /**
+   * Limit of the whole discovery, the fallback path and the card's body included (a body that trickles in never
+   * completes it): an `A2ATransportError` with `reason: 'timeout'`, `timeout: 'call'`. `Infinity` disables it.
+   * @default 60000
+   */
+  timeoutMs?: number | undefined;
+}
+
 /**
  * Fetches an agent card: a URL ending in `.json` is the card itself; otherwise `<url>/.well-known/agent-card.json`,
- * falling back to `<url>/.well-known/agent.json` (A2A ≤ 0.2) when that answers 404.
- * @example `const { card } = await fetchAgentCard('https://agent.example', { fetch })`
+ * falling back to `<url>/.well-known/agent.json` (A2A ≤ 0.2) when that answers 404. Bounded in time (`timeoutMs`)
+ * and size (1 MiB); an abort rejects with the signal's reason.
+ * @example `const { card } = await fetchAgentCard('https://agent.example', { fetch, timeoutMs: 10_000 })`
  */
-export async function fetchAgentCard(
-  url: string,
-  options: { fetch: typeof fetch; headers?: Record<string, string>; signal?: AbortSignal; secrets?: readonly string[] },
-): Promise<{ card: AgentCard; url: string }> {
+export async function fetchAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {
   const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [new URL(AGENT_CARD_PATH.slice(1), withSlash(url)).toString(), new URL(LEGACY_AGENT_CARD_PATH.slice(1), withSlash(url)).toString()];
-  let lastError: unknown;
-  for (const [index, candidate] of candidates.entries()) {
-    let response: Response;
-    try {
-      response = await options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: options.signal });
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      throw new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${redactText(messageOf(error), options.secrets)}`, {
-        url: redactURL(candidate),
-        cause: redactError(error, options.secrets ?? []),
-      });
+  const limit = options.timeoutMs ?? 60_000;
+  let asked = '';
+  const timeout = (controller: AbortController) =>
+    Number.isFinite(limit)
+      ? setTimeout(() => controller.abort(new A2ATransportError(`Could not fetch the agent card from ${asked}: no complete card within ${limit} ms (call limit, timeoutMs)`, { reason: 'timeout', timeout: 'call', url: asked })), clampDelay(limit))
+      : undefined;
+  const attempt = new Attempt(options.signal, timeout);
+  try {
+    let lastError: unknown;
+    for (const [index, candidate] of candidates.entries()) {
+      asked = redactURL(candidate);
+      let response: Response;
+      try {
+        response = await Promise.race([options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }), attempt.aborted]);
+      } catch (error) {
+        if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
+        throw new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${redactText(messageOf(error), options.secrets)}`, {
+          url: redactURL(candidate),
+          cause: redactError(error, options.secrets ?? []),
+        });
+      }
+      if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
+      if (response.status === 404 && index < candidates.length - 1) {
+        lastError = undefined;
+        continue;
+      }
+      if (!response.ok) {
+        lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
+          status: response.status,
+          headers: redactHeaders(response.headers, options.secrets),
+          url: redactURL(candidate),
+        });
+        break;
+      }
+      const { text, exceeded } = await Promise.race([readBoundedBody(attempt.body(response), MAX_CARD_BYTES), attempt.aborted]);
+      if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw new SerializeError(`The agent card at ${redactURL(candidate)} is not JSON`, { subject: 'agent card', cause: error });
+      }
+      return { card: decodeAgentCard(json), url: candidate };
     }
-    if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
-    if (response.status === 404 && index < candidates.length - 1) {
-      lastError = undefined;
-      continue;
-    }
-    if (!response.ok) {
-      lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
-        status: response.status,
-        headers: redactHeaders(response.headers, options.secrets),
-        url: redactURL(candidate),
-      });
-      break;
-    }
-    const { text, exceeded } = await readBoundedBody(response, MAX_CARD_BYTES);
-    if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new SerializeError(`The agent card at ${redactURL(candidate)} is not JSON`, { subject: 'agent card', cause: error });
-    }
-    return { card: decodeAgentCard(json), url: candidate };
+    throw lastError;
+  } finally {
+    attempt.close();
   }
-  throw lastError;
 }
 
 function withSlash(url: string): string {

@@ -1,9 +1,10 @@
 import { abortPromise, linkedController } from '../internal/delay.js';
 
 /**
- * @internal One attempt of an A2A call: its own controller linked to the caller's signal (a time limit cancels only
- * this attempt), a promise that rejects when it aborts, and its timer. `close()` releases everything and aborts
- * whatever of the attempt is still in flight.
+ * @internal One attempt of an A2A call (or the scope of a whole stream, or one card discovery): its own controller
+ * linked to the caller's signal (a time limit cancels only this attempt), a promise that rejects when it aborts, and
+ * its timer. `close()` releases everything — the listener on the caller's signal included — and aborts whatever of
+ * the attempt is still in flight.
  */
 export class Attempt {
   readonly controller: AbortController;
@@ -22,9 +23,19 @@ export class Attempt {
     this.timer = arm(controller);
   }
 
+  /** Replaces the timer (the idle limit after each event of a stream). */
   rearm(arm: () => ReturnType<typeof setTimeout> | undefined): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = arm();
+  }
+
+  /**
+   * The body of `response`, cancelled when this attempt aborts. A limit that fires while a body trickles in must
+   * release the connection, and not every `fetch` ends a body that is being read when its signal aborts.
+   */
+  body(response: Response): Pick<Response, 'body' | 'bodyUsed'> {
+    if (!response.body || response.bodyUsed) return response;
+    return { body: response.body.pipeThrough(new TransformStream(), { signal: this.controller.signal }), bodyUsed: false };
   }
 
   close(): void {

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { headerSecrets } from '../internal/redact.js';
+import { headerSecrets, redactURL } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { streamFromBatches } from '../internal/streams.js';
@@ -30,10 +30,31 @@ export interface A2AClientOptions {
   headers?: Record<string, string> | undefined;
   /** Retries of retryable failures before any output: reads and cancels always; sends only on 429/503. @default { maxAttempts: 3 } */
   retry?: RetryOptions | false | undefined;
-  /** Limit of a unary call, and of waiting for a stream's first event. @default 60000 */
+  /**
+   * Limit of a unary call (until its whole answer is read), of card discovery (the whole card), and of waiting for a
+   * stream's first event (an SSE event: comments, blank lines and parts of a line do not count). A timeout error says
+   * which limit fired (`timeout`: `call` or `first_event`); both are retried like any retryable failure. `Infinity`
+   * disables it. @default 60000
+   */
   timeoutMs?: number | undefined;
-  /** Limit between two events of a stream. @default 300000 */
+  /**
+   * Limit between two events of a stream: re-armed by each SSE event only, so a remote that sends nothing but
+   * keep-alive comments is idle (`timeout: 'idle'`, not retried). `Infinity` disables it. @default 300000
+   */
   idleTimeoutMs?: number | undefined;
+  /**
+   * Limit of a whole stream (`streamMessage`, `resubscribe`), from its first request to its final event, the
+   * resubscriptions and their back-off waits included (`timeout: 'total'`, not retried). `Infinity` disables it.
+   * @default 1800000 (30 minutes)
+   */
+  streamTimeoutMs?: number | undefined;
+  /**
+   * Which endpoint origins a fetched card (`agentCardUrl`) may name besides its own: the client sends its `headers`
+   * (credentials) to that endpoint, so by default an endpoint on another origin is refused with a `ConfigError`.
+   * `true` trusts any origin; a list trusts those origins (compared as `new URL(entry).origin`). A `card` you pass
+   * and a `url` are trusted as given. @default false
+   */
+  allowCrossOrigin?: boolean | readonly string[] | undefined;
   /** Resubscribe (`tasks/resubscribe`) with backoff when a stream drops before its final event. @default false */
   resubscribe?: RetryOptions | false | undefined;
 }
@@ -109,20 +130,26 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   let resolved: Promise<{ endpoint: AgentEndpoint; card?: AgentCard; transport: A2ATransport }> | undefined;
 
   const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
+  const timeoutMs = settings.timeoutMs ?? 60_000;
   const connection = (signal?: AbortSignal) => {
     if (resolved) return resolved;
     resolved = (async () => {
       let card = settings.card;
-      if (!card && settings.agentCardUrl) card = (await fetchAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets })).card;
+      let cardURL: string | undefined;
+      if (!card && settings.agentCardUrl) {
+        ({ card, url: cardURL } = await fetchAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets, timeoutMs }));
+      }
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
+      if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin);
       const transport = new A2ATransport({
         endpoint: endpoint.url,
         version: endpoint.version,
         fetch: fetchImpl,
         headers: { ...settings.headers },
         retry: resolveRetryOptions(settings.retry),
-        timeoutMs: settings.timeoutMs ?? 60_000,
+        timeoutMs,
         idleTimeoutMs: settings.idleTimeoutMs ?? 300_000,
+        streamTimeoutMs: settings.streamTimeoutMs ?? 1_800_000,
         secrets,
       });
       return { endpoint, card, transport };
@@ -145,36 +172,43 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     };
   };
 
-  async function* streaming(kind: 'StreamMessage' | 'Resubscribe', params: MessageSendParams | string | { id: string }, signal?: AbortSignal) {
-    const { endpoint, transport } = await connection(signal);
+  async function* streaming(kind: 'StreamMessage' | 'Resubscribe', params: MessageSendParams | string | { id: string }, callerSignal?: AbortSignal) {
+    const { endpoint, transport } = await connection(callerSignal);
     const body = kind === 'StreamMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
-    let taskId: string | undefined;
-    let final = false;
-    let inTask = kind === 'Resubscribe';
-    let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe' });
-    for (let resubscriptions = 0; ; ) {
-      let dropped: unknown;
-      try {
-        for await (const result of stream) {
-          const event = decodeStreamEvent(result, endpoint.version);
-          taskId ??= event.kind === 'task' ? event.id : event.taskId;
-          final = isFinalStreamEvent(event, { inTask });
-          if (event.kind !== 'message') inTask = true;
-          yield [event];
-          if (final) return;
+    // The whole logical stream — every request of it and the waits between — runs under the total limit.
+    const scope = transport.streamScope(callerSignal, method(endpoint.version, kind));
+    const signal = scope.controller.signal;
+    try {
+      let taskId: string | undefined;
+      let final = false;
+      let inTask = kind === 'Resubscribe';
+      let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe' });
+      for (let resubscriptions = 0; ; ) {
+        let dropped: unknown;
+        try {
+          for await (const result of stream) {
+            const event = decodeStreamEvent(result, endpoint.version);
+            taskId ??= event.kind === 'task' ? event.id : event.taskId;
+            final = isFinalStreamEvent(event, { inTask });
+            if (event.kind !== 'message') inTask = true;
+            yield [event];
+            if (final) return;
+          }
+        } catch (error) {
+          if (signal.aborted || !resubscribe || !taskId || !isDrop(error)) throw error;
+          dropped = error;
         }
-      } catch (error) {
-        if (signal?.aborted || !resubscribe || !taskId || !isDrop(error)) throw error;
-        dropped = error;
+        if (final) return;
+        if (!resubscribe || !taskId || resubscriptions >= resubscribe.maxAttempts) {
+          if (dropped !== undefined) throw dropped;
+          throw new StreamError(`The A2A stream ended before its final event${taskId ? ` (task ${taskId})` : ''}`, { reason: 'incomplete', afterOutput: taskId !== undefined });
+        }
+        resubscriptions++;
+        await delay(backoffDelay(resubscriptions, resubscribe), signal);
+        stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true });
       }
-      if (final) return;
-      if (!resubscribe || !taskId || resubscriptions >= resubscribe.maxAttempts) {
-        if (dropped !== undefined) throw dropped;
-        throw new StreamError(`The A2A stream ended before its final event${taskId ? ` (task ${taskId})` : ''}`, { reason: 'incomplete', afterOutput: taskId !== undefined });
-      }
-      resubscriptions++;
-      await delay(backoffDelay(resubscriptions, resubscribe), signal);
-      stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true });
+    } finally {
+      scope.close();
     }
   }
 
@@ -204,6 +238,27 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   };
 }
 
+/**
+ * Refuses a fetched card's endpoint on another origin than the card's own, unless `allowCrossOrigin` trusts it: the
+ * client's headers would go there.
+ */
+function checkOrigin(endpoint: string, cardURL: string, allow: A2AClientOptions['allowCrossOrigin']): void {
+  const origin = originOf(endpoint, cardURL);
+  const cardOrigin = originOf(cardURL);
+  if (origin === cardOrigin || allow === true || (Array.isArray(allow) && allow.some((entry: string) => originOf(entry) === origin))) return;
+  const problem = `the card at ${redactURL(cardURL)} names an endpoint on ${origin}, not ${cardOrigin}: the client's headers go there only if allowCrossOrigin is true or lists it`;
+  throw new ConfigError(`Refused the A2A endpoint: ${problem}`, { problems: [problem] });
+}
+
+/** The origin of `url` (resolved against `base`), `'null'` for an opaque or unparsable one. */
+function originOf(url: string, base?: string): string {
+  try {
+    return new URL(url, base).origin;
+  } catch {
+    return 'null';
+  }
+}
+
 function isDrop(error: unknown): boolean {
   return A2ATransportError.isInstance(error) && error.reason === 'network';
 }
@@ -227,7 +282,11 @@ function validate(options: A2AClientOptions): A2AClientOptions {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
   if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
   problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'));
-  for (const key of ['timeoutMs', 'idleTimeoutMs'] as const) {
+  const allow: unknown = options.allowCrossOrigin;
+  if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
+    problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');
+  }
+  for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'number' || !(value > 0))) problems.push(`${key} must be a number > 0 or Infinity`);
   }

@@ -1,10 +1,12 @@
 /**
- * JSON-RPC over HTTP for the A2A client: unary calls and SSE streams, with retries before any output, per-call and
- * idle time limits, and every failure typed: `A2ATransportError` (no answer, or a non-2xx answer that is not a
- * JSON-RPC response — status and headers kept), `JSONRPCError` (a JSON-RPC error, also inside a stream),
- * `SerializeError` (not JSON, not a JSON-RPC response, an id mismatch). An abort surfaces as its reason.
+ * JSON-RPC over HTTP for the A2A client: unary calls and SSE streams, with retries before any output, time limits —
+ * a unary call, a stream's first event, the time between two events, a whole stream — that only progress resets (an
+ * SSE event, never a comment, a blank line or part of a line), and every failure typed: `A2ATransportError` (no
+ * answer, a limit that fired, or a non-2xx answer that is not a JSON-RPC response — status and headers kept),
+ * `JSONRPCError` (a JSON-RPC error, also inside a stream), `SerializeError` (not JSON, not a JSON-RPC response, an id
+ * mismatch). An abort surfaces as its reason.
  */
-import { A2ATransportError } from '../errors/a2a-transport-error.js';
+import { A2ATransportError, type A2ATimeoutLimit } from '../errors/a2a-transport-error.js';
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
@@ -24,10 +26,22 @@ export interface TransportConfig {
   fetch: typeof fetch;
   headers: Record<string, string>;
   retry: ResolvedRetryOptions;
+  /** A unary call, and a stream's first event. */
   timeoutMs: number;
+  /** Between two events of a stream. */
   idleTimeoutMs: number;
+  /** A whole stream, resubscriptions included (see {@link A2ATransport.streamScope}). */
+  streamTimeoutMs: number;
   secrets: readonly string[];
 }
+
+/** Per limit: what did not happen in time (for its error message), and the option that sets it. */
+const LIMITS: Record<A2ATimeoutLimit, readonly [string, 'timeoutMs' | 'idleTimeoutMs' | 'streamTimeoutMs']> = {
+  call: ['no complete answer within', 'timeoutMs'],
+  first_event: ['no first event within', 'timeoutMs'],
+  idle: ['no event for', 'idleTimeoutMs'],
+  total: ['the stream did not end within', 'streamTimeoutMs'],
+};
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -65,7 +79,7 @@ export class A2ATransport {
         const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'call'));
         try {
           const response = await Promise.race([this.post(method, id, params, 'application/json', attempt.controller.signal), attempt.aborted]);
-          const body = await Promise.race([readBoundedBody(response, MAX_RESPONSE_BYTES), attempt.aborted]);
+          const body = await Promise.race([readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES), attempt.aborted]);
           return resultOf(this.answer, body, response, method, id);
         } catch (error) {
           throw this.failure(error, attempt.controller, options.signal, method);
@@ -78,8 +92,17 @@ export class A2ATransport {
   }
 
   /**
+   * The scope of one logical stream, resubscriptions included: an attempt linked to the caller's signal whose only
+   * timer is the total limit (`streamTimeoutMs`). Pass its signal to each {@link stream} of it; close it at the end.
+   */
+  streamScope(signal: AbortSignal | undefined, method: string): Attempt {
+    return new Attempt(signal, (controller) => this.timer(controller, method, 'total'));
+  }
+
+  /**
    * A streaming call: yields each `result` of the SSE stream (or the single result of a JSON answer). Retried only
-   * until the first result; a JSON-RPC error inside the stream ends it with a `JSONRPCError`.
+   * until the first result; a JSON-RPC error inside the stream ends it with a `JSONRPCError`. Its first-event limit
+   * ends at the first SSE event; from then on the idle limit is re-armed by each event, and by nothing else.
    */
   async *stream(method: string, params: unknown, options: CallOptions): AsyncGenerator<unknown, void, undefined> {
     type Opened = { attempt: Attempt; single?: unknown; first?: IteratorResult<unknown>; events?: AsyncGenerator<unknown, void, undefined> };
@@ -88,12 +111,12 @@ export class A2ATransport {
       const opened: Opened = await retry(
         async () => {
           const id = ++this.nextId;
-          const attempt: Attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'first event'));
+          const attempt: Attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'first_event'));
           current = attempt;
           try {
             const response = await Promise.race([this.post(method, id, params, 'text/event-stream', attempt.controller.signal), attempt.aborted]);
             if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-              const body = await Promise.race([readBoundedBody(response, MAX_RESPONSE_BYTES), attempt.aborted]);
+              const body = await Promise.race([readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES), attempt.aborted]);
               return { attempt, single: resultOf(this.answer, body, response, method, id) };
             }
             if (!response.body) throw new SerializeError(`The A2A stream from ${this.url} has no body`, { subject: 'A2A stream' });
@@ -148,7 +171,6 @@ export class A2ATransport {
             cause: redactError(error, this.config.secrets),
           });
         }
-        attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
         try {
           if (chunk.done) {
             parser.feed(decoder.decode());
@@ -165,6 +187,8 @@ export class A2ATransport {
           while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
           return;
         }
+        // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
+        if (queue.length > 0) attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
       }
     } finally {
       reader.cancel().catch(() => {});
@@ -180,17 +204,23 @@ export class A2ATransport {
     });
   }
 
-  private timer(controller: AbortController, method: string, what: 'call' | 'first event' | 'idle'): ReturnType<typeof setTimeout> | undefined {
-    const ms = what === 'idle' ? this.config.idleTimeoutMs : this.config.timeoutMs;
+  /**
+   * Arms `limit` on `controller` (nothing for an infinite one). Its error names the limit and the option that sets it;
+   * only the call and first-event limits are retryable.
+   */
+  private timer(controller: AbortController, method: string, limit: A2ATimeoutLimit): ReturnType<typeof setTimeout> | undefined {
+    const [what, option] = LIMITS[limit];
+    const ms = this.config[option];
     if (!Number.isFinite(ms)) return undefined;
     return setTimeout(
       () =>
         controller.abort(
-          new A2ATransportError(`A2A ${method} to ${this.url} timed out (${what === 'idle' ? `no event for ${ms} ms` : `${what} not received within ${ms} ms`})`, {
+          new A2ATransportError(`A2A ${method} to ${this.url} timed out: ${what} ${ms} ms (${limit} limit, ${option})`, {
             reason: 'timeout',
+            timeout: limit,
             url: this.url,
             method,
-            retryable: what !== 'idle',
+            retryable: limit === 'call' || limit === 'first_event',
           }),
         ),
       clampDelay(ms),

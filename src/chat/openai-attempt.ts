@@ -1,7 +1,9 @@
 /**
  * One HTTP attempt of a model call and the scope around all attempts: the caller's signal and total timeout
  * (`CallScope`), per-attempt first-chunk and idle timers (`Attempt`), and batched reading of a streamed answer
- * (`StreamReader`). Every failure is mapped to a typed error; an abort surfaces as its reason.
+ * (`StreamReader`). Only progress — an SSE event — ends the first-chunk limit and re-arms the idle one: a provider
+ * that sends keep-alive comments, blank lines or a line that never ends times out all the same. Every failure is
+ * mapped to a typed error; an abort surfaces as its reason.
  */
 import { ChatClientError, type ChatTimeoutLimit } from '../errors/chat-client-error.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -19,14 +21,16 @@ import type { ChatChunk } from './types.js';
 /** Bound on a non-streamed answer. */
 export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
 
-function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: number): ChatClientError {
+/** `partial`: bytes arrived since the last progress, but no event (keep-alives, blank lines, part of a line or body). */
+function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: number, partial = false): ChatClientError {
   const ms = limit === 'total' ? config.timeouts.totalMs : limit === 'idle' ? config.timeouts.idleMs : config.timeouts.firstChunkMs;
+  const only = partial ? ', only keep-alives or unfinished data' : '';
   const what =
     limit === 'total'
       ? `did not complete within the total limit of ${ms} ms`
       : limit === 'idle'
-        ? `sent nothing for ${ms} ms mid-stream (idle timeout)`
-        : `sent no first chunk within ${ms} ms (first-chunk timeout)`;
+        ? `sent ${partial ? 'no event' : 'nothing'} for ${ms} ms mid-stream${only} (idle timeout)`
+        : `sent no ${partial ? 'complete ' : ''}first chunk within ${ms} ms${only} (first-chunk timeout)`;
   return new ChatClientError(`${config.label} ${what}`, {
     reason: 'timeout',
     timeout: limit,
@@ -79,6 +83,8 @@ export class Attempt {
   private timer: ReturnType<typeof setTimeout> | undefined;
   readonly aborted: Promise<never>;
   private readonly disposeAbort: () => void;
+  /** Bytes arrived since the timer was armed, but no progress: what a timeout error then says. */
+  partial = false;
 
   constructor(
     private readonly config: CallConfig,
@@ -94,11 +100,12 @@ export class Attempt {
     this.arm('first_chunk');
   }
 
-  /** (Re)starts the timer for `limit`. */
+  /** (Re)starts the timer for `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
   arm(limit: 'first_chunk' | 'idle'): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     const ms = limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs;
-    this.timer = Number.isFinite(ms) ? setTimeout(() => this.controller.abort(timeoutError(this.config, limit, this.number)), clampDelay(ms)) : undefined;
+    this.partial = false;
+    this.timer = Number.isFinite(ms) ? setTimeout(() => this.controller.abort(timeoutError(this.config, limit, this.number, this.partial)), clampDelay(ms)) : undefined;
   }
 
   /** The error to raise when an operation of this attempt failed with `error`. */
@@ -149,7 +156,7 @@ export class Attempt {
   async text(response: Response): Promise<string> {
     let body: BoundedText;
     try {
-      body = await Promise.race([readBoundedBody(response, MAX_COMPLETION_BYTES), this.aborted]);
+      body = await Promise.race([readBoundedBody(this.body(response), MAX_COMPLETION_BYTES), this.aborted]);
     } catch (error) {
       throw this.failure(error, 'read');
     } finally {
@@ -164,6 +171,21 @@ export class Attempt {
       });
     }
     return body.text;
+  }
+
+  /**
+   * The body of `response`, cancelled when this attempt aborts: a limit that fires while a body trickles in releases
+   * the connection (not every `fetch` ends a body that is being read when its signal aborts).
+   */
+  private body(response: Response): Pick<Response, 'body' | 'bodyUsed'> {
+    if (!response.body || response.bodyUsed) return response;
+    const noting = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+      transform: (bytes, controller) => {
+        this.partial = true;
+        controller.enqueue(bytes);
+      },
+    });
+    return { body: response.body.pipeThrough(noting, { signal: this.controller.signal }), bodyUsed: false };
   }
 
   close(): void {
@@ -212,7 +234,7 @@ export class StreamReader {
         if (last.length > 0) return last;
         return undefined;
       }
-      this.attempt.arm('idle');
+      const events = this.decoder.events;
       let batch: ChatChunk[];
       try {
         batch = this.decoder.push(result.value);
@@ -220,6 +242,9 @@ export class StreamReader {
         this.stop();
         throw error;
       }
+      // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
+      if (this.decoder.events > events) this.attempt.arm('idle');
+      else this.attempt.partial = true;
       if (batch.length > 0) return batch;
     }
     return undefined;

@@ -1,7 +1,8 @@
 /**
  * The mechanics of one model call over HTTP: the call scope (caller's signal + total timeout), attempts with
- * first-chunk and idle timeouts, retries only before any output reached the caller (decisions.md point 12), and
- * the mapping of every failure to a typed error. A user abort always surfaces as `signal.reason`, unwrapped.
+ * first-chunk (until the first SSE event) and idle (between events) timeouts, retries only before any output reached
+ * the caller (decisions.md point 12), and the mapping of every failure to a typed error. A user abort always surfaces
+ * as `signal.reason`, unwrapped.
  */
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -14,13 +15,21 @@ import { responseChunks } from './collect-chat-stream.js';
 import { decodeCompletion } from './openai-wire.js';
 import type { ChatChunk, ChatRequest, ChatResponse } from './types.js';
 
-/** Time limits of a model call, in ms; `Infinity` disables one. */
+/**
+ * Time limits of a model call, in ms; `Infinity` disables one. Only progress counts: an SSE event of the stream.
+ * Keep-alive comments, blank lines and a line that never ends are bytes, not events, so a provider that sends only
+ * those still times out. The error says which limit fired (`ChatClientError.timeout`).
+ * @example `createOpenAICompatibleClient({ ...options, timeouts: { firstChunkMs: 30_000, idleMs: 15_000 } })`
+ */
 export interface ChatTimeouts {
-  /** The whole call, retries included. @default 600000 */
+  /** The whole call, retries and back-off waits included (`timeout: 'total'`, not retried). @default 600000 */
   totalMs?: number | undefined;
-  /** From sending a request to the first bytes of its answer (per attempt). @default 120000 */
+  /**
+   * Per attempt, from sending the request to the first SSE event of its answer; for `complete()` (and a JSON answer to
+   * a stream), to the end of the whole answer (`timeout: 'first_chunk'`, retried before any output). @default 120000
+   */
   firstChunkMs?: number | undefined;
-  /** Between two pieces of a streamed answer. @default 60000 */
+  /** Between two SSE events of a streamed answer (`timeout: 'idle'`, not retried). @default 60000 */
   idleMs?: number | undefined;
 }
 

@@ -22,7 +22,11 @@ export interface OpenAICompatibleClientOptions {
   fetch?: typeof fetch | undefined;
   /** Retries before any output: network errors, 408/409/429/5xx, dropped or empty streams, first-chunk timeouts. @default { maxAttempts: 3, initialDelayMs: 500, maxDelayMs: 8000 } */
   retry?: RetryOptions | false | undefined;
-  /** Time limits. @default { totalMs: 600000, firstChunkMs: 120000, idleMs: 60000 } */
+  /**
+   * Time limits: the whole call (`totalMs`), the first SSE event of an attempt (`firstChunkMs`), and between two SSE
+   * events (`idleMs`). Events, not bytes: keep-alive comments, blank lines and a line that never ends do not count.
+   * @default { totalMs: 600000, firstChunkMs: 120000, idleMs: 60000 }
+   */
   timeouts?: ChatTimeouts | undefined;
   /** A label for errors and logs. @default the host of `baseURL` */
   name?: string | undefined;
@@ -60,8 +64,9 @@ export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ tot
  * A chat client for OpenAI-compatible chat completions APIs (OpenAI, DeepSeek, and compatible servers) over `fetch`
  * and Web Streams: tools and `tool_choice`, streaming with tool calls assembled by index, usage, finish reasons and
  * DeepSeek's `reasoning_content`. Failures are typed: `ChatClientError` (HTTP status, network, timeouts — each
- * naming its limit), `StreamError` (malformed chunk, mid-stream provider error, a stream that ends without finishing).
- * Retries happen only before output reached the caller; a user abort ends everything promptly and is never retried.
+ * naming its limit; only SSE events count as progress, so a provider sending nothing but keep-alives times out),
+ * `StreamError` (malformed chunk, mid-stream provider error, a stream that ends without finishing). Retries happen
+ * only before output reached the caller; a user abort ends everything promptly and is never retried.
  *
  * @example
  * ```ts

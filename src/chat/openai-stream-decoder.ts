@@ -45,8 +45,20 @@ export class OpenAIStreamDecoder {
     return this.finished || this.finishReason !== undefined;
   }
 
+  private dispatched = 0;
+  /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
+  get events(): number {
+    return this.dispatched;
+  }
+
   constructor(private readonly options: OpenAIStreamDecoderOptions) {
-    this.parser = new SSEParser({ onEvent: (event) => this.event(event), maxLineLength: options.maxLineLength });
+    this.parser = new SSEParser({
+      onEvent: (event) => {
+        this.dispatched++;
+        this.event(event);
+      },
+      maxLineLength: options.maxLineLength,
+    });
   }
 
   /** Feeds network bytes; returns the chunks they completed (possibly none). */

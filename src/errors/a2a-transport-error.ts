@@ -6,6 +6,13 @@ import { ErrorType } from './constants.js';
 const marker = 'faultline.error.A2ATransportError';
 const symbol = Symbol.for(marker);
 
+/**
+ * Which time limit of the A2A client fired: `call` (a unary call, or card discovery), `first_event` (a stream's first
+ * SSE event), `idle` (between two events of a stream), `total` (a whole stream, resubscriptions included).
+ * @example `if (error.timeout === 'idle') console.log('the remote agent kept the stream open but sent no event');`
+ */
+export type A2ATimeoutLimit = 'call' | 'first_event' | 'idle' | 'total';
+
 /** Options of {@link A2ATransportError}. */
 export interface A2ATransportErrorOptions extends AgentErrorOptions {
   /** HTTP status, when the remote agent answered. */
@@ -22,6 +29,8 @@ export interface A2ATransportErrorOptions extends AgentErrorOptions {
   method?: string | undefined;
   /** How long the remote asked us to wait (its `Retry-After`), in ms. */
   retryAfterMs?: number | undefined;
+  /** Which limit fired, for `reason: 'timeout'`. */
+  timeout?: A2ATimeoutLimit | undefined;
 }
 
 /**
@@ -45,6 +54,8 @@ export class A2ATransportError extends AgentError {
   readonly method?: string;
   /** How long the remote asked us to wait (its `Retry-After`), in ms; the client's retries honour it. */
   readonly retryAfterMs?: number;
+  /** Which limit fired, for `reason: 'timeout'` (see {@link A2ATimeoutLimit}). */
+  readonly timeout?: A2ATimeoutLimit;
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
@@ -56,6 +67,7 @@ export class A2ATransportError extends AgentError {
     this.retryable = settings.retryable ?? (this.reason !== 'http' || [408, 429, 502, 503, 504].includes(settings.status ?? 0));
     this.method = settings.method;
     this.retryAfterMs = settings.retryAfterMs;
+    this.timeout = settings.timeout;
   }
 
   /** @example `A2ATransportError.isInstance(error)` */
@@ -76,6 +88,7 @@ export class A2ATransportError extends AgentError {
       url: this.url,
       retryable: this.retryable,
       method: this.method,
+      timeout: this.timeout,
     };
   }
 }

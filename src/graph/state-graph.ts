@@ -231,15 +231,15 @@ export class StateGraph {
    */
   private collectorProblems(): string[] {
     const problems: string[] = [];
-    const global = this.callbacks.map(collectorStateKey).filter((key): key is string => key !== undefined);
-    const installed = new Set([...global, ...[...this.nodes.values()].map((node) => collectorStateKey(node.callbacks)).filter((key): key is string => key !== undefined)]);
+    const graphWide = this.callbacks.map(collectorStateKey).filter((key): key is string => key !== undefined);
+    const installed = new Set([...graphWide, ...[...this.nodes.values()].map((node) => collectorStateKey(node.callbacks)).filter((key): key is string => key !== undefined)]);
     for (const key of installed) {
       if (this.schema.field(key)?.executionErrors !== true) {
         problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last. Wire it with graph.use(collector)`);
       }
     }
-    for (const key of new Set(global)) {
-      if (global.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
+    for (const key of new Set(graphWide)) {
+      if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
     }
     for (const key of this.schema.executionErrorKeys) {
       if (!installed.has(key)) {

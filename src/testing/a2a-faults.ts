@@ -11,6 +11,8 @@ export const A2A_FAULTS = Object.freeze({
   cancel: 'a canceled task',
   'rpc-error': 'a JSON-RPC error -32001 instead of a result',
   'rpc-error-in-stream': 'in a stream: the task snapshot, then a JSON-RPC error -32603 inside the stream',
+  'keep-alive-only':
+    'in a stream: the task snapshot, then only a `: keep-alive` comment every 20 ms while the client reads, never another event, until it cancels (an idle timeout); message/send: a completed task',
   'anything else': 'a completed task whose artifact echoes the text',
 } as const);
 
@@ -32,8 +34,9 @@ interface RPC {
 /**
  * msw handlers of a remote A2A 0.3 agent that fails on purpose, chosen by the user's text (see {@link A2A_FAULTS}):
  * the agent card at `<baseURL>/.well-known/agent-card.json`, JSON-RPC at `<baseURL>/` for `message/send`,
- * `message/stream` (SSE: the Task, then one final status-update or an artifact and `completed`) and `tasks/get`
- * (always -32001). The payloads follow tRPC-Agent-Go's structured task errors.
+ * `message/stream` (SSE: the Task, then one final status-update or an artifact and `completed` — or, for
+ * `keep-alive-only`, nothing but comments after the Task) and `tasks/get` (always -32001). The payloads follow
+ * tRPC-Agent-Go's structured task errors.
  *
  * @example
  * ```ts
@@ -80,6 +83,7 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
         return reply({ kind: 'task', id: taskId, contextId, status: status.status, ...(status.metadata ? { metadata: status.metadata } : {}), ...(status.artifact ? { artifacts: [status.artifact] } : {}) });
       }
       const frames: unknown[] = [envelope({ result: { kind: 'task', id: taskId, contextId, status: { state: 'submitted' } } })];
+      if (text === 'keep-alive-only') return keepAliveAfter(sseText(frames));
       if (text === 'rpc-error-in-stream') frames.push(envelope({ error: { code: -32603, message: 'Internal error' } }));
       else {
         if (status.artifact) frames.push(envelope({ result: { kind: 'artifact-update', taskId, contextId, artifact: status.artifact, lastChunk: true } }));
@@ -88,6 +92,35 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
       return new HttpResponse(sseText(frames), { headers: { 'content-type': 'text/event-stream' } });
     }),
   ];
+}
+
+/**
+ * A 200 `text/event-stream` answer: `first`, then a `: keep-alive` comment 20 ms after each read of the client,
+ * forever. Pull-based: nothing ticks while nobody reads, and the pending tick is cleared when the client cancels.
+ */
+function keepAliveAfter(first: string): Response {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(first));
+      },
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            controller.enqueue(encoder.encode(': keep-alive\n\n'));
+            resolve();
+          }, 20);
+        });
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
 function finalStatus(text: string, taskId: string, contextId: string) {

@@ -16,10 +16,43 @@ export const CHAT_FAULTS = Object.freeze({
   'invalid-tool-json': 'a tool call whose arguments are not JSON',
   'slow-first-byte': 'the answer after 2 s without a byte',
   'no-finish': 'text deltas, then a clean end without finish_reason or [DONE]',
+  'keep-alive-only': 'HTTP 200 text/event-stream, then a `: keep-alive` comment every 20 ms while the client reads, never an event, until it cancels (a first-chunk timeout)',
+  trickle: 'HTTP 200 text/event-stream, then one byte every 20 ms while the client reads of a `data:` line that never ends, until it cancels (a first-chunk timeout)',
 } as const);
 
 /** A fault name. */
 export type ChatFault = keyof typeof CHAT_FAULTS;
+
+/** The never-finished line the `trickle` fault sends byte by byte: a plausible chunk, then one `x` per tick forever. */
+const TRICKLE_LINE = 'data: {"id":"chatcmpl-trickle","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"';
+
+/**
+ * A 200 `text/event-stream` answer that sends `piece(tick)` 20 ms after each read of the client, and nothing else,
+ * forever: alive, never useful. Pull-based: nothing ticks while nobody reads (msw keeps an unread copy of each mocked
+ * body), and the pending tick is cleared when the client cancels the body.
+ */
+function everyTick(piece: (tick: number) => string): Response {
+  const encoder = new TextEncoder();
+  let tick = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            controller.enqueue(encoder.encode(piece(tick++)));
+            resolve();
+          }, 20);
+        });
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_useless' } });
+}
 
 /**
  * msw handlers of an OpenAI-compatible endpoint that fails on purpose: `POST <baseURL>/<fault>/<runId>/chat/completions`
@@ -73,6 +106,10 @@ export function chatFaultHandlers(options: { baseURL: string }): HttpHandler[] {
           return answer();
         case 'no-finish':
           return sseResponse(textEvents(['half an ', 'answer']), { endAfter: 3 });
+        case 'keep-alive-only':
+          return everyTick(() => ': keep-alive\n\n');
+        case 'trickle':
+          return everyTick((tick) => TRICKLE_LINE[tick] ?? 'x');
         default:
           return HttpResponse.json({ error: { message: `unknown fault ${fault}; known: ${Object.keys(CHAT_FAULTS).join(', ')}` } }, { status: 404 });
       }

@@ -86,17 +86,20 @@ interface StreamPlan {
   stallAfter?: number;
 }
 
+/** The SSE text of one frame answering `request`. */
+function frameText(frame: Frame, request: Received): string {
+  if ('raw' in frame) return frame.raw;
+  const envelope = 'error' in frame ? { jsonrpc: '2.0', id: request.id, error: frame.error } : { jsonrpc: '2.0', id: request.id, result: frame.result };
+  return `${'event' in frame && frame.event ? `event: ${frame.event}\n` : ''}data: ${JSON.stringify(envelope)}\n\n`;
+}
+
 /** A text/event-stream answer sent frame by frame (pull-based, so a fault comes only after what was sent before). */
 const sse =
   (frames: Frame[], plan: StreamPlan = {}): Answer =>
   (request) => {
     const encoder = new TextEncoder();
     let index = 0;
-    const text = (frame: Frame) => {
-      if ('raw' in frame) return frame.raw;
-      const envelope = 'error' in frame ? { jsonrpc: '2.0', id: request.id, error: frame.error } : { jsonrpc: '2.0', id: request.id, result: frame.result };
-      return `${'event' in frame && frame.event ? `event: ${frame.event}\n` : ''}data: ${JSON.stringify(envelope)}\n\n`;
-    };
+    const text = (frame: Frame) => frameText(frame, request);
     const body = new ReadableStream<Uint8Array>(
       {
         pull(controller) {
@@ -117,6 +120,40 @@ const sse =
     );
     return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
   };
+
+/**
+ * A 200 answer that sends `frames`, then `every` (a frame, or raw text) every 10 ms while the client reads: alive, and
+ * useless unless `every` is progress. Pull-based, so nothing keeps ticking once the client stops reading (msw keeps a
+ * copy of each mocked body, so a body the client cancels is not cancelled at its source; test/hardening/
+ * useless-peers.test.ts checks over loopback that the client lets go).
+ */
+function drip(frames: Frame[], every: Frame, contentType = 'text/event-stream'): Answer {
+  return (request) => {
+    const encoder = new TextEncoder();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          for (const frame of frames) controller.enqueue(encoder.encode(frameText(frame, request)));
+        },
+        pull(controller) {
+          return new Promise<void>((resolve) => {
+            timer = setTimeout(() => {
+              controller.enqueue(encoder.encode(frameText(every, request)));
+              resolve();
+            }, 10);
+          });
+        },
+        cancel() {
+          clearTimeout(timer);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new HttpResponse(body, { headers: { 'content-type': contentType } });
+  };
+}
+const keepAlive: Frame = { raw: ': keep-alive\n\n' };
 
 /** An answer that never comes (until the test ends). */
 const never: Answer = () => new Promise<Response>(() => {});
@@ -596,8 +633,9 @@ describe('createA2AClient: time limits and aborts', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     const error = (await pending) as A2ATransportError;
     expect(A2ATransportError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ reason: 'timeout', retryable: true, method: 'tasks/get' });
-    expect(error.message).toBe(`A2A tasks/get to ${RPC_URL} timed out (call not received within 5000 ms)`);
+    expect(error).toMatchObject({ reason: 'timeout', timeout: 'call', retryable: true, method: 'tasks/get' });
+    expect(error.message).toBe(`A2A tasks/get to ${RPC_URL} timed out: no complete answer within 5000 ms (call limit, timeoutMs)`);
+    expect(error.toJSON()).toMatchObject({ reason: 'timeout', timeout: 'call' });
   });
 
   it('fails a stream that goes silent after its first event with a non-retryable idle timeout', async () => {
@@ -608,7 +646,7 @@ describe('createA2AClient: time limits and aborts', () => {
     const { events, error } = await pending;
     expect(events).toEqual([workingTask]);
     expect(A2ATransportError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ reason: 'timeout', retryable: false, message: `A2A message/stream to ${RPC_URL} timed out (no event for 10000 ms)` });
+    expect(error).toMatchObject({ reason: 'timeout', timeout: 'idle', retryable: false, message: `A2A message/stream to ${RPC_URL} timed out: no event for 10000 ms (idle limit, idleTimeoutMs)` });
   });
 
   it('rejects a unary call with exactly the abort reason', async () => {
@@ -649,6 +687,184 @@ describe('createA2AClient: time limits and aborts', () => {
     const error = await rejection(client().getTask({ id: 'task-1' }, { signal: controller.signal }));
     expect((error as Error).message).toBe('cancelled by caller');
     expect(received).toHaveLength(1);
+  });
+});
+
+describe('createA2AClient: each timeout names its limit (A2ATransportError.timeout)', () => {
+  it('first_event: a stream of keep-alive comments only is no progress; retryable, and retried for a resubscription', async () => {
+    const received = rpcEndpoint(RPC_URL, drip([], keepAlive));
+    const { events, error } = await collect(client({ retry: { maxAttempts: 2, initialDelayMs: 1 }, timeoutMs: 100 }).resubscribe({ id: 'task-1' }));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      name: 'A2ATransportError',
+      reason: 'timeout',
+      timeout: 'first_event',
+      retryable: true,
+      method: 'tasks/resubscribe',
+      message: `A2A tasks/resubscribe to ${RPC_URL} timed out: no first event within 100 ms (first_event limit, timeoutMs)`,
+    });
+    expect(received).toHaveLength(2);
+  });
+
+  it('first_event: blank lines and part of a line are no event either, and message/stream is not retried', async () => {
+    for (const every of [{ raw: '\n' }, { raw: 'd' }]) {
+      server.resetHandlers();
+      const received = rpcEndpoint(RPC_URL, drip([], every));
+      const { error } = await collect(client({ timeoutMs: 100 }).streamMessage('hi'));
+      expect(error).toMatchObject({ reason: 'timeout', timeout: 'first_event', retryable: true });
+      expect(received).toHaveLength(1);
+    }
+  });
+
+  it('idle: keep-alive comments after the first event do not re-arm the idle limit', async () => {
+    rpcEndpoint(RPC_URL, drip([{ result: workingTask }], keepAlive));
+    const { events, error } = await collect(client({ idleTimeoutMs: 100 }).streamMessage('hi'));
+    expect(events).toEqual([workingTask]);
+    expect(error).toMatchObject({ reason: 'timeout', timeout: 'idle', retryable: false, message: `A2A message/stream to ${RPC_URL} timed out: no event for 100 ms (idle limit, idleTimeoutMs)` });
+  });
+
+  it('idle: each event re-arms it, so a slow but steady stream is never idle', async () => {
+    const steady = sse([{ result: workingTask }, { result: workingUpdate }, { result: workingUpdate }, { result: completedUpdate }]);
+    rpcEndpoint(RPC_URL, async (request) => {
+      const response = await steady(request);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const slowed = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+      });
+      return new HttpResponse(slowed, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const { events, error } = await collect(client({ idleTimeoutMs: 100, timeoutMs: 100 }).streamMessage('hi'));
+    expect(error).toBeUndefined();
+    expect(kinds(events)).toEqual(['task:working', 'status-update:working', 'status-update:working', 'status-update:completed']);
+  });
+
+  it('total: a stream of events that never ends stops at streamTimeoutMs, not retried', async () => {
+    const received = rpcEndpoint(RPC_URL, drip([{ result: workingTask }], { result: workingUpdate }));
+    const started = performance.now();
+    const { events, error } = await collect(client({ streamTimeoutMs: 200, idleTimeoutMs: 100 }).streamMessage('hi'));
+    expect(events.length).toBeGreaterThan(3);
+    expect(error).toMatchObject({
+      name: 'A2ATransportError',
+      reason: 'timeout',
+      timeout: 'total',
+      retryable: false,
+      message: `A2A message/stream to ${RPC_URL} timed out: the stream did not end within 200 ms (total limit, streamTimeoutMs)`,
+    });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(received).toHaveLength(1);
+  });
+
+  it('total: the limit spans the resubscriptions of one stream and their back-off waits', async () => {
+    const received = rpcEndpoint(RPC_URL, sse([{ result: workingTask }]), sse([{ result: workingUpdate }]));
+    const resubscribe = { maxAttempts: 1_000, initialDelayMs: 10, maxDelayMs: 10, jitter: 'none' as const };
+    const { events, error } = await collect(client({ resubscribe, streamTimeoutMs: 200 }).streamMessage('hi'));
+    expect(error).toMatchObject({ reason: 'timeout', timeout: 'total', method: 'message/stream' });
+    expect(received.length).toBeGreaterThan(2);
+    expect(received.slice(1).every((request) => request.method === 'tasks/resubscribe')).toBe(true);
+    expect(events.length).toBe(received.length);
+  });
+
+  it('Infinity disables streamTimeoutMs, and a bad value is refused with the others', () => {
+    expect(() => client({ streamTimeoutMs: Infinity })).not.toThrow();
+    expect(() => client({ streamTimeoutMs: 0 })).toThrow('streamTimeoutMs must be a number > 0 or Infinity');
+  });
+
+  it('call: card discovery is bounded too, a card body that trickles included, and the next call tries again', async () => {
+    let cardRequests = 0;
+    const trickle = drip([{ raw: '{"name": "inventory", ' }], { raw: ' ' }, 'application/json');
+    server.use(
+      http.get(`${BASE_URL}/.well-known/agent-card.json`, ({ request }) => {
+        cardRequests++;
+        return cardRequests === 1 ? trickle({ url: request.url, id: undefined, method: 'GET', params: {}, headers: request.headers }) : HttpResponse.json(card03);
+      }),
+    );
+    rpcEndpoint(RPC_URL, result(agentReply));
+    const a2a = client({ agentCardUrl: BASE_URL, url: undefined, timeoutMs: 100 });
+    const error = await rejection(a2a.getAgentCard());
+    expect(error).toMatchObject({
+      name: 'A2ATransportError',
+      reason: 'timeout',
+      timeout: 'call',
+      retryable: true,
+      url: `${BASE_URL}/.well-known/agent-card.json`,
+      message: `Could not fetch the agent card from ${BASE_URL}/.well-known/agent-card.json: no complete card within 100 ms (call limit, timeoutMs)`,
+    });
+    expect((await a2a.sendMessage('ping')).kind).toBe('message');
+    expect(cardRequests).toBe(2);
+  });
+});
+
+describe('createA2AClient: a fetched card whose endpoint is on another origin', () => {
+  const OTHER = 'https://elsewhere.test';
+  const token = 'Bearer tok-CROSS-ORIGIN-1';
+  /** Serves a card naming `endpoint`, counts card requests, and records what reached the other origin. */
+  function setup(card: JSONObject) {
+    const counts = { card: 0 };
+    server.use(
+      http.get(`${BASE_URL}/.well-known/agent-card.json`, () => {
+        counts.card++;
+        return HttpResponse.json(card);
+      }),
+    );
+    const other = rpcEndpoint(`${OTHER}/a2a`, result(agentReply));
+    return { counts, other };
+  }
+  const crossOriginCard = { ...card03, url: `${OTHER}/a2a` };
+
+  it('is refused by default with a ConfigError naming both origins and the option; the other origin gets no request', async () => {
+    const { counts, other } = setup(crossOriginCard);
+    const a2a = client({ agentCardUrl: BASE_URL, url: undefined, headers: { authorization: token } });
+    const error = (await rejection(a2a.sendMessage('ping'))) as Error;
+    expect(error).toMatchObject({ name: 'ConfigError', kind: 'config' });
+    expect(error.message).toContain(BASE_URL);
+    expect(error.message).toContain(OTHER);
+    expect(error.message).toContain('allowCrossOrigin');
+    expect(error.message).not.toContain('tok-CROSS-ORIGIN-1');
+    expect(other).toHaveLength(0);
+    // Like any failed discovery, the next call discovers again (and is refused again).
+    expect(await rejection(a2a.streamMessage('ping').getReader().read())).toMatchObject({ name: 'ConfigError' });
+    expect(counts.card).toBe(2);
+    expect(other).toHaveLength(0);
+  });
+
+  it('is refused for a 1.0 card whose JSON-RPC interface is on another origin', async () => {
+    const { other } = setup({ name: 'v1-only', description: '', version: '1.0.0', capabilities: {}, supportedInterfaces: [{ url: `${OTHER}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] });
+    const error = (await rejection(client({ agentCardUrl: BASE_URL, url: undefined, headers: { authorization: token } }).getAgentCard())) as Error;
+    expect(error).toMatchObject({ name: 'ConfigError' });
+    expect(error.message).toContain(OTHER);
+    expect(other).toHaveLength(0);
+  });
+
+  it('is followed with allowCrossOrigin: true, headers included', async () => {
+    const { other } = setup(crossOriginCard);
+    expect(await client({ agentCardUrl: BASE_URL, url: undefined, headers: { authorization: token }, allowCrossOrigin: true }).sendMessage('ping')).toEqual(agentReply);
+    expect(other.map((request) => request.headers.get('authorization'))).toEqual([token]);
+  });
+
+  it('is followed when allowCrossOrigin lists its origin (compared as origins), and refused when it lists another', async () => {
+    const { other } = setup(crossOriginCard);
+    expect((await client({ agentCardUrl: BASE_URL, url: undefined, allowCrossOrigin: [`${OTHER}/any/path?x=1`] }).sendMessage('ping')).kind).toBe('message');
+    expect(other).toHaveLength(1);
+    expect(await rejection(client({ agentCardUrl: BASE_URL, url: undefined, allowCrossOrigin: ['https://third.test'] }).sendMessage('ping'))).toMatchObject({ name: 'ConfigError' });
+    expect(other).toHaveLength(1);
+  });
+
+  it('is not checked for a card passed directly, nor for a plain url', async () => {
+    const other = rpcEndpoint(`${OTHER}/a2a`, result(agentReply));
+    expect((await client({ card: crossOriginCard, url: undefined }).sendMessage('ping')).kind).toBe('message');
+    expect((await client({ url: `${OTHER}/a2a` }).sendMessage('ping')).kind).toBe('message');
+    expect(other).toHaveLength(2);
+  });
+
+  it('accepts only true, false or a list of absolute origins', () => {
+    expect(() => client({ allowCrossOrigin: ['elsewhere.test'] })).toThrow(/allowCrossOrigin must be a boolean or a list of absolute URLs/);
+    expect(() => client({ allowCrossOrigin: 'yes' as never })).toThrow(/allowCrossOrigin/);
+    expect(() => client({ allowCrossOrigin: [] })).not.toThrow();
   });
 });
 

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectChatStream, createOpenAICompatibleClient, type ChatChunk, type ChatRetryNotice } from '../../src/chat/index.js';
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
-import { BASE_URL, chunk, completions, COMPLETIONS_URL, requestBody, sseResponse, textEvents, toolCallEvents, usageChunk } from '../helpers/openai.js';
+import { BASE_URL, chunk, completions, COMPLETIONS_URL, requestBody, sseResponse, sseText, textEvents, toolCallEvents, usageChunk } from '../helpers/openai.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 const server = setupServer();
@@ -309,6 +309,126 @@ describe('createOpenAICompatibleClient: errors and retries', () => {
     server.use(http.post(COMPLETIONS_URL, () => HttpResponse.json({ error: { message: 'busy' } }, { status: 503, headers: { 'retry-after': '1' } })));
     const { error } = await readAll(client({ timeouts: { totalMs: 100 }, retry: { maxAttempts: 5 } }).stream(ask));
     expect(error).toMatchObject({ name: 'ChatClientError', timeout: 'total', retryable: false });
+  });
+});
+
+/**
+ * A 200 answer that sends `first`, then `every` 10 ms after each read (pull-based, so nothing ticks once the client
+ * stops reading): alive, and no progress unless `every` is an event.
+ */
+function drip(first: string, every: string, contentType = 'text/event-stream'): Response {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (first !== '') controller.enqueue(encoder.encode(first));
+      },
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            controller.enqueue(encoder.encode(every));
+            resolve();
+          }, 10);
+        });
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new HttpResponse(body, { headers: { 'content-type': contentType } });
+}
+const sse = (event: unknown) => sseText([event]);
+
+describe('createOpenAICompatibleClient: only SSE events are progress, never bytes', () => {
+  it('keep-alive comments before the first event do not end the first-chunk limit', async () => {
+    server.use(completions(() => drip('', ': keep-alive\n\n')));
+    const { chunks, error } = await readAll(client({ retry: false, timeouts: { firstChunkMs: 80 } }).stream(ask));
+    expect(chunks).toEqual([]);
+    expect(error).toMatchObject({
+      name: 'ChatClientError',
+      reason: 'timeout',
+      timeout: 'first_chunk',
+      retryable: true,
+      message: 'Chat API (llm.test) sent no complete first chunk within 80 ms, only keep-alives or unfinished data (first-chunk timeout)',
+    });
+  });
+
+  it('a first-chunk timeout of a stream of blank lines is retried before any output, like a silent one', async () => {
+    let calls = 0;
+    server.use(
+      completions(() => {
+        calls++;
+        return drip('', '\n');
+      }),
+    );
+    const { error } = await readAll(client({ retry: { maxAttempts: 2, initialDelayMs: 1 }, timeouts: { firstChunkMs: 80 } }).stream(ask));
+    expect(error).toMatchObject({ name: 'ChatClientError', timeout: 'first_chunk', attempts: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('keep-alive comments after output do not re-arm the idle limit, and the error says what came', async () => {
+    server.use(completions(() => drip(sse(chunk({ content: 'Hel' })), ': keep-alive\n\n')));
+    const { chunks, error } = await readAll(client({ timeouts: { idleMs: 80 } }).stream(ask));
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Hel' }]);
+    expect(error).toMatchObject({
+      name: 'ChatClientError',
+      timeout: 'idle',
+      retryable: false,
+      message: 'Chat API (llm.test) sent no event for 80 ms mid-stream, only keep-alives or unfinished data (idle timeout)',
+    });
+  });
+
+  it('an event whose line never ends is no progress either', async () => {
+    server.use(completions(() => drip(`${sse(chunk({ content: 'Hel' }))}data: {"choices": [`, '"')));
+    const { chunks, error } = await readAll(client({ timeouts: { idleMs: 80 } }).stream(ask));
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Hel' }]);
+    expect(error).toMatchObject({ name: 'ChatClientError', timeout: 'idle' });
+  });
+
+  it('each event re-arms the idle limit: a slow but steady stream with keep-alives in between finishes', async () => {
+    const events = textEvents(['a', 'b', 'c', 'd']);
+    server.use(
+      completions(() => {
+        const encoder = new TextEncoder();
+        let index = 0;
+        const body = new ReadableStream<Uint8Array>(
+          {
+            async pull(controller) {
+              await new Promise((resolve) => setTimeout(resolve, 30));
+              if (index >= events.length * 2) {
+                controller.close();
+                return;
+              }
+              controller.enqueue(encoder.encode(index % 2 === 0 ? ': keep-alive\n\n' : sseText([events[(index - 1) / 2]])));
+              index++;
+            },
+          },
+          { highWaterMark: 0 },
+        );
+        return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+    );
+    const response = await collectChatStream(client({ timeouts: { firstChunkMs: 100, idleMs: 100 } }).stream(ask));
+    expect(response.message.content).toBe('abcd');
+  });
+
+  it('complete(): a body that trickles in ends in a first-chunk timeout saying unfinished data came', async () => {
+    server.use(completions(() => drip('{"id": "chatcmpl-1", "choices": [', ' ', 'application/json')));
+    await expect(client({ retry: false, timeouts: { firstChunkMs: 80 } }).complete(ask)).rejects.toMatchObject({
+      name: 'ChatClientError',
+      timeout: 'first_chunk',
+      message: 'Chat API (llm.test) sent no complete first chunk within 80 ms, only keep-alives or unfinished data (first-chunk timeout)',
+    });
+  });
+
+  it('the total limit ends a stream of events that never finishes', async () => {
+    server.use(completions(() => drip(sse(chunk({ content: 'more' })), sse(chunk({ content: ' more' })))));
+    const { chunks, error } = await readAll(client({ timeouts: { totalMs: 200, idleMs: 80 } }).stream(ask));
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(error).toMatchObject({ name: 'ChatClientError', timeout: 'total', retryable: false, message: 'Chat API (llm.test) did not complete within the total limit of 200 ms' });
   });
 });
 

@@ -1,10 +1,11 @@
 // faultline/testing: every fault the msw handlers serve, through our own clients, with the outcome each one promises
 // (CHAT_FAULTS and A2A_FAULTS describe them; a fault without a test here fails the coverage check at the end).
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createA2AAgent, createA2AClient, type Task } from '../../src/a2a/index.js';
 import { collectChatStream, createOpenAICompatibleClient, type ChatChunk } from '../../src/chat/index.js';
-import { ChatClientError, JSONRPCError, StreamError } from '../../src/errors/index.js';
+import { A2ATransportError, ChatClientError, JSONRPCError, StreamError } from '../../src/errors/index.js';
 import { isTerminalError } from '../../src/runner/index.js';
 import { A2A_FAULTS, a2aFaultHandlers, CHAT_FAULTS, chatFaultHandlers, sseResponse, textEvents } from '../../src/testing/index.js';
 
@@ -43,6 +44,53 @@ const texts = (chunks: ChatChunk[]) => chunks.flatMap((chunk) => (chunk.type ===
 const posts = () => requests.filter((request) => request.startsWith('POST'));
 
 const tested = { chat: new Set<string>(), a2a: new Set<string>() };
+
+/**
+ * Counts the timers the fault handlers (src/testing) arm and leave pending (a one-shot that neither fired nor was
+ * cleared, an interval not cleared), from `watchFaultTimers()` until `stop()`. Tracked by where they were armed: msw
+ * and undici move Node's process-wide timer ref-count on their own.
+ */
+function watchFaultTimers(): { pending: () => number; stop: () => void } {
+  const source = fileURLToPath(new URL('../../src/testing/', import.meta.url));
+  const pending = new Set<unknown>();
+  const real = { setTimeout: globalThis.setTimeout, setInterval: globalThis.setInterval, clearTimeout: globalThis.clearTimeout, clearInterval: globalThis.clearInterval };
+  const track = <T>(timer: T): T => {
+    if ((new Error().stack ?? '').includes(source)) pending.add(timer);
+    return timer;
+  };
+  const spies = [
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: (...values: unknown[]) => void, ms?: number, ...values: unknown[]) => {
+      const timer = real.setTimeout(() => {
+        pending.delete(timer);
+        callback(...values);
+      }, ms);
+      return track(timer);
+    }) as typeof setTimeout),
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((callback: (...values: unknown[]) => void, ms?: number, ...values: unknown[]) => track(real.setInterval(callback, ms, ...values))) as typeof setInterval),
+    vi.spyOn(globalThis, 'clearTimeout').mockImplementation((timer) => {
+      pending.delete(timer);
+      real.clearTimeout(timer);
+    }),
+    vi.spyOn(globalThis, 'clearInterval').mockImplementation((timer) => {
+      pending.delete(timer);
+      real.clearInterval(timer);
+    }),
+  ];
+  return { pending: () => pending.size, stop: () => spies.forEach((spy) => spy.mockRestore()) };
+}
+/** Lets a fault's last pending tick (at most one, 20 ms) run out. */
+const settleTicks = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+/** The first `count` network chunks of a fault's raw answer, then the body is cancelled. */
+async function rawChunks(fault: string, count: number): Promise<{ contentType: string | null; chunks: string[] }> {
+  const response = await fetch(`${CHAT}/${fault}/run-${++runs}/chat/completions`, { method: 'POST', body: '{}' });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: string[] = [];
+  for (let index = 0; index < count; index++) chunks.push(new TextDecoder().decode((await reader.read()).value));
+  // Not awaited: msw keeps a copy of the body, and a cancel settles only once that copy is released too.
+  reader.cancel().catch(() => {});
+  return { contentType: response.headers.get('content-type'), chunks };
+}
 
 describe('chatFaultHandlers', () => {
   it('ok: a normal streamed answer', async () => {
@@ -116,6 +164,46 @@ describe('chatFaultHandlers', () => {
     expect(StreamError.isInstance(error) && error.reason).toBe('incomplete');
   });
 
+  it('keep-alive-only: a 200 stream of `: keep-alive` comments that never sends an event', async () => {
+    tested.chat.add('keep-alive-only');
+    expect(await rawChunks('keep-alive-only', 3)).toEqual({ contentType: 'text/event-stream', chunks: [': keep-alive\n\n', ': keep-alive\n\n', ': keep-alive\n\n'] });
+  });
+
+  it('keep-alive-only: the client ends in a first-chunk timeout saying it got only keep-alives, and nothing keeps ticking', async () => {
+    const timers = watchFaultTimers();
+    try {
+      const { chunks, error } = await drain(client('keep-alive-only', { retry: false, timeouts: { firstChunkMs: 100 } }).stream(ask));
+      expect(chunks).toEqual([]);
+      expect(ChatClientError.isInstance(error) && [error.reason, error.timeout, error.retryable]).toEqual(['timeout', 'first_chunk', true]);
+      expect((error as Error).message).toBe('Chat API (faults.test) sent no complete first chunk within 100 ms, only keep-alives or unfinished data (first-chunk timeout)');
+      await settleTicks();
+      expect(timers.pending(), 'fault timers still pending').toBe(0);
+    } finally {
+      timers.stop();
+    }
+  });
+
+  it('trickle: one byte at a time of a `data:` line that never ends', async () => {
+    tested.chat.add('trickle');
+    const { contentType, chunks } = await rawChunks('trickle', 12);
+    expect(contentType).toBe('text/event-stream');
+    expect(chunks.every((piece) => piece.length === 1)).toBe(true);
+    expect(chunks.join('')).toBe('data: {"id":');
+  });
+
+  it('trickle: the client ends in a first-chunk timeout, and nothing keeps ticking', async () => {
+    const timers = watchFaultTimers();
+    try {
+      const { chunks, error } = await drain(client('trickle', { retry: false, timeouts: { firstChunkMs: 100 } }).stream(ask));
+      expect(chunks).toEqual([]);
+      expect(ChatClientError.isInstance(error) && [error.reason, error.timeout]).toEqual(['timeout', 'first_chunk']);
+      await settleTicks();
+      expect(timers.pending(), 'fault timers still pending').toBe(0);
+    } finally {
+      timers.stop();
+    }
+  });
+
   it('an unknown fault is a 404 naming the known ones', async () => {
     const { error } = await drain(client('no-such-fault', { retry: false }).stream(ask));
     expect(ChatClientError.isInstance(error) && error.status).toBe(404);
@@ -176,6 +264,28 @@ describe('a2aFaultHandlers', () => {
     }
     expect(seen).toEqual(['task']);
     expect(JSONRPCError.isInstance(failure) && [failure.rpcCode, failure.inStream]).toEqual([-32603, true]);
+  });
+
+  it('keep-alive-only: the task snapshot, then only comments: an idle timeout naming its limit, and nothing keeps ticking', async () => {
+    tested.a2a.add('keep-alive-only');
+    const timers = watchFaultTimers();
+    const seen: string[] = [];
+    let failure: unknown;
+    try {
+      try {
+        for await (const event of createA2AClient({ agentCardUrl: A2A, retry: false, idleTimeoutMs: 100 }).streamMessage('keep-alive-only')) seen.push(event.kind);
+      } catch (error) {
+        failure = error;
+      }
+      await settleTicks();
+      expect(timers.pending(), 'fault timers still pending').toBe(0);
+    } finally {
+      timers.stop();
+    }
+    expect(seen).toEqual(['task']);
+    expect(A2ATransportError.isInstance(failure) && [failure.reason, failure.timeout, failure.retryable]).toEqual(['timeout', 'idle', false]);
+    expect((failure as Error).message).toBe(`A2A message/stream to ${A2A}/ timed out: no event for 100 ms (idle limit, idleTimeoutMs)`);
+    expect((await send('keep-alive-only')).status.state).toBe('completed');
   });
 
   it('anything else: a completed task whose artifact echoes the text (unary and streamed)', async () => {
