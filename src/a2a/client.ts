@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { headerSecrets, redactURL } from '../internal/redact.js';
+import { headerSecrets, redactURL, removeSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { streamFromBatches } from '../internal/streams.js';
@@ -127,6 +127,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validate(options);
   const secrets = headerSecrets(settings.headers);
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
+  // A remote may quote the credentials we sent (a failed task forwarding our Authorization header's refusal): they are
+  // removed, in every form, from every result and event before the caller sees it (the same object when none is there).
+  const clean = <T>(value: T): T => removeSecrets(value, secrets);
   let resolved: Promise<{ endpoint: AgentEndpoint; card?: AgentCard; transport: A2ATransport }> | undefined;
 
   const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
@@ -187,7 +190,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         let dropped: unknown;
         try {
           for await (const result of stream) {
-            const event = decodeStreamEvent(result, endpoint.version);
+            const event = clean(decodeStreamEvent(result, endpoint.version));
             taskId ??= event.kind === 'task' ? event.id : event.taskId;
             final = isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
@@ -219,18 +222,18 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     async sendMessage(message, callOptions = {}) {
       const { endpoint, transport } = await connection(callOptions.signal);
       const result = await transport.call(method(endpoint.version, 'SendMessage'), sendParams(message, endpoint.version), { signal: callOptions.signal, idempotent: false });
-      return decodeSendResult(result, endpoint.version);
+      return clean(decodeSendResult(result, endpoint.version));
     },
     streamMessage(message, callOptions = {}) {
       return streamFromBatches(streaming('StreamMessage', message, callOptions.signal));
     },
     async getTask(params, callOptions = {}) {
       const { endpoint, transport } = await connection(callOptions.signal);
-      return decodeTask(await transport.call(method(endpoint.version, 'GetTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version);
+      return clean(decodeTask(await transport.call(method(endpoint.version, 'GetTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version));
     },
     async cancelTask(params, callOptions = {}) {
       const { endpoint, transport } = await connection(callOptions.signal);
-      return decodeTask(await transport.call(method(endpoint.version, 'CancelTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version);
+      return clean(decodeTask(await transport.call(method(endpoint.version, 'CancelTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version));
     },
     resubscribe(params, callOptions = {}) {
       return streamFromBatches(streaming('Resubscribe', params, callOptions.signal));

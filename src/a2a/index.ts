@@ -1,5 +1,5 @@
 export { createA2AAgent, type A2AAgentOptions } from './a2a-agent.js';
-export { buildAgentCard, endpointOf, fetchAgentCard, type AgentCardInput, type AgentEndpoint } from './agent-card.js';
+export { buildAgentCard, endpointOf, fetchAgentCard, type AgentCardInput, type AgentEndpoint, type FetchAgentCardOptions } from './agent-card.js';
 export {
   createA2AClient,
   isFinalStreamEvent,

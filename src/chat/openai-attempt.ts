@@ -144,7 +144,7 @@ export class Attempt {
     }
     if (!response.ok) {
       try {
-        throw await Promise.race([chatErrorFromResponse(response, { ...this.config, attempts: this.number }), this.aborted]);
+        throw await Promise.race([chatErrorFromResponse(response, { ...this.config, attempts: this.number }, this.body(response)), this.aborted]);
       } finally {
         this.close();
       }

@@ -149,5 +149,5 @@ function parseCompletion(text: string, config: CallConfig): ChatResponse {
       retryable: false,
     });
   }
-  return decodeCompletion(json, config.label, config.createId);
+  return decodeCompletion(json, config.label, config.createId, config.secrets);
 }

@@ -12,6 +12,7 @@ import { read } from '../internal/error-chain.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
 import { SSEParser, type SSEEvent } from '../internal/sse-decoder.js';
+import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from './types.js';
 
 interface OpenCall {
@@ -37,7 +38,9 @@ export class OpenAIStreamDecoder {
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
   private responseId: string | undefined;
+  private rawResponseId: string | undefined;
   private model: string | undefined;
+  private rawModel: string | undefined;
   private finished = false;
   private endedCalls = 0;
   /** True once the provider sent `[DONE]` or a `finish_reason`. */
@@ -122,8 +125,9 @@ export class OpenAIStreamDecoder {
       throw new StreamError(`The model stream sent a chunk that is not a JSON object: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
     }
     if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
-    if (typeof chunk.id === 'string') this.responseId = chunk.id;
-    if (typeof chunk.model === 'string') this.model = chunk.model;
+    // Remote text that reaches events and A2A metadata (llm_response_id): bounded and redacted like any other.
+    if (typeof chunk.id === 'string' && chunk.id !== this.rawResponseId) this.responseId = this.excerpt((this.rawResponseId = chunk.id));
+    if (typeof chunk.model === 'string' && chunk.model !== this.rawModel) this.model = this.excerpt((this.rawModel = chunk.model));
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices) {
@@ -183,7 +187,7 @@ export class OpenAIStreamDecoder {
     } else if (call.name === '' && typeof fn.name === 'string') {
       call.name = fn.name;
     }
-    const argumentsDelta = typeof fn.arguments === 'string' ? fn.arguments : isPlainObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    const argumentsDelta = fn.arguments === undefined ? '' : toolArgumentsText(fn.arguments, call.name);
     if (argumentsDelta !== '') {
       call.arguments += argumentsDelta;
       const last = this.out[this.out.length - 1];

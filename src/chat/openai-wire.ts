@@ -6,7 +6,8 @@
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { read } from '../internal/error-chain.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
 import { toUsage } from './openai-stream-decoder.js';
 import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './types.js';
@@ -86,7 +87,7 @@ function encodeMessage(message: ChatMessage): Record<string, unknown> {
 }
 
 /** Decodes a non-streamed completion; a body that is not one is a `ChatClientError` (`invalid_response`). */
-export function decodeCompletion(body: unknown, label: string, createId: () => string): ChatResponse {
+export function decodeCompletion(body: unknown, label: string, createId: () => string, secrets: readonly string[] = []): ChatResponse {
   const choice = read(read(body, 'choices'), '0');
   const message = read(choice, 'message');
   if (!isPlainObject(message)) {
@@ -123,9 +124,10 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
   };
   const usage = toUsage(read(body, 'usage'));
   if (usage) response.usage = usage;
+  // Remote text that reaches events and A2A metadata (llm_response_id): bounded and redacted like any other.
   const id = read(body, 'id');
-  if (typeof id === 'string') response.responseId = id;
+  if (typeof id === 'string') response.responseId = truncate(redactText(id, secrets), 200);
   const model = read(body, 'model');
-  if (typeof model === 'string') response.model = model;
+  if (typeof model === 'string') response.model = truncate(redactText(model, secrets), 200);
   return response;
 }

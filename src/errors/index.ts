@@ -1,4 +1,4 @@
-export { A2ATransportError, type A2ATransportErrorOptions } from './a2a-transport-error.js';
+export { A2ATransportError, type A2ATimeoutLimit, type A2ATransportErrorOptions } from './a2a-transport-error.js';
 export { AgentError, type AgentErrorJSON, type AgentErrorOptions } from './agent-error.js';
 export { AgentNotFoundError } from './agent-not-found-error.js';
 export {

@@ -80,11 +80,6 @@ export async function readBoundedBody(
   return timedOut ? { text, exceeded, timedOut } : { text, exceeded };
 }
 
-/** Reads at most `limit` bytes of a response body as text; never throws. */
-export async function readBoundedText(response: Response, limit: number = DEFAULT_ERROR_BODY_LIMIT, options: ReadBodyOptions = {}): Promise<string> {
-  return (await readBoundedBody(response, limit, options)).text;
-}
-
 /** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */
 export function describeBytes(limit: number): string {
   const mib = limit / (1024 * 1024);

@@ -10,13 +10,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AgentBuilder, type AgentRunItem } from '../../src/agent/index.js';
-import { createScriptedChatClient } from '../../src/chat/index.js';
-import { AgentError, markRecoverable, SerializeError, toResponseError } from '../../src/errors/index.js';
+import { collectChatStream, createOpenAICompatibleClient, createScriptedChatClient, type ChatResponse } from '../../src/chat/index.js';
+import { AgentError, markRecoverable, SerializeError, StreamError, toResponseError } from '../../src/errors/index.js';
 import { createExecutionError, createGraphAgent, ExecutionErrorCollector, executionErrorsFromStateDelta, StateGraph, StateSchema, STATE_NOT_SERIALIZABLE } from '../../src/graph/index.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { defineTool, runTool, serializeToolResult, toolRunContent, ToolFailure, ToolResult, type ToolLogRecord } from '../../src/tools/index.js';
 import { expectValidTranscript, finishOf, readRun, sleep } from '../helpers/agent-run.js';
-import { hostileValue, jsonWritable, mutatesLater, nested, throwsOnSecondRead, type Producer } from '../helpers/hostile-values.js';
+import { depthArbitrary, hostileValue, jsonWritable, mutatesLater, nested, nestedText, throwsOnSecondRead, type Producer } from '../helpers/hostile-values.js';
 
 const SEED = 1111;
 
@@ -180,6 +180,43 @@ describe('errors whose causes and fields are hostile', () => {
         expect(() => new ToolFailure('Custom', 'with hostile context', { context: producer.make() as Record<string, unknown> })).not.toThrow();
       }),
       { seed: SEED, numRuns: 200 },
+    );
+  });
+});
+
+describe('tool-call arguments sent as a JSON value', () => {
+  /** A stream whose one tool call carries `argumentsText` as a JSON *value* (not the string the format specifies). */
+  function streamWith(argumentsText: string): string {
+    const head = '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"lookup","arguments":';
+    return `data: ${head}${argumentsText}}}]}}]}\n\ndata: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n`;
+  }
+  const completionWith = (argumentsText: string) =>
+    `{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"lookup","arguments":${argumentsText}}}]},"finish_reason":"tool_calls"}]}`;
+  const client = (body: string, type: string) =>
+    createOpenAICompatibleClient({ baseURL: 'https://llm.test/v1', model: 'm', retry: false, fetch: async () => new Response(body, { headers: { 'content-type': type } }) });
+
+  it('is written back as text, or refused as a StreamError naming the call, never a raw RangeError, at any depth', async () => {
+    await fc.assert(
+      fc.asyncProperty(depthArbitrary, fc.constantFrom<'object' | 'array'>('object', 'array'), fc.boolean(), async (depth, kind, complete) => {
+        const argumentsText = nestedText(depth, '1', kind);
+        const request = { messages: [{ role: 'user' as const, content: 'go' }] };
+        let outcome: unknown;
+        try {
+          outcome = complete
+            ? await client(completionWith(argumentsText), 'application/json').complete(request)
+            : await collectChatStream(client(streamWith(argumentsText), 'text/event-stream').stream(request));
+        } catch (error) {
+          outcome = error;
+        }
+        if (depth <= 100) {
+          expect((outcome as ChatResponse).message?.toolCalls?.[0]?.arguments).toBe(argumentsText);
+        } else {
+          expect(StreamError.isInstance(outcome), `depth ${depth}: ${String(outcome)}`).toBe(true);
+          expect((outcome as StreamError).reason).toBe('malformed_chunk');
+          expect((outcome as StreamError).message).toMatch(/the tool call "lookup" that nest deeper than 100 levels/);
+        }
+      }),
+      { seed: SEED, numRuns: 40 },
     );
   });
 });

@@ -6,8 +6,10 @@
  * never ends, (d) one valid first event (or the valid start of a JSON body), then only comments — each piece every
  * 10 ms, forever, until the client lets go.
  *
- * Columns (READERS): the chat client's `stream()` and `complete()`, the A2A client's `streamMessage`, `resubscribe`
- * and `sendMessage`, and A2A card discovery (`getAgentCard`). Each cell asserts: the call ends within SETTLE_MS in
+ * Columns (READERS): the chat client's `stream()` (also against a 503 whose error body trickles) and `complete()`,
+ * the A2A client's `streamMessage`, `resubscribe` and `sendMessage`, and A2A card discovery (`getAgentCard`). The
+ * tool HTTP helper's error body (test/tools/tool-error-from-response.test.ts) and our A2A handler's request body
+ * (test/security/hostile-a2a-client.test.ts) have the same property, tested where those readers live. Each cell asserts: the call ends within SETTLE_MS in
  * the expected typed timeout (class, `timeout` limit, retryable, and a message naming the limit); right after, no
  * timer the SDK armed is still pending and no abort listener is left on the caller's signal (which was listened
  * to); and the peer sees its connection released. Timers are tracked by where they were armed (a stack frame in
@@ -55,6 +57,8 @@ const PEERS: readonly Peer[] = [
 /** What a reader's remote would send: its content type, a valid first piece, and the start of a line it never ends. */
 interface Wire {
   contentType: string;
+  /** The HTTP status of the answer. @default 200 */
+  status?: number;
   /** A complete first SSE event, or the valid start of a JSON body (`id`: the JSON-RPC id of the request). */
   first: (id: unknown) => string;
   /** A plausible beginning of the next line; the peer sends it byte by byte, then `x` forever. */
@@ -102,7 +106,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     return;
   }
   // `connection: close`: no socket of a peer is pooled for the next cell's request.
-  response.writeHead(200, { 'content-type': 'peer' in current ? current.wire.contentType : current.contentType, connection: 'close' });
+  response.writeHead('peer' in current ? (current.wire.status ?? 200) : 200, { 'content-type': 'peer' in current ? current.wire.contentType : current.contentType, connection: 'close' });
   response.flushHeaders();
   peers.add(response);
   let tick = 0;
@@ -272,6 +276,12 @@ const chatJSONWire: Wire = {
   first: () => '{"id":"chatcmpl-useless","object":"chat.completion","choices":[',
   line: '{"id":"chatcmpl-useless","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"',
 };
+const chatErrorWire: Wire = {
+  contentType: 'application/json',
+  status: 503,
+  first: () => '{"error":{"message":"overloaded, ',
+  line: '{"error":{"message":"overloaded, retry in a while',
+};
 const task = { kind: 'task', id: 'task-useless', contextId: 'ctx-useless', status: { state: 'working' } };
 const working = { kind: 'status-update', taskId: 'task-useless', contextId: 'ctx-useless', status: { state: 'working' }, final: false };
 const a2aWire: Wire = {
@@ -344,6 +354,12 @@ const READERS: readonly Reader[] = [
     wire: chatJSONWire,
     expected: same(chatFirstChunk),
     read: (signal, fetchImpl) => settle(chatClient(fetchImpl).complete(ask(signal))),
+  },
+  {
+    name: 'chat client.stream() (a 503 whose error body trickles)',
+    wire: chatErrorWire,
+    expected: same(chatFirstChunk),
+    read: (signal, fetchImpl) => drainChat(chatClient(fetchImpl).stream(ask(signal))),
   },
   {
     name: 'A2A streamMessage',
