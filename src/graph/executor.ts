@@ -98,12 +98,22 @@ export class GraphRun {
         }
         const snapshot = state;
         const outcomes = await Promise.all(pending.map((id) => runNode(this.scope, this.node(id), snapshot, step)));
-        // One copy of the state per step, every update reduced into it in trigger order: a step costs time linear in
-        // its updates, however many nodes ran (a 10,000-node fan-out copies the state once, not 10,000 times).
-        const next: State = { ...snapshot };
+        // One copy of the state per step (none when no node updates it), every update reduced into it in trigger
+        // order: a step costs time linear in its updates, however many nodes ran (a 10,000-node fan-out copies the
+        // state once, not 10,000 times).
+        let next: State | undefined;
         const settled: NodeOutcome[] = [];
-        for (const outcome of outcomes) settled.push(outcome.ok ? await this.reduceOutcome(next, outcome, snapshot, step) : outcome);
-        state = next;
+        for (const outcome of outcomes) {
+          const update = outcome.ok ? updateOf(outcome.result) : undefined;
+          if (!outcome.ok || update === undefined) {
+            settled.push(outcome);
+            continue;
+          }
+          next ??= { ...snapshot };
+          const failure = this.reduce(next, update);
+          settled.push(failure === undefined ? outcome : await this.reduceFailed(next, outcome as Extract<NodeOutcome, { ok: true }>, snapshot, step, failure));
+        }
+        state = next ?? snapshot;
         const failures = settled.filter((outcome): outcome is Extract<NodeOutcome, { ok: false }> => !outcome.ok);
         if (failures.length > 0) return this.fail(state, failures, step);
         pending = await this.route(settled as Array<Extract<NodeOutcome, { ok: true }>>, state, step);
@@ -116,32 +126,32 @@ export class GraphRun {
     return { status: 'completed', state, steps: step, ...this.listenerReport() };
   }
 
-  /**
-   * Reduces a finished node's update into the step's state. A reducer that throws fails that node like any node
-   * failure (its error event and `afterNode` callbacks, so the collector records it); a recovery's own update is
-   * reduced in its place. Should that throw too, the node fails with it, keeping the recovery's execution-error
-   * records for the fallback state.
-   */
-  private async reduceOutcome(next: State, outcome: Extract<NodeOutcome, { ok: true }>, snapshot: State, step: number): Promise<NodeOutcome> {
-    const update = updateOf(outcome.result);
-    if (update === undefined) return outcome;
+  /** Reduces `update` into the step's state; what its reducer threw, if it did (the state is then unchanged). */
+  private reduce(next: State, update: State): { error: unknown } | undefined {
     try {
       this.parts.schema.reduceInto(next, update);
-      return outcome;
-    } catch (reduceError) {
-      const error = new WorkflowError(`node ${outcome.node.id}'s update could not be reduced into the state: ${messageOf(reduceError)}`, { nodeId: outcome.node.id, stepNumber: step, cause: reduceError });
-      const handled = await failNodeUpdate(this.scope, outcome.node, snapshot, step, error, outcome.attempts);
-      const recovery = handled.ok ? updateOf(handled.result) : undefined;
-      if (!handled.ok || recovery === undefined) return handled;
-      try {
-        this.parts.schema.reduceInto(next, recovery);
-        return handled;
-      } catch (again) {
-        const records = Object.fromEntries(this.parts.schema.executionErrorKeys.filter((key) => Object.hasOwn(recovery, key)).map((key) => [key, recovery[key]]));
-        const failure = new WorkflowError(`node ${outcome.node.id}'s recovery update could not be reduced either: ${messageOf(again)}`, { nodeId: outcome.node.id, stepNumber: step, cause: again });
-        return { ok: false, node: outcome.node, error: failure, attempts: outcome.attempts, fallbackUpdates: Object.keys(records).length > 0 ? [records] : [] };
-      }
+      return undefined;
+    } catch (error) {
+      return { error };
     }
+  }
+
+  /**
+   * A node whose update could not be reduced fails like any node (its error event and `afterNode` callbacks, so the
+   * collector records it); a recovery's own update is reduced in its place. Should that throw too, the node fails
+   * with it, keeping the recovery's execution-error records for the fallback state.
+   */
+  private async reduceFailed(next: State, outcome: Extract<NodeOutcome, { ok: true }>, snapshot: State, step: number, failure: { error: unknown }): Promise<NodeOutcome> {
+    const id = outcome.node.id;
+    const error = new WorkflowError(`node ${id}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: id, stepNumber: step, cause: failure.error });
+    const handled = await failNodeUpdate(this.scope, outcome.node, snapshot, step, error, outcome.attempts);
+    const recovery = handled.ok ? updateOf(handled.result) : undefined;
+    if (!handled.ok || recovery === undefined) return handled;
+    const again = this.reduce(next, recovery);
+    if (again === undefined) return handled;
+    const records = Object.fromEntries(this.parts.schema.executionErrorKeys.filter((key) => Object.hasOwn(recovery, key)).map((key) => [key, recovery[key]]));
+    const final = new WorkflowError(`node ${id}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: id, stepNumber: step, cause: again.error });
+    return { ok: false, node: outcome.node, error: final, attempts: outcome.attempts, fallbackUpdates: Object.keys(records).length > 0 ? [records] : [] };
   }
 
   private node(id: string) {
