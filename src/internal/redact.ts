@@ -11,20 +11,29 @@ export const REDACTED = '[REDACTED]';
 const SECRET_KEY =
   /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|private[-_]?key|credentials?|auth)$/i;
 const SECRET_KEY_PART = /(secret|password|passwd|api[-_]?key|access[-_]?token|private[-_]?key|authorization)/i;
+/**
+ * Credential shapes, each linear in its input (a pattern whose match can start again inside the run it just scanned
+ * would be quadratic on hostile text: every pattern below can start only where a scan cannot have started). The
+ * scheme words are matched as HTTP writes them, not in any case, so prose ("requires basic authentication") is left
+ * alone; Basic takes a base64 credential only.
+ */
 const TOKEN_PATTERNS: readonly RegExp[] = [
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(Bearer|bearer|BEARER)\s+[A-Za-z0-9._~+/=-]{8,}/g,
+  /\b(Basic|BASIC)\s+[A-Za-z0-9+/]{8,}={0,2}/g,
   /\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}/g,
   /\b(ghp|gho|ghs|xox[abp])_[A-Za-z0-9_-]{12,}/g,
   /\bAIza[0-9A-Za-z_-]{20,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // a JWT
 ];
 
+/** A JWT, starting only after a character that cannot belong to one (`\b` would let `-eyJ-eyJ…` restart everywhere). */
+const JWT = /(^|[^A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+
 /**
- * A credential-shaped value after a word that names one (`key=…`, `"api_key": "…"`, `token …`, `password: …`): 16 or
- * more token characters holding both a letter and a digit. The word and the separator are kept.
+ * A credential-shaped value after a word that names one and a `:` or `=` (`key=…`, `"api_key": "…"`, `token: …`,
+ * `password=…`): 16 or more token characters holding both a letter and a digit. The word and the separator are kept.
  */
 const KEYWORD_VALUE =
-  /\b(api[-_]?key|apikey|key|access[-_]?token|refresh[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|credential)(\\?["']?\s*[:=]\s*\\?["']?|\s+)([A-Za-z0-9._~+/=-]{16,})/gi;
+  /\b(api[-_]?key|apikey|key|access[-_]?token|refresh[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|credential)(\\?["']?[ \t]*[:=][ \t]*\\?["']?)([A-Za-z0-9._~+/=-]{16,})/gi;
 
 function maskKeywordValue(match: string, word: string, separator: string, value: string): string {
   return /[0-9]/.test(value) && /[A-Za-z]/.test(value) ? `${word}${separator}${REDACTED}` : match;
@@ -81,7 +90,10 @@ export function secretForms(secret: string): readonly string[] {
   } catch {
     // a lone surrogate cannot be URL-encoded; nothing to look for
   }
-  forms.add(JSON.stringify(secret).slice(1, -1));
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  forms.add(escaped);
+  forms.add(escaped.replace(/\//g, '\\/')); // PHP and some Java encoders escape "/"
+  for (const form of [...forms]) if (/%[0-9A-F]{2}/.test(form)) forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
   const bytes = new TextEncoder().encode(secret);
   for (let offset = 0; offset < 3; offset++) {
     const padded = new Uint8Array(offset + bytes.length);
@@ -130,7 +142,7 @@ export function redactText(text: string, secrets: readonly string[] = [], option
       /^(Bearer|Basic)$/i.test(prefix) ? `${prefix} ${REDACTED}` : REDACTED,
     );
   }
-  return result.replace(KEYWORD_VALUE, maskKeywordValue);
+  return result.replace(JWT, (_match, before: string) => `${before}${REDACTED}`).replace(KEYWORD_VALUE, maskKeywordValue);
 }
 
 /**
