@@ -8,6 +8,7 @@ import { SerializeError } from '../errors/serialize-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
 import { ErrorType } from '../errors/constants.js';
 import { Severity, type SeverityName } from './constants.js';
 import type { StateDelta } from './state-delta.js';
@@ -38,7 +39,8 @@ export interface ExecutionErrorOrigin {
 
 /**
  * A record for `error` at `origin` (tRPC's `NewExecutionError`): the error converted with
- * `toResponseError(error, 'flow_error')`, the time now. A missing origin leaves the node fields empty.
+ * `toResponseError(error, 'flow_error')` with credential-shaped values masked, the time now. A missing origin leaves
+ * the node fields empty.
  * @example `createExecutionError({ nodeId: 'write' }, new Error('db down'), 'fatal')`
  */
 export function createExecutionError(origin: ExecutionErrorOrigin | undefined, error: unknown, severity: SeverityName): ExecutionError {
@@ -49,8 +51,19 @@ export function createExecutionError(origin: ExecutionErrorOrigin | undefined, e
   record.stepNumber = origin?.stepNumber ?? 0;
   record.timestamp = isoTimestamp();
   const responseError = toResponseError(error, ErrorType.FlowError);
-  if (responseError) record.error = responseError;
+  if (responseError) record.error = maskCredentials(responseError);
   return record;
+}
+
+/**
+ * Records travel: in state deltas, in `runner.completion`, in A2A `state_delta` metadata to remote clients. A
+ * credential-shaped value in an error (an upstream's "refused Bearer abc…123") is masked where the record is made.
+ */
+function maskCredentials(error: ResponseError): ResponseError {
+  const masked: ResponseError = { type: redactText(error.type), message: redactText(error.message) };
+  if (error.code !== undefined) masked.code = redactText(error.code);
+  if (error.param !== undefined) masked.param = redactText(error.param);
+  return masked;
 }
 
 /**

@@ -18,6 +18,7 @@ import { createA2AAgent, createA2AClient, createA2AHandler } from '../../src/a2a
 import { AgentBuilder, type AgentEvents, type AgentRunItem } from '../../src/agent/index.js';
 import { createOpenAICompatibleClient } from '../../src/chat/index.js';
 import { createErrorEvent, createEvent, Runner, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
+import { createGraphAgent, ExecutionErrorCollector, StateGraph, StateSchema } from '../../src/graph/index.js';
 import { chunk, sseText } from '../../src/testing/openai-stream.js';
 import { toolErrorFromResponse } from '../../src/tools/index.js';
 import { Evidence } from '../helpers/evidence.js';
@@ -198,6 +199,21 @@ describe('what our A2A handler sends', () => {
     const all = await answers(createA2AHandler({ agent: leakingAgent({ type: 'stream_error', message: `provider said Bearer ${key}`, code: `Bearer ${key}` }, 'partial'), card: { name: 'leaky' } }));
     expect(all).not.toContain(key);
     expect(all).toContain('"error_code":"Bearer [REDACTED]"');
+  });
+
+  it("masks a credential-shaped value in a graph's execution-error records, which leave in state_delta", async () => {
+    const token = 'abcdefghijklmnop0123456789';
+    const graph = new StateGraph(new StateSchema())
+      .use(new ExecutionErrorCollector())
+      .addNode('call', () => {
+        throw Object.assign(new Error(`upstream refused Bearer ${token}`), { code: `Bearer ${token}` });
+      })
+      .setEntryPoint('call')
+      .setFinishPoint('call');
+    const all = await answers(createA2AHandler({ agent: createGraphAgent('graph', graph.compile()), card: { name: 'graph' } }));
+    const decoded = [...all.matchAll(/"payload":"([A-Za-z0-9+/=]+)"/g)].map((match) => atob(match[1] as string)).join('\n');
+    expect(decoded).toContain('upstream refused Bearer [REDACTED]');
+    expect(`${all}${decoded}`).not.toContain(token);
   });
 
   it.each(FORMS)('removes a configured secret %s from everything it sends', async (_form, planted) => {
