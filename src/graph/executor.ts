@@ -16,6 +16,7 @@ import { defineData } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
+import { createExecutionError } from './execution-error.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
 import {
   COMPLETION_METADATA_KEY,
@@ -24,6 +25,7 @@ import {
   GRAPH_PREGEL_AUTHOR,
   NODE_CUSTOM_METADATA_KEY,
   PREGEL_METADATA_KEY,
+  Severity,
 } from './constants.js';
 import { failNodeUpdate, runNode, type NodeOutcome, type RunScope } from './node-runner.js';
 import { encodeStateKeys, type StateDelta } from './state-delta.js';
@@ -138,20 +140,31 @@ export class GraphRun {
 
   /**
    * A node whose update could not be reduced fails like any node (its error event and `afterNode` callbacks, so the
-   * collector records it); a recovery's own update is reduced in its place. Should that throw too, the node fails
-   * with it, keeping the recovery's execution-error records for the fallback state.
+   * collector records it); the records its update carried (a recovered failure's) are reduced on their own first, and
+   * a recovery's own update is reduced in its place. Should that throw too, the node fails with it: the recovery's
+   * records are kept and a fatal record of the final failure is added, so no failure goes unrecorded.
    */
   private async reduceFailed(next: State, outcome: Extract<NodeOutcome, { ok: true }>, snapshot: State, step: number, failure: { error: unknown }): Promise<NodeOutcome> {
-    const id = outcome.node.id;
-    const error = new WorkflowError(`node ${id}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: id, stepNumber: step, cause: failure.error });
-    const handled = await failNodeUpdate(this.scope, outcome.node, snapshot, step, error, outcome.attempts);
+    const { node } = outcome;
+    this.reduceRecords(next, updateOf(outcome.result) ?? {});
+    const error = new WorkflowError(`node ${node.id}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
+    const handled = await failNodeUpdate(this.scope, node, snapshot, step, error, outcome.attempts);
     const recovery = handled.ok ? updateOf(handled.result) : undefined;
     if (!handled.ok || recovery === undefined) return handled;
     const again = this.reduce(next, recovery);
     if (again === undefined) return handled;
-    const records = Object.fromEntries(this.parts.schema.executionErrorKeys.filter((key) => Object.hasOwn(recovery, key)).map((key) => [key, recovery[key]]));
-    const final = new WorkflowError(`node ${id}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: id, stepNumber: step, cause: again.error });
-    return { ok: false, node: outcome.node, error: final, attempts: outcome.attempts, fallbackUpdates: Object.keys(records).length > 0 ? [records] : [] };
+    this.reduceRecords(next, recovery);
+    const final = new WorkflowError(`node ${node.id}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
+    const record = createExecutionError({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step }, final, Severity.Fatal);
+    const fatal = Object.fromEntries(this.parts.schema.executionErrorKeys.map((key) => [key, [record]]));
+    return { ok: false, node, error: final, attempts: outcome.attempts, fallbackUpdates: [fatal] };
+  }
+
+  /** Reduces the execution-error records an update carries, alone (their reducer takes any record list). */
+  private reduceRecords(state: State, update: State): void {
+    for (const key of this.parts.schema.executionErrorKeys) {
+      if (Object.hasOwn(update, key)) this.reduce(state, { [key]: update[key] });
+    }
   }
 
   private node(id: string) {
@@ -228,19 +241,7 @@ export class GraphRun {
    * key's reducer throw, the update's execution-error records are reduced on their own: a record is never lost.
    */
   private reduceFallback(state: State, update: State): void {
-    const schema = this.parts.schema;
-    try {
-      schema.reduceInto(state, update);
-    } catch {
-      for (const key of schema.executionErrorKeys) {
-        if (!Object.hasOwn(update, key)) continue;
-        try {
-          schema.reduceInto(state, { [key]: update[key] });
-        } catch {
-          // the collector's reducer takes any record list; nothing else can be done for a malformed one
-        }
-      }
-    }
+    if (this.reduce(state, update) !== undefined) this.reduceRecords(state, update);
   }
 
   /**

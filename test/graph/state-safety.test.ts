@@ -127,6 +127,45 @@ describe('updates that cannot be read or reduced', () => {
     expect((state.execution_errors as Array<{ severity: string; nodeId: string }>).map((record) => [record.severity, record.nodeId])).toEqual([['recoverable', 'bad']]);
   });
 
+  it("keeps a recovered failure's record when the recovery's own update cannot be reduced, and records a second failure too", async () => {
+    const reducer: Reducer = (_existing, update) => {
+      if (update === 'bad') throw new Error('cannot take "bad"');
+      return update;
+    };
+    const run = (replacementForTheReduceError: Record<string, unknown> | undefined) =>
+      new StateGraph(new StateSchema().addField('x', { reducer }))
+        .use(
+          new ExecutionErrorCollector({
+            policy: (_context, _state, _result, error) =>
+              String((error as Error).message).includes('inventory service down') ? { recover: true, replacement: { x: 'bad' } } : { recover: true, replacement: replacementForTheReduceError },
+          }),
+        )
+        .addNode('lookup', () => {
+          throw new Error('inventory service down');
+        })
+        .setEntryPoint('lookup')
+        .setFinishPoint('lookup')
+        .compile()
+        .run();
+    const messagesOf = (outcome: GraphOutcome) => {
+      const state = outcome.status === 'failed' ? outcome.fallbackState : outcome.state;
+      return (state.execution_errors as Array<{ severity: string; error: { message: string } }>).map((record) => [record.severity, record.error.message.slice(0, 30)]);
+    };
+    const once = await run(undefined);
+    expect(once.status).toBe('completed');
+    expect(messagesOf(once)).toEqual([
+      ['recoverable', 'inventory service down'],
+      ['recoverable', "node lookup's update could not"],
+    ]);
+    const twice = await run({ x: 'bad' });
+    expect(twice.status).toBe('failed');
+    expect(messagesOf(twice)).toEqual([
+      ['recoverable', 'inventory service down'],
+      ['recoverable', "node lookup's update could not"],
+      ['fatal', "node lookup's recovery update "],
+    ]);
+  });
+
   it('fails a run whose input cannot be reduced with a WorkflowError, instead of rejecting', async () => {
     const compiled = new StateGraph(new StateSchema()).addNode('a', () => undefined).setEntryPoint('a').setFinishPoint('a').compile();
     const outcome = await compiled.run({
