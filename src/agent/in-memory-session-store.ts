@@ -102,15 +102,23 @@ export class InMemorySessionStore implements SessionStore {
     return entry;
   }
 
-  /** A session over a quarter of the budget loses its oldest turns (whole turns: a transcript stays a valid request). */
+  /**
+   * A session over a quarter of the budget loses its oldest turns — whole turns, cut just before a user message, so
+   * the transcript stays a valid request (never one that starts with a tool answer). The newest turn is always kept
+   * whole, even when it alone is over the limit.
+   */
   private trim(entry: Entry): void {
     const limit = Math.floor(this.maxBytes / 4);
     if (entry.bytes <= limit) return;
+    const messages = entry.messages;
+    let lastUser = messages.length - 1;
+    while (lastUser > 0 && messages[lastUser]?.role !== 'user') lastUser--;
     let cut = 0;
     let removed = 0;
-    while (cut < entry.messages.length - 1 && entry.bytes - removed > limit) removed += sizeOf(entry.messages[cut++] as ChatMessage);
-    while (cut < entry.messages.length - 1 && entry.messages[cut]?.role !== 'user') removed += sizeOf(entry.messages[cut++] as ChatMessage);
-    entry.messages.splice(0, cut);
+    while (cut < lastUser && entry.bytes - removed > limit) removed += sizeOf(messages[cut++] as ChatMessage);
+    while (cut < lastUser && messages[cut]?.role !== 'user') removed += sizeOf(messages[cut++] as ChatMessage);
+    if (cut === 0) return;
+    messages.splice(0, cut);
     entry.bytes -= removed;
     this.totalBytes -= removed;
   }

@@ -125,6 +125,19 @@ describe('InMemorySessionStore bounds', () => {
     expect(kept.at(-1)?.content).toBe('a19');
   });
 
+  it('keeps the newest turn whole, and never leaves a transcript that starts with a tool or assistant message', async () => {
+    const store = new InMemorySessionStore({ maxBytes: 4_000 });
+    await store.append('s', [message('first'), { role: 'assistant', content: 'ok' }]);
+    await store.append('s', [
+      message('second'),
+      { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'c1', content: 'x'.repeat(1_200) },
+    ]);
+    expect((await store.load('s')).map((kept) => kept.role)).toEqual(['user', 'assistant', 'tool']);
+    await store.append('t', [message('y'.repeat(600)), { role: 'assistant', content: 'z'.repeat(600) }]);
+    expect((await store.load('t')).map((kept) => kept.role)).toEqual(['user', 'assistant']);
+  });
+
   it('rejects bounds that are not positive integers', () => {
     expect(() => new InMemorySessionStore({ maxSessions: 0 })).toThrow(/maxSessions must be an integer > 0/);
     expect(() => new InMemorySessionStore({ maxBytes: 1.5 })).toThrow(/maxBytes must be an integer > 0/);
