@@ -95,9 +95,9 @@ export class ExecutionErrorCollector {
    * state field; `compile()` reports callbacks whose field is missing.
    */
   nodeCallbacks(): NodeCallbacks {
-    const callbacks: NodeCallbacks = { afterNode: (context, state, result, error) => this.afterNode(context, state, result, error) };
-    Object.defineProperty(callbacks, COLLECTOR_STATE_KEY, { value: this.stateKey });
-    return callbacks;
+    const afterNode: NonNullable<NodeCallbacks['afterNode']> = (context, state, result, error) => this.afterNode(context, state, result, error);
+    Object.defineProperty(afterNode, COLLECTOR_STATE_KEY, { value: this.stateKey });
+    return { afterNode };
   }
 
   /**

@@ -2,14 +2,16 @@ import type { NodeCallbackContext } from './node-context.js';
 import type { State } from './state-schema.js';
 
 /**
- * @internal Marks the callbacks of an `ExecutionErrorCollector` with the state key they record into, so `compile()`
- * can tell a collector that is half wired (callbacks without their field, or a field without its callbacks).
+ * @internal Marks the `afterNode` function of an `ExecutionErrorCollector`'s callbacks with the state key it records
+ * into (on the function, so a `{ ...callbacks }` copy keeps it), so `compile()` can tell a collector that is half
+ * wired (callbacks without their field, or a field without its callbacks).
  */
 export const COLLECTOR_STATE_KEY = Symbol('faultline.graph.collectorStateKey');
 
 /** @internal The state key of a collector's callbacks, if these are a collector's. */
 export function collectorStateKey(callbacks: NodeCallbacks | undefined): string | undefined {
-  const key = (callbacks as { [COLLECTOR_STATE_KEY]?: unknown } | undefined)?.[COLLECTOR_STATE_KEY];
+  const afterNode = callbacks?.afterNode as { [COLLECTOR_STATE_KEY]?: unknown } | undefined;
+  const key = afterNode?.[COLLECTOR_STATE_KEY];
   return typeof key === 'string' ? key : undefined;
 }
 

@@ -54,6 +54,11 @@ export interface GraphExtension {
 export interface CompileOptions {
   /** Supersteps before a runaway run is stopped with a `WorkflowError`. @default 100 */
   stepLimit?: number | undefined;
+  /**
+   * Check that every execution-error collector is wired whole (its record field and its callbacks, on every node).
+   * Turn it off only when you install a collector's callbacks through a wrapper of your own. @default true
+   */
+  collectorCheck?: boolean | undefined;
 }
 
 /**
@@ -201,7 +206,7 @@ export class StateGraph {
     for (const node of this.nodes.values()) {
       for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
     }
-    problems.push(...this.collectorProblems());
+    if (options.collectorCheck !== false) problems.push(...this.collectorProblems());
     const stepLimit = options.stepLimit ?? 100;
     if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
     const edgesFrom = new Map<string, string[]>();
@@ -232,18 +237,24 @@ export class StateGraph {
   private collectorProblems(): string[] {
     const problems: string[] = [];
     const graphWide = this.callbacks.map(collectorStateKey).filter((key): key is string => key !== undefined);
-    const installed = new Set([...graphWide, ...[...this.nodes.values()].map((node) => collectorStateKey(node.callbacks)).filter((key): key is string => key !== undefined)]);
+    const perNode = [...this.nodes.values()].map((node) => ({ id: node.id, key: collectorStateKey(node.callbacks) }));
+    const installed = new Set([...graphWide, ...perNode.map((node) => node.key).filter((key): key is string => key !== undefined)]);
+    const fix = 'wire it with graph.use(collector) (or compile({ collectorCheck: false }) if you install its callbacks through a wrapper of your own)';
     for (const key of installed) {
       if (this.schema.field(key)?.executionErrors !== true) {
-        problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last. Wire it with graph.use(collector)`);
+        problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last; ${fix}`);
       }
     }
     for (const key of new Set(graphWide)) {
       if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
     }
     for (const key of this.schema.executionErrorKeys) {
+      if (graphWide.includes(key)) continue;
+      const uncovered = perNode.filter((node) => node.key !== key).map((node) => node.id);
       if (!installed.has(key)) {
-        problems.push(`the state field ${JSON.stringify(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record. Wire it with graph.use(collector)`);
+        problems.push(`the state field ${JSON.stringify(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record; ${fix}`);
+      } else if (uncovered.length > 0) {
+        problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed on some nodes only: a failure of ${uncovered.map((id) => JSON.stringify(id)).join(', ')} would end the run with no record; ${fix}`);
       }
     }
     return problems;

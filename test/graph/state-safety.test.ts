@@ -249,6 +249,30 @@ describe('wiring the collector', () => {
     expect(() => graph.compile()).toThrow(/installed twice/);
   });
 
+  it("recognises the collector's callbacks through a spread copy, and takes a wrapper of your own with collectorCheck: false", () => {
+    const collector = new ExecutionErrorCollector();
+    const spread = new StateGraph(collector.addField(new StateSchema())).withNodeCallbacks({ ...collector.nodeCallbacks() }).addNode('a', node).setEntryPoint('a').setFinishPoint('a');
+    expect(() => spread.compile()).not.toThrow();
+    const wrapped = new StateGraph(new ExecutionErrorCollector().addField(new StateSchema()))
+      .withNodeCallbacks({ afterNode: (...args) => collector.afterNode(...args) })
+      .addNode('a', node)
+      .setEntryPoint('a')
+      .setFinishPoint('a');
+    expect(() => wrapped.compile()).toThrow(/compile\(\{ collectorCheck: false \}\)/);
+    expect(() => wrapped.compile({ collectorCheck: false })).not.toThrow();
+  });
+
+  it('refuses a collector installed on some nodes only, naming the nodes it would not record', () => {
+    const collector = new ExecutionErrorCollector();
+    const graph = new StateGraph(collector.addField(new StateSchema()))
+      .addNode('a', node, { callbacks: collector.nodeCallbacks() })
+      .addNode('b', node)
+      .addEdge('a', 'b')
+      .setEntryPoint('a')
+      .setFinishPoint('b');
+    expect(() => graph.compile()).toThrow(/installed on some nodes only: a failure of "b" would end the run with no record/);
+  });
+
   it('accepts the two-step form when both steps are there, and a collector per node', () => {
     const collector = new ExecutionErrorCollector();
     expect(() =>
