@@ -2,8 +2,10 @@
  * JSON at the edges, never a raw `RangeError` or `TypeError`: every place that serializes data it did not build itself
  * (tool results, graph state, A2A payloads, tool-call arguments) goes through {@link encodeJSON}, which throws a
  * `SerializeError` naming what failed and where (`issues: [{code, path, message}]`); inbound JSON is checked with
- * {@link nestingProblem} before anything clones or re-serializes it. The diagnosis walks are iterative and bounded,
- * so a value nested 100,000 levels deep or a cycle costs a bounded amount of work and no stack.
+ * {@link nestingProblem} before anything clones or re-serializes it. The walks behind them are iterative, keep one
+ * frame per open container (never one per child: a 4-million-element array costs no extra memory) and stop after a
+ * bounded number of values, so a value nested 100,000 levels deep, a huge one or a cycle costs bounded work and no
+ * stack.
  */
 import { SerializeError, type SerializeIssue } from '../errors/serialize-error.js';
 import { messageOf } from './error-chain.js';
@@ -11,11 +13,14 @@ import { messageOf } from './error-chain.js';
 /** Inbound JSON nested deeper than this is refused at the edge (protobuf's default recursion limit). */
 export const MAX_JSON_DEPTH = 100;
 
-/** Nodes a diagnosis walk visits at most. */
+/** Values a diagnosis walk reads at most (it only runs when encoding already failed, or to find dropped parts). */
 const WALK_LIMIT = 100_000;
 
+/** Values the inbound depth check reads at most; past it the payload is refused, never waved through. */
+const CHECK_LIMIT = 1_000_000;
+
 /** Why a value cannot become JSON. */
-export type JSONProblemCode = 'too_deep' | 'bigint' | 'cycle' | 'unreadable' | 'not_json';
+export type JSONProblemCode = 'too_deep' | 'too_large' | 'bigint' | 'cycle' | 'unreadable' | 'not_json';
 
 /** `data.rows[3].total` from a list of keys (shortened in the middle past 12 segments). */
 export function pathText(root: string, keys: ReadonlyArray<string | number>): string {
@@ -29,7 +34,7 @@ export function pathText(root: string, keys: ReadonlyArray<string | number>): st
   return text === '' ? '(root)' : text;
 }
 
-/** What a value is, for messages: `a function`, `a Symbol`, `a BigInt`, `undefined`. */
+/** What a value is, for messages: `a function`, `a Symbol`, `a BigInt`, `a Map`, `an Error`, `undefined`. */
 export function kindOf(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'function') return 'a function';
@@ -37,108 +42,159 @@ export function kindOf(value: unknown): string {
   if (typeof value === 'bigint') return 'a BigInt';
   if (value instanceof Map) return 'a Map';
   if (value instanceof Set) return 'a Set';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-/** Keys kept for a path: past this depth only the count grows (deep values cost no quadratic copying). */
-const PATH_KEYS = 32;
-
-function child(keys: ReadonlyArray<string | number>, key: string | number): Array<string | number> {
-  return keys.length < PATH_KEYS ? [...keys, key] : (keys as Array<string | number>);
-}
-
-function issue(code: JSONProblemCode, root: string, keys: ReadonlyArray<string | number>, message: string, depth = keys.length): SerializeIssue {
-  return { code, path: `${pathText(root, keys)}${depth > keys.length ? `…(${depth} levels)` : ''}`, message };
-}
-
-/** Reads `holder[key]`, or reports it unreadable. */
-function readKey(holder: object, key: string | number): { value: unknown } | { error: unknown } {
-  try {
-    return { value: (holder as Record<string | number, unknown>)[key] };
-  } catch (error) {
-    return { error };
+  if (value instanceof Error) return 'an Error';
+  if (value instanceof RegExp) return 'a RegExp';
+  if (value instanceof Promise) return 'a Promise (not awaited?)';
+  if (typeof value === 'object' && value !== null) {
+    const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? `an instance of ${name}` : 'an object';
   }
+  return `a ${typeof value}`;
 }
 
-/** Calls `toJSON` the way `JSON.stringify` does. */
-function viaToJSON(value: object, key: string | number): { value: unknown } | { error: unknown } {
-  try {
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    return { value: typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, String(key)) : value };
-  } catch (error) {
-    return { error };
-  }
+function issue(code: JSONProblemCode, root: string, keys: ReadonlyArray<string | number>, message: string): SerializeIssue {
+  return { code, path: pathText(root, keys), message };
 }
 
-type Step = { enter: true; value: unknown; keys: Array<string | number>; depth: number } | { enter: false; object: object };
+/** One open container of a walk: its children are visited one by one through `index`. */
+interface Frame {
+  readonly container: object;
+  /** The keys of an object; `undefined` for an array (its indices). */
+  readonly keys: readonly string[] | undefined;
+  readonly count: number;
+  index: number;
+  /** Where the container sits in its parent (the root's is unused). */
+  readonly at: string | number;
+}
+
+function open(container: object, at: string | number): Frame {
+  const keys = Array.isArray(container) ? undefined : Object.keys(container);
+  return { container, keys, count: keys ? keys.length : (container as unknown[]).length, index: 0, at };
+}
+
+/** The path to a child `key` of the innermost open container. */
+function keysTo(frames: readonly Frame[], key: string | number): Array<string | number> {
+  const keys: Array<string | number> = [];
+  for (let index = 1; index < frames.length; index++) keys.push((frames[index] as Frame).at);
+  keys.push(key);
+  return keys;
+}
 
 /**
- * The first reason `value` cannot be written as JSON, found by an iterative depth-first walk that reads every
- * property once (getters and `toJSON` included): a BigInt, a cycle, a throwing getter or `toJSON`, or nesting deeper
- * than `maxDepth`. `undefined` when none was found within the walk's bound.
+ * What to do with each value a walk reaches: descend into a container (`{ open }`: the value itself, or what its
+ * `toJSON()` gave), `skip` it, or end the walk with an issue.
  */
-export function jsonProblem(value: unknown, root: string, maxDepth: number = Number.POSITIVE_INFINITY): SerializeIssue | undefined {
-  const stack: Step[] = [{ enter: true, value, keys: [], depth: 0 }];
-  const onPath = new Set<object>();
-  let visited = 0;
-  while (stack.length > 0 && visited < WALK_LIMIT) {
-    const step = stack.pop() as Step;
-    if (!step.enter) {
-      onPath.delete(step.object);
+type Verdict = { open: object } | 'skip' | SerializeIssue;
+
+/**
+ * Walks `value` depth-first, one frame per open container: `check(child, keysOf, depth)` sees each value (the root
+ * first, with no keys) and says whether to descend; `onLeave` hears each container when its last child is done. A
+ * getter that throws is reported through `onUnreadable`. Returns the first issue, or `exhausted` when it read `limit`
+ * values without finding one.
+ */
+function walk(
+  value: unknown,
+  limit: number,
+  check: (current: unknown, keysOf: () => Array<string | number>, depth: number) => Verdict,
+  onUnreadable: (keys: Array<string | number>, error: unknown) => SerializeIssue | undefined,
+  onLeave: (container: object) => void = () => {},
+): SerializeIssue | 'exhausted' | undefined {
+  const frames: Frame[] = [];
+  const enter = (current: unknown, keysOf: () => Array<string | number>, at: string | number): SerializeIssue | undefined => {
+    const verdict = check(current, keysOf, frames.length);
+    if (verdict === 'skip') return undefined;
+    if (!('open' in verdict)) return verdict;
+    try {
+      frames.push(open(verdict.open, at));
+    } catch (error) {
+      onLeave(verdict.open);
+      return onUnreadable(keysOf(), error);
+    }
+    return undefined;
+  };
+  const first = enter(value, () => [], '');
+  if (first) return first;
+  let visited = 1;
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as Frame;
+    if (frame.index >= frame.count) {
+      frames.pop();
+      onLeave(frame.container);
       continue;
     }
-    visited++;
-    const { keys, depth } = step;
-    let current = step.value;
-    if (current !== null && typeof current === 'object') {
-      const converted = viaToJSON(current, keys.length > 0 ? (keys[keys.length - 1] as string | number) : '');
-      if ('error' in converted) return issue('unreadable', root, keys, `cannot be written: its toJSON() threw: ${messageOf(converted.error)}`, depth);
-      current = converted.value;
-    }
-    if (typeof current === 'bigint') return issue('bigint', root, keys, 'is a BigInt, which JSON cannot represent (convert it to a string or a number)', depth);
-    if (current === null || typeof current !== 'object') continue;
-    if (onPath.has(current)) return issue('cycle', root, keys, 'refers back to an object that contains it (a cycle)', depth);
-    if (depth >= maxDepth) return issue('too_deep', root, keys, `nests deeper than ${maxDepth} levels`, depth);
-    let names: Array<string | number>;
+    if (visited++ >= limit) return 'exhausted';
+    const key: string | number = frame.keys ? (frame.keys[frame.index] as string) : frame.index;
+    frame.index++;
+    let child: unknown;
     try {
-      names = Array.isArray(current) ? Array.from({ length: current.length }, (_, index) => index) : Object.keys(current);
+      child = (frame.container as Record<string | number, unknown>)[key];
     } catch (error) {
-      return issue('unreadable', root, keys, `cannot be read: its keys cannot be listed: ${messageOf(error)}`, depth);
+      const found = onUnreadable(keysTo(frames, key), error);
+      if (found) return found;
+      continue;
     }
-    onPath.add(current);
-    stack.push({ enter: false, object: current });
-    for (let index = names.length - 1; index >= 0; index--) {
-      const key = names[index] as string | number;
-      const read = readKey(current, key);
-      if ('error' in read) return issue('unreadable', root, child(keys, key), `cannot be read: its getter threw: ${messageOf(read.error)}`, depth + 1);
-      stack.push({ enter: true, value: read.value, keys: child(keys, key), depth: depth + 1 });
-    }
+    const found = enter(child, () => keysTo(frames, key), key);
+    if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The first reason `value` cannot be written as JSON, found by reading every property once (getters and `toJSON`
+ * included): a BigInt, a cycle, a throwing getter or `toJSON`, or nesting deeper than `maxDepth`. `undefined` when
+ * none was found within the walk's bound.
+ */
+export function jsonProblem(value: unknown, root: string, maxDepth: number = Number.POSITIVE_INFINITY): SerializeIssue | undefined {
+  const onPath = new Set<object>();
+  const found = walk(
+    value,
+    WALK_LIMIT,
+    (current, keysOf, depth) => {
+      let converted = current;
+      if (converted !== null && typeof converted === 'object' && typeof (converted as { toJSON?: unknown }).toJSON === 'function') {
+        try {
+          const keys = keysOf();
+          converted = (converted as { toJSON: (key: string) => unknown }).toJSON(String(keys[keys.length - 1] ?? ''));
+        } catch (error) {
+          return issue('unreadable', root, keysOf(), `cannot be written: its toJSON() threw: ${messageOf(error)}`);
+        }
+      }
+      if (typeof converted === 'bigint') return issue('bigint', root, keysOf(), 'is a BigInt, which JSON cannot represent (convert it to a string or a number)');
+      if (converted === null || typeof converted !== 'object') return 'skip';
+      if (onPath.has(converted)) return issue('cycle', root, keysOf(), 'refers back to an object that contains it (a cycle)');
+      if (depth >= maxDepth) return issue('too_deep', root, keysOf(), `nests deeper than ${maxDepth} levels`);
+      onPath.add(converted); // on the path while its children are walked: a shared part (no cycle) is seen again fine
+      return { open: converted };
+    },
+    (keys, error) => issue('unreadable', root, keys, `cannot be read: its getter threw: ${messageOf(error)}`),
+    (container) => onPath.delete(container),
+  );
+  return found === 'exhausted' ? undefined : found;
 }
 
 /**
  * The path of the first container nested deeper than `maxDepth` in decoded JSON (plain objects and arrays), or
- * `undefined`. Iterative and bounded: cheap on ordinary payloads, safe on hostile ones.
+ * `undefined`. A payload too large to check within the walk's bound (a million values) is reported as `too_large`:
+ * the check fails closed. Cheap on ordinary payloads, bounded on hostile ones.
  * @example `nestingProblem(JSON.parse(body), 'params', 64)`
  */
 export function nestingProblem(value: unknown, root: string, maxDepth: number = MAX_JSON_DEPTH): SerializeIssue | undefined {
-  const stack: Array<{ value: unknown; keys: Array<string | number>; depth: number }> = [{ value, keys: [], depth: 0 }];
-  let visited = 0;
-  while (stack.length > 0 && visited < WALK_LIMIT * 10) {
-    const { value: current, keys, depth } = stack.pop() as { value: unknown; keys: Array<string | number>; depth: number };
-    visited++;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= maxDepth) return issue('too_deep', root, keys, `nests deeper than ${maxDepth} levels`, depth);
-    if (Array.isArray(current)) current.forEach((item, index) => stack.push({ value: item, keys: child(keys, index), depth: depth + 1 }));
-    else for (const key of Object.keys(current)) stack.push({ value: (current as Record<string, unknown>)[key], keys: child(keys, key), depth: depth + 1 });
-  }
-  return undefined;
+  const found = walk(
+    value,
+    CHECK_LIMIT,
+    (current, keysOf, depth) => {
+      if (current === null || typeof current !== 'object') return 'skip';
+      return depth >= maxDepth ? issue('too_deep', root, keysOf(), `nests deeper than ${maxDepth} levels`) : { open: current };
+    },
+    () => undefined,
+  );
+  return found === 'exhausted' ? issue('too_large', root, [], `holds more than ${CHECK_LIMIT} values`) : found;
 }
 
 /**
  * `JSON.stringify(value)`, or a `SerializeError` about `subject` whose `issues` say why and where (a BigInt at
- * `data.total`, a cycle, a throwing getter, nesting too deep for the runtime, a top-level function or Symbol).
+ * `data.total`, a cycle, a throwing getter, nesting too deep for the runtime, a value too large for a string, a
+ * top-level function or Symbol).
  * @example `encodeJSON(result.data, 'tool result', 'data')`
  */
 export function encodeJSON(value: unknown, subject: string, root = ''): string {
@@ -146,10 +202,15 @@ export function encodeJSON(value: unknown, subject: string, root = ''): string {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    // A RangeError is the runtime's stack giving out: look for the path that nests that deep.
+    const tooLarge = error instanceof RangeError && /string length/i.test(error.message);
+    // A RangeError of another kind is the runtime's stack giving out: look for the path that nests that deep.
     const found =
-      jsonProblem(value, root, error instanceof RangeError ? 1_000 : Number.POSITIVE_INFINITY) ??
-      (error instanceof RangeError ? issue('too_deep', root, [], 'nests too deeply to be written as JSON') : issue('unreadable', root, [], messageOf(error)));
+      (tooLarge ? undefined : jsonProblem(value, root, error instanceof RangeError ? 1_000 : Number.POSITIVE_INFINITY)) ??
+      (tooLarge
+        ? issue('too_large', root, [], 'is too large to be written as one JSON text')
+        : error instanceof RangeError
+          ? issue('too_deep', root, [], 'nests too deeply to be written as JSON')
+          : issue('unreadable', root, [], messageOf(error)));
     throw new SerializeError(`The ${subject} cannot be written as JSON: ${found.path} ${found.message}`, { subject, issues: [found], cause: error });
   }
   if (text === undefined) {
@@ -159,45 +220,53 @@ export function encodeJSON(value: unknown, subject: string, root = ''): string {
   return text;
 }
 
-/** A value JSON would silently leave out or change: a function or Symbol (dropped), a Map or Set (written as `{}`). */
+/** A value JSON would silently leave out or empty. */
 export interface DroppedValue {
   path: string;
   kind: string;
 }
 
+/** An object JSON writes as `{}` although it holds something: a Map, a Set, an Error, a RegExp, a Promise, a class instance without own data. */
+function emptiedByJSON(value: object): boolean {
+  if (value instanceof Map || value instanceof Set) return value.size > 0;
+  if (Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === null) return false;
+  return Object.keys(value).length === 0;
+}
+
 /**
  * Where `JSON.stringify` would silently drop or empty something in `value`: functions and Symbols (left out, or
- * `null` in arrays) and non-empty Maps and Sets (written as `{}`). Bounded: at most `limit` findings, a bounded walk.
+ * `null` in arrays), non-empty Maps and Sets, Errors, RegExps, Promises and class instances without own data (all
+ * written as `{}`). Diagnostic only: bounded (at most `limit` findings, a bounded walk) and it never throws.
  * @example `droppedValues({ rows: new Map([[1, 2]]), format() {} }, 'data') // [{ path: 'data.rows', kind: 'a Map' }, { path: 'data.format', kind: 'a function' }]`
  */
 export function droppedValues(value: unknown, root: string, limit = 20): DroppedValue[] {
   const found: DroppedValue[] = [];
-  const stack: Array<{ value: unknown; keys: Array<string | number>; depth: number }> = [{ value, keys: [], depth: 0 }];
   const seen = new Set<object>();
-  let visited = 0;
-  while (stack.length > 0 && visited < WALK_LIMIT && found.length < limit) {
-    const { value: current, keys, depth } = stack.pop() as { value: unknown; keys: Array<string | number>; depth: number };
-    visited++;
-    if (keys.length > 0 && (typeof current === 'function' || typeof current === 'symbol')) {
-      found.push({ path: pathText(root, keys), kind: kindOf(current) });
-      continue;
-    }
-    if (current === null || typeof current !== 'object' || seen.has(current) || depth > MAX_JSON_DEPTH) continue;
-    seen.add(current);
-    if ((current instanceof Map || current instanceof Set) && current.size > 0) {
-      found.push({ path: pathText(root, keys), kind: kindOf(current) });
-      continue;
-    }
-    if (typeof (current as { toJSON?: unknown }).toJSON === 'function') continue; // it says how it is written
-    try {
-      const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
-      for (let index = entries.length - 1; index >= 0; index--) {
-        const [key, item] = entries[index] as [string | number, unknown];
-        stack.push({ value: item, keys: child(keys, key), depth: depth + 1 });
-      }
-    } catch {
-      // unreadable parts were already reported by encodeJSON if they mattered
-    }
+  try {
+    walk(
+      value,
+      WALK_LIMIT,
+      (current, keysOf, depth) => {
+        if (found.length >= limit) return issue('not_json', root, [], 'enough found');
+        if (depth > 0 && (typeof current === 'function' || typeof current === 'symbol')) {
+          found.push({ path: pathText(root, keysOf()), kind: kindOf(current) });
+          return 'skip';
+        }
+        if (current === null || typeof current !== 'object' || seen.has(current) || depth > MAX_JSON_DEPTH) return 'skip';
+        seen.add(current);
+        if (typeof (current as { toJSON?: unknown }).toJSON === 'function') return 'skip'; // it says how it is written
+        if (emptiedByJSON(current)) {
+          found.push({ path: pathText(root, keysOf()), kind: kindOf(current) });
+          return 'skip';
+        }
+        return { open: current };
+      },
+      () => undefined,
+    );
+  } catch {
+    // a getter or a proxy that throws while being inspected: what was found so far is the answer
   }
   return found;
 }
