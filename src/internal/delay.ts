@@ -18,15 +18,27 @@ const watched = new WeakMap<AbortSignal, Watchers>();
  * Runs `callback` once when `signal` aborts, and returns the function that stops watching. However many operations
  * watch one signal (11 parallel tool calls, a 10,000-node fan-out, retry waits), the signal carries ONE listener of
  * ours, which fans out: no listener growth per call, no `MaxListenersExceededWarning`. The listener is removed when
- * the last watcher stops.
+ * the last watcher stops. Our callbacks run in the order they started watching, at the place of the first (before
+ * listeners of your own added later). On a signal that already aborted, the callback runs on the microtask queue.
  */
 export function watchAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) {
+    // Too late for a listener: the callback runs on the microtask queue, as an abort event would have come.
+    let stopped = false;
+    queueMicrotask(() => {
+      if (!stopped) callback();
+    });
+    return () => {
+      stopped = true;
+    };
+  }
   let watchers = watched.get(signal);
   if (!watchers) {
     const callbacks = new Set<() => void>();
     const listener = () => {
       watched.delete(signal);
       for (const each of [...callbacks]) {
+        if (!callbacks.has(each)) continue; // stopped by an earlier callback of the same dispatch
         try {
           each();
         } catch {
@@ -40,10 +52,10 @@ export function watchAbort(signal: AbortSignal, callback: () => void): () => voi
     signal.addEventListener('abort', listener, { once: true });
   }
   const entry = () => callback(); // a function of its own: the same callback may watch twice
-  watchers.callbacks.add(entry);
+  const current = watchers;
+  current.callbacks.add(entry);
   return () => {
-    const current = watched.get(signal);
-    if (!current || !current.callbacks.delete(entry) || current.callbacks.size > 0) return;
+    if (!current.callbacks.delete(entry) || current.callbacks.size > 0 || watched.get(signal) !== current) return;
     signal.removeEventListener('abort', current.listener);
     watched.delete(signal);
   };

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { createA2AHandler } from '../../src/a2a/index.js';
 import { AgentBuilder, InMemorySessionStore, lastWriterWinsSessionStore, type LoadSaveSessionStore } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage } from '../../src/chat/index.js';
-import { delay, linkedController } from '../../src/internal/delay.js';
+import { delay, linkedController, watchAbort } from '../../src/internal/delay.js';
 import { Runner } from '../../src/runner/index.js';
 import { defineTool, NetworkError } from '../../src/tools/index.js';
 import { readRun } from '../helpers/agent-run.js';
@@ -181,6 +181,29 @@ describe('no listener growth per call', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('runs a watcher of an already-aborted signal once, soon, and skips a watcher stopped during the same dispatch', async () => {
+    const aborted = AbortSignal.abort(new Error('before'));
+    let ran = 0;
+    watchAbort(aborted, () => ran++);
+    const stopped = watchAbort(aborted, () => ran++);
+    stopped();
+    expect(ran).toBe(0);
+    await Promise.resolve();
+    expect(ran).toBe(1);
+    expect(getEventListeners(aborted, 'abort')).toHaveLength(0);
+
+    const parent = new AbortController();
+    const calls: string[] = [];
+    let stopSecond = () => {};
+    watchAbort(parent.signal, () => {
+      calls.push('first');
+      stopSecond();
+    });
+    stopSecond = watchAbort(parent.signal, () => calls.push('second'));
+    parent.abort();
+    expect(calls).toEqual(['first']);
   });
 
   it('watches one signal from any number of operations with one listener, aborts them all, and detaches when they end', async () => {
