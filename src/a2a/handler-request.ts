@@ -47,8 +47,9 @@ export async function readRPCRequest(request: Request, limits: RequestLimits, fa
   if (Array.isArray(body)) return fail(null, A2AErrorCode.InvalidRequest, 'Batch requests are not supported');
   if (!isPlainObject(body)) return fail(null, A2AErrorCode.InvalidRequest, 'The request must be a JSON-RPC 2.0 object');
   const rawId = body.id;
-  if (rawId !== undefined && rawId !== null && typeof rawId !== 'string' && typeof rawId !== 'number') {
-    return fail(null, A2AErrorCode.InvalidRequest, `The request id must be a string, a number or null (got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'object' ? 'an object' : `a ${typeof rawId}`})`);
+  if (rawId !== undefined && rawId !== null && typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId))) {
+    const what = Array.isArray(rawId) ? 'an array' : typeof rawId === 'object' ? 'an object' : typeof rawId === 'number' ? 'a number that is not finite' : `a ${typeof rawId}`;
+    return fail(null, A2AErrorCode.InvalidRequest, `The request id must be a string, a finite number or null (got ${what})`);
   }
   const id: RequestId = rawId ?? null;
   if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') return fail(id, A2AErrorCode.InvalidRequest, 'The request must have jsonrpc "2.0" and a method');

@@ -2,8 +2,8 @@ import { AsyncQueue } from '../internal/async-queue.js';
 import { messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike } from '../internal/json.js';
 import { A2AErrorCode } from './constants.js';
-import { errorBody, resultBody, rpcError, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
-import type { TaskExecution } from './task-execution.js';
+import { errorBody, jsonResponse, resultBody, rpcError, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
+import { MAX_STREAMS_PER_TASK, type TaskExecution } from './task-execution.js';
 import type { A2AStreamEvent, Task } from './types.js';
 
 /** @internal How an SSE answer behaves while it waits and when its client falls behind. */
@@ -18,7 +18,8 @@ export interface StreamLimits {
  * Events cross from the task's request to this one through a queue and are written by this stream's own `pull`; while
  * it waits, a keep-alive comment goes out every `keepAliveMs`. The queue is bounded: a client that stops reading ends
  * its stream with a JSON-RPC error frame saying so (the task itself goes on). A frame that cannot be encoded ends the
- * stream with an error frame too: the stream always closes.
+ * stream with an error frame too: the stream always closes. A task serves at most `MAX_STREAMS_PER_TASK` (100)
+ * streams at once; one more is answered HTTP 503 with `Retry-After`.
  */
 export function streamResponse(id: RequestId, execution: TaskExecution, encode: (event: A2AStreamEvent) => unknown, snapshot: Task | undefined, limits: StreamLimits): Response {
   const { keepAliveMs, maxQueuedEvents } = limits;
@@ -30,7 +31,7 @@ export function streamResponse(id: RequestId, execution: TaskExecution, encode: 
     queue.push(cloneJSONLike(snapshot));
     queued++;
   }
-  const unsubscribe = execution.subscribe((event) => {
+  const subscription = execution.subscribe((event) => {
     if (overflowed) return;
     if (queued >= maxQueuedEvents) {
       overflowed = true;
@@ -41,6 +42,14 @@ export function streamResponse(id: RequestId, execution: TaskExecution, encode: 
     queue.push(event);
     if (event.kind === 'status-update' && event.final) queue.close();
   });
+  if (!subscription) {
+    return jsonResponse(
+      errorBody(id, rpcError(A2AErrorCode.InternalError, `Task ${execution.task.id} already has ${MAX_STREAMS_PER_TASK} streams; retry shortly, or read it with tasks/get`, '0.3')),
+      503,
+      { 'retry-after': '1' },
+    );
+  }
+  const unsubscribe = subscription;
   let pending: Promise<IteratorResult<A2AStreamEvent>> | undefined; // kept across pulls: a keep-alive must not drop an event
   let timer: ReturnType<typeof setTimeout> | undefined;
   const errorFrame = (message: string) => encoder.encode(sseFrame(errorBody(id, rpcError(A2AErrorCode.InternalError, message, '0.3'))));

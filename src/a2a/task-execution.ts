@@ -35,6 +35,9 @@ export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your req
  */
 export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';
 
+/** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
+export const MAX_STREAMS_PER_TASK = 100;
+
 export interface TaskExecutionOptions {
   runner: Runner;
   store: A2ATaskStore;
@@ -73,8 +76,12 @@ export class TaskExecution {
     this.done = this.run();
   }
 
-  /** Receives every A2A event from now on; returns the function that stops it. */
-  subscribe(listener: (event: A2AStreamEvent) => void): () => void {
+  /**
+   * Receives every A2A event from now on; returns the function that stops it, or `undefined` when the task already has
+   * {@link MAX_STREAMS_PER_TASK} streams (the handler then refuses the resubscription).
+   */
+  subscribe(listener: (event: A2AStreamEvent) => void): (() => void) | undefined {
+    if (this.listeners.size >= MAX_STREAMS_PER_TASK) return undefined;
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -117,7 +124,7 @@ export class TaskExecution {
       await this.execute();
     } catch (error) {
       if (this.terminal) return;
-      const failure: ResponseError = { type: ErrorType.RunError, code: TASK_FAILED_INTERNALLY, message: `The task could not be run: ${truncate(redactText(messageOf(error)), 500)}` };
+      const failure: ResponseError = { type: ErrorType.RunError, code: TASK_FAILED_INTERNALLY, message: `The task could not be run: ${truncate(redactText(messageOf(error), this.options.secrets), 500)}` };
       await this.finishFailed(createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, failure), undefined).catch(() => this.finishBare(failure));
     }
   }
@@ -155,7 +162,7 @@ export class TaskExecution {
       }
     } catch (error) {
       if (!this.canceled && !isAbortError(error)) {
-        const internal: ResponseError = { type: ErrorType.RunError, message: `The agent failed: ${messageOf(error)}` };
+        const internal: ResponseError = { type: ErrorType.RunError, message: `The agent failed: ${truncate(redactText(messageOf(error), this.options.secrets), 500)}` };
         failure ??= { event: createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, internal), error: internal };
       }
     }

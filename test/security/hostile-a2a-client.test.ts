@@ -97,12 +97,13 @@ describe('JSON-RPC ids of the wrong type', () => {
     ['an object', '{"a":1}'],
     ['an array', '[1]'],
     ['a boolean', 'true'],
+    ['a number that is not finite', '1e999'],
   ])('answers an id that is %s with -32600 and id null, and never runs the agent', async (_what, idText) => {
     const agent = echoAgent();
     const handler = handlerFor(agent);
     for (const method of ['message/send', 'message/stream', 'tasks/get']) {
       const body = (await (await handler(request(sendText(method, '{"x":1}', idText)))).json()) as JSONObject;
-      expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^The request id must be a string, a number or null/) } });
+      expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^The request id must be a string, a finite number or null/) } });
     }
     expect(agent.runs).toBe(0);
   });
@@ -148,6 +149,32 @@ describe('clients that hold the handler', () => {
     expect(((await third.json()) as JSONObject).error).toEqual({ code: -32603, message: 'The agent is running its limit of 2 tasks; retry shortly' });
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect((await handler(nonBlocking(4))).status).toBe(200);
+  });
+
+  it('serves at most 100 streams of one running task, answering one more with HTTP 503 and Retry-After', async () => {
+    let release = () => {};
+    const waiting: RunnableAgent = {
+      name: 'slow',
+      async *runEvents(invocation) {
+        await new Promise<void>((resolve) => (release = resolve));
+        yield createEvent({ invocationId: invocation.invocationId, author: 'slow' }, { response: { object: 'chat.completion', done: true, choices: [{ index: 0, message: { role: 'assistant', content: 'done' } }] } });
+      },
+    };
+    const handler = handlerFor(waiting, { keepAliveMs: false });
+    const first = await handler(request(sendText('message/stream', '{"x":1}')));
+    const reader = (first.body as ReadableStream<Uint8Array>).getReader();
+    const frame = JSON.parse(new TextDecoder().decode((await reader.read()).value).slice(6)) as JSONObject;
+    const taskId = frame.result.id as string;
+    const resubscribe = () => handler(request(`{"jsonrpc":"2.0","id":2,"method":"tasks/resubscribe","params":{"id":"${taskId}"}}`));
+    const streams = await Promise.all(Array.from({ length: 99 }, resubscribe));
+    expect(streams.every((response) => response.headers.get('content-type') === 'text/event-stream')).toBe(true);
+    const refused = await resubscribe();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(((await refused.json()) as JSONObject).error.message).toMatch(/already has 100 streams/);
+    release();
+    await reader.cancel();
+    await Promise.all(streams.map((response) => response.body?.cancel()));
   });
 
   it('ends the stream of a client that does not read with an error frame once maxQueuedEvents are waiting; the task completes', async () => {
