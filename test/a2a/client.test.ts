@@ -7,6 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createA2AClient, type A2AClientOptions, type A2AStreamEvent, type AgentCard } from '../../src/a2a/index.js';
 import { A2ATransportError, JSONRPCError, SerializeError, StreamError } from '../../src/errors/index.js';
+import { dripBody } from '../helpers/async.js';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -128,30 +129,7 @@ const sse =
  * useless-peers.test.ts checks over loopback that the client lets go).
  */
 function drip(frames: Frame[], every: Frame, contentType = 'text/event-stream'): Answer {
-  return (request) => {
-    const encoder = new TextEncoder();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          for (const frame of frames) controller.enqueue(encoder.encode(frameText(frame, request)));
-        },
-        pull(controller) {
-          return new Promise<void>((resolve) => {
-            timer = setTimeout(() => {
-              controller.enqueue(encoder.encode(frameText(every, request)));
-              resolve();
-            }, 10);
-          });
-        },
-        cancel() {
-          clearTimeout(timer);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    return new HttpResponse(body, { headers: { 'content-type': contentType } });
-  };
+  return (request) => new HttpResponse(dripBody(frames.map((frame) => frameText(frame, request)).join(''), () => frameText(every, request)), { headers: { 'content-type': contentType } });
 }
 const keepAlive: Frame = { raw: ': keep-alive\n\n' };
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectChatStream, createOpenAICompatibleClient, type ChatChunk, type ChatRetryNotice } from '../../src/chat/index.js';
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
 import { BASE_URL, chunk, completions, COMPLETIONS_URL, requestBody, sseResponse, sseText, textEvents, toolCallEvents, usageChunk } from '../helpers/openai.js';
+import { dripBody } from '../helpers/async.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 const server = setupServer();
@@ -317,28 +318,7 @@ describe('createOpenAICompatibleClient: errors and retries', () => {
  * stops reading): alive, and no progress unless `every` is an event.
  */
 function drip(first: string, every: string, contentType = 'text/event-stream'): Response {
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        if (first !== '') controller.enqueue(encoder.encode(first));
-      },
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            controller.enqueue(encoder.encode(every));
-            resolve();
-          }, 10);
-        });
-      },
-      cancel() {
-        clearTimeout(timer);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new HttpResponse(body, { headers: { 'content-type': contentType } });
+  return new HttpResponse(dripBody(first, () => every), { headers: { 'content-type': contentType } });
 }
 const sse = (event: unknown) => sseText([event]);
 

@@ -23,3 +23,32 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
     clearTimeout(timer);
   }
 }
+
+/**
+ * A body that sends `first`, then `every()` `everyMs` after each read: pull-based, so nothing ticks once the reader
+ * stops, and a cancel clears the pending timer. Alive, and useless unless what it drips is progress — the peer that
+ * sends bytes but makes none.
+ */
+export function dripBody(first: string, every: () => string, everyMs = 10): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (first !== '') controller.enqueue(encoder.encode(first));
+      },
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            controller.enqueue(encoder.encode(every()));
+            resolve();
+          }, everyMs);
+        });
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

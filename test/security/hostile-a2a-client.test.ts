@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createA2AHandler, type A2AHandlerOptions } from '../../src/a2a/index.js';
 import { createEvent, type Invocation, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
-import { within } from '../helpers/async.js';
+import { dripBody, within } from '../helpers/async.js';
 import { nestedText } from '../helpers/hostile-values.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -120,18 +120,8 @@ describe('JSON-RPC ids of the wrong type', () => {
 
 describe('clients that hold the handler', () => {
   it('answers a body that trickles past bodyTimeoutMs with HTTP 408 and -32600', async () => {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
-        timer = setInterval(() => controller.enqueue(new TextEncoder().encode(' ')), 10);
-      },
-      cancel() {
-        clearInterval(timer);
-      },
-    });
+    const body = dripBody('{"jsonrpc":"2.0",', () => ' ');
     const response = await within(handlerFor(echoAgent(), { bodyTimeoutMs: 100 })(request(body)), 3_000, 'the answer');
-    clearInterval(timer);
     expect(response.status).toBe(408);
     expect(((await response.json()) as JSONObject).error).toEqual({ code: -32600, message: 'The request body did not arrive within 100 ms' });
   });

@@ -107,11 +107,9 @@ function expectClean(evidence: Evidence): void {
   expect(evidence.sightings()).toEqual([]);
 }
 
-/** Runs `agent` under the Runner (events collected) and through our A2A handler (the raw answer collected). */
-async function runEverywhere(agent: RunnableAgent | ReturnType<AgentBuilder['build']>, evidence: Evidence): Promise<void> {
-  const runner = new Runner({ appName: 'sweep', agent });
-  for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'go' })) evidence.runEvent(event as RunEvent);
-  const handler = createA2AHandler({ agent, card: { name: 'sweep' } });
+/** What our A2A handler answers a remote client's `message/send` and `message/stream` of "go", as raw text. */
+async function answers(handler: ReturnType<typeof createA2AHandler>): Promise<string> {
+  let all = '';
   for (const method of ['message/send', 'message/stream']) {
     const response = await handler(
       new Request('https://ours.example/', {
@@ -120,8 +118,16 @@ async function runEverywhere(agent: RunnableAgent | ReturnType<AgentBuilder['bui
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'go' }] } } }),
       }),
     );
-    evidence.text(`our A2A answer to ${method}`, await response.text());
+    all += await response.text();
   }
+  return all;
+}
+
+/** Runs `agent` under the Runner (events collected) and through our A2A handler (the raw answers collected). */
+async function runEverywhere(agent: RunnableAgent | ReturnType<AgentBuilder['build']>, evidence: Evidence): Promise<void> {
+  const runner = new Runner({ appName: 'sweep', agent });
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'go' })) evidence.runEvent(event as RunEvent);
+  evidence.text('our A2A answers', await answers(createA2AHandler({ agent, card: { name: 'sweep' } })));
 }
 
 describe.each(FORMS)('the secret %s', (_form, planted) => {
@@ -178,21 +184,6 @@ describe('what our A2A handler sends', () => {
       yield createErrorEvent(origin, error);
     },
   });
-
-  async function answers(handler: ReturnType<typeof createA2AHandler>): Promise<string> {
-    let all = '';
-    for (const method of ['message/send', 'message/stream']) {
-      const response = await handler(
-        new Request('https://ours.example/', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'go' }] } } }),
-        }),
-      );
-      all += await response.text();
-    }
-    return all;
-  }
 
   it('masks a credential-shaped value in a terminal error before it becomes error_code or error_message', async () => {
     const key = 'sk-live-0123456789abcdefghij';

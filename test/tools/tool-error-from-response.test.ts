@@ -11,6 +11,7 @@ import { RateLimitError } from '../../src/tools/rate-limit-error.js';
 import { TimeoutError } from '../../src/tools/timeout-error.js';
 import { toolErrorFromFetchError, toolErrorFromResponse } from '../../src/tools/tool-error-from-response.js';
 import { ToolFailure } from '../../src/tools/tool-failure.js';
+import { dripBody } from '../helpers/async.js';
 
 const BASE = 'https://api.weather.test';
 /** Sent as `Authorization: Bearer …`; token-shaped, so it must be masked even when not configured. */
@@ -503,23 +504,13 @@ describe('toolErrorFromResponse', () => {
 
   describe('bounds the body read', () => {
     it('stops reading an error body that trickles bytes after bodyTimeoutMs, with what had arrived', async () => {
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(new TextEncoder().encode('{"error": {"message": "slow'));
-          timer = setInterval(() => controller.enqueue(new TextEncoder().encode(' ')), 10);
-        },
-        cancel() {
-          clearInterval(timer);
-        },
-      });
+      const body = dripBody('{"error": {"message": "slow', () => ' ');
       server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(body, { status: 503 })));
       const started = Date.now();
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', bodyTimeoutMs: 100 });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(failure).toBeInstanceOf(APIFailure);
       expect(failure.cause).toMatchObject({ status: 503, bodyTimedOut: true });
-      clearInterval(timer);
     });
   });
 
