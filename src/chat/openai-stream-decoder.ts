@@ -187,7 +187,8 @@ export class OpenAIStreamDecoder {
     } else if (call.name === '' && typeof fn.name === 'string') {
       call.name = fn.name;
     }
-    const argumentsDelta = fn.arguments === undefined ? '' : toolArgumentsText(fn.arguments, call.name);
+    // A delta is a string; a JSON object or array some servers send instead is written back, anything else (null) is no text.
+    const argumentsDelta = typeof fn.arguments === 'string' || (typeof fn.arguments === 'object' && fn.arguments !== null) ? toolArgumentsText(fn.arguments, call.name) : '';
     if (argumentsDelta !== '') {
       call.arguments += argumentsDelta;
       const last = this.out[this.out.length - 1];

@@ -15,7 +15,7 @@ export function toolArgumentsText(value: unknown, toolName: string): string {
   if (!isPlainObject(value) && !Array.isArray(value)) return '';
   const tooDeep = nestingProblem(value, 'arguments', MAX_JSON_DEPTH);
   if (tooDeep) {
-    throw new StreamError(`The model sent arguments for the tool call ${JSON.stringify(toolName)} that nest deeper than ${MAX_JSON_DEPTH} levels (${tooDeep.path})`, { reason: 'malformed_chunk' });
+    throw new StreamError(`The model sent arguments for the tool call ${JSON.stringify(toolName)} that cannot be taken: ${tooDeep.path} ${tooDeep.message}`, { reason: 'malformed_chunk' });
   }
   try {
     return encodeJSON(value, `arguments of the tool call ${JSON.stringify(toolName)}`, 'arguments');

@@ -95,13 +95,13 @@ type Verdict = { open: object } | 'skip' | SerializeIssue;
 function walk(
   value: unknown,
   limit: number,
-  check: (current: unknown, keysOf: () => Array<string | number>, depth: number) => Verdict,
+  check: (current: unknown, keysOf: () => Array<string | number>, depth: number, at: string | number) => Verdict,
   onUnreadable: (keys: Array<string | number>, error: unknown) => SerializeIssue | undefined,
   onLeave: (container: object) => void = () => {},
 ): SerializeIssue | 'exhausted' | undefined {
   const frames: Frame[] = [];
   const enter = (current: unknown, keysOf: () => Array<string | number>, at: string | number): SerializeIssue | undefined => {
-    const verdict = check(current, keysOf, frames.length);
+    const verdict = check(current, keysOf, frames.length, at);
     if (verdict === 'skip') return undefined;
     if (!('open' in verdict)) return verdict;
     try {
@@ -149,12 +149,12 @@ export function jsonProblem(value: unknown, root: string, maxDepth: number = Num
   const found = walk(
     value,
     WALK_LIMIT,
-    (current, keysOf, depth) => {
+    (current, keysOf, depth, at) => {
       let converted = current;
-      if (converted !== null && typeof converted === 'object' && typeof (converted as { toJSON?: unknown }).toJSON === 'function') {
+      if (converted !== null && typeof converted === 'object') {
         try {
-          const keys = keysOf();
-          converted = (converted as { toJSON: (key: string) => unknown }).toJSON(String(keys[keys.length - 1] ?? ''));
+          const toJSON = (converted as { toJSON?: unknown }).toJSON; // read inside: a getter or a proxy may throw
+          if (typeof toJSON === 'function') converted = (toJSON as (key: string) => unknown).call(converted, String(at));
         } catch (error) {
           return issue('unreadable', root, keysOf(), `cannot be written: its toJSON() threw: ${messageOf(error)}`);
         }
@@ -202,15 +202,7 @@ export function encodeJSON(value: unknown, subject: string, root = ''): string {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    const tooLarge = error instanceof RangeError && /string length/i.test(error.message);
-    // A RangeError of another kind is the runtime's stack giving out: look for the path that nests that deep.
-    const found =
-      (tooLarge ? undefined : jsonProblem(value, root, error instanceof RangeError ? 1_000 : Number.POSITIVE_INFINITY)) ??
-      (tooLarge
-        ? issue('too_large', root, [], 'is too large to be written as one JSON text')
-        : error instanceof RangeError
-          ? issue('too_deep', root, [], 'nests too deeply to be written as JSON')
-          : issue('unreadable', root, [], messageOf(error)));
+    const found = diagnose(value, root, error);
     throw new SerializeError(`The ${subject} cannot be written as JSON: ${found.path} ${found.message}`, { subject, issues: [found], cause: error });
   }
   if (text === undefined) {
@@ -218,6 +210,29 @@ export function encodeJSON(value: unknown, subject: string, root = ''): string {
     throw new SerializeError(`The ${subject} cannot be written as JSON: ${found.path} ${found.message}`, { subject, issues: [found] });
   }
   return text;
+}
+
+/**
+ * Why `JSON.stringify(value)` threw `error`: the located problem a walk finds, else what the error itself says (a
+ * walk stops at its bound: a BigInt past the first 100,000 values is still a `bigint`).
+ */
+function diagnose(value: unknown, root: string, error: unknown): SerializeIssue {
+  const message = messageOf(error);
+  const tooLarge = error instanceof RangeError && /string length/i.test(message);
+  if (!tooLarge) {
+    try {
+      // A RangeError of another kind is the runtime's stack giving out: look for the path that nests that deep.
+      const found = jsonProblem(value, root, error instanceof RangeError ? 1_000 : Number.POSITIVE_INFINITY);
+      if (found) return found;
+    } catch {
+      // the walk met something stranger still: fall back to what the error says
+    }
+  }
+  if (tooLarge) return issue('too_large', root, [], 'is too large to be written as one JSON text');
+  if (error instanceof RangeError) return issue('too_deep', root, [], 'nests too deeply to be written as JSON');
+  if (/bigint/i.test(message)) return issue('bigint', root, [], 'holds a BigInt, which JSON cannot represent (convert it to a string or a number)');
+  if (/circular|cyclic/i.test(message)) return issue('cycle', root, [], 'holds a cycle (an object that contains itself)');
+  return issue('unreadable', root, [], message);
 }
 
 /** A value JSON would silently leave out or empty. */
@@ -229,7 +244,7 @@ export interface DroppedValue {
 /** An object JSON writes as `{}` although it holds something: a Map, a Set, an Error, a RegExp, a Promise, a class instance without own data. */
 function emptiedByJSON(value: object): boolean {
   if (value instanceof Map || value instanceof Set) return value.size > 0;
-  if (Array.isArray(value)) return false;
+  if (Array.isArray(value) || value instanceof Number || value instanceof Boolean || value instanceof String) return false; // written as the primitive
   const prototype = Object.getPrototypeOf(value);
   if (prototype === Object.prototype || prototype === null) return false;
   return Object.keys(value).length === 0;

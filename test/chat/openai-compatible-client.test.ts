@@ -113,6 +113,23 @@ describe('createOpenAICompatibleClient: streaming', () => {
     expect(response.finishReason).toBe('tool_calls');
   });
 
+  it('takes a delta whose arguments are null as no text, and arguments sent as a JSON object as their JSON text', async () => {
+    const delta = (fn: Record<string, unknown>) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...(fn.name ? { id: 'call_1', type: 'function' } : {}), function: fn }] }, finish_reason: null }] });
+    server.use(
+      completions(() =>
+        sseResponse([
+          delta({ name: 'get_weather', arguments: null }),
+          delta({ arguments: '{"city":' }),
+          delta({ arguments: '"Paris"}' }),
+          { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+        ]),
+      ),
+    );
+    expect((await collectChatStream(client().stream(ask))).message.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    server.use(completions(() => sseResponse([delta({ name: 'get_weather', arguments: { city: 'Paris' } }), { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }])));
+    expect((await collectChatStream(client().stream(ask))).message.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+  });
+
   it('streams DeepSeek reasoning_content as reasoning deltas', async () => {
     server.use(
       completions(() =>

@@ -43,6 +43,42 @@ describe('encodeJSON', () => {
   });
 });
 
+describe('encodeJSON on hostile toJSON and proxies', () => {
+  const codeOf = (value: unknown): string | undefined => {
+    try {
+      encodeJSON(value, 'value', 'data');
+      return undefined;
+    } catch (error) {
+      expect(SerializeError.isInstance(error), String(error)).toBe(true);
+      return (error as SerializeError).issues[0]?.code;
+    }
+  };
+
+  it('gives a SerializeError for a toJSON getter that throws, a throwing proxy and a revoked proxy', () => {
+    expect(codeOf({ get toJSON() { throw new Error('boom'); } })).toBe('unreadable');
+    expect(codeOf({ inner: new Proxy({}, { get() { throw new Error('trap'); } }) })).toBe('unreadable');
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(codeOf({ inner: proxy })).toBe('unreadable');
+  });
+
+  it('stays linear on a toJSON that returns a new object each time, without end', () => {
+    let calls = 0;
+    const make = (): unknown => ({
+      toJSON() {
+        if (calls++ === 0) throw new TypeError('first call fails');
+        return { a: make() };
+      },
+    });
+    expect(within(2_000, () => codeOf({ root: make() }))).toBe('unreadable');
+  });
+
+  it('classifies a BigInt past the walk bound by what the runtime said', () => {
+    const rows = Array.from({ length: 200_000 }, (_, index) => ({ index }));
+    expect(codeOf({ rows: [...rows, 1n] })).toBe('bigint');
+  });
+});
+
 describe('bounded walks on wide and deep values', () => {
   const wide = Array.from({ length: 4_000_000 }, (_, index) => index);
 
@@ -84,7 +120,7 @@ describe('droppedValues', () => {
         when: /x/,
         pending: Promise.resolve(1),
         reading: new Temperature(),
-        fine: { date: new Date(0), empty: new Map(), plain: {} },
+        fine: { date: new Date(0), empty: new Map(), plain: {}, boxed: [new Number(5), new Boolean(false), new String('')] },
       },
       'data',
     );
