@@ -280,6 +280,14 @@ describe('credential-shaped values (no configured secrets)', () => {
     expect(redactText('api_key=Zx9QmT3vLp8RwK2nYh5s')).toBe(`api_key=${REDACTED}`);
     expect(redactText('{"token": "abcdefgh12345678ijkl"}')).toBe(`{"token": "${REDACTED}"}`);
     expect(redactText('client_secret: 0a1b2c3d4e5f6a7b8c9d')).toBe(`client_secret: ${REDACTED}`);
+    expect(redactText('token Zx9QmT3vLp8RwK2nYh5s expired')).toBe(`token ${REDACTED} expired`);
+    expect(redactText('Driver={x};Server=db;PWD=MyS3cretPassw0rd12;')).toBe(`Driver={x};Server=db;PWD=${REDACTED};`);
+  });
+
+  it('masks a JWT inside a longer run and a credential after a lowercase scheme', () => {
+    expect(redactText('cookie session-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U;')).toBe(`cookie session-${REDACTED};`);
+    expect(redactText('authorization: basic dXNlcjpwYXNzd29yZA==')).toBe(`authorization: basic ${REDACTED}`);
+    expect(redactText('authorization: bearer abcDEF123456')).toBe(`authorization: bearer ${REDACTED}`);
   });
 
   it('leaves ordinary words and numbers after those words alone', () => {
@@ -313,6 +321,8 @@ describe('redaction of hostile text', () => {
   it.each([
     ['"-eyJ" repeated', '-eyJ'.repeat(MB / 4)],
     ['"eyJ" with dots but no third part', 'eyJaaaaaaaaa.'.repeat(MB / 13)],
+    ['"eyJ" runs split by single dots', `${'-eyJ'.repeat(MB / 8)}.${'-eyJ'.repeat(MB / 8)}`],
+    ['"token " with long non-token values', 'token aaaaaaaaaaaaaaaaa.'.repeat(MB / 24)],
     ['"Bearer " repeated', 'Bearer '.repeat(MB / 7)],
     ['"Basic " repeated', 'Basic '.repeat(MB / 6)],
     ['"sk-" repeated', '-sk-'.repeat(MB / 4)],
