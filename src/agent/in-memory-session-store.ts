@@ -103,21 +103,26 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   /**
-   * A session over a quarter of the budget loses its oldest turns — whole turns, cut just before a user message, so
-   * the transcript stays a valid request (never one that starts with a tool answer). The newest turn is always kept
-   * whole, even when it alone is over the limit.
+   * A session over a quarter of the budget loses its oldest messages until it fits, the cut moved to the next user
+   * message (so whole turns go), or where there is none to the next message that is not a tool answer — a transcript
+   * never starts with a tool message, so it stays a valid request. The bound holds even for one endless turn.
    */
   private trim(entry: Entry): void {
     const limit = Math.floor(this.maxBytes / 4);
     if (entry.bytes <= limit) return;
     const messages = entry.messages;
-    let lastUser = messages.length - 1;
-    while (lastUser > 0 && messages[lastUser]?.role !== 'user') lastUser--;
-    let cut = 0;
+    let fits = 0; // the first index from which the rest fits
+    let rest = entry.bytes;
+    while (fits < messages.length - 1 && rest > limit) rest -= sizeOf(messages[fits++] as ChatMessage);
+    let cut = messages.findIndex((message, index) => index >= fits && message.role === 'user');
+    if (cut === -1) cut = messages.findIndex((message, index) => index >= fits && message.role !== 'tool');
+    if (cut === -1) {
+      cut = fits; // only tool answers fit: keep from the call that asked for them
+      while (cut > 0 && messages[cut]?.role === 'tool') cut--;
+    }
+    if (cut <= 0) return;
     let removed = 0;
-    while (cut < lastUser && entry.bytes - removed > limit) removed += sizeOf(messages[cut++] as ChatMessage);
-    while (cut < lastUser && messages[cut]?.role !== 'user') removed += sizeOf(messages[cut++] as ChatMessage);
-    if (cut === 0) return;
+    for (let index = 0; index < cut; index++) removed += sizeOf(messages[index] as ChatMessage);
     messages.splice(0, cut);
     entry.bytes -= removed;
     this.totalBytes -= removed;

@@ -125,7 +125,7 @@ describe('InMemorySessionStore bounds', () => {
     expect(kept.at(-1)?.content).toBe('a19');
   });
 
-  it('keeps the newest turn whole, and never leaves a transcript that starts with a tool or assistant message', async () => {
+  it('never leaves a transcript that starts with a tool answer, and holds the bound for one endless turn', async () => {
     const store = new InMemorySessionStore({ maxBytes: 4_000 });
     await store.append('s', [message('first'), { role: 'assistant', content: 'ok' }]);
     await store.append('s', [
@@ -133,9 +133,14 @@ describe('InMemorySessionStore bounds', () => {
       { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }] },
       { role: 'tool', toolCallId: 'c1', content: 'x'.repeat(1_200) },
     ]);
-    expect((await store.load('s')).map((kept) => kept.role)).toEqual(['user', 'assistant', 'tool']);
+    expect((await store.load('s')).map((kept) => kept.role)).toEqual(['assistant', 'tool']);
     await store.append('t', [message('y'.repeat(600)), { role: 'assistant', content: 'z'.repeat(600) }]);
-    expect((await store.load('t')).map((kept) => kept.role)).toEqual(['user', 'assistant']);
+    expect((await store.load('t'))[0]?.role).not.toBe('tool');
+    const endless = new InMemorySessionStore({ maxBytes: 40_000 });
+    await endless.append('e', [message('start')]);
+    for (let index = 0; index < 200; index++) await endless.append('e', [{ role: 'assistant', content: 'x'.repeat(1_000) }]);
+    expect(endless.size.bytes).toBeLessThanOrEqual(10_000 + 1_100);
+    expect((await endless.load('e'))[0]?.role).toBe('assistant');
   });
 
   it('rejects bounds that are not positive integers', () => {
