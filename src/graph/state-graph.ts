@@ -246,7 +246,9 @@ export class StateGraph {
       }
     }
     for (const key of new Set(graphWide)) {
+      const twice = perNode.filter((node) => node.key === key).map((node) => JSON.stringify(node.id));
       if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
+      else if (twice.length > 0) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed graph-wide and again on ${twice.join(', ')}: each failure there would be recorded twice`);
     }
     for (const key of this.schema.executionErrorKeys) {
       if (graphWide.includes(key)) continue;

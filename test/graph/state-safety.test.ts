@@ -262,6 +262,12 @@ describe('wiring the collector', () => {
     expect(() => wrapped.compile({ collectorCheck: false })).not.toThrow();
   });
 
+  it('refuses a collector installed graph-wide and again on a node', () => {
+    const collector = new ExecutionErrorCollector();
+    const graph = new StateGraph(new StateSchema()).use(collector).addNode('a', node, { callbacks: collector.nodeCallbacks() }).setEntryPoint('a').setFinishPoint('a');
+    expect(() => graph.compile()).toThrow(/installed graph-wide and again on "a": each failure there would be recorded twice/);
+  });
+
   it('refuses a collector installed on some nodes only, naming the nodes it would not record', () => {
     const collector = new ExecutionErrorCollector();
     const graph = new StateGraph(collector.addField(new StateSchema()))
