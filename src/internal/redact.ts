@@ -206,12 +206,14 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
 /**
  * `value` with every occurrence of a configured secret in its strings replaced by `[REDACTED]` (nothing else is
  * touched: no key- or pattern-based masking). Returns `value` itself when no string holds a secret, so the common
- * case allocates nothing. Walks plain objects and arrays, bounded in depth; never mutates the input.
+ * case allocates nothing. Walks plain objects and arrays; past 20 levels a part is cleaned through its JSON text, so
+ * depth hides nothing. Never mutates the input.
  */
 export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0): T {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return replaceSecrets(value, secrets) as T;
-  if (value === null || typeof value !== 'object' || depth > 20) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 20) return removeSecretsDeep(value, secrets);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, index) => {
@@ -233,6 +235,27 @@ export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0
     defineData(copy, key, clean);
   }
   return (copy ?? value) as T;
+}
+
+/**
+ * Past the walk's depth: the part as JSON text, secrets replaced there, and read back when anything changed (a
+ * secret is never left in a deep corner; what is not JSON data is left as it is).
+ */
+function removeSecretsDeep<T>(value: T, secrets: readonly string[]): T {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return value;
+  }
+  if (text === undefined) return value;
+  const clean = replaceSecrets(text, secrets);
+  if (clean === text) return value;
+  try {
+    return JSON.parse(clean) as T;
+  } catch {
+    return REDACTED as T;
+  }
 }
 
 /** A URL without credentials, query string or fragment (API keys often travel in `?key=`). */

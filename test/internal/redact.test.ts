@@ -219,6 +219,14 @@ describe('headerSecrets', () => {
 });
 
 describe('removeSecrets', () => {
+  it('removes a secret however deep it sits, and returns the same value when there is none', () => {
+    const secret = 'hdr-token-0123456789';
+    let deep: unknown = { note: `echo Bearer ${secret}` };
+    for (let level = 0; level < 40; level++) deep = { a: deep };
+    expect(JSON.stringify(removeSecrets(deep, [secret]))).not.toContain(secret);
+    expect(removeSecrets(deep, ['absent-secret-value'])).toBe(deep);
+  });
+
   const secret = 'plant-7f3a9c';
 
   it('replaces a secret wherever a string holds it, leaving keys, other values and the input alone', () => {
