@@ -4,7 +4,7 @@
 import { createParser } from 'eventsource-parser';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createOpenAICompatibleClient } from '../dist/index.js';
-import { SSEDecoderStream, SSEParser } from '../dist/internal/sse-decoder.js';
+import { SSEDecoderStream, SSEParser } from '../dist/wire/sse-decoder.js';
 import { chatStream, streamOf } from './corpus.mjs';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
 

@@ -9,7 +9,7 @@ import type { ResponseError } from '../errors/response-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
-import type { StateDelta } from '../graph/state-delta.js';
+import type { StateDelta } from '../runner/state-delta.js';
 import { ErrorMetadataKey, FAILURE_STATES, TaskState } from './constants.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Part, SendMessageResult, Task, TaskStatus } from './types.js';
 

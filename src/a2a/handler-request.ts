@@ -7,7 +7,7 @@
  */
 import { readBoundedBody } from '../internal/http-body.js';
 import { isPlainObject } from '../internal/json.js';
-import { nestingProblem } from '../internal/safe-json.js';
+import { nestingProblem } from '../wire/safe-json.js';
 import { A2AErrorCode } from './constants.js';
 import type { RequestId } from './jsonrpc.js';
 

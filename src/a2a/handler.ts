@@ -1,7 +1,7 @@
 import type { Agent } from '../agent/agent.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { read } from '../internal/error-chain.js';
-import { MAX_JSON_DEPTH } from '../internal/safe-json.js';
+import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { buildAgentCard } from './agent-card.js';

@@ -8,7 +8,7 @@ import type { ResponseError } from '../errors/response-error.js';
 import { createId } from '../internal/ids.js';
 import { cloneJSONLike, defineData } from '../internal/json.js';
 import type { RunEvent } from '../runner/event.js';
-import type { StateDelta } from '../graph/state-delta.js';
+import type { StateDelta } from '../runner/state-delta.js';
 import { ErrorMetadataKey, TaskState } from './constants.js';
 import type { A2AMessage, A2AMetadata } from './types.js';
 

@@ -10,7 +10,7 @@ import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { redactHeaders, redactText, redactValue } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
-import type { SSEEvent } from '../internal/sse-decoder.js';
+import type { SSEEvent } from '../wire/sse-decoder.js';
 
 /** Largest unary answer read. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

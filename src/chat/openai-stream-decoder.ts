@@ -11,7 +11,7 @@ import { StreamError } from '../errors/stream-error.js';
 import { read } from '../internal/error-chain.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
-import { SSEParser, type SSEEvent } from '../internal/sse-decoder.js';
+import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from './types.js';
 

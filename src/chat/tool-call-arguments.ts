@@ -6,7 +6,7 @@
  */
 import { StreamError } from '../errors/stream-error.js';
 import { isPlainObject } from '../internal/json.js';
-import { encodeJSON, MAX_JSON_DEPTH, nestingProblem } from '../internal/safe-json.js';
+import { encodeJSON, MAX_JSON_DEPTH, nestingProblem } from '../wire/safe-json.js';
 
 /** `arguments` as text: a string as is, an object or array encoded (depth-checked), a number/boolean/null as JSON, nothing as `''`. */
 export function toolArgumentsText(value: unknown, toolName: string): string {

@@ -11,7 +11,7 @@ import { ObjectType } from '../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../runner/event.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
-import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from './state-delta.js';
+import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from '../runner/state-delta.js';
 import type { State, StateSchema } from './state-schema.js';
 import { SubgraphResult } from './subgraph-result.js';
 

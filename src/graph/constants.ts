@@ -60,15 +60,5 @@ export type NodeTypeName = (typeof NodeType)[keyof typeof NodeType];
 export const GRAPH_NODE_AUTHOR = 'graph-node';
 export const GRAPH_PREGEL_AUTHOR = 'graph-pregel';
 
-/**
- * `ResponseError.code` of a state key that cannot be written as JSON (a BigInt, a cycle…): reported as its own error
- * event, while every other key still travels.
- * @example `if (event.response?.error?.code === STATE_NOT_SERIALIZABLE) fixState(event.response.error.message)`
- */
-export const STATE_NOT_SERIALIZABLE = 'STATE_NOT_SERIALIZABLE';
-
-/** Metadata keys written by the graph into event state deltas. */
-export const NODE_METADATA_KEY = '_node_metadata';
-export const NODE_CUSTOM_METADATA_KEY = '_node_custom_metadata';
-export const PREGEL_METADATA_KEY = '_pregel_metadata';
-export const COMPLETION_METADATA_KEY = '_completion_metadata';
+// The state-delta vocabulary (metadata keys, the unencodable-key code) belongs to the event model in runner/.
+export { COMPLETION_METADATA_KEY, NODE_CUSTOM_METADATA_KEY, NODE_METADATA_KEY, PREGEL_METADATA_KEY, STATE_NOT_SERIALIZABLE } from '../runner/constants.js';

@@ -4,7 +4,7 @@ import { isoTimestamp } from '../internal/clock.js';
 import { defineData } from '../internal/json.js';
 import { GRAPH_NODE_AUTHOR, NODE_CUSTOM_METADATA_KEY, STATE_DELTA_EVENT_TYPE } from './constants.js';
 import { EXECUTION, type NodeCallbackContext } from './node-context.js';
-import { encodeStateDelta } from './state-delta.js';
+import { encodeStateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 
 /** Options of {@link emitCustomStateDelta}. */

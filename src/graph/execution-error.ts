@@ -11,7 +11,7 @@ import { isPlainObject } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
 import { ErrorType } from '../errors/constants.js';
 import { Severity, type SeverityName } from './constants.js';
-import type { StateDelta } from './state-delta.js';
+import type { StateDelta } from '../runner/state-delta.js';
 
 /**
  * One recorded node failure. JSON keys: `severity`, `nodeId`, `nodeName`, `nodeType`, `stepNumber` (always written,

@@ -28,7 +28,7 @@ import {
   Severity,
 } from './constants.js';
 import { failNodeUpdate, runNode, type NodeOutcome, type RunScope } from './node-runner.js';
-import { encodeStateKeys, type StateDelta } from './state-delta.js';
+import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 
 /** @internal */

@@ -35,7 +35,7 @@ export {
 export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
 export type { NodeCallbackContext, NodeContext } from './node-context.js';
 export { isRetryableNodeError } from './node-runner.js';
-export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from './state-delta.js';
+export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
 export {
   StateGraph,
   type CompileOptions,

@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCall } from '../chat/types.js';
-import type { StateDelta } from './state-delta.js';
+import type { StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 
 /**

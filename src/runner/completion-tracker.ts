@@ -6,7 +6,7 @@
 import { ErrorType } from '../errors/constants.js';
 import { cloneResponseError, type ResponseError } from '../errors/response-error.js';
 import { createId } from '../internal/ids.js';
-import { mergeStateDelta, withoutMetadata, type StateDelta } from '../graph/state-delta.js';
+import { mergeStateDelta, withoutMetadata, type StateDelta } from './state-delta.js';
 import { ObjectType } from './constants.js';
 import { createEvent, isTerminalError, type EventChoice, type EventOrigin, type RunEvent } from './event.js';
 

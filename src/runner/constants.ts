@@ -1,4 +1,15 @@
-import { COMPLETION_METADATA_KEY, NODE_CUSTOM_METADATA_KEY, NODE_METADATA_KEY, PREGEL_METADATA_KEY } from '../graph/constants.js';
+/** Metadata keys a graph writes into event state deltas (tRPC-Agent-Go's). */
+export const NODE_METADATA_KEY = '_node_metadata';
+export const NODE_CUSTOM_METADATA_KEY = '_node_custom_metadata';
+export const PREGEL_METADATA_KEY = '_pregel_metadata';
+export const COMPLETION_METADATA_KEY = '_completion_metadata';
+
+/**
+ * `ResponseError.code` of a state key that cannot be written as JSON (a BigInt, a cycle…): reported as its own error
+ * event, while every other key still travels.
+ * @example `if (event.response?.error?.code === STATE_NOT_SERIALIZABLE) fixState(event.response.error.message)`
+ */
+export const STATE_NOT_SERIALIZABLE = 'STATE_NOT_SERIALIZABLE';
 
 /**
  * Wire strings of the event model (tRPC-Agent-Go's, decisions.md point 1). Never retype these literals elsewhere.

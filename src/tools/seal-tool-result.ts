@@ -5,7 +5,7 @@
  */
 import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { droppedValues, encodeJSON, type DroppedValue } from '../internal/safe-json.js';
+import { droppedValues, encodeJSON, type DroppedValue } from '../wire/safe-json.js';
 import type { ToolRun } from './run-tool.js';
 import type { ToolErrorFormat } from './serialize-tool-result.js';
 import { ToolInternalError } from './tool-internal-error.js';

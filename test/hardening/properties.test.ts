@@ -25,7 +25,7 @@ import {
   type ResponseError,
 } from '../../src/errors/index.js';
 import { createGraphAgent, END, ExecutionErrorCollector, executionErrorsFromStateDelta, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
-import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/internal/sse-decoder.js';
+import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { mutate, type Mutation } from '../helpers/json-mutations.js';
 import { chunk, sseText, textEvents, toolCallEvents, usageChunk } from '../../src/testing/index.js';

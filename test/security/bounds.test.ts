@@ -32,7 +32,7 @@ import {
   type Reducer,
   type State,
 } from '../../src/graph/index.js';
-import { DEFAULT_MAX_LINE_LENGTH, DEFAULT_MAX_EVENT_LENGTH } from '../../src/internal/sse-decoder.js';
+import { DEFAULT_MAX_LINE_LENGTH, DEFAULT_MAX_EVENT_LENGTH } from '../../src/wire/sse-decoder.js';
 import { isRunnerCompletion, Runner, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
 import { chunk, sseText, textEvents } from '../../src/testing/openai-stream.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH } from '../../src/tools/tool-arguments.js';

@@ -4,11 +4,12 @@
  */
 import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { encodeJSON } from '../internal/safe-json.js';
-import { STATE_NOT_SERIALIZABLE } from './constants.js';
+import { encodeJSON } from '../wire/safe-json.js';
+import { METADATA_STATE_KEYS, STATE_NOT_SERIALIZABLE } from './constants.js';
 import { defineData } from '../internal/json.js';
-import { METADATA_STATE_KEYS } from '../runner/constants.js';
-import type { State } from './state-schema.js';
+
+/** State as a delta encodes it: a plain object of named values (the graph's `State`). */
+type State = Record<string, unknown>;
 
 /** A state delta: JSON text per key. */
 export type StateDelta = Record<string, string | null>;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../src/errors/index.js';
-import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/internal/sse-decoder.js';
+import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 
 const encoder = new TextEncoder();
 

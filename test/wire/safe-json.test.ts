@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SerializeError } from '../../src/errors/index.js';
-import { droppedValues, encodeJSON, jsonProblem, nestingProblem } from '../../src/internal/safe-json.js';
+import { droppedValues, encodeJSON, jsonProblem, nestingProblem } from '../../src/wire/safe-json.js';
 import { nested } from '../helpers/hostile-values.js';
 
 /** `fn` takes under `ms` (a bound on work, generous for a loaded 2-core machine). */

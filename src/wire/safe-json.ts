@@ -8,7 +8,7 @@
  * stack.
  */
 import { SerializeError, type SerializeIssue } from '../errors/serialize-error.js';
-import { messageOf } from './error-chain.js';
+import { messageOf } from '../internal/error-chain.js';
 
 /** Inbound JSON nested deeper than this is refused at the edge (protobuf's default recursion limit). */
 export const MAX_JSON_DEPTH = 100;
