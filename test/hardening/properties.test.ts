@@ -1,4 +1,4 @@
-// Hardening properties: what the existing property tests (test/internal/sse-decoder.test.ts,
+// Hardening properties: what the existing property tests (test/wire/sse-decoder.test.ts,
 // test/a2a/decode.test.ts, test/graph/random-graphs.property.test.ts) do not cover yet. Arbitrary bytes into the SSE
 // decoder, its bounds and its chunking independence on any input; the chat stream decoder on mutated OpenAI chunks
 // and split tool-call arguments; generated (not fixed) A2A payloads, their 1.0 round trip, more mutations, and the
@@ -123,7 +123,7 @@ const mutationArbitrary = (keys: readonly string[]): fc.Arbitrary<Mutation> =>
 
 
 // ---------------------------------------------------------------------------------------------------------------
-// SSE decoder (src/internal/sse-decoder.ts): arbitrary input, bounds, chunking
+// SSE decoder (src/wire/sse-decoder.ts): arbitrary input, bounds, chunking
 
 const MAX_LINE = 32;
 const MAX_EVENT = 64;
@@ -240,7 +240,7 @@ describe('SSE decoder on arbitrary input (property)', () => {
     );
   });
 
-  // Regression (was a bug, fixed): src/internal/sse-decoder.ts, SSEDecoderStream (`const decoder = new TextDecoder()`, line 181 at HEAD;
+  // Regression (was a bug, fixed): src/wire/sse-decoder.ts, SSEDecoderStream (`const decoder = new TextDecoder()`, line 181 at HEAD;
   // the same in src/chat/openai-stream-decoder.ts:34 and src/a2a/transport.ts:144) decodes bytes with a default
   // TextDecoder, which already strips a leading BOM, and SSEParser.feed then strips a second one. WHATWG HTML
   // §9.2.6 strips exactly one ("The UTF-8 decode algorithm strips one leading UTF-8 BOM"), which is what string
