@@ -2,14 +2,15 @@
  * One A2A task run through the runner: runner events become A2A events (seed-systems §4): a `submitted` Task first;
  * streamed text as artifact updates; a structured terminal error as ONE final failed (or canceled) status update and
  * nothing after; a normal end as a final `lastChunk` artifact update then `completed`. Only terminal errors become
- * failures; graph-internal error events are not forwarded.
+ * failures; graph-internal error events are not forwarded. Every status transition and chunk goes to the task's
+ * journal first and is published once written.
  */
 import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike, truncate } from '../internal/json.js';
-import { redactText, removeSecrets } from '../internal/redact.js';
+import { redactText } from '../internal/redact.js';
 import { encodeJSON } from '../wire/safe-json.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
@@ -19,7 +20,8 @@ import { withoutMetadata } from '../runner/state-delta.js';
 import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-import type { A2ATaskStore } from './task-store.js';
+import type { TaskJournal } from './task-journal.js';
+import { scrubEvent, stateString } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 
 /**
@@ -40,40 +42,59 @@ export const MAX_STREAMS_PER_TASK = 100;
 
 export interface TaskExecutionOptions {
   runner: Runner;
-  store: A2ATaskStore;
+  /** Where each transition and chunk is written before it is published. */
+  journal: TaskJournal;
   structured: boolean;
   userId: string;
   /** Removed, in every form, from everything the task sends. */
   secrets: readonly string[];
+  /** @default a new `task-<uuid>` (a Durable Object deployment mints ids that route to their object) */
+  taskId?: string | undefined;
+  /** The run's invocation id (kept with the task, so a restarted object can resume a checkpointed run). @default a new one */
+  invocationId?: string | undefined;
 }
 
 export class TaskExecution {
   task: Task;
   /** The unary answer once done: the task, or a plain message when structured errors are off and the run failed. */
   result: Task | A2AMessage;
+  readonly invocationId: string;
   readonly controller = new AbortController();
   readonly done: Promise<void>;
   private readonly listeners = new Set<(event: A2AStreamEvent) => void>();
-  private readonly history: A2AMessage[] = [];
+  private readonly history: A2AMessage[];
+  private readonly message: A2AMessage;
   private canceled = false;
   private requestCancel: () => void = () => {};
-  private readonly artifactId = createId('artifact');
+  private readonly artifactId: string;
   private streamedText = '';
   private finalText = '';
   private responseId: string | undefined;
 
-  constructor(
-    private readonly message: A2AMessage,
-    private readonly options: TaskExecutionOptions,
-  ) {
-    const contextId = message.contextId ?? createId('ctx');
-    const taskId = createId('task');
-    const userMessage: A2AMessage = { ...message, taskId, contextId };
-    this.history.push(userMessage);
-    this.task = { kind: 'task', id: taskId, contextId, status: { state: TaskState.Submitted, timestamp: isoTimestamp() }, history: [userMessage] };
+  /**
+   * A new task for `message`, or — with `resumed` — the continuation of a stored, still running task whose run ended
+   * with its process (its run is started again with the same invocation id; a checkpointed graph resumes from there).
+   */
+  constructor(message: A2AMessage, private readonly options: TaskExecutionOptions, resumed?: Task) {
+    this.invocationId = options.invocationId ?? createId('invocation');
+    if (resumed) {
+      this.task = cloneJSONLike(resumed);
+      this.history = [...(this.task.history ?? [])];
+      this.message = message;
+      const artifact = this.task.artifacts?.[0];
+      this.artifactId = artifact?.artifactId ?? createId('artifact');
+      this.streamedText = partsText(artifact?.parts ?? []);
+    } else {
+      const contextId = message.contextId ?? createId('ctx');
+      const taskId = options.taskId ?? createId('task');
+      this.message = { ...message, taskId, contextId };
+      this.history = [this.message];
+      this.artifactId = createId('artifact');
+      this.task = { kind: 'task', id: taskId, contextId, status: { state: TaskState.Submitted, timestamp: isoTimestamp() }, history: [this.message] };
+    }
     this.result = this.task;
     void new Promise<void>((resolve) => (this.requestCancel = resolve)).then(() => this.controller.abort(new DOMException('The task was canceled by request', 'AbortError')));
-    this.done = this.run();
+    this.done = this.run(resumed !== undefined);
   }
 
   /**
@@ -110,8 +131,8 @@ export class TaskExecution {
     }
   }
 
-  private async save(): Promise<void> {
-    await this.options.store.save(this.task).catch(() => {});
+  private async saveStatus(): Promise<void> {
+    await this.options.journal.status(this.task).catch(() => {});
   }
 
   /**
@@ -119,9 +140,9 @@ export class TaskExecution {
    * closes every stream). Anything that throws outside the runner's own error path — a message that cannot be read, a
    * clone or an encoding that fails — ends the task `failed` with `run_error` metadata naming the problem.
    */
-  private async run(): Promise<void> {
+  private async run(resumed: boolean): Promise<void> {
     try {
-      await this.execute();
+      await this.execute(resumed);
     } catch (error) {
       if (this.terminal) return;
       const failure: ResponseError = { type: ErrorType.RunError, code: TASK_FAILED_INTERNALLY, message: `The task could not be run: ${truncate(redactText(messageOf(error), this.options.secrets), 500)}` };
@@ -135,16 +156,19 @@ export class TaskExecution {
     this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: this.task.status, final: true, metadata: errorMetadata(error) });
   }
 
-  private async execute(): Promise<void> {
-    await this.save();
-    this.publish(cloneJSONLike(this.task));
-    this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
+  private async execute(resumed: boolean): Promise<void> {
+    if (!resumed) {
+      await this.saveStatus();
+      this.publish(cloneJSONLike(this.task));
+      this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
+      await this.saveStatus();
+    }
     let failure: { event: RunEvent; error: ResponseError } | undefined;
     let unstructuredError: ResponseError | undefined;
     let completion: RunEvent | undefined;
     try {
       const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => encodeJSON(part.data, 'data part of the message')).join('\n');
-      const invocationId = createId('invocation');
+      const invocationId = this.invocationId;
       for await (const raw of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
         const event = scrubEvent(raw, this.options.secrets);
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
@@ -158,7 +182,7 @@ export class TaskExecution {
           continue;
         }
         if (failure) continue; // nothing follows a structured terminal error
-        this.forward(event);
+        await this.forward(event);
       }
     } catch (error) {
       if (!this.canceled && !isAbortError(error)) {
@@ -171,15 +195,21 @@ export class TaskExecution {
     else await this.finishCompleted(completion, unstructuredError);
   }
 
-  /** Streamed text → artifact updates; recoverable structured errors → non-final status updates. */
-  private forward(event: RunEvent): void {
+  /**
+   * Streamed text → artifact updates (the task's artifact grows with them, so `tasks/get` and a resubscription see
+   * what was streamed); recoverable structured errors → non-final status updates (the task's status too).
+   */
+  private async forward(event: RunEvent): Promise<void> {
     const response = event.response;
     if (!response) return;
     if (response.partial && response.object === ObjectType.ChatCompletionChunk) {
       const text = response.choices?.[0]?.delta?.content ?? '';
       if (text === '') return;
-      this.publish(this.artifactUpdate([{ kind: 'text', text }], this.streamedText !== '', false));
+      const update = this.artifactUpdate([{ kind: 'text', text }], this.streamedText !== '', false);
       this.streamedText += text;
+      this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: [{ kind: 'text', text: this.streamedText }] }];
+      await this.options.journal.chunk(this.task, update).catch(() => {});
+      this.publish(update);
       return;
     }
     const message = response.choices?.[0]?.message;
@@ -191,7 +221,9 @@ export class TaskExecution {
     if (response.error && response.object === ObjectType.ChatCompletion && this.options.structured) {
       const metadata = { ...errorMetadata(response.error), [ErrorMetadataKey.TaskState]: TaskState.Working };
       const status = { state: TaskState.Working, timestamp: isoTimestamp(), message: this.agentMessage(message?.content || response.error.message, metadata) };
-      this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status, final: false, metadata });
+      this.task.status = status;
+      await this.saveStatus();
+      this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: cloneJSONLike(status), final: false, metadata });
     }
   }
 
@@ -221,7 +253,7 @@ export class TaskExecution {
     this.task.history = [...this.history];
     const update: TaskStatusUpdateEvent = { kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status, final: true };
     if (metadata) update.metadata = metadata;
-    await this.save();
+    await this.saveStatus();
     this.publish(update);
   }
 
@@ -250,36 +282,12 @@ export class TaskExecution {
     const stateDelta = encodeStateDeltaMetadata(withoutMetadata(completion?.stateDelta));
     if (stateDelta) metadata[ErrorMetadataKey.StateDelta] = stateDelta;
     const finalParts = this.streamedText === '' && text !== '' ? [{ kind: 'text' as const, text }] : [];
-    this.publish(this.artifactUpdate(finalParts, this.streamedText !== '', true, metadata));
+    const last = this.artifactUpdate(finalParts, this.streamedText !== '', true, metadata);
     this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: text === '' ? [] : [{ kind: 'text', text }], ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }];
+    await this.options.journal.chunk(this.task, last).catch(() => {});
+    this.publish(last);
     const answer = this.agentMessage(unstructuredError ? GENERIC_FAILURE_TEXT : text);
     await this.finish({ state: TaskState.Completed, message: answer, timestamp: isoTimestamp() }, undefined, answer);
     if (unstructuredError) this.result = this.agentMessage(GENERIC_FAILURE_TEXT);
   }
-}
-
-/** A string state value from its JSON text (`'"resp-1"'` → `resp-1`). */
-function stateString(text: string | null | undefined): string | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * What leaves for a remote client: the handler's configured secrets removed from every string of the event (in every
- * form), and credential-shaped values masked in its error (a provider that echoed a key into an error code must not
- * hand it on to our A2A client as `error_code`). Answer text keeps its content: only configured secrets leave it.
- */
-function scrubEvent(event: RunEvent, secrets: readonly string[]): RunEvent {
-  const clean = removeSecrets(event, secrets);
-  const error = clean.response?.error;
-  if (!error) return clean;
-  const scrubbed: ResponseError = { type: redactText(error.type), message: redactText(error.message) };
-  if (error.code !== undefined) scrubbed.code = redactText(error.code);
-  if (error.param !== undefined) scrubbed.param = redactText(error.param);
-  return { ...clean, response: { ...clean.response, error: scrubbed } } as RunEvent;
 }

@@ -1,0 +1,127 @@
+/**
+ * @internal The task backend of an A2A server: it starts runs, keeps the live ones, answers `tasks/*` from them or
+ * from the task store. `createA2AHandler` uses it in memory; a Durable Object (`faultline/cloudflare`) runs the same
+ * code over its own storage, so both answer every call identically.
+ */
+import type { Runner } from '../runner/runner.js';
+import { A2AErrorCode, type A2AProtocolVersion } from './constants.js';
+import { callFailure, failure, type A2ACall } from './handler-front.js';
+import type { WaitUntil } from './handler-http.js';
+import { jsonResponse, resultBody, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
+import { streamResponse, type StreamLimits } from './sse-response.js';
+import { TaskExecution } from './task-execution.js';
+import type { TaskJournal } from './task-journal.js';
+import type { A2ATaskStore } from './task-store.js';
+import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
+import { streamEventToV1, taskToV1 } from './v1-codec.js';
+
+/** @internal */
+export interface TaskOperationsSettings extends StreamLimits {
+  runner: Runner;
+  /** Where finished (and, for other isolates, running) tasks are read. */
+  store: A2ATaskStore;
+  /** Where a new task's progress is written. */
+  journal: (taskId: string) => TaskJournal;
+  structured: boolean;
+  secrets: readonly string[];
+  maxLiveTasks: number;
+  /** The live runs (a Durable Object passes its own, to resume into it). @default a new map */
+  live?: Map<string, TaskExecution> | undefined;
+  /** Keeps a run alive past its request (a platform's `waitUntil`). */
+  waitUntil?: ((platform: readonly unknown[]) => WaitUntil | undefined) | undefined;
+  /** Called when a run starts (a Durable Object schedules its heartbeat). */
+  onStart?: ((execution: TaskExecution) => void) | undefined;
+}
+
+/** @internal The backend, and its live-run map. */
+export interface TaskOperations {
+  answer(call: A2ACall, platform?: readonly unknown[]): Promise<Response>;
+  readonly live: Map<string, TaskExecution>;
+  /** Keeps a run in the live map until it ends (a resumed one too). */
+  track(execution: TaskExecution, platform?: readonly unknown[]): void;
+}
+
+/** @internal */
+export function createTaskOperations(settings: TaskOperationsSettings): TaskOperations {
+  const { runner, store, structured, secrets, maxLiveTasks } = settings;
+  const live = settings.live ?? new Map<string, TaskExecution>();
+
+  const track = (execution: TaskExecution, platform: readonly unknown[] = []) => {
+    live.set(execution.task.id, execution);
+    const settled = execution.done.finally(() => live.delete(execution.task.id)).catch(() => {});
+    settings.waitUntil?.(platform)?.(settled);
+    settings.onStart?.(execution);
+  };
+  const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
+    const taskId = call.taskId;
+    const execution = new TaskExecution(message, { runner, journal: settings.journal(taskId ?? ''), structured, userId: call.userId, secrets, taskId });
+    track(execution, platform);
+    return execution;
+  };
+  const busy = (id: RequestId, version: A2AProtocolVersion) =>
+    failure(id, A2AErrorCode.InternalError, `The agent is running its limit of ${maxLiveTasks} tasks; retry shortly`, version, undefined, 503, { 'retry-after': '1' });
+
+  async function answer(call: A2ACall, platform: readonly unknown[] = []): Promise<Response> {
+    const { id, version } = call;
+    const encodeEvent = (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
+    const encodeTask = (task: Task) => (version === '1.0' ? taskToV1(task as never) : task);
+    const notFound = (taskId: string) => failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId}`, version);
+    switch (call.operation) {
+      case 'SendMessage': {
+        if (live.size >= maxLiveTasks) return busy(id, version);
+        const execution = start(call.params.message, call, platform);
+        const configuration = call.params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
+        if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, encodeEvent(execution.task)));
+        await execution.done;
+        return jsonResponse(resultBody(id, encodeEvent(execution.result)));
+      }
+      case 'StreamMessage': {
+        if (live.size >= maxLiveTasks) return busy(id, version);
+        const execution = start(call.params.message, call, platform);
+        return streamResponse(id, execution, encodeEvent, undefined, settings);
+      }
+      case 'GetTask': {
+        const { params } = call;
+        const task = live.get(params.id)?.task ?? (await store.get(params.id));
+        if (!task) return notFound(params.id);
+        const keep = params.historyLength === undefined ? undefined : Math.max(0, Math.floor(params.historyLength));
+        const trimmed = keep !== undefined && task.history ? { ...task, history: keep === 0 ? [] : task.history.slice(-keep) } : task;
+        return jsonResponse(resultBody(id, encodeTask(trimmed)));
+      }
+      case 'CancelTask': {
+        const { params } = call;
+        const execution = live.get(params.id);
+        if (execution && !execution.terminal) {
+          execution.cancel();
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([execution.done, new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]); // answer by 5 s at the latest
+          clearTimeout(timer);
+          return jsonResponse(resultBody(id, encodeTask(execution.task)));
+        }
+        const task = execution?.task ?? (await store.get(params.id));
+        if (!task) return notFound(params.id);
+        return failure(id, A2AErrorCode.TaskNotCancelable, `Task ${params.id} is ${task.status.state} and cannot be canceled`, version);
+      }
+      case 'Resubscribe': {
+        const { params } = call;
+        const execution = live.get(params.id);
+        if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, settings);
+        const task = execution?.task ?? (await store.get(params.id));
+        if (!task) return notFound(params.id);
+        return new Response(sseFrame(resultBody(id, encodeEvent(task))), { headers: SSE_HEADERS });
+      }
+    }
+  }
+
+  return {
+    live,
+    track,
+    answer: async (call, platform) => {
+      try {
+        return await answer(call, platform);
+      } catch (error) {
+        return callFailure(call, error);
+      }
+    },
+  };
+}
