@@ -2,6 +2,7 @@ import type { ChatMessage } from '../chat/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { SessionStore } from './session-store.js';
+import { messageSize, trimCut } from './session-trim.js';
 
 /** Options of {@link InMemorySessionStore}. */
 export interface InMemorySessionStoreOptions {
@@ -17,14 +18,6 @@ export interface InMemorySessionStoreOptions {
 interface Entry {
   messages: ChatMessage[];
   bytes: number;
-}
-
-function sizeOf(message: ChatMessage): number {
-  try {
-    return JSON.stringify(message)?.length ?? 0;
-  } catch {
-    return 0;
-  }
 }
 
 /**
@@ -59,7 +52,7 @@ export class InMemorySessionStore implements SessionStore {
     const entry = this.touch(sessionId) ?? { messages: [], bytes: 0 };
     for (const message of messages) {
       const copy = cloneJSONLike({ ...message });
-      const bytes = sizeOf(copy);
+      const bytes = messageSize(copy);
       entry.messages.push(copy);
       entry.bytes += bytes;
       this.totalBytes += bytes;
@@ -102,28 +95,16 @@ export class InMemorySessionStore implements SessionStore {
     return entry;
   }
 
-  /**
-   * A session over a quarter of the budget loses its oldest messages until it fits, the cut moved to the next user
-   * message (so whole turns go), or where there is none to the next message that is not a tool answer — a transcript
-   * never starts with a tool message, so it stays a valid request. The bound holds even for one endless turn.
-   */
+  /** A session over a quarter of the budget loses its oldest turns until it fits (see `trimCut`). */
   private trim(entry: Entry): void {
     const limit = Math.floor(this.maxBytes / 4);
     if (entry.bytes <= limit) return;
-    const messages = entry.messages;
-    let fits = 0; // the first index from which the rest fits
-    let rest = entry.bytes;
-    while (fits < messages.length - 1 && rest > limit) rest -= sizeOf(messages[fits++] as ChatMessage);
-    let cut = messages.findIndex((message, index) => index >= fits && message.role === 'user');
-    if (cut === -1) cut = messages.findIndex((message, index) => index >= fits && message.role !== 'tool');
-    if (cut === -1) {
-      cut = fits; // only tool answers fit: keep from the call that asked for them
-      while (cut > 0 && messages[cut]?.role === 'tool') cut--;
-    }
+    const sizes = entry.messages.map(messageSize);
+    const cut = trimCut(entry.messages, sizes, entry.bytes, limit);
     if (cut <= 0) return;
     let removed = 0;
-    for (let index = 0; index < cut; index++) removed += sizeOf(messages[index] as ChatMessage);
-    messages.splice(0, cut);
+    for (let index = 0; index < cut; index++) removed += sizes[index] ?? 0;
+    entry.messages.splice(0, cut);
     entry.bytes -= removed;
     this.totalBytes -= removed;
   }
