@@ -6,10 +6,12 @@ import type { ChatMessage, ToolCall } from '../chat/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { cloneResponseError, type ResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
+import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../runner/event.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
+import { CHECKPOINT_FAILED } from './constants.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
 import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from '../runner/state-delta.js';
 import type { State, StateSchema } from './state-schema.js';
@@ -42,13 +44,36 @@ function assistantText(event: RunEvent): { text: string; message: ChatMessage; t
   return { text: message.content, message: { role: 'assistant', content: message.content }, toolCalls: message.toolCalls ?? [] };
 }
 
+/**
+ * The child's invocation id: in a checkpointed run `<run id>/<node id>`, which is also the child graph's run id. A
+ * child runs anew (its old checkpoint deleted, with its own children's) except on the first attempt in a resumed
+ * step, where a child that ran before resumes from its checkpoint.
+ */
+async function childInvocationId(id: string, context: NodeContext): Promise<string> {
+  const checkpoint = context[EXECUTION]?.checkpoint;
+  if (!checkpoint) return createId('invocation');
+  const childRunId = `${checkpoint.runId}/${id}`;
+  if (checkpoint.resuming && context.attempt === 1) return childRunId;
+  try {
+    await checkpoint.checkpointer.delete(childRunId);
+  } catch (error) {
+    throw new WorkflowError(`agent node ${id} could not delete the old checkpoint of its child run ${JSON.stringify(childRunId)}: the checkpointer's delete() failed: ${messageOf(error)}`, {
+      nodeId: id,
+      code: CHECKPOINT_FAILED,
+      cause: error,
+    });
+  }
+  return childRunId;
+}
+
 /** The node function of an agent node. */
 export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema, options: AgentNodeOptions) {
   return async (state: State, context: NodeContext): Promise<State> => {
     const errorKeys = schema.executionErrorKeys;
     const childInput: State = options.inputMapper ? options.inputMapper(state) : state;
     const input: State = Object.fromEntries(Object.entries(childInput ?? {}).filter(([key]) => !errorKeys.includes(key)));
-    const invocationId = createId('invocation');
+    const invocationId = await childInvocationId(id, context);
+    const checkpointer = context[EXECUTION]?.checkpoint?.checkpointer;
     const result = new SubgraphResult(id);
     const fallbackRaw: StateDelta = {};
     let finalError: ResponseError | undefined;
@@ -65,6 +90,7 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
       state: input,
       path: [...(context.path ?? []), id],
       signal: context.signal,
+      ...(checkpointer ? { checkpointer } : {}),
     })) {
       emit?.(event);
       const own = event.invocationId === invocationId;

@@ -1,8 +1,10 @@
 import type { AgentError } from '../errors/agent-error.js';
-import { WorkflowError } from '../errors/workflow-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import type { RunEvent } from '../runner/event.js';
-import { GraphRun } from './executor.js';
+import { isCheckpointer, type Checkpointer } from './checkpoint.js';
+import { GraphRun, type StartMode } from './executor.js';
 import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFunction, NodeRetryPolicy, Router } from './state-graph.js';
@@ -59,6 +61,19 @@ export interface GraphRunOptions {
   path?: readonly string[] | undefined;
   branch?: string | undefined;
   requestId?: string | undefined;
+  /**
+   * Saves a checkpoint before the first superstep, after every superstep, at the end (`completed`) and on a fatal
+   * step (`failed`), so the run can be resumed with `resume(runId, …)`. A checkpoint that cannot be saved fails the
+   * run (`CHECKPOINT_FAILED`); the one saved before stays resumable.
+   */
+  checkpointer?: Checkpointer | undefined;
+  /** The id the run's checkpoints are saved under (a subgraph's: `<parent run id>/<agent node id>`). @default the invocation id */
+  runId?: string | undefined;
+}
+
+/** Options of `CompiledGraph.resume`: those of a run, with the checkpointer required. */
+export interface GraphResumeOptions extends GraphRunOptions {
+  checkpointer: Checkpointer;
 }
 
 /**
@@ -89,14 +104,45 @@ export class CompiledGraph {
 
   /** Runs the graph on `input` (reduced into the schema's defaults). Never rejects for node failures: see the outcome. */
   run(input: State = {}, options: GraphRunOptions = {}): Promise<GraphOutcome> {
+    return this.start(input, options, 'run');
+  }
+
+  /**
+   * Continues the run `runId` from its last checkpoint: after its last completed superstep; a step that failed runs
+   * only its failed nodes again (the others' results were kept), so a run that ended on a fatal error resumes once
+   * its cause is fixed, its earlier records kept. A completed run returns its outcome again (and its `graph.execution`
+   * snapshot) without running a node. No checkpoint → a failed outcome with code `CHECKPOINT_NOT_FOUND`; one that is
+   * not valid → `CHECKPOINT_INVALID`. A rejection is only for invalid options (`ConfigError`).
+   *
+   * @example
+   * ```ts
+   * const checkpointer = new InMemoryCheckpointer();
+   * const first = await compiled.run({ user_input: 'order 42' }, { checkpointer, runId: 'order-42' });
+   * if (first.status !== 'completed') console.log((await compiled.resume('order-42', { checkpointer })).status);
+   * ```
+   */
+  resume(runId: string, options: GraphResumeOptions): Promise<GraphOutcome> {
+    if (!isCheckpointer(options?.checkpointer)) return Promise.reject(ConfigError.fromProblems('resume options', ['checkpointer is required: the store the run saved its checkpoints to']));
+    return this.start({}, { ...options, runId }, 'resume');
+  }
+
+  /** @internal A run from `mode`'s starting point (see `StartMode`). */
+  start(input: State, options: GraphRunOptions, mode: StartMode): Promise<GraphOutcome> {
+    const problems: string[] = [];
+    if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
+    if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) problems.push('runId must be a non-empty string');
+    if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
+    const invocationId = options.invocationId ?? createId('invocation');
     return new GraphRun(this.parts, {
       signal: options.signal,
       emit: options.onEvent ?? (() => {}),
-      invocationId: options.invocationId ?? createId('invocation'),
+      invocationId,
       path: options.path ?? [],
       branch: options.branch,
       requestId: options.requestId,
-    }).execute(input);
+      checkpointer: options.checkpointer,
+      runId: options.runId,
+    }).start(input, mode);
   }
 
   /**

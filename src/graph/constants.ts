@@ -62,3 +62,22 @@ export const GRAPH_PREGEL_AUTHOR = 'graph-pregel';
 
 // The state-delta vocabulary (metadata keys, the unencodable-key code) belongs to the event model in runner/.
 export { COMPLETION_METADATA_KEY, NODE_CUSTOM_METADATA_KEY, NODE_METADATA_KEY, PREGEL_METADATA_KEY, STATE_NOT_SERIALIZABLE } from '../runner/constants.js';
+
+/**
+ * `WorkflowError.code` of a resume whose run id has no checkpoint (never saved, deleted, or forgotten by a bounded
+ * store).
+ * @example `if (outcome.status === 'failed' && outcome.error.code === CHECKPOINT_NOT_FOUND) await compiled.run(input, options)`
+ */
+export const CHECKPOINT_NOT_FOUND = 'CHECKPOINT_NOT_FOUND';
+/**
+ * `WorkflowError.code` of a checkpoint read back that is not one (a wrong shape, a wrong version, state that is not
+ * JSON text, nodes this graph does not have); `problems` lists every problem found.
+ * @example `if (error.code === CHECKPOINT_INVALID) console.log(error.problems)`
+ */
+export const CHECKPOINT_INVALID = 'CHECKPOINT_INVALID';
+/**
+ * `WorkflowError.code` of a run whose checkpoint could not be saved or read (the store threw, or a state key is not
+ * JSON): the run stops, its records kept in the fallback state, and its last saved checkpoint stays resumable.
+ * @example `if (error.code === CHECKPOINT_FAILED) setTimeout(() => compiled.resume(runId, { checkpointer }), 1000)`
+ */
+export const CHECKPOINT_FAILED = 'CHECKPOINT_FAILED';

@@ -1,10 +1,11 @@
 /**
  * The superstep executor (the graph's coordinator). Each step runs every triggered node concurrently on the same
- * state, reduces their updates in trigger order, then follows `Command.goto`, static and conditional edges. A node
- * failure that no callback recovered ends the run: the executor reduces what succeeded in that step plus the failing
- * nodes' fallback updates (the collector's fatal records), emits that fallback state, then a `graph.pregel.step`
- * error (tRPC's shape: not terminal itself; the runner's completion carries it). Normal completion emits the
- * `graph.execution` snapshot.
+ * state, reduces their updates in trigger order, then follows `Command.goto`, static and conditional edges
+ * (`superstep.ts`). A node failure that no callback recovered ends the run: the executor reduces what succeeded in
+ * that step plus the failing nodes' fallback updates (the collector's fatal records), emits that fallback state, then
+ * a `graph.pregel.step` error (tRPC's shape: not terminal itself; the runner's completion carries it). Normal
+ * completion emits the `graph.execution` snapshot. With a checkpointer, a checkpoint is saved before the first step,
+ * after every step, at the end and on a fatal step (`run-checkpoints.ts`), and a run can start from one.
  */
 import { AgentError } from '../errors/agent-error.js';
 import { ErrorType } from '../errors/constants.js';
@@ -15,21 +16,22 @@ import { messageOf } from '../internal/error-chain.js';
 import { defineData } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type RunEvent } from '../runner/event.js';
-import { Command } from './command.js';
-import { createExecutionError } from './execution-error.js';
+import type { Checkpointer } from './checkpoint.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
 import {
+  CHECKPOINT_FAILED,
+  CHECKPOINT_NOT_FOUND,
   COMPLETION_METADATA_KEY,
-  END,
   FALLBACK_STATE_EVENT_TYPE,
   GRAPH_PREGEL_AUTHOR,
   NODE_CUSTOM_METADATA_KEY,
   PREGEL_METADATA_KEY,
-  Severity,
 } from './constants.js';
-import { failNodeUpdate, runNode, type NodeOutcome, type RunScope } from './node-runner.js';
+import { runNode, type RunScope } from './node-runner.js';
+import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
+import { nodeOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode, type SucceededNode } from './superstep.js';
 
 /** @internal */
 export interface GraphRunSettings {
@@ -39,19 +41,24 @@ export interface GraphRunSettings {
   path: readonly string[];
   branch?: string | undefined;
   requestId?: string | undefined;
+  /** Saves the run's checkpoints under `runId` (default: the invocation id). */
+  checkpointer?: Checkpointer | undefined;
+  runId?: string | undefined;
 }
+
+/**
+ * @internal Where a run starts: `run` anew; from its checkpoint with `resume` (none → `CHECKPOINT_NOT_FOUND`) or
+ * `any` (anew only when there is none; a completed one is replayed).
+ */
+export type StartMode = 'run' | 'resume' | 'any';
 
 /** Listener failures kept per run (the count goes on). */
 const MAX_LISTENER_ERRORS = 100;
 
-/** The state update a node result carries, if any. */
-function updateOf(result: State | Command | undefined): State | undefined {
-  return Command.isInstance(result) ? result.update : result;
-}
-
 /** @internal One run of a compiled graph. */
 export class GraphRun {
   private readonly scope: RunScope;
+  private readonly checkpoints: RunCheckpoints | undefined;
   private readonly listenerErrors: AgentError[] = [];
   private listenerErrorCount = 0;
 
@@ -80,142 +87,126 @@ export class GraphRun {
         }
       },
     };
+    if (settings.checkpointer) {
+      const runId = settings.runId ?? settings.invocationId;
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal);
+      this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
+    }
   }
 
-  async execute(input: State): Promise<GraphOutcome> {
-    const { schema, stepLimit } = this.parts;
-    let state: State = {};
-    let pending = [...this.parts.entries];
-    let step = 0;
+  /** Runs the graph anew on `input`, or continues from the run's checkpoint (see {@link StartMode}). */
+  async start(input: State, mode: StartMode): Promise<GraphOutcome> {
+    const checkpoints = this.checkpoints;
+    if (mode === 'run' || !checkpoints) return this.execute(input);
+    let loaded: LoadedCheckpoint | undefined;
     try {
-      try {
-        state = schema.initialState(input);
-      } catch (error) {
-        throw new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error });
-      }
+      loaded = await checkpoints.load(this.parts);
+    } catch (error) {
+      return this.stopped(error, {}, 0, 0);
+    }
+    if (!loaded) {
+      if (mode !== 'resume') return this.execute(input);
+      const message = `there is no checkpoint of run ${JSON.stringify(checkpoints.runId)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
+      return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
+    }
+    if (loaded.status !== 'completed') return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
+    this.emitSnapshot(loaded.state, loaded.step);
+    return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
+  }
+
+  private async execute(input: State): Promise<GraphOutcome> {
+    let state: State;
+    try {
+      state = this.parts.schema.initialState(input);
+    } catch (error) {
+      return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }));
+    }
+    const pending = [...this.parts.entries];
+    try {
+      await this.checkpoints?.save('running', 0, state, pending);
+    } catch (error) {
+      return this.stopped(error, state, 0, 0);
+    }
+    return this.loop(state, pending, 0);
+  }
+
+  /** Steps from `first` on; `replayed` (a resume) marks the first step as re-run and holds its nodes that already ran. */
+  private async loop(initial: State, due: string[], first: number, replayed?: ReadonlyMap<number, ReplayedNode>): Promise<GraphOutcome> {
+    const { stepLimit } = this.parts;
+    let state = initial;
+    let pending = due;
+    let step = first;
+    let replay = replayed;
+    try {
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
         if (step >= stepLimit) {
           return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${pending.join(', ')}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
         }
         const snapshot = state;
-        const outcomes = await Promise.all(pending.map((id) => runNode(this.scope, this.node(id), snapshot, step)));
-        // One copy of the state per step (none when no node updates it), every update reduced into it in trigger
-        // order: a step costs time linear in its updates, however many nodes ran (a 10,000-node fan-out copies the
-        // state once, not 10,000 times).
-        let next: State | undefined;
-        const settled: NodeOutcome[] = [];
-        for (const outcome of outcomes) {
-          const update = outcome.ok ? updateOf(outcome.result) : undefined;
-          if (!outcome.ok || update === undefined) {
-            settled.push(outcome);
-            continue;
-          }
-          next ??= { ...snapshot };
-          const failure = this.reduce(next, update);
-          settled.push(failure === undefined ? outcome : await this.reduceFailed(next, outcome as Extract<NodeOutcome, { ok: true }>, snapshot, step, failure));
+        if (this.scope.checkpoint) this.scope.checkpoint.resuming = replay !== undefined; // children of a re-run step resume
+        const carried = replay;
+        replay = undefined;
+        const outcomes = await Promise.all(pending.map((id, index) => carried?.get(index) ?? runNode(this.scope, nodeOf(this.scope, id), snapshot, step)));
+        const reduced = await reduceStep(this.scope, snapshot, outcomes, step);
+        state = reduced.state;
+        const failures = reduced.settled.map((entry) => entry.outcome).filter((outcome): outcome is FailedNode => !outcome.ok);
+        if (failures.length > 0) return await this.failStep(snapshot, pending, reduced.settled, failures, state, step);
+        try {
+          pending = await route(this.scope, reduced.settled.map((entry) => entry.outcome as SucceededNode), state, step);
+        } catch (error) {
+          if (this.scope.signal?.aborted) throw error;
+          return await this.failStep(snapshot, pending, reduced.settled, [], state, step, error as WorkflowError);
         }
-        state = next ?? snapshot;
-        const failures = settled.filter((outcome): outcome is Extract<NodeOutcome, { ok: false }> => !outcome.ok);
-        if (failures.length > 0) return this.fail(state, failures, step);
-        pending = await this.route(settled as Array<Extract<NodeOutcome, { ok: true }>>, state, step);
+        if (pending.length > 0) await this.checkpoints?.save('running', step + 1, state, pending);
       }
     } catch (error) {
-      if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step, ...this.listenerReport() };
-      return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`execution failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }));
+      return this.stopped(error, state, step);
+    }
+    try {
+      await this.checkpoints?.save('completed', step, state, []);
+    } catch (error) {
+      return this.stopped(error, state, step, step);
     }
     this.emitSnapshot(state, step);
     return { status: 'completed', state, steps: step, ...this.listenerReport() };
   }
 
-  /** Reduces `update` into the step's state; what its reducer threw, if it did (the state is then unchanged). */
-  private reduce(next: State, update: State): { error: unknown } | undefined {
-    try {
-      this.parts.schema.reduceInto(next, update);
-      return undefined;
-    } catch (error) {
-      return { error };
-    }
+  /** An abort (its reason, the state so far) or a run failure (a `WorkflowError`, the fatal path). */
+  private stopped(error: unknown, state: State, step: number, stepsRun = step + 1): GraphOutcome {
+    if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step, ...this.listenerReport() };
+    return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`execution failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }), stepsRun);
   }
 
   /**
-   * A node whose update could not be reduced fails like any node (its error event and `afterNode` callbacks, so the
-   * collector records it); the records its update carried (a recovered failure's) are reduced on their own first, and
-   * a recovery's own update is reduced in its place. Should that throw too, the node fails with it: the recovery's
-   * records are kept and a fatal record of the final failure is added, so no failure goes unrecorded.
+   * A failed step: with a checkpointer, its `failed` checkpoint first — the step's input state plus the failures'
+   * records, and the nodes that succeeded, so a resume runs only the failed ones — then the fatal path.
    */
-  private async reduceFailed(next: State, outcome: Extract<NodeOutcome, { ok: true }>, snapshot: State, step: number, failure: { error: unknown }): Promise<NodeOutcome> {
-    const { node } = outcome;
-    this.reduceRecords(next, updateOf(outcome.result) ?? {});
-    const error = new WorkflowError(`node ${node.id}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
-    const handled = await failNodeUpdate(this.scope, node, snapshot, step, error, outcome.attempts);
-    const recovery = handled.ok ? updateOf(handled.result) : undefined;
-    if (!handled.ok || recovery === undefined) return handled;
-    const again = this.reduce(next, recovery);
-    if (again === undefined) return handled;
-    this.reduceRecords(next, recovery);
-    const final = new WorkflowError(`node ${node.id}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
-    const record = createExecutionError({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step }, final, Severity.Fatal);
-    const fatal = Object.fromEntries(this.parts.schema.executionErrorKeys.map((key) => [key, [record]]));
-    return { ok: false, node, error: final, attempts: outcome.attempts, fallbackUpdates: [fatal] };
-  }
-
-  /** Reduces the execution-error records an update carries, alone (their reducer takes any record list). */
-  private reduceRecords(state: State, update: State): void {
-    for (const key of this.parts.schema.executionErrorKeys) {
-      if (Object.hasOwn(update, key)) this.reduce(state, { [key]: update[key] });
-    }
-  }
-
-  private node(id: string) {
-    const node = this.parts.nodes.get(id);
-    if (!node) throw new WorkflowError(`execution routed to unknown node ${JSON.stringify(id)}`, { nodeId: id });
-    return node;
-  }
-
-  /** The next step's nodes, in order of first appearance; `END` dropped. */
-  private async route(outcomes: ReadonlyArray<Extract<NodeOutcome, { ok: true }>>, state: State, step: number): Promise<string[]> {
-    const { edgesFrom, branchesFrom } = this.parts;
-    const next: string[] = [];
-    const seen = new Set<string>();
-    const add = (from: string, target: string) => {
-      if (target === END || seen.has(target)) return;
-      if (!this.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${step}: node ${from} routed to unknown node ${JSON.stringify(target)}`, { nodeId: from, stepNumber: step });
-      seen.add(target);
-      next.push(target);
-    };
-    for (const outcome of outcomes) {
-      const id = outcome.node.id;
-      const result = outcome.result;
-      if (Command.isInstance(result) && result.goto !== undefined) {
-        for (const target of result.targets()) add(id, target);
-        continue;
-      }
-      for (const to of edgesFrom.get(id) ?? []) add(id, to);
-      for (const branch of branchesFrom.get(id) ?? []) {
-        let choice: string | readonly string[];
-        try {
-          choice = await branch.router({ ...state });
-        } catch (error) {
-          throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: step, cause: error });
-        }
-        for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
-          const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
-          if (target === undefined) throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} chose ${JSON.stringify(key)}, which its path map does not contain`, { nodeId: id, stepNumber: step });
-          add(id, target);
-        }
+  private async failStep(snapshot: State, pending: readonly string[], settled: readonly SettledNode[], failures: readonly FailedNode[], state: State, step: number, runError?: WorkflowError): Promise<GraphOutcome> {
+    let checkpointError: unknown;
+    if (this.checkpoints) {
+      const saved: State = { ...snapshot };
+      for (const failure of failures) for (const update of failure.fallbackUpdates) reduceRecords(this.scope, saved, update);
+      try {
+        await this.checkpoints.save('failed', step, saved, pending, settled);
+      } catch (error) {
+        if (this.scope.signal?.aborted) return this.stopped(error, state, step);
+        checkpointError = error;
       }
     }
-    return next;
+    return this.fail(state, failures, step, runError, step + 1, checkpointError);
   }
 
-  /** The fatal path: fallback state (everything reduced so far + the failing nodes' fallback updates), then the error. */
-  private fail(state: State, failures: ReadonlyArray<Extract<NodeOutcome, { ok: false }>>, step: number, runError?: WorkflowError, stepsRun = step + 1): GraphOutcome {
+  /**
+   * The fatal path: fallback state (everything reduced so far + the failing nodes' fallback updates), then the error
+   * (`CHECKPOINT_FAILED` when the failed step's checkpoint could not be saved either).
+   */
+  private fail(state: State, failures: readonly FailedNode[], step: number, runError?: WorkflowError, stepsRun = step + 1, checkpointError?: unknown): GraphOutcome {
     const fallbackState: State = { ...state };
-    for (const failure of failures) for (const update of failure.fallbackUpdates) this.reduceFallback(fallbackState, update);
-    let error = runError;
-    if (!error) {
-      const first = failures[0] as Extract<NodeOutcome, { ok: false }>;
+    for (const failure of failures) for (const update of failure.fallbackUpdates) reduceFallback(this.scope, fallbackState, update);
+    let error: WorkflowError;
+    if (!runError) {
+      const first = failures[0] as FailedNode;
       const others = failures.slice(1).map((failure) => failure.node.id);
       const attempts = first.attempts > 1 ? ` after ${first.attempts} attempts` : '';
       error = new WorkflowError(
@@ -223,7 +214,10 @@ export class GraphRun {
         { nodeId: first.node.id, stepNumber: step, cause: first.error, fallbackState },
       );
     } else {
-      error = new WorkflowError(error.message, { nodeId: error.nodeId, stepNumber: error.stepNumber, code: error.code, cause: error.cause, problems: error.problems, fallbackState });
+      error = new WorkflowError(runError.message, { nodeId: runError.nodeId, stepNumber: runError.stepNumber, code: runError.code, cause: runError.cause, problems: runError.problems, fallbackState });
+    }
+    if (checkpointError !== undefined) {
+      error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code: CHECKPOINT_FAILED, cause: checkpointError, fallbackState });
     }
     this.emitFallback(fallbackState, step);
     const metadata = JSON.stringify({ stepNumber: -1, failedStep: step, timestamp: isoTimestamp() });
@@ -234,14 +228,6 @@ export class GraphRun {
       }),
     );
     return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
-  }
-
-  /**
-   * Reduces one fallback update (a node's `emitCustomStateDelta`, the collector's fatal record). Should a business
-   * key's reducer throw, the update's execution-error records are reduced on their own: a record is never lost.
-   */
-  private reduceFallback(state: State, update: State): void {
-    if (this.reduce(state, update) !== undefined) this.reduceRecords(state, update);
   }
 
   /**

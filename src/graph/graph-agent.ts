@@ -1,9 +1,11 @@
 import type { ChatMessage } from '../chat/types.js';
+import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { AsyncQueue } from '../internal/async-queue.js';
 import { messageOf } from '../internal/error-chain.js';
 import { cancelledError, createErrorEvent, type RunEvent } from '../runner/event.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
+import { isCheckpointer, type Checkpointer } from './checkpoint.js';
 import type { CompiledGraph } from './compiled-graph.js';
 import type { State } from './state-schema.js';
 
@@ -11,6 +13,14 @@ import type { State } from './state-schema.js';
 export interface GraphAgentOptions {
   /** Builds the graph's input from an invocation. @default the invocation's `state`, else `{user_input, messages}` */
   input?: ((invocation: Invocation) => State) | undefined;
+  /**
+   * Checkpoints each run under its invocation id; a run whose invocation id already has a checkpoint continues it
+   * instead of starting anew — run the runner again with the same `invocationId` after a restart: a `running` or
+   * `failed` one resumes, a `completed` one is replayed (its final state, no node run again: a process that died
+   * right after the graph finished does not run it twice). Invocation ids are unique per run, so a new run never
+   * meets an old checkpoint. As a parent graph's agent node, the parent's checkpointer is used instead.
+   */
+  checkpointer?: Checkpointer | undefined;
 }
 
 /** A graph as an agent. */
@@ -35,6 +45,9 @@ function defaultInput(invocation: Invocation): State {
  * ```
  */
 export function createGraphAgent(name: string, graph: CompiledGraph, options: GraphAgentOptions = {}): GraphAgent {
+  if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) {
+    throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, ['checkpointer must have get(), put() and delete()']);
+  }
   return {
     name,
     graph,
@@ -49,15 +62,27 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         queue.close();
         return queue;
       }
+      const inherited = invocation.checkpointer;
+      if (inherited !== undefined && !isCheckpointer(inherited)) {
+        queue.push(createErrorEvent(origin, { type: ErrorType.RunError, message: 'The invocation carries a checkpointer without get(), put() and delete()' }));
+        queue.close();
+        return queue;
+      }
+      // The run id is the invocation id. Its own checkpointer: resume an unfinished run. A parent's: resume any (the
+      // parent re-runs this node only in a resumed step, and a child that completed then is replayed).
+      const checkpointer = inherited ?? options.checkpointer;
+      const mode = checkpointer === undefined ? 'run' : 'any';
+      const runOptions = {
+        signal: invocation.signal,
+        checkpointer,
+        invocationId: invocation.invocationId,
+        path: invocation.path,
+        branch: invocation.branch,
+        requestId: invocation.requestId,
+        onEvent: (event: RunEvent) => queue.push(event),
+      };
       graph
-        .run(input, {
-          signal: invocation.signal,
-          invocationId: invocation.invocationId,
-          path: invocation.path,
-          branch: invocation.branch,
-          requestId: invocation.requestId,
-          onEvent: (event) => queue.push(event),
-        })
+        .start(input, runOptions, mode)
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));

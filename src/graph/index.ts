@@ -1,6 +1,17 @@
-export { Command } from './command.js';
-export { CompiledGraph, type GraphOutcome, type GraphRunOptions } from './compiled-graph.js';
 export {
+  InMemoryCheckpointer,
+  parseGraphCheckpoint,
+  type Checkpointer,
+  type CheckpointNodeResult,
+  type GraphCheckpoint,
+  type InMemoryCheckpointerOptions,
+} from './checkpoint.js';
+export { Command } from './command.js';
+export { CompiledGraph, type GraphOutcome, type GraphResumeOptions, type GraphRunOptions } from './compiled-graph.js';
+export {
+  CHECKPOINT_FAILED,
+  CHECKPOINT_INVALID,
+  CHECKPOINT_NOT_FOUND,
   END,
   EXECUTION_ERROR_EVENT_TYPE,
   FALLBACK_STATE_EVENT_TYPE,

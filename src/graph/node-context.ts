@@ -1,8 +1,18 @@
 import type { RunEvent } from '../runner/event.js';
+import type { Checkpointer } from './checkpoint.js';
 import type { State } from './state-schema.js';
 
 /** @internal The executor's hooks carried by contexts (absent in hand-made contexts: emission is then a no-op). */
 export const EXECUTION = Symbol.for('faultline.graph.execution');
+
+/** @internal A checkpointed run as its nodes see it (agent nodes run their children under it). */
+export interface CheckpointHooks {
+  checkpointer: Checkpointer;
+  /** The run's id; a child agent's run is `${runId}/${nodeId}`. */
+  runId: string;
+  /** True in the first step of a resume: a child that ran in it before resumes from its own checkpoint. */
+  resuming: boolean;
+}
 
 /** @internal */
 export interface ExecutionHooks {
@@ -11,6 +21,8 @@ export interface ExecutionHooks {
   addFallbackUpdate(update: State): void;
   branch?: string | undefined;
   requestId?: string | undefined;
+  /** Set when the run is checkpointed. */
+  checkpoint?: CheckpointHooks | undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from
 import { Command } from './command.js';
 import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
-import { EXECUTION, type NodeCallbackContext, type NodeContext } from './node-context.js';
+import { EXECUTION, type CheckpointHooks, type NodeCallbackContext, type NodeContext } from './node-context.js';
 import type { State } from './state-schema.js';
 
 /** @internal What a node runner needs from its run. */
@@ -29,6 +29,8 @@ export interface RunScope {
   path: readonly string[];
   branch?: string | undefined;
   requestId?: string | undefined;
+  /** Set when the run is checkpointed (the executor updates `resuming` between steps). */
+  checkpoint?: CheckpointHooks | undefined;
   emit(event: RunEvent): void;
 }
 
@@ -121,7 +123,13 @@ function callbackContext(scope: RunScope, node: CompiledNode, step: number, fall
     nodeType: node.type,
     stepNumber: step,
     invocationId: scope.invocationId,
-    [EXECUTION]: { emit: scope.emit, addFallbackUpdate: (update) => fallbackUpdates.push(update), branch: scope.branch, requestId: scope.requestId },
+    [EXECUTION]: {
+      emit: scope.emit,
+      addFallbackUpdate: (update) => fallbackUpdates.push(update),
+      branch: scope.branch,
+      requestId: scope.requestId,
+      checkpoint: scope.checkpoint && { ...scope.checkpoint },
+    },
   };
   if (scope.path.length > 0) context.path = scope.path;
   return context;

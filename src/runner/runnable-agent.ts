@@ -16,6 +16,11 @@ export interface Invocation {
   /** Agent-node ids from the outermost graph down, when running as a subgraph. */
   path?: readonly string[] | undefined;
   signal: AbortSignal;
+  /**
+   * The checkpoint store of a checkpointed parent graph, handed down by its agent node (a graph `Checkpointer`; the
+   * runner does not look inside it): a graph agent saves its run under `invocationId` there and resumes from it.
+   */
+  checkpointer?: unknown;
   branch?: string | undefined;
   requestId?: string | undefined;
 }

@@ -10,27 +10,7 @@ import {
   StateGraph,
 } from '../../src/graph/index.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
-
-type Behaviour = 'ok' | 'recoverable' | 'fatal' | 'sometimes';
-
-interface GraphSpec {
-  behaviours: Behaviour[];
-  /** Extra edges beyond the chain i → i+1 (forward fan-out or loops back). */
-  extraEdges: Array<[number, number]>;
-  stepLimit: number;
-  delays: number[];
-}
-
-const specArbitrary: fc.Arbitrary<GraphSpec> = fc
-  .integer({ min: 2, max: 7 })
-  .chain((count) =>
-    fc.record({
-      behaviours: fc.array(fc.constantFrom<Behaviour>('ok', 'ok', 'recoverable', 'fatal', 'sometimes'), { minLength: count, maxLength: count }),
-      extraEdges: fc.array(fc.tuple(fc.nat({ max: count - 1 }), fc.nat({ max: count - 1 })), { maxLength: count * 2 }),
-      stepLimit: fc.integer({ min: 3, max: 15 }),
-      delays: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: count, maxLength: count }),
-    }),
-  );
+import { specArbitrary, type GraphSpec } from './random-graph-spec.js';
 
 async function runSpec(spec: GraphSpec): Promise<{ failures: string[]; events: RunEvent[] }> {
   const failures: string[] = [];

@@ -1,0 +1,143 @@
+/**
+ * A checkpointed run's bookkeeping: the state and a failed step's succeeded nodes encoded into a `GraphCheckpoint`
+ * and saved (a store that throws or a key that is not JSON → `CHECKPOINT_FAILED`), and a checkpoint read back for a
+ * resume, checked and decoded against the graph (→ `CHECKPOINT_INVALID`). Store calls give way to the run's signal.
+ */
+import { WorkflowError } from '../errors/workflow-error.js';
+import { isoTimestamp } from '../internal/clock.js';
+import { abortPromise } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { defineData } from '../internal/json.js';
+import { encodeStateKeys } from '../runner/state-delta.js';
+import { parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
+import { Command } from './command.js';
+import type { GraphParts } from './compiled-graph.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END } from './constants.js';
+import type { State } from './state-schema.js';
+import type { ReplayedNode, SettledNode } from './superstep.js';
+
+/** @internal A checkpoint read back, decoded for the executor. */
+export interface LoadedCheckpoint {
+  status: GraphCheckpoint['status'];
+  step: number;
+  state: State;
+  pending: string[];
+  /** The nodes of a failed step that are not run again, by their index in `pending` (empty otherwise). */
+  replayed: Map<number, ReplayedNode>;
+}
+
+/**
+ * Each key's JSON text; a key whose value is `undefined` is left out of a state (`keepUndefined`: written as `null`,
+ * for updates, where setting a key to `undefined` is a change). Throws what could not be encoded, key by key.
+ */
+function encodeTexts(values: State, keepUndefined: boolean): Record<string, string | null> {
+  const { delta, failures } = encodeStateKeys(values);
+  if (failures.length > 0) {
+    // `state key "total": total is a BigInt…` (the delta wording, "marshal state delta key", is not what failed here)
+    const why = failures.map((failure) => `${failure.subject}: ${failure.issues[0] ? `${failure.issues[0].path} ${failure.issues[0].message}` : messageOf(failure.cause)}`);
+    throw new Error(why.join('; '), { cause: failures[0] });
+  }
+  for (const key of Object.keys(delta)) {
+    if (delta[key] !== null) continue;
+    if (values[key] === null) defineData(delta, key, 'null');
+    else if (!keepUndefined) delete delta[key];
+  }
+  return delta;
+}
+
+function decodeTexts(texts: Record<string, string | null>, where: string, problems: string[]): State {
+  const values: State = {};
+  for (const key of Object.keys(texts)) {
+    const text = texts[key];
+    try {
+      defineData(values, key, text === null ? undefined : JSON.parse(text as string));
+    } catch {
+      problems.push(`${where} key ${JSON.stringify(key)} is not JSON text`);
+    }
+  }
+  return values;
+}
+
+/** @internal Saves and reads back the checkpoints of one run. */
+export class RunCheckpoints {
+  constructor(
+    private readonly checkpointer: Checkpointer,
+    readonly runId: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Saves the run's checkpoint; `settled` (a failed step's nodes) gives the succeeded nodes' results. */
+  async save(status: GraphCheckpoint['status'], step: number, state: State, pending: readonly string[], settled?: readonly SettledNode[]): Promise<void> {
+    const failed = (why: string, cause: unknown) =>
+      new WorkflowError(`the checkpoint of run ${JSON.stringify(this.runId)} at step ${step} could not be saved: ${why}`, { code: CHECKPOINT_FAILED, stepNumber: step, cause });
+    const checkpoint: GraphCheckpoint = { version: 1, runId: this.runId, status, step, state: {}, pending: [...pending], updatedAt: isoTimestamp() };
+    try {
+      checkpoint.state = encodeTexts(state, false) as Record<string, string>;
+    } catch (error) {
+      throw failed(messageOf(error), error);
+    }
+    if (settled) {
+      const succeeded: CheckpointNodeResult[] = [];
+      for (const [index, { outcome, applied }] of settled.entries()) {
+        if (!outcome.ok) continue;
+        const result: CheckpointNodeResult = { index, nodeId: outcome.node.id, updates: [] };
+        try {
+          result.updates = applied.map((update) => encodeTexts(update, true));
+        } catch (error) {
+          throw failed(`the update of node ${outcome.node.id}: ${messageOf(error)}`, error);
+        }
+        if (Command.isInstance(outcome.result) && outcome.result.goto !== undefined) result.goto = outcome.result.targets();
+        succeeded.push(result);
+      }
+      checkpoint.succeeded = succeeded;
+    }
+    try {
+      await this.wait(() => this.checkpointer.put(checkpoint));
+    } catch (error) {
+      if (this.signal?.aborted) throw error;
+      throw failed(`the checkpointer's put() failed: ${messageOf(error)}`, error);
+    }
+  }
+
+  /** The run's checkpoint decoded, `undefined` when there is none; throws `CHECKPOINT_FAILED` / `CHECKPOINT_INVALID`. */
+  async load(parts: Readonly<GraphParts>): Promise<LoadedCheckpoint | undefined> {
+    let value: unknown;
+    try {
+      value = await this.wait(() => this.checkpointer.get(this.runId));
+    } catch (error) {
+      if (this.signal?.aborted) throw error;
+      throw new WorkflowError(`the checkpoint of run ${JSON.stringify(this.runId)} could not be read: the checkpointer's get() failed: ${messageOf(error)}`, { code: CHECKPOINT_FAILED, cause: error });
+    }
+    if (value === undefined || value === null) return undefined;
+    const checkpoint = parseGraphCheckpoint(value, this.runId);
+    const problems: string[] = [];
+    const state = decodeTexts(checkpoint.state, 'state', problems);
+    for (const id of checkpoint.pending) if (!parts.nodes.has(id)) problems.push(`pending node ${JSON.stringify(id)} is not a node of this graph`);
+    const replayed = new Map<number, ReplayedNode>();
+    for (const result of checkpoint.status === 'failed' ? (checkpoint.succeeded ?? []) : []) {
+      const node = parts.nodes.get(result.nodeId);
+      const replay = result.updates.map((update, index) => decodeTexts(update, `succeeded node ${result.nodeId} update ${index}`, problems));
+      for (const target of result.goto ?? []) {
+        if (target !== END && !parts.nodes.has(target)) problems.push(`succeeded node ${JSON.stringify(result.nodeId)} routes to ${JSON.stringify(target)}, which is not a node of this graph`);
+      }
+      const routing = result.goto === undefined ? undefined : new Command({ goto: result.goto });
+      if (node) replayed.set(result.index, { ok: true, node, result: routing, recovered: false, attempts: 0, replay });
+    }
+    if (problems.length > 0) {
+      throw new WorkflowError(`the checkpoint of run ${JSON.stringify(this.runId)} does not fit this graph: ${problems.join('; ')}`, { code: CHECKPOINT_INVALID, problems });
+    }
+    return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed };
+  }
+
+  /** A store call that gives way to the run's signal (a hanging store does not hang an aborted run). */
+  private async wait<T>(call: () => T | Promise<T>): Promise<T> {
+    if (!this.signal) return await call();
+    this.signal.throwIfAborted();
+    const aborted = abortPromise(this.signal);
+    try {
+      return await Promise.race([call(), aborted.promise]);
+    } finally {
+      aborted.dispose();
+    }
+  }
+}
