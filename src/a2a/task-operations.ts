@@ -3,6 +3,7 @@
  * from the task store. `createA2AHandler` uses it in memory; a Durable Object (`faultline/cloudflare`) runs the same
  * code over its own storage, so both answer every call identically.
  */
+import { createId } from '../internal/ids.js';
 import type { Runner } from '../runner/runner.js';
 import { A2AErrorCode, type A2AProtocolVersion } from './constants.js';
 import { callFailure, failure, type A2ACall } from './handler-front.js';
@@ -21,7 +22,7 @@ export interface TaskOperationsSettings extends StreamLimits {
   /** Where finished (and, for other isolates, running) tasks are read. */
   store: A2ATaskStore;
   /** Where a new task's progress is written. */
-  journal: (taskId: string) => TaskJournal;
+  journal: (task: NewTask) => TaskJournal;
   structured: boolean;
   secrets: readonly string[];
   maxLiveTasks: number;
@@ -31,6 +32,14 @@ export interface TaskOperationsSettings extends StreamLimits {
   waitUntil?: ((platform: readonly unknown[]) => WaitUntil | undefined) | undefined;
   /** Called when a run starts (a Durable Object schedules its heartbeat). */
   onStart?: ((execution: TaskExecution) => void) | undefined;
+}
+
+/** @internal What a task is started with (a Durable Object keeps it, to resume the run). */
+export interface NewTask {
+  taskId: string;
+  invocationId: string;
+  userId: string;
+  message: A2AMessage;
 }
 
 /** @internal The backend, and its live-run map. */
@@ -53,8 +62,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     settings.onStart?.(execution);
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
-    const taskId = call.taskId;
-    const execution = new TaskExecution(message, { runner, journal: settings.journal(taskId ?? ''), structured, userId: call.userId, secrets, taskId });
+    const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
+    const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId });
     track(execution, platform);
     return execution;
   };

@@ -26,7 +26,7 @@ describe('tree-shaking the built package', () => {
   ])('%s pulls in no chat, tool, agent, graph, runner or A2A code and no zod', async (_title, code) => {
     const { modules } = await kept(code);
     expect(layer(modules, 'errors').length).toBeGreaterThan(0);
-    for (const name of ['chat', 'tools', 'agent', 'graph', 'runner', 'a2a', 'testing']) expect(layer(modules, name), name).toEqual([]);
+    for (const name of ['chat', 'tools', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'testing']) expect(layer(modules, name), name).toEqual([]);
     expect(zod(modules)).toEqual([]);
     expect(modules.filter((id) => id.includes('node_modules'))).toEqual([]);
     expect(modules.every((id) => /^dist\/(errors|internal)\//.test(id))).toBe(true);
@@ -47,6 +47,26 @@ describe('tree-shaking the built package', () => {
   it('the A2A client pulls in no graph, agent, runner or chat code and no A2A server code', async () => {
     const { modules } = await kept("export { createA2AClient } from 'faultline/a2a';");
     for (const name of ['graph', 'agent', 'runner', 'chat']) expect(layer(modules, name), name).toEqual([]);
-    expect(modules.filter((id) => /dist\/a2a\/(handler|task-execution|task-store|server-payloads)\.js$/.test(id))).toEqual([]);
+    expect(modules.filter((id) => /dist\/a2a\/(handler|handler-front|task-operations|task-execution|task-store|server-payloads)\.js$/.test(id))).toEqual([]);
+  });
+
+  // faultline/cloudflare is the one entry that may use Workers-only APIs (Durable Objects): no other entry, and no
+  // part of the root entry, may pull any of it in.
+  it.each([
+    ['the root entry, whole', "export * from 'faultline';"],
+    ['faultline/a2a, whole (the A2A server included)', "export * from 'faultline/a2a';"],
+    ['faultline/graph, whole (checkpoints included)', "export * from 'faultline/graph';"],
+    ['faultline/agent and faultline/runner', "export * from 'faultline/agent'; export * from 'faultline/runner';"],
+    ['faultline/testing', "export * from 'faultline/testing';"],
+  ])('%s pulls in no faultline/cloudflare code', async (_title, code) => {
+    const { modules } = await kept(code);
+    expect(modules.length).toBeGreaterThan(0);
+    expect(layer(modules, 'cloudflare')).toEqual([]);
+  });
+
+  it('faultline/cloudflare keeps the A2A server and the graph checkpoint types only as it needs them, and no A2A client', async () => {
+    const { modules } = await kept("export * from 'faultline/cloudflare';");
+    expect(layer(modules, 'cloudflare').length).toBeGreaterThan(5);
+    expect(modules.filter((id) => /dist\/a2a\/(client|transport|attempt|a2a-agent)\.js$/.test(id))).toEqual([]);
   });
 });

@@ -1,0 +1,184 @@
+/**
+ * Sessions in Durable Objects: one object per conversation (named `session:<key>`), its messages under one key each
+ * (`session:m:<seq>`), so an append writes only what it adds. The object runs one append at a time and each append is
+ * one atomic write, so concurrent turns from any number of isolates keep every message. Bounded per session: past
+ * `maxSessionBytes` the oldest whole turns go (the same cut as `InMemorySessionStore`).
+ */
+import type { ChatMessage } from '../chat/types.js';
+import type { SessionStore } from '../agent/session-store.js';
+import { messageSize, trimCut } from '../agent/session-trim.js';
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject } from '../internal/json.js';
+import { deleteKeys, encodeEntries, putEntries, readJSONText } from './storage-codec.js';
+import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
+
+const META_KEY = 'session:meta';
+const MESSAGE_PREFIX = 'session:m:';
+/** @internal The path of session calls to an object. */
+export const SESSION_PATH = '/faultline/session';
+/** Session names longer than this are hashed (SHA-256) into the object's name. */
+const MAX_NAME_CHARS = 512;
+
+interface SessionMeta {
+  v: 1;
+  /** The sequence number of the next message. */
+  next: number;
+  /** The JSON length of the messages kept. */
+  bytes: number;
+}
+
+function messageKey(seq: number): string {
+  return `${MESSAGE_PREFIX}${String(seq).padStart(12, '0')}`;
+}
+
+/** @internal The sessions side of an object: its storage, one append at a time. */
+export class SessionStorage {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly storage: DurableObjectStorageLike,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The conversation, oldest first. */
+  load(): Promise<ChatMessage[]> {
+    return this.serial(async () => (await this.entries()).map((entry) => entry.message));
+  }
+
+  /** Adds `messages` after everything stored, in one atomic write; trims the oldest turns past the bound. */
+  append(messages: readonly ChatMessage[]): Promise<void> {
+    return this.serial(async () => {
+      const meta = await this.meta();
+      const entries: Record<string, unknown> = {};
+      let bytes = meta.bytes;
+      let next = meta.next;
+      for (const message of messages) {
+        Object.assign(entries, encodeEntries(messageKey(next++), message));
+        bytes += messageSize(message);
+      }
+      entries[META_KEY] = { v: 1, next, bytes } satisfies SessionMeta;
+      await putEntries(this.storage, entries);
+      if (bytes > this.maxBytes) await this.trim(next);
+    });
+  }
+
+  private async trim(next: number): Promise<void> {
+    const stored = await this.entries();
+    const messages = stored.map((entry) => entry.message);
+    const sizes = messages.map(messageSize);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    const cut = trimCut(messages, sizes, total, this.maxBytes);
+    if (cut <= 0) return;
+    const removed = stored.slice(0, cut);
+    const kept = total - sizes.slice(0, cut).reduce((sum, size) => sum + size, 0);
+    await Promise.all([deleteKeys(this.storage, removed.flatMap((entry) => entry.keys)), this.storage.put(META_KEY, { v: 1, next, bytes: kept } satisfies SessionMeta)]);
+  }
+
+  private async meta(): Promise<SessionMeta> {
+    const stored = await this.storage.get(META_KEY);
+    if (isPlainObject(stored) && stored.v === 1 && Number.isSafeInteger(stored.next) && typeof stored.bytes === 'number') return stored as unknown as SessionMeta;
+    return { v: 1, next: 0, bytes: 0 };
+  }
+
+  /** Every message with the keys it occupies, in order. */
+  private async entries(): Promise<Array<{ message: ChatMessage; keys: string[] }>> {
+    const stored = await this.storage.list({ prefix: MESSAGE_PREFIX });
+    const entries: Array<{ message: ChatMessage; keys: string[] }> = [];
+    const parts = new Map<string, string[]>();
+    for (const key of stored.keys()) {
+      const hash = key.indexOf('#');
+      if (hash !== -1) parts.set(key.slice(0, hash), [...(parts.get(key.slice(0, hash)) ?? []), key]);
+    }
+    for (const [key, value] of stored) {
+      if (key.includes('#')) continue;
+      const text = await readJSONText(this.storage, key, value);
+      if (text === undefined) throw new TypeError(`message ${key} of this session is incomplete (a part is missing)`);
+      entries.push({ message: JSON.parse(text) as ChatMessage, keys: [key, ...(parts.get(key) ?? [])] });
+    }
+    return entries;
+  }
+
+  private serial<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+}
+
+/** @internal Answers a session call (`{op: 'load' | 'append', messages?}`) on an object's storage. */
+export async function answerSessionCall(sessions: SessionStorage, request: Request): Promise<Response> {
+  let call: unknown;
+  try {
+    call = await request.json();
+  } catch {
+    return Response.json({ error: 'the session call is not JSON' }, { status: 400 });
+  }
+  if (!isPlainObject(call)) return Response.json({ error: 'the session call must be an object' }, { status: 400 });
+  try {
+    if (call.op === 'load') return Response.json({ messages: await sessions.load() });
+    if (call.op === 'append' && Array.isArray(call.messages)) {
+      await sessions.append(call.messages as ChatMessage[]);
+      return Response.json({ ok: true });
+    }
+    return Response.json({ error: 'the session call must be {op: "load"} or {op: "append", messages: [...]}' }, { status: 400 });
+  } catch (error) {
+    return Response.json({ error: `the session storage failed (${error instanceof Error ? error.name : typeof error})` }, { status: 500 });
+  }
+}
+
+/** Options of {@link DurableObjectSessionStore}. */
+export interface DurableObjectSessionStoreOptions {
+  /** Prefix of the objects' names. @default 'session:' */
+  prefix?: string | undefined;
+}
+
+/**
+ * A `SessionStore` whose every session is a Durable Object of a `createA2ADurableObject` class: `load` and `append` go to
+ * the session's object, which applies appends one at a time, each as one atomic write — so concurrent turns on one
+ * session from any number of isolates never drop a message. `createA2AWorker` deployments use it for every A2A
+ * `contextId` on their own; use it for a `Runner` of yours in the same Worker.
+ *
+ * @example
+ * ```ts
+ * const runner = new Runner({ appName: 'shop', agent, sessionStore: new DurableObjectSessionStore(env.A2A_TASKS) });
+ * ```
+ */
+export class DurableObjectSessionStore implements SessionStore {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly namespace: DurableObjectNamespaceLike,
+    options: DurableObjectSessionStoreOptions = {},
+  ) {
+    if (typeof namespace?.idFromName !== 'function' || typeof namespace.get !== 'function') {
+      throw ConfigError.fromProblems('DurableObjectSessionStore', ['namespace must be a Durable Object namespace binding (with idFromName and get)']);
+    }
+    this.prefix = options.prefix ?? 'session:';
+  }
+
+  async load(sessionId: string): Promise<ChatMessage[]> {
+    const answer = (await this.call(sessionId, { op: 'load' })) as { messages?: unknown };
+    if (!Array.isArray(answer.messages)) throw new TypeError(`the session object of ${JSON.stringify(sessionId.slice(0, 100))} answered without messages`);
+    return answer.messages as ChatMessage[];
+  }
+
+  async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    await this.call(sessionId, { op: 'append', messages });
+  }
+
+  private async call(sessionId: string, body: unknown): Promise<unknown> {
+    const stub = this.namespace.get(this.namespace.idFromName(await objectName(this.prefix, sessionId)));
+    const response = await stub.fetch(`https://faultline.internal${SESSION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = (await response.json().catch(() => ({}))) as { error?: unknown };
+    if (!response.ok) throw new Error(`the session object answered HTTP ${response.status}${typeof answer.error === 'string' ? `: ${answer.error}` : ''}`);
+    return answer;
+  }
+}
+
+/** The object name of a session: the prefix and the key, hashed when the key is long. */
+async function objectName(prefix: string, sessionId: string): Promise<string> {
+  if (sessionId.length <= MAX_NAME_CHARS) return `${prefix}${sessionId}`;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(sessionId)));
+  return `${prefix}sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
