@@ -26,10 +26,11 @@ export function fatalWriteGraph(F) {
 
 /**
  * @param {typeof import('faultline')} F the SDK namespace
+ * @param {{ checkpointer?: import('faultline').Checkpointer }} [options] where the graph checkpoints (a Durable Object's storage)
  * @returns {import('faultline').RunnableAgent}
  */
-export function inventoryAgent(F) {
-  const writer = F.createGraphAgent('inventory', fatalWriteGraph(F));
+export function inventoryAgent(F, options = {}) {
+  const writer = F.createGraphAgent('inventory', fatalWriteGraph(F), { checkpointer: options.checkpointer });
   return {
     name: 'inventory',
     async *runEvents(invocation) {

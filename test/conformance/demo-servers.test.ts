@@ -22,7 +22,7 @@ function expectPassed(results: ScenarioResult[], name: string): void {
   expect(result?.status === 'failed' ? result.error : result?.status).toBe('passed');
 }
 
-describe('demo/worker: the A2A handler as a Cloudflare Worker (workerd)', () => {
+describe('demo/worker: the A2A deployment on Durable Objects (workerd)', () => {
   let results: ScenarioResult[] = [];
   let server: { url: string; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
@@ -33,9 +33,10 @@ describe('demo/worker: the A2A handler as a Cloudflare Worker (workerd)', () => 
   }, 120_000);
   afterAll(async () => server?.close());
 
-  it('wrangler.toml asks for no nodejs_compat and a date the installed workerd supports', () => {
+  it('wrangler.toml asks for no nodejs_compat and a date the installed workerd supports, and binds the Durable Object class with SQLite storage', () => {
     const config = readWranglerConfig();
     expect(config.main).toBe('worker.js');
+    expect(config.durableObjects).toEqual([{ name: 'A2A_TASKS', className: 'A2ATasks', useSQLite: true }]);
     expect(config.compatibilityFlags.filter((flag: string) => flag.includes('nodejs'))).toEqual([]);
     expect(config.compatibilityDate <= COMPATIBILITY_DATE).toBe(true);
   });
