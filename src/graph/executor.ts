@@ -122,10 +122,12 @@ export class GraphRun {
       return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }));
     }
     const pending = [...this.parts.entries];
-    try {
-      await this.checkpoints?.save('running', 0, state, pending);
-    } catch (error) {
-      return this.stopped(error, state, 0, 0);
+    if (this.checkpoints) {
+      try {
+        await this.checkpoints.save('running', 0, state, pending);
+      } catch (error) {
+        return this.stopped(error, state, 0, 0);
+      }
     }
     return this.loop(state, pending, 0);
   }
@@ -148,7 +150,8 @@ export class GraphRun {
         const carried = replay;
         replay = undefined;
         const outcomes = await Promise.all(pending.map((id, index) => carried?.get(index) ?? runNode(this.scope, nodeOf(this.scope, id), snapshot, step)));
-        const reduced = await reduceStep(this.scope, snapshot, outcomes, step);
+        const reducing = reduceStep(this.scope, snapshot, outcomes, step);
+        const reduced = reducing instanceof Promise ? await reducing : reducing;
         state = reduced.state;
         const failures = reduced.settled.map((entry) => entry.outcome).filter((outcome): outcome is FailedNode => !outcome.ok);
         if (failures.length > 0) return await this.failStep(snapshot, pending, reduced.settled, failures, state, step);
@@ -158,15 +161,17 @@ export class GraphRun {
           if (this.scope.signal?.aborted) throw error;
           return await this.failStep(snapshot, pending, reduced.settled, [], state, step, error as WorkflowError);
         }
-        if (pending.length > 0) await this.checkpoints?.save('running', step + 1, state, pending);
+        if (this.checkpoints && pending.length > 0) await this.checkpoints.save('running', step + 1, state, pending);
       }
     } catch (error) {
       return this.stopped(error, state, step);
     }
-    try {
-      await this.checkpoints?.save('completed', step, state, []);
-    } catch (error) {
-      return this.stopped(error, state, step, step);
+    if (this.checkpoints) {
+      try {
+        await this.checkpoints.save('completed', step, state, []);
+      } catch (error) {
+        return this.stopped(error, state, step, step);
+      }
     }
     this.emitSnapshot(state, step);
     return { status: 'completed', state, steps: step, ...this.listenerReport() };
