@@ -88,6 +88,18 @@ describe('A2A on Durable Objects: any isolate answers for any task', () => {
     expect(rest.at(-1).result).toMatchObject({ kind: 'status-update', final: true, status: { state: 'canceled' } });
   }, 30_000);
 
+  it('cancels the task of a message/stream whose client went away, as the in-memory handler does', async () => {
+    const stream = await d.front1.open('message/stream', message('slow 20000'));
+    const first = await stream.next();
+    await stream.next();
+    await stream.cancel();
+    const canceled = await until(async () => {
+      const read = await d.front2.rpc('tasks/get', { id: first.result.id });
+      return read.result.status.state === 'canceled' && read.result;
+    }, 10_000, 'the task to be canceled');
+    expect(canceled.status.message.parts[0].text).toBe('The task was canceled by request.');
+  }, 30_000);
+
   it('keeps every turn of 50 concurrent message/send on one contextId split across both isolates', async () => {
     const contextId = `ctx-shared-${crypto.randomUUID()}`;
     const answers = await Promise.all(

@@ -154,4 +154,28 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
     expect(task.metadata.error_type).toBe('run_error');
     expect(task.metadata.error_message).toMatch(/^Could not save session "ctx-[0-9a-f-]{36}": the session object answered HTTP 500: the session storage failed \(Error\)$/);
   });
+
+  it('ends an SSE answer whose object broke mid-stream with a JSON-RPC error frame and a clean end', async () => {
+    const d = deployment();
+    const encoder = new TextEncoder();
+    d.namespace.get = () => ({
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(encoder.encode('data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task"}}\n\n'));
+              setTimeout(() => controller.error(new Error(`Durable Object reset because its code was updated (${SECRET})`)), 5);
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+    const answer = await d.rpc('message/stream', message('hello'));
+    const frames = (answer.body as string).split('\n\n').filter((frame) => frame.startsWith('data: ')).map((frame) => JSON.parse(frame.slice(6)));
+    expect(frames).toHaveLength(2);
+    expect(frames[1].error.code).toBe(-32603);
+    expect(frames[1].error.message).toMatch(/^The stream from the Durable Object of task task-[0-9a-f]{64} broke \(Durable Object reset because its code was updated/);
+    expect(frames[1].error.message).toMatch(/the task may go on: read it with tasks\/get or tasks\/resubscribe$/);
+    expect(answer.body).not.toContain(SECRET);
+  });
 });
