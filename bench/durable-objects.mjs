@@ -1,7 +1,8 @@
 // The Durable Object path in workerd (miniflare, SQLite-backed objects): a unary failed task through createA2AWorker
 // (the Worker entry, the task's own object writing every transition, its session object) against the same agent
 // behind the in-memory createA2AHandler, in the same workerd and the same run. Latency: one request at a time
-// (median, p95); throughput: requests per second with 16 in flight. The difference is what durability costs.
+// (median, p95); throughput: requests per second with 16 in flight. The difference is what durability costs; the
+// floor — a bare new object per request writing one value — is what creating an object per task costs by itself.
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { bundle } from '../demo/worker/bundle.mjs';
@@ -15,14 +16,17 @@ const mf = new Miniflare({
   modules: true,
   script: await bundle(join(import.meta.dirname, 'workers/durable-objects.mjs')),
   compatibilityDate: '2026-04-01',
-  durableObjects: { A2A_TASKS: { className: 'A2ATasks', useSQLite: true } },
+  durableObjects: { A2A_TASKS: { className: 'A2ATasks', useSQLite: true }, FLOOR: { className: 'Floor', useSQLite: true } },
 });
 const worker = await mf.getWorker();
 let n = 0;
-const body = () => JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'message/send', params: { message: { kind: 'message', messageId: `m${n}`, role: 'user', parts: [{ kind: 'text', text: 'order 42' }] } } });
+/** A new conversation per message, or (`#ongoing`) a turn of one of 16 ongoing conversations (their session objects warm). */
+const body = (ongoing) =>
+  JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'message/send', params: { message: { kind: 'message', messageId: `m${n}`, role: 'user', parts: [{ kind: 'text', text: 'order 42' }], ...(ongoing ? { contextId: `ctx-bench-${n % 16}` } : {}) } } });
 
-async function send(path) {
-  const response = await worker.fetch(`http://bench.local${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body() });
+async function send(target) {
+  const [path, fragment] = target.split('#');
+  const response = await worker.fetch(`http://bench.local${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(fragment === 'ongoing') });
   const answer = await response.json();
   if (answer.result?.status?.state !== 'failed') throw new Error(`expected a failed task, got ${JSON.stringify(answer).slice(0, 200)}`);
 }
@@ -48,20 +52,15 @@ async function throughput(path, count) {
 }
 
 try {
-  for (const path of ['/', '/memory']) await latency(path, 30); // warm-up
+  const PATHS = { durable: '/', ongoing: '/#ongoing', memory: '/memory', floor: '/floor' };
+  for (const path of Object.values(PATHS)) await latency(path, 30); // warm-up
   const results = {};
-  // Interleaved halves, so drift hits both alike.
-  const runs = { durable: [], memory: [] };
-  for (let half = 0; half < 2; half++) {
-    runs.durable.push(await latency('/', SEQUENTIAL / 2));
-    runs.memory.push(await latency('/memory', SEQUENTIAL / 2));
-  }
-  const rate = { durable: [], memory: [] };
-  for (let half = 0; half < 2; half++) {
-    rate.durable.push(await throughput('/', CONCURRENT / 2));
-    rate.memory.push(await throughput('/memory', CONCURRENT / 2));
-  }
-  for (const name of ['durable', 'memory']) {
+  // Interleaved halves, so drift hits every path alike.
+  const runs = Object.fromEntries(Object.keys(PATHS).map((name) => [name, []]));
+  const rate = Object.fromEntries(Object.keys(PATHS).map((name) => [name, []]));
+  for (let half = 0; half < 2; half++) for (const [name, path] of Object.entries(PATHS)) runs[name].push(await latency(path, SEQUENTIAL / 2));
+  for (let half = 0; half < 2; half++) for (const [name, path] of Object.entries(PATHS)) rate[name].push(await throughput(path, CONCURRENT / 2));
+  for (const name of Object.keys(PATHS)) {
     results[name] = {
       median: (runs[name][0].median + runs[name][1].median) / 2,
       p95: (runs[name][0].p95 + runs[name][1].p95) / 2,
@@ -73,10 +72,13 @@ try {
     `Unary failed task in workerd: Durable Objects vs the in-memory handler (${SEQUENTIAL} sequential, ${CONCURRENT} with ${IN_FLIGHT} in flight)`,
     ['path', 'median ms', 'p95 ms', 'requests/s'],
     [
-      ['createA2AWorker + Durable Objects', fixed(results.durable.median), fixed(results.durable.p95), fixed(results.durable.rps, 0)],
+      ['createA2AWorker + Durable Objects (a new conversation)', fixed(results.durable.median), fixed(results.durable.p95), fixed(results.durable.rps, 0)],
+      ['createA2AWorker + Durable Objects (an ongoing one)', fixed(results.ongoing.median), fixed(results.ongoing.p95), fixed(results.ongoing.rps, 0)],
       ['createA2AHandler (in memory)', fixed(results.memory.median), fixed(results.memory.p95), fixed(results.memory.rps, 0)],
+      ['floor: a new bare object, one write', fixed(results.floor.median), fixed(results.floor.p95), fixed(results.floor.rps, 0)],
     ],
   );
+  console.log(`the floor takes ${fixed(results.floor.median - results.memory.median)} ms of the added latency (${fixed((results.floor.median - results.memory.median) / added * 100, 0)}%); our layer above it: ${fixed(results.durable.median - results.floor.median)} ms`);
   console.log(`added latency ${fixed(added)} ms per request (${fixed(results.durable.median / results.memory.median)}×); throughput ${fixed(results.durable.rps / results.memory.rps)}× the in-memory handler's`);
   jsonLine('durable-objects', {
     durableMedianMs: fixed(results.durable.median, 3),
@@ -85,6 +87,10 @@ try {
     durableRps: fixed(results.durable.rps, 0),
     memoryRps: fixed(results.memory.rps, 0),
     rpsRatio: fixed(results.durable.rps / results.memory.rps, 3),
+    ongoingMedianMs: fixed(results.ongoing.median, 3),
+    ongoingRps: fixed(results.ongoing.rps, 0),
+    floorMedianMs: fixed(results.floor.median, 3),
+    floorRps: fixed(results.floor.rps, 0),
   });
 } finally {
   await mf.dispose();
