@@ -70,8 +70,8 @@ export function callFailure(call: Pick<A2ACall, 'id' | 'method' | 'version'>, er
   return failure(call.id, A2AErrorCode.InternalError, `Internal error while handling ${call.method.slice(0, 100)} (${errorKind(error)})`, call.version);
 }
 
-/** `SerializeError`, `TypeError`…: what kind of failure, without its text. */
-function errorKind(error: unknown): string {
+/** @internal `SerializeError`, `TypeError`…: what kind of failure, without its text. */
+export function errorKind(error: unknown): string {
   const name = read(error, 'name');
   return typeof name === 'string' && /^[A-Za-z][\w.]{0,60}$/.test(name) ? name : typeof error;
 }

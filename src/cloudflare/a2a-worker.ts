@@ -7,9 +7,9 @@
  */
 import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import { A2AErrorCode } from '../a2a/constants.js';
-import { createRPCFront, failure, type A2ACall } from '../a2a/handler-front.js';
+import { createRPCFront, errorKind, failure, type A2ACall } from '../a2a/handler-front.js';
 import { errorBody, rpcError, sseFrame, type RequestId } from '../a2a/jsonrpc.js';
-import { messageOf, read } from '../internal/error-chain.js';
+import { messageOf } from '../internal/error-chain.js';
 import { redactText } from '../internal/redact.js';
 import { TASK_PATH } from './a2a-object.js';
 import { resolveNamespace, validateWorkerOptions, type A2AWorkerOptions } from './options.js';
@@ -85,8 +85,7 @@ function objectOf(namespace: DurableObjectNamespaceLike, taskId: string): Durabl
 
 /** The object could not be reached (overloaded, reset, a deploy): a JSON-RPC error, HTTP 503 with `Retry-After`. */
 function unreachable(call: A2ACall, taskId: string, error: unknown): Response {
-  const kind = read(error, 'name');
-  const what = typeof kind === 'string' && /^[A-Za-z]\w{0,60}$/.test(kind) ? kind : 'error';
+  const what = errorKind(error);
   const next = call.operation === 'SendMessage' || call.operation === 'StreamMessage' ? 'retry the message' : `retry ${call.method.slice(0, 100)}`;
   return failure(call.id, A2AErrorCode.InternalError, `The Durable Object of task ${taskId} could not be reached (${what}); ${next} shortly`, call.version, undefined, 503, { 'retry-after': '1' });
 }
