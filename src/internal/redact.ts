@@ -29,16 +29,21 @@ const JWT_RUN = /[A-Za-z0-9_.-]{29,}/g;
 
 /**
  * A credential-shaped value after a word that names one and a `:` or `=` (`key=…`, `"api_key": "…"`, `token: …`,
- * `PWD=…`): 16 or more token characters holding both a letter and a digit. The word and the separator are kept.
+ * `PWD=…`, and inside a variable name: `OPENAI_API_KEY=…`, `DB_PASSWORD=…` — the word need not start a word, only
+ * not follow a letter or digit): 16 or more token characters holding both a letter and a digit. The word and the
+ * separator are kept.
  */
 const KEYWORD_VALUE =
-  /\b(api[-_]?key|apikey|key|access[-_]?token|refresh[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|credential)(\\?["']?[ \t]*[:=][ \t]*\\?["']?)([A-Za-z0-9._~+/=-]{16,})/gi;
+  /(?<![A-Za-z0-9])(api[-_]?key|apikey|key|access[-_]?token|refresh[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|credential)(\\?["']?[ \t]*[:=][ \t]*\\?["']?)([A-Za-z0-9._~+/=-]{16,})/gi;
 
 /** The same after `token`, `secret` or `password` and spaces (`token Zx9…5s expired`), for a value that is not a file name. */
-const KEYWORD_SPACE_VALUE = /\b(token|secret|password|passwd|pwd)([ \t]+)([A-Za-z0-9_~+/=-]{16,})(?![.A-Za-z0-9_~+/=-])/gi;
+const KEYWORD_SPACE_VALUE = /(?<![A-Za-z0-9])(token|secret|password|passwd|pwd)([ \t]+)([A-Za-z0-9_~+/=-]{16,})(?![.A-Za-z0-9_~+/=-])/gi;
+
+/** The password of a URL's user info (`postgres://user:pw@host`): the scheme, the user and the `@` are kept. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{1,200}:)([^\s/@]{1,200})(@)/gi;
 
 /** One cheap test before the patterns: text without any of their anchors (most messages) skips them all. */
-const MAY_HOLD_CREDENTIAL = /bearer|basic|[spra]k-|gh[pos]_|xox[abp]_|AIza|eyJ|key|token|secret|passw|pwd|credential/i;
+const MAY_HOLD_CREDENTIAL = /bearer|basic|[spra]k-|gh[pos]_|xox[abp]_|AIza|eyJ|key|token|secret|passw|pwd|credential|:\/\//i;
 
 /** Digits, both cases, or punctuation a token uses: not a plain word. */
 function credentialShaped(value: string): boolean {
@@ -178,7 +183,12 @@ export function redactText(text: string, secrets: readonly string[] = [], option
   let result = replaceSecrets(text, secrets);
   if (options.patterns === false || !MAY_HOLD_CREDENTIAL.test(result)) return result;
   for (const pattern of TOKEN_PATTERNS) result = result.replace(pattern, REDACTED);
-  return result.replace(SCHEME, maskScheme).replace(JWT_RUN, maskJWTs).replace(KEYWORD_VALUE, maskKeywordValue).replace(KEYWORD_SPACE_VALUE, maskKeywordValue);
+  return result
+    .replace(SCHEME, maskScheme)
+    .replace(JWT_RUN, maskJWTs)
+    .replace(KEYWORD_VALUE, maskKeywordValue)
+    .replace(KEYWORD_SPACE_VALUE, maskKeywordValue)
+    .replace(URL_PASSWORD, `$1${REDACTED}$3`);
 }
 
 /**

@@ -63,6 +63,16 @@ describe('redactText', () => {
 
   // Regression guard (fixed bug): the auth-scheme is case-insensitive (RFC 9110 §11.1), but only "Bearer"/"Basic" are recognised, so an echoed
   // "authorization: bearer <opaque token>" keeps the token (unless it also happens to look like sk-…/ghp_…).
+  it('masks a credential after a keyword inside a variable name, and the password of a URL', () => {
+    const text = 'provider refused OPENAI_API_KEY=Zx81kQ0pLmN4vB7cR2tYw9; DB_PASSWORD=hunter2hunter2hunter2x9 STRIPE_SECRET: sk_test_51Hx9Zx81kQ0pLmN4 at postgres://admin:s3cr3t-pw@db.internal:5432/app';
+    const masked = redactText(text);
+    for (const leaked of ['Zx81kQ0pLmN4vB7cR2tYw9', 'hunter2hunter2hunter2x9', 'sk_test_51Hx9Zx81kQ0pLmN4', 's3cr3t-pw']) expect(masked).not.toContain(leaked);
+    expect(masked).toContain('OPENAI_API_KEY=[REDACTED]');
+    expect(masked).toContain('postgres://admin:[REDACTED]@db.internal:5432/app');
+    expect(redactText('the monkey=abcdefghijklmnop1234 and donkey: Zx81kQ0pLmN4vB7cR2tYw9')).toContain('monkey=abcdefghijklmnop1234'); // "key" inside a word is not a keyword
+    expect(redactText('see https://example.com/docs and user@example.com')).toBe('see https://example.com/docs and user@example.com');
+  });
+
   it('masks a bearer token whose scheme is written in lower case', () => {
     expect(redactText('authorization: bearer 0123456789abcdefopaque')).not.toContain('0123456789abcdefopaque');
   });
@@ -339,6 +349,10 @@ describe('redaction of hostile text', () => {
     ['"token: " with short values', 'token: a1 '.repeat(MB / 10)],
     ['one long token run', 'a1'.repeat(MB / 2)],
     ['escaped quotes', '\\"'.repeat(MB / 3)],
+    ['"_KEY=" inside names', 'A_KEY=x_'.repeat(MB / 8)],
+    ['"a://x:" then a long password without "@"', `a://x:${'y'.repeat(MB)}`],
+    ['"a://x:y" repeated', 'a://x:y'.repeat(MB / 7)],
+    ['schemes with users and no passwords', 'ab+c://user/'.repeat(MB / 12)],
   ])('redacts 1 MB of %s in well under a second', (_label, text) => {
     const started = performance.now();
     redactText(text, ['configured-secret-0123']);
