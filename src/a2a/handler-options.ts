@@ -19,6 +19,11 @@ export interface A2AHandlerOptions {
   structuredTaskErrors?: boolean | undefined;
   /** @default a new `InMemoryA2ATaskStore` */
   taskStore?: A2ATaskStore | undefined;
+  /**
+   * How long one `taskStore.save` may take; past it (or when it throws) the task goes on without it, so a store that
+   * hangs or fails never holds a task or its streams. @default 10000
+   */
+  storeTimeoutMs?: number | undefined;
   /** Path of the JSON-RPC endpoint. @default '/' */
   basePath?: string | undefined;
   /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
@@ -64,7 +69,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
-  problems.push(...positiveIntegerProblems(options, ['maxDepth', 'maxLiveTasks', 'maxQueuedEvents']));
+  problems.push(...positiveIntegerProblems(options, ['maxDepth', 'maxLiveTasks', 'maxQueuedEvents', 'storeTimeoutMs']));
   if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {

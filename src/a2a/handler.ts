@@ -58,6 +58,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     keepAliveMs: settings.keepAliveMs ?? 15_000,
     maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,
     maxLiveTasks: settings.maxLiveTasks ?? 1_000,
+    journalTimeoutMs: settings.storeTimeoutMs ?? 10_000,
     waitUntil: findWaitUntil,
   });
   return createRPCFront(

@@ -21,7 +21,7 @@ import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 import type { TaskJournal } from './task-journal.js';
-import { scrubEvent, stateString } from './task-run-events.js';
+import { agentMessage, artifactUpdate, scrubEvent, stateString } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 
 /**
@@ -52,6 +52,8 @@ export interface TaskExecutionOptions {
   taskId?: string | undefined;
   /** The run's invocation id (kept with the task, so a restarted object can resume a checkpointed run). @default a new one */
   invocationId?: string | undefined;
+  /** How long one journal (task store) write may take before the task goes on without it. @default 10000 */
+  journalTimeoutMs?: number | undefined;
 }
 
 export class TaskExecution {
@@ -131,8 +133,23 @@ export class TaskExecution {
     }
   }
 
-  private async saveStatus(): Promise<void> {
-    await this.options.journal.status(this.task).catch(() => {});
+  private saveStatus(): Promise<void> {
+    return this.write(() => this.options.journal.status(this.task));
+  }
+
+  private saveChunk(update: TaskArtifactUpdateEvent): Promise<void> {
+    return this.write(() => this.options.journal.chunk(this.task, update));
+  }
+
+  /**
+   * One journal write. A journal that throws (synchronously or not) or does not answer within `journalTimeoutMs`
+   * never stops the task: what it sends next still goes out, the final event included, so every stream closes.
+   */
+  private async write(call: () => Promise<void>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const given = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.journalTimeoutMs ?? 10_000)));
+    await Promise.race([Promise.resolve().then(call).catch(() => {}), given]);
+    clearTimeout(timer);
   }
 
   /**
@@ -208,7 +225,7 @@ export class TaskExecution {
       const update = this.artifactUpdate([{ kind: 'text', text }], this.streamedText !== '', false);
       this.streamedText += text;
       this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: [{ kind: 'text', text: this.streamedText }] }];
-      await this.options.journal.chunk(this.task, update).catch(() => {});
+      await this.saveChunk(update);
       this.publish(update);
       return;
     }
@@ -228,22 +245,11 @@ export class TaskExecution {
   }
 
   private artifactUpdate(parts: TaskArtifactUpdateEvent['artifact']['parts'], append: boolean, lastChunk: boolean, metadata?: A2AMetadata): TaskArtifactUpdateEvent {
-    const update: TaskArtifactUpdateEvent = {
-      kind: 'artifact-update',
-      taskId: this.task.id,
-      contextId: this.task.contextId,
-      artifact: { artifactId: this.artifactId, name: 'response', parts },
-      append,
-      lastChunk,
-    };
-    if (metadata && Object.keys(metadata).length > 0) update.metadata = metadata;
-    return update;
+    return artifactUpdate(this.task, this.artifactId, parts, append, lastChunk, metadata);
   }
 
   private agentMessage(text: string, metadata?: A2AMetadata): A2AMessage {
-    const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: this.task.id, contextId: this.task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
-    if (metadata) message.metadata = cloneJSONLike(metadata);
-    return message;
+    return agentMessage(this.task, text, metadata);
   }
 
   private async finish(status: Task['status'], metadata: A2AMetadata | undefined, extraHistory: A2AMessage | undefined): Promise<void> {
@@ -284,7 +290,7 @@ export class TaskExecution {
     const finalParts = this.streamedText === '' && text !== '' ? [{ kind: 'text' as const, text }] : [];
     const last = this.artifactUpdate(finalParts, this.streamedText !== '', true, metadata);
     this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: text === '' ? [] : [{ kind: 'text', text }], ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }];
-    await this.options.journal.chunk(this.task, last).catch(() => {});
+    await this.saveChunk(last);
     this.publish(last);
     const answer = this.agentMessage(unstructuredError ? GENERIC_FAILURE_TEXT : text);
     await this.finish({ state: TaskState.Completed, message: answer, timestamp: isoTimestamp() }, undefined, answer);

@@ -26,6 +26,8 @@ export interface TaskOperationsSettings extends StreamLimits {
   structured: boolean;
   secrets: readonly string[];
   maxLiveTasks: number;
+  /** See `TaskExecutionOptions.journalTimeoutMs`. */
+  journalTimeoutMs?: number | undefined;
   /** The live runs (a Durable Object passes its own, to resume into it). @default a new map */
   live?: Map<string, TaskExecution> | undefined;
   /** Keeps a run alive past its request (a platform's `waitUntil`). */
@@ -63,7 +65,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
     const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
-    const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId });
+    const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs });
     track(execution, platform);
     return execution;
   };
@@ -74,7 +76,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const { id, version } = call;
     const encodeEvent = (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
     const encodeTask = (task: Task) => (version === '1.0' ? taskToV1(task as never) : task);
-    const notFound = (taskId: string) => failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId}`, version);
+    const notFound = (taskId: string) => failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
     switch (call.operation) {
       case 'SendMessage': {
         if (live.size >= maxLiveTasks) return busy(id, version);

@@ -1,7 +1,10 @@
-/** @internal What a task run makes of the runner's events before they become A2A events: scrubbing and state values. */
+/** @internal What a task run makes of the runner's events: scrubbing, state values, and the A2A events it builds. */
 import type { ResponseError } from '../errors/response-error.js';
 import { redactText, removeSecrets } from '../internal/redact.js';
 import type { RunEvent } from '../runner/event.js';
+import { createId } from '../internal/ids.js';
+import { cloneJSONLike } from '../internal/json.js';
+import type { A2AMessage, A2AMetadata, Task, TaskArtifactUpdateEvent } from './types.js';
 
 /**
  * What leaves for a remote client: the handler's configured secrets removed from every string of the event (in every
@@ -27,4 +30,18 @@ export function stateString(text: string | null | undefined): string | undefined
   } catch {
     return undefined;
   }
+}
+
+/** An artifact update of `task`'s response artifact. */
+export function artifactUpdate(task: Task, artifactId: string, parts: TaskArtifactUpdateEvent['artifact']['parts'], append: boolean, lastChunk: boolean, metadata?: A2AMetadata): TaskArtifactUpdateEvent {
+  const update: TaskArtifactUpdateEvent = { kind: 'artifact-update', taskId: task.id, contextId: task.contextId, artifact: { artifactId, name: 'response', parts }, append, lastChunk };
+  if (metadata && Object.keys(metadata).length > 0) update.metadata = metadata;
+  return update;
+}
+
+/** An agent message of `task` (its metadata an independent copy). */
+export function agentMessage(task: Task, text: string, metadata?: A2AMetadata): A2AMessage {
+  const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: task.id, contextId: task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
+  if (metadata) message.metadata = cloneJSONLike(metadata);
+  return message;
 }
