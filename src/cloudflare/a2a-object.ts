@@ -3,24 +3,19 @@
  * `createA2AHandler`, writes every transition and chunk to its storage before sending it, answers `tasks/*` for its
  * task from whichever isolate asks, and after a restart either resumes the run from its graph checkpoint or ends the
  * task `failed` with `TASK_ABANDONED`. A heartbeat alarm keeps watch while the task runs; an ended task is deleted
- * after `retainTaskMs`.
+ * after `retainTaskMs`, an idle session after `retainSessionMs`.
  */
-import { Agent } from '../agent/agent.js';
 import { A2AErrorCode } from '../a2a/constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from '../a2a/decode.js';
 import { callFailure, failure, type A2ACall } from '../a2a/handler-front.js';
-import { createTaskOperations, type TaskOperations } from '../a2a/task-operations.js';
-import { TaskExecution } from '../a2a/task-execution.js';
+import { isPlainObject } from '../internal/json.js';
 import { messageOf } from '../internal/error-chain.js';
-import { isPlainObject, truncate } from '../internal/json.js';
-import { redactText } from '../internal/redact.js';
-import { Runner } from '../runner/runner.js';
-import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { DurableObjectCheckpointer } from './durable-checkpointer.js';
-import { answerSessionCall, DurableObjectSessionStore, SESSION_PATH, SessionStorage } from './durable-session-store.js';
+import { answerSessionCall, SESSION_PATH, SessionStorage } from './durable-session-store.js';
 import { DurableTaskStore } from './durable-task-store.js';
-import { resolveNamespace, validateObjectOptions, type A2ADurableObjectOptions } from './options.js';
-import { abandonedTask, isTerminal } from './task-recovery.js';
+import { prepareObject, recoverTask, type ObjectSettings, type Setup } from './object-setup.js';
+import { validateObjectOptions, type A2ADurableObjectOptions } from './options.js';
+import { isTerminal } from './task-recovery.js';
 import type { DurableObjectStateLike, DurableObjectStorageLike } from './types.js';
 
 /** @internal The path of task calls from the Worker entry to an object. */
@@ -37,16 +32,12 @@ export interface A2ADurableObject {
 /** The class `createA2ADurableObject` returns: export it from your Worker under the `class_name` of its binding. */
 export type A2ADurableObjectClass = new (state: DurableObjectStateLike, env: unknown) => A2ADurableObject;
 
-/** What an object needs once it has its agent. */
-interface Ready {
-  operations: TaskOperations;
-  runner: Runner;
-}
-
 /**
- * The Durable Object class of an A2A deployment: one object per task (named `task:<id>`) and one per session (named
- * `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable Object
- * API (`constructor(state, env)`, `fetch`, `alarm`): no `cloudflare:workers` import, no `nodejs_compat`.
+ * The Durable Object class of an A2A deployment: one object per task (its id is the task's) and one per session
+ * (named `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable
+ * Object API (`constructor(state, env)`, `fetch`, `alarm`): no `cloudflare:workers` import, no `nodejs_compat`.
+ * Nothing runs at construction: the agent is built, and a task left by the object's last instance recovered, on the
+ * first task call or alarm (an alarm set while the object is being built would cancel the one that woke it).
  *
  * @example
  * ```ts
@@ -55,39 +46,43 @@ interface Ready {
  *   agent: ({ checkpointer }) => createGraphAgent('inventory', compiled, { checkpointer }),
  *   card: { name: 'inventory' },
  *   namespace: 'A2A_TASKS',
+ *   secrets: (env) => [(env as { OPENAI_API_KEY: string }).OPENAI_API_KEY],
  * });
  * export default createA2AWorker({ namespace: 'A2A_TASKS', card: { name: 'inventory' } });
  * ```
  */
 export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectOptions<Env>): A2ADurableObjectClass {
-  const settings = validateObjectOptions(options);
-  const secrets = [...(settings.secrets ?? [])];
-  const heartbeatMs = settings.heartbeatMs ?? 30_000;
-  const retainTaskMs = settings.retainTaskMs ?? 7 * 24 * 60 * 60 * 1000;
-  const structured = settings.structuredTaskErrors ?? true;
+  const validated = validateObjectOptions(options);
+  const settings: ObjectSettings<Env> = {
+    options: validated,
+    heartbeatMs: validated.heartbeatMs ?? 30_000,
+    retainTaskMs: validated.retainTaskMs ?? 7 * 24 * 60 * 60 * 1000,
+    retainSessionMs: validated.retainSessionMs ?? 30 * 24 * 60 * 60 * 1000,
+    maxResumes: validated.maxResumes ?? 3,
+  };
 
   return class A2ATaskObject implements A2ADurableObject {
     private readonly storage: DurableObjectStorageLike;
     private readonly store: DurableTaskStore;
     private readonly sessions: SessionStorage;
     private readonly checkpointer: DurableObjectCheckpointer;
-    private readonly ready: Promise<Ready | { problem: string }>;
-    /** A run this instance resumed, until an alarm handler has waited for it. */
-    private resumed: Promise<void> | undefined;
+    private setup: Setup | undefined;
+    /** The recovery under way, shared by concurrent calls; a failed one is tried again by the next call. */
+    private recovering: Promise<void> | undefined;
 
-    constructor(state: DurableObjectStateLike, env: unknown) {
+    constructor(
+      state: DurableObjectStateLike,
+      private readonly env: unknown,
+    ) {
       this.storage = state.storage;
       this.store = new DurableTaskStore(state.storage);
-      this.sessions = new SessionStorage(state.storage, settings.maxSessionBytes ?? 4 * 1024 * 1024);
+      this.sessions = new SessionStorage(state.storage, validated.maxSessionBytes ?? 4 * 1024 * 1024);
       this.checkpointer = new DurableObjectCheckpointer(state.storage);
-      const ready = this.prepare(env as Env);
-      this.ready = ready.then(async (prepared) => ('problem' in prepared ? prepared : (await this.recover(prepared), prepared)));
-      void state.blockConcurrencyWhile(() => this.ready.catch(() => undefined));
     }
 
     async fetch(request: Request): Promise<Response> {
       const path = new URL(request.url).pathname;
-      if (path === SESSION_PATH) return answerSessionCall(this.sessions, request);
+      if (path === SESSION_PATH) return answerSessionCall(this.sessions, request, settings.retainSessionMs);
       if (path !== TASK_PATH) return Response.json({ error: `not found: ${path}` }, { status: 404 });
       let call: A2ACall;
       try {
@@ -95,98 +90,64 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
       } catch (error) {
         return failure(null, A2AErrorCode.InternalError, `The task call from the Worker entry could not be read: ${messageOf(error).slice(0, 200)}`, '0.3', undefined, 400);
       }
-      let ready: Ready | { problem: string };
+      const setup = this.prepared();
       try {
-        ready = await this.ready;
+        await this.recover(setup);
       } catch (error) {
-        return callFailure(call, error);
+        return callFailure(call, error); // the storage failed: the next call tries again
       }
-      if ('problem' in ready) return failure(call.id, A2AErrorCode.InternalError, ready.problem, call.version);
       if (call.operation === 'SendMessage' || call.operation === 'StreamMessage') {
-        if (ready.operations.live.size > 0 || (await this.store.record().catch(() => undefined)) !== undefined) {
+        if (setup.problem) return failure(call.id, A2AErrorCode.InternalError, setup.problem, call.version);
+        if (setup.operations.live.size > 0 || (await this.store.record().catch(() => undefined)) !== undefined) {
           return failure(call.id, A2AErrorCode.InvalidRequest, `Task ${call.taskId} exists already; send a new message for a new task`, call.version);
         }
       }
-      return ready.operations.answer(call);
+      return setup.operations.answer(call); // tasks/* are answered from storage even when the agent cannot be built
     }
 
-    /** The heartbeat while the task runs; afterwards the end of its retention. */
+    /**
+     * A task object: recovery, then the heartbeat while its task runs, afterwards the end of its retention. A session
+     * object: the end of its retention. A failure rejects, and the platform retries the alarm.
+     */
     async alarm(): Promise<void> {
-      const ready = await this.ready.catch(() => undefined);
-      const resumed = this.resumed;
-      this.resumed = undefined;
-      // A run resumed when the alarm woke the object belongs to this handler's context: the handler stays open until
-      // the run ends (work of an alarm does not outlive its handler).
-      if (resumed) await resumed;
-      if (ready && !('problem' in ready) && [...ready.operations.live.values()].some((execution) => !execution.terminal)) {
-        await this.storage.setAlarm(Date.now() + heartbeatMs);
+      const record = await this.store.record();
+      if (!record) {
+        await this.sessions.expire(settings.retainSessionMs);
         return;
       }
-      const record = await this.store.record().catch(() => undefined);
-      if (!record || !isTerminal(record.task)) return;
-      const expires = (record.endedAt ?? Date.now()) + retainTaskMs;
+      const setup = this.prepared();
+      await this.recover(setup);
+      if ([...setup.operations.live.values()].some((execution) => !execution.terminal)) {
+        await this.storage.setAlarm(Date.now() + settings.heartbeatMs);
+        return;
+      }
+      const current = await this.store.record();
+      if (!current || !isTerminal(current.task)) return;
+      const expires = (current.endedAt ?? Date.now()) + settings.retainTaskMs;
       if (expires <= Date.now()) await this.store.clear();
       else await this.storage.setAlarm(expires);
     }
 
-    /** The agent and the backend, or why they cannot be built (told to every caller, never thrown at the runtime). */
-    private async prepare(env: Env): Promise<Ready | { problem: string }> {
-      try {
-        const agent = typeof settings.agent === 'function' && !(settings.agent instanceof Agent) ? settings.agent({ env, checkpointer: this.checkpointer, storage: this.storage }) : settings.agent;
-        const sessionStore = new DurableObjectSessionStore(resolveNamespace(settings.namespace, env));
-        const runner = new Runner({ appName: settings.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
-        const operations = createTaskOperations({
-          runner,
-          store: this.store,
-          journal: (task) => this.store.journal({ invocationId: task.invocationId, userId: task.userId, message: task.message }),
-          structured,
-          secrets,
-          keepAliveMs: settings.keepAliveMs ?? 15_000,
-          maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,
-          maxLiveTasks: 1,
-          onStart: (execution) => this.watch(execution),
-        });
-        return { operations, runner };
-      } catch (error) {
-        return { problem: `The agent of this A2A deployment could not be set up: ${truncate(redactText(messageOf(error), secrets), 500)}` };
-      }
+    /** The agent and the backend, built once (or why they cannot be, for new tasks' callers). */
+    private prepared(): Setup {
+      this.setup ??= prepareObject(settings, this.env as Env, {
+        storage: this.storage,
+        store: this.store,
+        checkpointer: this.checkpointer,
+        watch: (execution) => {
+          void this.storage.setAlarm(Date.now() + settings.heartbeatMs).catch(() => {});
+          void execution.done.then(() => this.storage.setAlarm(Date.now() + settings.retainTaskMs)).catch(() => {});
+        },
+      });
+      return this.setup;
     }
 
-    /** Heartbeat while `execution` runs, retention once it ends. */
-    private watch(execution: TaskExecution): void {
-      void this.storage.setAlarm(Date.now() + heartbeatMs).catch(() => {});
-      void execution.done.then(() => this.storage.setAlarm(Date.now() + retainTaskMs)).catch(() => {});
-    }
-
-    /**
-     * A stored task that is not terminal while no run is live here lost its run with the object's last instance: it
-     * resumes from its graph checkpoint when there is one (and `resume` is on), else it ends `failed` with
-     * `TASK_ABANDONED`. Its streamed chunks are folded into its record first, so nothing sent is lost either way.
-     */
-    private async recover(ready: Ready): Promise<void> {
-      let record;
-      try {
-        record = await this.store.record();
-      } catch {
-        return; // a damaged record: tasks/get reports it as an internal error; nothing to run
-      }
-      if (!record || isTerminal(record.task) || ready.operations.live.size > 0) return;
-      const task = (await this.store.get(record.task.id)) ?? record.task;
-      const checkpoint = settings.resume === false ? undefined : await this.checkpointer.get(record.invocationId).catch(() => undefined);
-      if (checkpoint !== undefined) {
-        await this.store.write({ ...record, task });
-        const execution = new TaskExecution(
-          record.message,
-          { runner: ready.runner, journal: this.store.journal(record), structured, userId: record.userId, secrets, taskId: task.id, invocationId: record.invocationId },
-          task,
-        );
-        ready.operations.track(execution);
-        this.resumed = execution.done;
-        return;
-      }
-      const ended = abandonedTask(task, record.invocationId);
-      // Its heartbeat alarm is still set (or is what woke the object): when it fires, it schedules the retention.
-      await this.store.write({ ...record, task: ended, endedAt: Date.now() });
+    /** See `recoverTask`: once at a time, and again on every call (a cheap read when there is nothing to do). */
+    private recover(setup: Setup): Promise<void> {
+      this.recovering ??= recoverTask(settings, setup, { storage: this.storage, store: this.store, checkpointer: this.checkpointer }).finally(() => {
+        this.recovering = undefined;
+      });
+      return this.recovering;
     }
   };
 }
@@ -206,4 +167,3 @@ function readCall(value: unknown): A2ACall {
   }
   return { ...base, operation: operation as 'GetTask' | 'CancelTask' | 'Resubscribe', params: decodeTaskQueryParams(params) };
 }
-

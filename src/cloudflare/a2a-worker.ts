@@ -83,11 +83,16 @@ function objectOf(namespace: DurableObjectNamespaceLike, taskId: string): Durabl
   }
 }
 
-/** The object could not be reached (overloaded, reset, a deploy): a JSON-RPC error, HTTP 503 with `Retry-After`. */
+/**
+ * The object could not be reached (overloaded, reset, a deploy): a JSON-RPC error, HTTP 503 with `Retry-After`, and the
+ * task id in `data`. For a new message the object may have started the task before the failure, so the client is
+ * told to look it up with `tasks/get` before sending again (a resend could run it twice).
+ */
 function unreachable(call: A2ACall, taskId: string, error: unknown): Response {
   const what = errorKind(error);
-  const next = call.operation === 'SendMessage' || call.operation === 'StreamMessage' ? 'retry the message' : `retry ${call.method.slice(0, 100)}`;
-  return failure(call.id, A2AErrorCode.InternalError, `The Durable Object of task ${taskId} could not be reached (${what}); ${next} shortly`, call.version, undefined, 503, { 'retry-after': '1' });
+  const isNew = call.operation === 'SendMessage' || call.operation === 'StreamMessage';
+  const next = isNew ? `read it with tasks/get (not found: it never started) before sending the message again` : `retry ${call.method.slice(0, 100)} shortly`;
+  return failure(call.id, A2AErrorCode.InternalError, `The Durable Object of task ${taskId} could not be reached (${what}); ${next}`, call.version, { taskId }, 503, { 'retry-after': '1' });
 }
 
 /**

@@ -4,7 +4,7 @@
  * own task (its agent factory receives it), or on its own in any object of yours.
  */
 import type { Checkpointer, GraphCheckpoint } from '../graph/checkpoint.js';
-import { deleteKeys, getJSON, MAX_KEY_CHARS, putJSON } from './storage-codec.js';
+import { deleteKeys, getJSON, MAX_KEY_BYTES, putJSON } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'checkpoint:';
@@ -12,7 +12,7 @@ const PREFIX = 'checkpoint:';
 /**
  * A graph `Checkpointer` over one Durable Object's storage. The graph checks every checkpoint it reads back, so a
  * damaged value fails the resume with `CHECKPOINT_INVALID`, never a crash; a run id too long for a storage key (over
- * 1,900 characters with its prefix) fails the save with `CHECKPOINT_FAILED`.
+ * 1,900 bytes of UTF-8 with its prefix) fails the save with `CHECKPOINT_FAILED`.
  *
  * @example
  * ```ts
@@ -46,6 +46,7 @@ export class DurableObjectCheckpointer implements Checkpointer {
 function keyOf(runId: unknown): string {
   if (typeof runId !== 'string' || runId === '') throw new TypeError('a checkpoint needs a run id');
   const key = `${PREFIX}${runId}`;
-  if (key.length > MAX_KEY_CHARS) throw new TypeError(`the run id is too long for a Durable Object storage key (${runId.length} characters; at most ${MAX_KEY_CHARS - PREFIX.length})`);
+  const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
+  if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
   return key;
 }

@@ -2,7 +2,8 @@
  * Sessions in Durable Objects: one object per conversation (named `session:<key>`), its messages under one key each
  * (`session:m:<seq>`), so an append writes only what it adds. The object runs one append at a time and each append is
  * one atomic write, so concurrent turns from any number of isolates keep every message. Bounded per session: past
- * `maxSessionBytes` the oldest whole turns go (the same cut as `InMemorySessionStore`).
+ * `maxSessionBytes` the oldest whole turns go (the same cut as `InMemorySessionStore`), and a session is deleted
+ * `retainSessionMs` after its last turn (its object's alarm).
  */
 import type { ChatMessage } from '../chat/types.js';
 import type { SessionStore } from '../agent/session-store.js';
@@ -25,6 +26,8 @@ interface SessionMeta {
   next: number;
   /** The JSON length of the messages kept. */
   bytes: number;
+  /** When the last turn was appended (ms since the epoch). */
+  updatedAt?: number;
 }
 
 function messageKey(seq: number): string {
@@ -56,10 +59,26 @@ export class SessionStorage {
         Object.assign(entries, encodeEntries(messageKey(next++), message));
         bytes += messageSize(message);
       }
-      entries[META_KEY] = { v: 1, next, bytes } satisfies SessionMeta;
+      entries[META_KEY] = { v: 1, next, bytes, updatedAt: Date.now() } satisfies SessionMeta;
       await putEntries(this.storage, entries);
       if (bytes > this.maxBytes) await this.trim(next);
     });
+  }
+
+  /** Deletes the session when its last turn is older than `retainMs`; else sets the alarm for when it will be. */
+  expire(retainMs: number): Promise<void> {
+    return this.serial(async () => {
+      const stored = await this.storage.get(META_KEY);
+      if (stored === undefined) return;
+      const updatedAt = isPlainObject(stored) && typeof stored.updatedAt === 'number' ? stored.updatedAt : 0;
+      if (updatedAt + retainMs <= Date.now()) await this.storage.deleteAll();
+      else await this.storage.setAlarm(updatedAt + retainMs);
+    });
+  }
+
+  /** Sets the alarm that ends the session's retention `retainMs` from now. */
+  async keepFor(retainMs: number): Promise<void> {
+    await this.storage.setAlarm(Date.now() + retainMs);
   }
 
   private async trim(next: number): Promise<void> {
@@ -71,7 +90,7 @@ export class SessionStorage {
     if (cut <= 0) return;
     const removed = stored.slice(0, cut);
     const kept = total - sizes.slice(0, cut).reduce((sum, size) => sum + size, 0);
-    await Promise.all([deleteKeys(this.storage, removed.flatMap((entry) => entry.keys)), this.storage.put(META_KEY, { v: 1, next, bytes: kept } satisfies SessionMeta)]);
+    await Promise.all([deleteKeys(this.storage, removed.flatMap((entry) => entry.keys)), this.storage.put(META_KEY, { v: 1, next, bytes: kept, updatedAt: Date.now() } satisfies SessionMeta)]);
   }
 
   private async meta(): Promise<SessionMeta> {
@@ -105,8 +124,11 @@ export class SessionStorage {
   }
 }
 
-/** @internal Answers a session call (`{op: 'load' | 'append', messages?}`) on an object's storage. */
-export async function answerSessionCall(sessions: SessionStorage, request: Request): Promise<Response> {
+/**
+ * @internal Answers a session call (`{op: 'load' | 'append', messages?}`) on an object's storage; an append (re)sets
+ * the object's alarm to the end of the session's retention.
+ */
+export async function answerSessionCall(sessions: SessionStorage, request: Request, retainMs: number): Promise<Response> {
   let call: unknown;
   try {
     call = await request.json();
@@ -118,6 +140,7 @@ export async function answerSessionCall(sessions: SessionStorage, request: Reque
     if (call.op === 'load') return Response.json({ messages: await sessions.load() });
     if (call.op === 'append' && Array.isArray(call.messages)) {
       await sessions.append(call.messages as ChatMessage[]);
+      await sessions.keepFor(retainMs);
       return Response.json({ ok: true });
     }
     return Response.json({ error: 'the session call must be {op: "load"} or {op: "append", messages: [...]}' }, { status: 400 });

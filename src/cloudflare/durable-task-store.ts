@@ -26,7 +26,17 @@ export interface TaskRecord {
   message: A2AMessage;
   /** When the task reached a terminal state (ms since the epoch). */
   endedAt?: number | undefined;
+  /** How many times its run was resumed after its object restarted. */
+  resumes?: number | undefined;
 }
+
+/** What a journal keeps in the record besides the task. */
+export type TaskMeta = Pick<TaskRecord, 'invocationId' | 'userId' | 'message' | 'resumes'>;
+
+/** Chunks written between two folds into the record: a long stream keeps a bounded number of chunk keys. */
+export const CHUNKS_PER_FOLD = 256;
+/** Writes of a terminal task tried before it is kept in memory only (then retried on every later write). */
+const FINAL_WRITE_ATTEMPTS = 3;
 
 interface Chunk {
   artifactId: string;
@@ -46,13 +56,18 @@ function isRecord(value: unknown): value is TaskRecord {
 /** @internal The task store and journal of one object. */
 export class DurableTaskStore implements A2ATaskStore {
   private seq = 0;
+  /** Chunks written since the last fold. */
+  private unfolded = 0;
   /** What this instance wrote last (the keys its record and chunks occupy), once it has written: no reads needed then. */
   private written: { keys: string[] } | undefined;
+  /** A terminal record whose write failed: what this instance answers, and writes again with the next write. */
+  private unsaved: TaskRecord | undefined;
 
   constructor(private readonly storage: DurableObjectStorageLike) {}
 
   /** The record, or `undefined` (none, or not one this module wrote: a `TypeError` is thrown for a damaged one). */
   async record(): Promise<TaskRecord | undefined> {
+    if (this.unsaved) return this.unsaved;
     const value = await getJSON(this.storage, RECORD_KEY);
     if (value === undefined) return undefined;
     if (!isRecord(value)) throw new TypeError(`the task record of this object is damaged (${RECORD_KEY} is not a task record)`);
@@ -62,7 +77,7 @@ export class DurableTaskStore implements A2ATaskStore {
   async get(taskId: string): Promise<Task | undefined> {
     const record = await this.record();
     if (!record || record.task.id !== taskId) return undefined;
-    return this.withChunks(record.task);
+    return this.unsaved ? record.task : this.withChunks(record.task);
   }
 
   /** Writes the task (a `tasks/*` answer never calls it; kept for the `A2ATaskStore` contract). */
@@ -72,29 +87,51 @@ export class DurableTaskStore implements A2ATaskStore {
   }
 
   /** The journal of the task this object runs, with what its record keeps besides the task. */
-  journal(of: Pick<TaskRecord, 'invocationId' | 'userId' | 'message'>): TaskJournal {
-    const meta = { invocationId: of.invocationId, userId: of.userId, message: of.message }; // nothing else of `of` (a whole record) rides along
+  journal(of: TaskMeta): TaskJournal {
+    const meta: TaskMeta = { invocationId: of.invocationId, userId: of.userId, message: of.message, resumes: of.resumes }; // nothing else of `of` (a whole record) rides along
     return {
-      status: (task) => this.write({ v: 1, task, ...meta, ...(TERMINAL_STATES.has(task.status.state) ? { endedAt: Date.now() } : {}) }),
+      status: (task) => (TERMINAL_STATES.has(task.status.state) ? this.writeFinal({ v: 1, task, ...meta, endedAt: Date.now() }) : this.write({ v: 1, task, ...meta })),
       chunk: async (task, event) => {
-        if (event.lastChunk) return this.write({ v: 1, task, ...meta });
-        await this.appendChunk(event);
+        if (event.lastChunk || this.unfolded >= CHUNKS_PER_FOLD) await this.write({ v: 1, task, ...meta }); // the task's artifact holds every chunk so far
+        if (!event.lastChunk) await this.appendChunk(event);
       },
     };
   }
 
+  /**
+   * A terminal record: tried a few times; if every write fails, this instance keeps answering with it (tasks/get,
+   * resubscribe, cancel agree with what was sent) and writes it again before anything else.
+   */
+  private async writeFinal(record: TaskRecord): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.write(record);
+        return;
+      } catch (error) {
+        if (attempt >= FINAL_WRITE_ATTEMPTS) {
+          this.unsaved = record;
+          throw error;
+        }
+      }
+    }
+  }
+
   /** The record with `task` as it is now: written together with the deletion of every chunk it now includes. */
   async write(record: TaskRecord): Promise<void> {
+    if (this.unsaved && record !== this.unsaved && !TERMINAL_STATES.has(record.task.status.state)) record = this.unsaved; // never overwrite an end with less
     const entries = encodeEntries(RECORD_KEY, record);
     const held = this.written?.keys ?? [...(await this.storage.list({ prefix: CHUNK_PREFIX })).keys(), ...(await keysOf(this.storage, RECORD_KEY))];
     const stale = held.filter((key) => !Object.hasOwn(entries, key));
-    this.written = { keys: Object.keys(entries) };
     await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
+    this.written = { keys: Object.keys(entries) };
+    this.unfolded = 0;
+    if (record === this.unsaved || TERMINAL_STATES.has(record.task.status.state)) this.unsaved = undefined;
   }
 
   /** Forgets the task entirely (its retention ended). */
   async clear(): Promise<void> {
     this.written = undefined;
+    this.unsaved = undefined;
     await this.storage.deleteAll();
   }
 
@@ -103,6 +140,7 @@ export class DurableTaskStore implements A2ATaskStore {
     const chunk: Chunk = { artifactId: event.artifact.artifactId, text };
     const entries = encodeEntries(chunkKey(this.seq++), chunk);
     this.written?.keys.push(...Object.keys(entries));
+    this.unfolded++;
     await putEntries(this.storage, entries);
   }
 

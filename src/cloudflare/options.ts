@@ -39,16 +39,26 @@ export interface A2ADurableObjectOptions<Env = unknown> {
   keepAliveMs?: number | false | undefined;
   /** See `A2AHandlerOptions.maxQueuedEvents`. @default 10000 */
   maxQueuedEvents?: number | undefined;
-  /** Strings that must never reach a remote client, removed in every form from everything a task sends. */
-  secrets?: readonly string[] | undefined;
+  /**
+   * Strings that must never reach a remote client, removed in every form from everything a task sends (and from what
+   * the object logs) — or a function of `env`, for keys that live in the Worker's secrets.
+   */
+  secrets?: readonly string[] | ((env: Env) => readonly string[]) | undefined;
   /** While its task runs, the object's alarm fires this often (and finds a run that died with the object). @default 30000 */
   heartbeatMs?: number | undefined;
   /** How long an ended task is kept; then its object's storage is deleted (tasks/get: not found). @default 604800000 (7 days) */
   retainTaskMs?: number | undefined;
   /** Size of one session (JSON length of its messages); past it the oldest whole turns go. @default 4194304 (4 MiB) */
   maxSessionBytes?: number | undefined;
+  /** How long a session is kept after its last turn; then its object's storage is deleted. @default 2592000000 (30 days) */
+  retainSessionMs?: number | undefined;
   /** A task whose run died with its object resumes from its graph checkpoint, when it has one. @default true */
   resume?: boolean | undefined;
+  /**
+   * Resumes of one task at most: a step that kills its object every time (a CPU or memory limit) ends `failed` with
+   * `TASK_ABANDONED` instead of looping. @default 3
+   */
+  maxResumes?: number | undefined;
 }
 
 /** Options of `createA2AWorker`. */
@@ -89,8 +99,10 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
   if (typeof agent !== 'function' && !(agent instanceof Agent) && typeof (agent as RunnableAgent | undefined)?.runEvents !== 'function') {
     problems.push('agent must be an Agent, a RunnableAgent, or a function returning one');
   }
-  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  problems.push(...positiveIntegerProblems(options, ['maxQueuedEvents', 'heartbeatMs', 'retainTaskMs', 'maxSessionBytes']));
+  const secrets = options.secrets as unknown;
+  if (secrets !== undefined && typeof secrets !== 'function' && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings or a function of env returning one');
+  problems.push(...positiveIntegerProblems(options, ['maxQueuedEvents', 'heartbeatMs', 'retainTaskMs', 'maxSessionBytes', 'retainSessionMs']));
+  if (options.maxResumes !== undefined && !(Number.isInteger(options.maxResumes) && options.maxResumes >= 0)) problems.push(`maxResumes must be an integer ≥ 0 (got ${String(options.maxResumes)})`);
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) {
     problems.push('keepAliveMs must be a finite number > 0 or false');
   }

@@ -10,8 +10,8 @@ import type { DurableObjectStorageLike } from './types.js';
 export const PART_CHARS = 32_768;
 /** Keys per storage call. */
 const KEYS_PER_CALL = 128;
-/** Longest key the platform takes (2 KiB), with room for the part suffix. */
-export const MAX_KEY_CHARS = 1_900;
+/** Longest key (UTF-8 bytes) the platform takes (2 KiB), with room for the part suffix. */
+export const MAX_KEY_BYTES = 1_900;
 
 /** A stored value too large for one part: how many parts follow under `<key>#<n>`. */
 interface PartsHeader {

@@ -82,6 +82,38 @@ describe('the Durable Object deployment answers as createA2AHandler does', () =>
     }
   });
 
+  it('for a completed task: streamed, read back (with historyLength) and resubscribed, in 0.3 and 1.0', async () => {
+    const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+    const streamed = { durable: await post('/', rpc('message/stream', message('hello'))), memory: await post('/memory', rpc('message/stream', message('hello'))) };
+    expect(normalized(streamed.durable.text)).toBe(normalized(streamed.memory.text));
+    const firstId = (text: string) => JSON.parse((text.split('\n\n')[0] ?? '').slice(6)).result.id as string;
+    const ids = { durable: firstId(streamed.durable.text), memory: firstId(streamed.memory.text) };
+    for (const [method, params, headers] of [
+      ['tasks/get', { historyLength: 1 }, undefined],
+      ['tasks/get', { historyLength: 0 }, undefined],
+      ['GetTask', { historyLength: 1 }, v1],
+      ['SubscribeToTask', {}, v1],
+      ['CancelTask', {}, v1],
+    ] as const) {
+      const durable = await post('/', rpc(method, { id: ids.durable, ...params }), headers);
+      const memory = await post('/memory', rpc(method, { id: ids.memory, ...params }), headers);
+      expect(normalized(durable.text), `${method} ${JSON.stringify(params)}`).toBe(normalized(memory.text));
+    }
+  });
+
+  it('for a running task canceled, and for canceling it again', async () => {
+    const answers: Record<string, string[]> = {};
+    for (const path of ['/', '/memory']) {
+      const id = JSON.parse((await post(path, rpc('message/send', { ...message('slow 20000'), configuration: { blocking: false } }))).text).result.id;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      answers[path] = [(await post(path, rpc('tasks/cancel', { id }))).text, (await post(path, rpc('tasks/cancel', { id }))).text, (await post(path, rpc('tasks/get', { id, historyLength: 5 }))).text];
+    }
+    // The canceled task's artifact holds what was streamed before the cancel: its length is timing, the rest is not.
+    const shape = (text: string) => normalized(text).replace(/"text":"(c\d+ )+"/g, '"text":"<streamed>"');
+    expect(answers['/']?.map(shape)).toEqual(answers['/memory']?.map(shape));
+    expect(answers['/']?.[0]).toMatch(/"state":"canceled"/);
+  });
+
   it('never lets the planted secret out, in any form, from any answer about a task that carried it', async () => {
     const answers: string[] = [];
     const sent = await post('/', rpc('message/send', message('fail')));

@@ -19,12 +19,17 @@ export class FakeStorage implements DurableObjectStorageLike {
   alarm: number | null = null;
   /** Every call made, for assertions ("put", "get", …). */
   readonly calls: string[] = [];
-  /** Throws from the next calls whose name matches. */
+  /** Throws from the calls whose name matches. */
   failOn: RegExp | undefined;
+  /** Throws from the calls that touch a key that matches. */
+  failKeys: RegExp | undefined;
+  /** The most keys with this prefix held at once (updated on every write). */
+  readonly peak = { prefix: 'a2a:chunk:', keys: 0 };
 
   private check(name: string, keys: readonly string[]): void {
     this.calls.push(name);
     if (this.failOn?.test(name)) throw new Error(`storage ${name} failed (injected)`);
+    if (this.failKeys && keys.some((key) => this.failKeys?.test(key))) throw new Error(`storage ${name} of ${keys.find((key) => this.failKeys?.test(key))} failed (injected)`);
     if (keys.length > MAX_KEYS) throw new RangeError(`${name}: ${keys.length} keys in one call (at most ${MAX_KEYS})`);
     for (const key of keys) if (size(key) > MAX_KEY_BYTES) throw new RangeError(`${name}: key of ${size(key)} bytes`);
   }
@@ -43,6 +48,7 @@ export class FakeStorage implements DurableObjectStorageLike {
     this.check('put', Object.keys(entries));
     for (const [name, each] of Object.entries(entries)) if (size(each) > MAX_VALUE_BYTES) throw new RangeError(`put: value of ${size(each)} bytes under ${name}`);
     for (const [name, each] of Object.entries(entries)) this.data.set(name, structuredClone(each));
+    this.peak.keys = Math.max(this.peak.keys, [...this.data.keys()].filter((name) => name.startsWith(this.peak.prefix)).length);
   }
 
   async delete(key: string | string[]): Promise<any> {
@@ -78,18 +84,9 @@ export class FakeStorage implements DurableObjectStorageLike {
   }
 }
 
-/** A state whose `blockConcurrencyWhile` holds every request until its callback settles, as the platform does. */
-export function fakeState(storage: FakeStorage): DurableObjectStateLike & { blocked: Promise<unknown> } {
-  const state = {
-    storage,
-    blocked: Promise.resolve() as Promise<unknown>,
-    blockConcurrencyWhile<T>(callback: () => Promise<T>): Promise<T> {
-      const result = callback();
-      state.blocked = result.catch(() => undefined);
-      return result;
-    },
-  };
-  return state;
+/** A state over `storage` (the object class does not use `blockConcurrencyWhile`: this one just runs the callback). */
+export function fakeState(storage: FakeStorage): DurableObjectStateLike {
+  return { storage, blockConcurrencyWhile: (callback) => callback() };
 }
 
 type ObjectClass = new (state: DurableObjectStateLike, env: unknown) => { fetch(request: Request): Promise<Response>; alarm(): Promise<void> };

@@ -10,7 +10,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
 
-/** "hang" streams one chunk then waits; "turn n" answers after a random wait; "history" lists its session; "fail" fails with the secret. */
+/**
+ * "hang" streams one chunk then waits; "wait <ms>" answers after <ms>; "chunks <n>" streams n chunks then the whole
+ * text; "turn n" answers after a random wait; "history" lists its session; "fail" fails with the secret.
+ */
 export const testAgent: RunnableAgent = {
   name: 'node-agent',
   async *runEvents(invocation) {
@@ -20,6 +23,16 @@ export const testAgent: RunnableAgent = {
     if (text.startsWith('hang')) {
       yield createEvent(origin, { response: { object: 'chat.completion.chunk', partial: true, done: false, choices: [{ index: 0, delta: { content: 'first words ' } }] } });
       await sleep(3_600_000, invocation.signal);
+    } else if (text.startsWith('wait')) {
+      await sleep(Number(text.split(' ')[1] ?? 50), invocation.signal);
+      yield answer(`waited ${text}`);
+    } else if (text.startsWith('chunks')) {
+      let streamed = '';
+      for (let index = 0; index < Number(text.split(' ')[1] ?? 10); index++) {
+        streamed += `c${index} `;
+        yield createEvent(origin, { response: { object: 'chat.completion.chunk', partial: true, done: false, choices: [{ index: 0, delta: { content: `c${index} ` } }] } });
+      }
+      yield answer(streamed);
     } else if (text.startsWith('turn')) {
       await sleep(Math.floor(Math.random() * 5));
       yield answer(`ok ${text}`);

@@ -1,12 +1,14 @@
 // The Durable Object layer in Node, on a fake platform that enforces the storage limits on every call: recovery
 // after a restart, damaged storage, unreachable objects, broken streams, retention, configuration errors. The same
 // code runs in workerd in the miniflare tests.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
 import { createA2AWorker } from '../../src/cloudflare/a2a-worker.js';
 import { ConfigError } from '../../src/errors/config-error.js';
 import { FakeNamespace } from './fake-platform.js';
 import { SECRET, testAgent } from './node-agent.js';
+
+const ENV_KEY = 'Zx81kQ0pLmN4vB7cR2tYw9envkey';
 
 const CARD = { name: 'node-agent' };
 
@@ -70,16 +72,24 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
     expect(answer.body.error).toMatchObject({ code: -32603, message: 'Internal error while handling tasks/get (TypeError)' });
   });
 
-  it('tells every task call when the agent cannot be built, with the secret removed', async () => {
-    const d = deployment({
-      agent: () => {
-        throw new Error(`agent config invalid: key ${SECRET} rejected`);
-      },
-    });
-    const answer = await d.rpc('message/send', message('hello'));
-    expect(answer.body.error.code).toBe(-32603);
-    expect(answer.body.error.message).toMatch(/^The agent of this A2A deployment could not be set up: agent config invalid/);
-    expect(JSON.stringify(answer.body)).not.toContain(SECRET);
+  it('tells a new task\'s caller only the kind of failure when the agent cannot be built, and logs it without secrets', async () => {
+    const logged: string[] = [];
+    const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const d = deployment({
+        secrets: (env) => [(env as { OPENAI_API_KEY: string }).OPENAI_API_KEY],
+        agent: () => {
+          throw new Error(`provider refused OPENAI_API_KEY=${ENV_KEY} and key ${SECRET}`);
+        },
+      });
+      d.namespace.env.OPENAI_API_KEY = ENV_KEY;
+      const answer = await d.rpc('message/send', message('hello'));
+      expect(answer.body.error).toEqual({ code: -32603, message: "The agent of this A2A deployment could not be set up (Error); the Worker's log has the details" });
+      expect(logged.join('\n')).toMatch(/could not be set up: provider refused OPENAI_API_KEY=\[REDACTED\]/);
+      for (const text of [JSON.stringify(answer.body), ...logged]) for (const secret of [ENV_KEY, SECRET]) expect(text).not.toContain(secret);
+    } finally {
+      error.mockRestore();
+    }
   });
 
   it('names a missing Durable Object binding', async () => {
@@ -96,7 +106,8 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
     const answer = await d.rpc('message/send', message('hello'));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
-    expect(answer.body.error.message).toMatch(/^The Durable Object of task task-[0-9a-f]{64} could not be reached \(Error\); retry the message shortly$/);
+    expect(answer.body.error.message).toMatch(/^The Durable Object of task (task-[0-9a-f]{64}) could not be reached \(Error\); read it with tasks\/get \(not found: it never started\) before sending the message again$/);
+    expect(answer.body.error.data.taskId).toMatch(/^task-[0-9a-f]{64}$/); // the task a resend could duplicate
   });
 
   it('refuses a second message for a task id that exists', async () => {
@@ -144,6 +155,9 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
     const storage = d.taskStorage(answer.body.result.id)!;
     expect(storage.calls).toContain('put');
     expect(storage.data.has('a2a:task')).toBe(false);
+    // This instance keeps answering with what it sent (its end could not be written): tasks/* agree with the answer.
+    expect((await d.rpc('tasks/get', { id: answer.body.result.id })).body.result.status).toEqual(answer.body.result.status);
+    expect((await d.rpc('tasks/cancel', { id: answer.body.result.id })).body.error.code).toBe(-32002);
   });
 
   it('ends a task failed, naming the session, when its session cannot be saved', async () => {

@@ -1,0 +1,123 @@
+/**
+ * @internal What a task object builds once (its agent, runner and task backend) and what it does with a task its last
+ * instance left running: resume it from its graph checkpoint, or end it `failed` with `TASK_ABANDONED`.
+ */
+import { Agent } from '../agent/agent.js';
+import { errorKind } from '../a2a/handler-front.js';
+import { createTaskOperations, type TaskOperations } from '../a2a/task-operations.js';
+import { TaskExecution } from '../a2a/task-execution.js';
+import { messageOf } from '../internal/error-chain.js';
+import { redactText } from '../internal/redact.js';
+import { Runner } from '../runner/runner.js';
+import type { RunnableAgent } from '../runner/runnable-agent.js';
+import type { DurableObjectCheckpointer } from './durable-checkpointer.js';
+import { DurableObjectSessionStore } from './durable-session-store.js';
+import type { DurableTaskStore } from './durable-task-store.js';
+import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
+import { abandonedTask, isTerminal } from './task-recovery.js';
+import type { DurableObjectStorageLike } from './types.js';
+
+/** @internal The class's settings, defaults filled in. */
+export interface ObjectSettings<Env> {
+  options: A2ADurableObjectOptions<Env>;
+  heartbeatMs: number;
+  retainTaskMs: number;
+  retainSessionMs: number;
+  maxResumes: number;
+}
+
+/** @internal What one object has built. */
+export interface Setup {
+  operations: TaskOperations;
+  /** The runner, when the agent could be built. */
+  runner?: Runner | undefined;
+  /** Why it could not be: told to whoever sends a new message (reads are answered from storage all the same). */
+  problem?: string | undefined;
+  secrets: readonly string[];
+  structured: boolean;
+}
+
+/** @internal The object's parts a setup uses. */
+export interface ObjectParts {
+  storage: DurableObjectStorageLike;
+  store: DurableTaskStore;
+  checkpointer: DurableObjectCheckpointer;
+  /** Keeps watch over a run (heartbeat, then retention). */
+  watch?: ((execution: TaskExecution) => void) | undefined;
+}
+
+/** Stands in for the runner when the agent cannot be built: only reads are answered then. */
+const UNAVAILABLE = { run: () => Promise.reject(new Error('the agent is not available')) } as unknown as Runner;
+
+/**
+ * @internal Builds the agent (the factory gets env, the object's checkpointer and storage), the session store and the
+ * task backend. A factory or binding that fails is reported to new tasks' callers by its kind only — its text may
+ * quote configuration — and logged to the Worker's log with every secret removed.
+ */
+export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, parts: ObjectParts): Setup {
+  const { options } = settings;
+  const structured = options.structuredTaskErrors ?? true;
+  let secrets: readonly string[] = [];
+  const operations = (runner: Runner) =>
+    createTaskOperations({
+      runner,
+      store: parts.store,
+      journal: (task) => parts.store.journal({ invocationId: task.invocationId, userId: task.userId, message: task.message }),
+      structured,
+      secrets,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
+      maxQueuedEvents: options.maxQueuedEvents ?? 10_000,
+      maxLiveTasks: 1,
+      onStart: parts.watch,
+    });
+  try {
+    secrets = typeof options.secrets === 'function' ? [...options.secrets(env)] : [...(options.secrets ?? [])];
+    if (secrets.some((secret) => typeof secret !== 'string')) throw new TypeError('the secrets function must return strings');
+    const factory = options.agent;
+    const agent = typeof factory === 'function' && !(factory instanceof Agent) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
+    const sessionStore = new DurableObjectSessionStore(resolveNamespace(options.namespace, env));
+    const runner = new Runner({ appName: options.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
+    return { operations: operations(runner), runner, secrets, structured };
+  } catch (error) {
+    console.error(`[faultline] the A2A agent of this Durable Object could not be set up: ${redactText(messageOf(error), secrets)}`);
+    return {
+      operations: operations(UNAVAILABLE),
+      secrets,
+      structured,
+      problem: `The agent of this A2A deployment could not be set up (${errorKind(error)}); the Worker's log has the details`,
+    };
+  }
+}
+
+/**
+ * @internal A stored task that is not terminal while no run is live here lost its run with the object's last instance.
+ * It resumes from its graph checkpoint when there is one, `resume` is on, the agent can be built and it has been
+ * resumed fewer than `maxResumes` times (a step that kills its object would otherwise loop forever); else it ends
+ * `failed` with `TASK_ABANDONED`, saying which. Its streamed chunks are folded into its record first, so nothing sent
+ * is lost either way. A checkpoint that cannot be read counts as one: the resumed run reads it again and fails with
+ * its typed `CHECKPOINT_*` error if it is damaged — a passing storage error never abandons a task that could resume.
+ */
+export async function recoverTask<Env>(settings: ObjectSettings<Env>, setup: Setup, parts: ObjectParts): Promise<void> {
+  const record = await parts.store.record();
+  if (!record || setup.operations.live.size > 0) return;
+  if (isTerminal(record.task)) return;
+  const task = (await parts.store.get(record.task.id)) ?? record.task;
+  const resumes = record.resumes ?? 0;
+  let reason: 'no-checkpoint' | 'no-agent' | 'exhausted' | undefined;
+  if (!setup.runner) reason = 'no-agent';
+  else if (resumes >= settings.maxResumes) reason = 'exhausted';
+  else if (settings.options.resume === false || (await parts.checkpointer.get(record.invocationId).catch(() => 'unreadable')) === undefined) reason = 'no-checkpoint';
+  if (reason === undefined && setup.runner) {
+    const resumed = { ...record, task, resumes: resumes + 1 };
+    await parts.store.write(resumed);
+    const execution = new TaskExecution(
+      record.message,
+      { runner: setup.runner, journal: parts.store.journal(resumed), structured: setup.structured, userId: record.userId, secrets: setup.secrets, taskId: task.id, invocationId: record.invocationId },
+      task,
+    );
+    setup.operations.track(execution);
+    return;
+  }
+  await parts.store.write({ ...record, task: abandonedTask(task, record.invocationId, reason ?? 'no-checkpoint', resumes), endedAt: Date.now() });
+  await parts.storage.setAlarm(Date.now() + settings.retainTaskMs);
+}

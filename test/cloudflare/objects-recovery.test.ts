@@ -1,0 +1,158 @@
+// Recovery of a task object in Node, on the fake platform: every way the object's storage, its agent or its run can
+// fail leaves the task terminal in the end — never stuck, never looping — and its storage deleted on schedule.
+import { describe, expect, it, vi } from 'vitest';
+import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
+import { createA2AWorker } from '../../src/cloudflare/a2a-worker.js';
+import { createGraphAgent, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
+import { FakeNamespace } from './fake-platform.js';
+import { testAgent } from './node-agent.js';
+
+const CARD = { name: 'node-agent' };
+type Options = Partial<Parameters<typeof createA2ADurableObject>[0]>;
+
+function deployment(options: Options = {}) {
+  const namespace = new FakeNamespace(createA2ADurableObject({ agent: testAgent, card: CARD, namespace: 'A2A_TASKS', ...options }));
+  const worker = createA2AWorker({ namespace: 'A2A_TASKS', card: CARD });
+  const rpc = async (method: string, params: unknown) =>
+    (await worker.fetch(new Request('http://agent.local/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }), namespace.env)).json();
+  return { namespace, rpc, object: (id: string) => namespace.object(id.slice(5)), storage: (id: string) => namespace.storages.get(id.slice(5))! };
+}
+const message = (text: string, contextId?: string) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...(contextId ? { contextId } : {}) } });
+const nonBlocking = (text: string) => ({ ...message(text), configuration: { blocking: false } });
+const flush = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A graph whose second node never returns until aborted (its object "dies" there); counts the runs of that node. */
+function stuckGraph(counter: { runs: number }) {
+  return new StateGraph(messagesStateSchema())
+    .addNode('first', async () => ({ last_response: 'one' }))
+    .addNode('stuck', async (_state, context) => {
+      counter.runs++;
+      await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }));
+      return {};
+    })
+    .addEdge('first', 'stuck')
+    .setEntryPoint('first')
+    .setFinishPoint('stuck')
+    .compile();
+}
+
+describe('task object recovery (fake platform)', () => {
+  it('tries again after a storage failure during recovery, then ends the task and schedules its retention', async () => {
+    const d = deployment();
+    const id = (await d.rpc('message/send', nonBlocking('hang'))).result.id;
+    await flush();
+    const storage = d.storage(id);
+    d.namespace.restart();
+    storage.failOn = /^list$/;
+    expect((await d.rpc('tasks/get', { id })).error).toEqual({ code: -32603, message: 'Internal error while handling tasks/get (Error)' });
+    storage.failOn = undefined;
+    storage.alarm = null;
+    const read = (await d.rpc('tasks/get', { id })).result;
+    expect(read.metadata.error_code).toBe('TASK_ABANDONED');
+    expect(storage.alarm).toBeGreaterThan(Date.now() + 6 * 24 * 3600 * 1000); // retention: its storage will go
+  });
+
+  it('recovers from its alarm alone (nothing runs when the object is built)', async () => {
+    const d = deployment();
+    const id = (await d.rpc('message/send', nonBlocking('hang'))).result.id;
+    await flush();
+    const storage = d.storage(id);
+    d.namespace.restart();
+    const object = d.object(id);
+    await flush();
+    expect(JSON.parse(storage.data.get('a2a:task') as string).task.status.state).toBe('working'); // built, not yet recovered
+    await object.alarm();
+    expect(JSON.parse(storage.data.get('a2a:task') as string).task.metadata.error_code).toBe('TASK_ABANDONED');
+  });
+
+  it('resumes a task at most maxResumes times, then ends it TASK_ABANDONED saying so', async () => {
+    const counter = { runs: 0 };
+    const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('g', stuckGraph(counter), { checkpointer }), maxResumes: 3 });
+    const id = (await d.rpc('message/send', nonBlocking('go'))).result.id;
+    await flush(30);
+    for (let restart = 0; restart < 6; restart++) {
+      d.namespace.restart(); // the step kills its object every time (a CPU or memory limit)
+      await d.object(id).alarm();
+      await flush(30);
+    }
+    const read = (await d.rpc('tasks/get', { id })).result;
+    expect(counter.runs).toBe(4); // the first run and three resumes
+    expect(read.status.state).toBe('failed');
+    expect(read.metadata.error_code).toBe('TASK_ABANDONED');
+    expect(read.metadata.error_message).toMatch(/it had already been resumed 3 times/);
+  });
+
+  it('resumes when the checkpoint cannot be read, and the run ends with the typed checkpoint error', async () => {
+    const counter = { runs: 0 };
+    const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('g', stuckGraph(counter), { checkpointer }) });
+    const id = (await d.rpc('message/send', nonBlocking('go'))).result.id;
+    await flush(30);
+    d.namespace.restart();
+    d.storage(id).failKeys = /^checkpoint:/;
+    await d.object(id).alarm();
+    await flush(30);
+    const read = (await d.rpc('tasks/get', { id })).result;
+    expect(read.status.state).toBe('failed');
+    expect(read.metadata.error_code).toBe('CHECKPOINT_FAILED'); // it tried: not abandoned for a read that failed
+  });
+
+  it('answers tasks/* from storage when a new deploy cannot build the agent, and abandons a task it cannot resume', async () => {
+    const broken = { now: false };
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const d = deployment({
+        agent: () => {
+          if (broken.now) throw new TypeError('missing OPENAI binding');
+          return testAgent;
+        },
+      });
+      const done = (await d.rpc('message/send', message('hello'))).result;
+      const running = (await d.rpc('message/send', nonBlocking('hang'))).result.id;
+      await flush();
+      broken.now = true;
+      d.namespace.restart();
+      expect((await d.rpc('tasks/get', { id: done.id })).result.status).toEqual(done.status);
+      const abandoned = (await d.rpc('tasks/get', { id: running })).result;
+      expect(abandoned.metadata.error_code).toBe('TASK_ABANDONED');
+      expect(abandoned.metadata.error_message).toMatch(/the agent could not be set up to resume it/);
+      expect((await d.rpc('message/send', message('again'))).error.message).toMatch(/^The agent of this A2A deployment could not be set up \(TypeError\)/);
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('folds a long stream into the record every 256 chunks: its chunk keys stay bounded', async () => {
+    const d = deployment();
+    const task = (await d.rpc('message/send', message('chunks 1000'))).result;
+    expect(task.status.state).toBe('completed');
+    const storage = d.storage(task.id);
+    expect(storage.peak.keys).toBeGreaterThan(0);
+    expect(storage.peak.keys).toBeLessThanOrEqual(256);
+    expect([...storage.data.keys()].filter((key) => key.startsWith('a2a:chunk:'))).toEqual([]);
+    expect((await d.rpc('tasks/get', { id: task.id })).result.artifacts[0].parts[0].text).toBe(Array.from({ length: 1000 }, (_, index) => `c${index} `).join(''));
+  });
+
+  it('deletes a session retainSessionMs after its last turn, from the session object\'s own alarm', async () => {
+    const d = deployment({ retainSessionMs: 1 });
+    const contextId = 'ctx-retained';
+    await d.rpc('message/send', message('hello', contextId));
+    const [name, storage] = [...d.namespace.storages.entries()].find(([key]) => key.startsWith('session:')) as [string, ReturnType<typeof d.storage>];
+    expect(storage.alarm).not.toBeNull(); // set by the append
+    expect(storage.data.size).toBeGreaterThan(0);
+    await flush(5);
+    await d.namespace.object(name).alarm();
+    expect(storage.data.size).toBe(0);
+    const history = JSON.parse((await d.rpc('message/send', message('history', contextId))).result.status.message.parts[0].text);
+    expect(history).toEqual([]); // a new conversation under the same id
+  });
+
+  it('keeps a session whose last turn is recent, moving its alarm to the end of its retention', async () => {
+    const d = deployment({ retainSessionMs: 60_000 });
+    await d.rpc('message/send', message('hello', 'ctx-kept'));
+    const [name, storage] = [...d.namespace.storages.entries()].find(([key]) => key.startsWith('session:')) as [string, ReturnType<typeof d.storage>];
+    storage.alarm = null;
+    await d.namespace.object(name).alarm();
+    expect(storage.data.size).toBeGreaterThan(0);
+    expect(storage.alarm).toBeGreaterThan(Date.now() + 50_000);
+  });
+});
