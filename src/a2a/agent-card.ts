@@ -5,7 +5,7 @@ import { messageOf } from '../internal/error-chain.js';
 import { describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactError, redactHeaders, redactText, redactURL } from '../internal/redact.js';
-import { Attempt } from './attempt.js';
+import { Attempt } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import type { AgentCard } from './types.js';

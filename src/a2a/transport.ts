@@ -16,7 +16,7 @@ import { readBoundedBody } from '../internal/http-body.js';
 import { redactError, redactText, redactURL } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
-import { Attempt } from './attempt.js';
+import { Attempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER, type A2AProtocolVersion } from './constants.js';
 import { MAX_RESPONSE_BYTES, resultOf, streamItem, type AnswerContext } from './transport-response.js';
 

@@ -1,7 +1,7 @@
-import { abortPromise, linkedController } from '../internal/delay.js';
+import { abortPromise, linkedController } from './delay.js';
 
 /**
- * @internal One attempt of an A2A call (or the scope of a whole stream, or one card discovery): its own controller
+ * @internal One attempt of a remote call (A2A, MCP: a call, the scope of a whole stream, a card discovery): its own controller
  * linked to the caller's signal (a time limit cancels only this attempt), a promise that rejects when it aborts, and
  * its timer. `close()` releases everything — the listener on the caller's signal included — and aborts whatever of
  * the attempt is still in flight.
@@ -42,7 +42,7 @@ export class Attempt {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.disposeAbort();
-    if (!this.controller.signal.aborted) this.controller.abort(new DOMException('The A2A attempt was closed', 'AbortError'));
+    if (!this.controller.signal.aborted) this.controller.abort(new DOMException('The attempt was closed', 'AbortError'));
     this.detach();
   }
 }
