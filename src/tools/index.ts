@@ -25,6 +25,7 @@ export {
   type ToolRunOutcome,
 } from './run-tool.js';
 export { serializeToolResult, toolRunContent, type SerializeToolResultOptions, type ToolErrorFormat } from './serialize-tool-result.js';
+export { jsonSchema, JSON_SCHEMA_LIMITS, type JSONSchemaOptions } from './json-schema.js';
 export type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 export { TimeoutError } from './timeout-error.js';
 export { formatPath, type ArgumentIssue, type ArgumentRepair, type ArgumentRepairRequest } from './tool-arguments.js';
