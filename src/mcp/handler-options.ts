@@ -1,0 +1,154 @@
+/** @internal The options of `createMCPHandler`: what each one means, its default, and the checks made at creation. */
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { isTool, type AnyTool } from '../tools/define-tool.js';
+import type { ToolLogSink } from '../tools/tool-log.js';
+import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
+import type { MCPImplementation } from './protocol.js';
+
+/**
+ * Options of {@link createMCPHandler}. Only `tools` and `serverInfo` are required.
+ *
+ * @example
+ * ```ts
+ * const options: MCPHandlerOptions = {
+ *   tools: [getWeather],
+ *   serverInfo: { name: 'weather', version: '1.0.0' },
+ *   secrets: [env.WEATHER_API_KEY],
+ *   responseMode: 'sse',
+ * };
+ * ```
+ */
+export interface MCPHandlerOptions {
+  /** The tools served (made by `defineTool`), with unique names. An empty list serves no tools. */
+  tools: readonly AnyTool[];
+  /** The `serverInfo` answered to `initialize`: a non-empty `name` and a `version`. */
+  serverInfo: MCPImplementation;
+  /** Text answered to `initialize` as `instructions` (how a client's model should use these tools). */
+  instructions?: string | undefined;
+  /**
+   * Sessions: `initialize` creates one (header `mcp-session-id`), every later request must carry its id (no id:
+   * HTTP 400; an unknown, expired or deleted id: HTTP 404, which tells the client to initialize again), DELETE ends
+   * it. `false` is stateless: no header, every request accepted, `notifications/cancelled` ignored (no session
+   * scopes its request id; a call still stops when its client disconnects). @default true
+   */
+  sessions?: boolean | undefined;
+  /** Sessions held at once; one more drops the least recently used (its calls in flight are aborted). @default 10000 */
+  maxSessions?: number | undefined;
+  /** A session unused this long (and with no call in flight) is forgotten, checked when it is next used. @default 3600000 (1 h) */
+  sessionIdleMs?: number | undefined;
+  /**
+   * How requests are answered: `'json'` (one `application/json` body) or `'sse'` (a `text/event-stream` with one
+   * `event: message` frame per response, `: keep-alive` comments while a call runs, then the stream closes).
+   * @default 'json'
+   */
+  responseMode?: 'json' | 'sse' | undefined;
+  /** In `'sse'` mode, a `: keep-alive` comment this often while an answer is pending; `false` turns it off. @default 15000 */
+  keepAliveMs?: number | false | undefined;
+  /** Tools per `tools/list` page; past it the answer has an opaque `nextCursor`. @default 100 */
+  pageSize?: number | undefined;
+  /** Largest request body accepted; a larger one gets HTTP 413 and JSON-RPC -32600. @default 1048576 */
+  maxBodyBytes?: number | undefined;
+  /** Time for the request body to arrive; a client that trickles it gets HTTP 408 and JSON-RPC -32600. @default 30000 */
+  bodyTimeoutMs?: number | undefined;
+  /** Deepest nesting accepted in `params`; deeper gets HTTP 400 and JSON-RPC -32602 naming the path. @default 100 */
+  maxDepth?: number | undefined;
+  /**
+   * Origins allowed to call (the spec's defence against DNS rebinding: set it when the server listens on localhost or
+   * is reachable from browsers). A request whose `Origin` header is not listed gets HTTP 403; requests without an
+   * `Origin` header (non-browser clients) are always accepted. @default every origin
+   */
+  allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Strings that must never reach a client (your tools' API keys): removed, in every form (as is, URL-encoded,
+   * JSON-escaped, base64), from every byte the handler sends, and from the developer log records.
+   */
+  secrets?: readonly string[] | undefined;
+  /** The tools' developer log (real errors, stacks, arguments; redacted). @default `consoleToolLogSink` of `runTool` */
+  logger?: ToolLogSink | undefined;
+  /** Hears every unexpected failure inside the handler (answered -32603 with a generic message), redacted. */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** @internal The options with every default applied. */
+export interface MCPSettings {
+  tools: ReadonlyMap<string, AnyTool>;
+  serverInfo: MCPImplementation;
+  instructions: string | undefined;
+  sessions: boolean;
+  maxSessions: number;
+  sessionIdleMs: number;
+  responseMode: 'json' | 'sse';
+  keepAliveMs: number | false;
+  pageSize: number;
+  limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number };
+  allowedOrigins: ReadonlySet<string> | undefined;
+  secrets: readonly string[];
+  logger: ToolLogSink | undefined;
+  onError: ((error: unknown) => void) | undefined;
+}
+
+const isStringArray = (value: unknown): value is readonly string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const positive = (value: unknown, finite: boolean) => typeof value === 'number' && value > 0 && (!finite || Number.isFinite(value));
+
+function toolProblems(tools: unknown, problems: string[]): Map<string, AnyTool> {
+  const byName = new Map<string, AnyTool>();
+  if (!Array.isArray(tools)) {
+    problems.push('tools must be an array of tools made by defineTool');
+    return byName;
+  }
+  tools.forEach((tool: unknown, index) => {
+    if (!isTool(tool)) problems.push(`tools[${index}] is not a faultline tool (make it with defineTool)`);
+    else if (byName.has(tool.name)) problems.push(`tools[${index}]: the tool name ${JSON.stringify(tool.name)} is used twice`);
+    else byName.set(tool.name, tool);
+  });
+  return byName;
+}
+
+function serverInfoProblems(info: unknown, problems: string[]): void {
+  if (!isPlainObject(info)) {
+    problems.push('serverInfo must be an object { name, version }');
+    return;
+  }
+  if (typeof info.name !== 'string' || info.name.trim() === '') problems.push('serverInfo.name must be a non-empty string');
+  if (typeof info.version !== 'string') problems.push('serverInfo.version must be a string');
+  if (info.title !== undefined && typeof info.title !== 'string') problems.push('serverInfo.title must be a string');
+}
+
+/** @internal Checks the options of `createMCPHandler` (every problem in one `ConfigError`) and applies the defaults. */
+export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
+  if (!isPlainObject(options)) throw ConfigError.fromProblems('MCP handler options', ['options must be an object { tools, serverInfo }']);
+  const problems: string[] = [];
+  const tools = toolProblems(options.tools, problems);
+  serverInfoProblems(options.serverInfo, problems);
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') problems.push('instructions must be a string');
+  if (options.sessions !== undefined && typeof options.sessions !== 'boolean') problems.push('sessions must be a boolean');
+  if (options.responseMode !== undefined && options.responseMode !== 'json' && options.responseMode !== 'sse') problems.push(`responseMode must be 'json' or 'sse'`);
+  problems.push(...positiveIntegerProblems(options, ['maxSessions', 'pageSize', 'maxDepth']));
+  if (options.maxBodyBytes !== undefined && !positive(options.maxBodyBytes, true)) problems.push('maxBodyBytes must be a finite number > 0');
+  if (options.bodyTimeoutMs !== undefined && !positive(options.bodyTimeoutMs, false)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
+  if (options.sessionIdleMs !== undefined && !positive(options.sessionIdleMs, false)) problems.push('sessionIdleMs must be a number > 0 or Infinity');
+  if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !positive(options.keepAliveMs, true)) problems.push('keepAliveMs must be a finite number > 0 or false');
+  if (options.allowedOrigins !== undefined && !isStringArray(options.allowedOrigins)) problems.push('allowedOrigins must be an array of strings');
+  if (options.secrets !== undefined && !isStringArray(options.secrets)) problems.push('secrets must be an array of strings');
+  if (options.logger !== undefined && typeof options.logger !== 'function') problems.push('logger must be a function');
+  if (options.onError !== undefined && typeof options.onError !== 'function') problems.push('onError must be a function');
+  if (problems.length > 0) throw ConfigError.fromProblems('MCP handler options', problems);
+  const info = options.serverInfo;
+  return {
+    tools,
+    serverInfo: { name: info.name, version: info.version, ...(info.title !== undefined ? { title: info.title } : {}) },
+    instructions: options.instructions,
+    sessions: options.sessions ?? true,
+    maxSessions: options.maxSessions ?? 10_000,
+    sessionIdleMs: options.sessionIdleMs ?? 3_600_000,
+    responseMode: options.responseMode ?? 'json',
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    pageSize: options.pageSize ?? 100,
+    limits: { maxBodyBytes: options.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000, maxDepth: options.maxDepth ?? MAX_JSON_DEPTH },
+    allowedOrigins: options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins),
+    secrets: Object.freeze([...(options.secrets ?? [])]),
+    logger: options.logger,
+    onError: options.onError,
+  };
+}

@@ -1,0 +1,249 @@
+// Sessions of our MCP handler (required id: 400; unknown, expired, deleted: 404; DELETE; the maxSessions and
+// sessionIdleMs bounds; stateless mode), and the life of a call in flight: notifications/cancelled reaching the
+// tool's signal, the client disconnecting (request aborted, answer stream cancelled), the session ending under it,
+// and 100 concurrent calls on one session.
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { defineTool } from '../../src/tools/index.js';
+import { within } from '../helpers/async.js';
+import { call, handlerWith, initialize, jsonOf, notification, post, ready, rpc, sseRead, waitingTool, type Handler } from './handler-harness.js';
+
+const remove = (handler: Handler, session: string | undefined, headers: Record<string, string> = {}) => post(handler, undefined, { method: 'DELETE', session, headers });
+const ping = (handler: Handler, session: string | undefined) => post(handler, rpc('ping'), { session });
+
+async function refusalCode(response: Response): Promise<number> {
+  return (await jsonOf(response)).error.code as number;
+}
+
+describe('session checks', () => {
+  it('answers a request without mcp-session-id with 400 and -32000', async () => {
+    const handler = handlerWith();
+    await initialize(handler);
+    const response = await ping(handler, undefined);
+    expect(response.status).toBe(400);
+    expect(await refusalCode(response)).toBe(-32000);
+  });
+
+  it('answers notifications without a session with 400 too', async () => {
+    expect((await post(handlerWith(), notification('notifications/initialized'))).status).toBe(400);
+  });
+
+  it('answers an unknown session id with 404 and -32000', async () => {
+    const response = await ping(handlerWith(), 'not-a-session');
+    expect(response.status).toBe(404);
+    expect(await refusalCode(response)).toBe(-32000);
+  });
+
+  it('keeps sessions apart: each id works, the ids differ', async () => {
+    const handler = handlerWith();
+    const a = (await initialize(handler)).session;
+    const b = (await initialize(handler)).session;
+    expect(a).not.toBe(b);
+    expect((await ping(handler, a)).status).toBe(200);
+    expect((await ping(handler, b)).status).toBe(200);
+  });
+
+  it('stateless: accepts every request without a session, and ignores a session header', async () => {
+    const handler = handlerWith({ sessions: false });
+    expect((await call(handler, undefined, 'tools/call', { name: 'echo', arguments: { text: 'x' } })).result.isError).toBe(false);
+    expect((await ping(handler, 'whatever')).status).toBe(200);
+    const response = await remove(handler, 'whatever');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('DELETE', () => {
+  it('ends the session (204); the id is then unknown (404)', async () => {
+    const { handler, session } = await ready();
+    const response = await remove(handler, session);
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect((await ping(handler, session)).status).toBe(404);
+    expect((await remove(handler, session)).status).toBe(404);
+  });
+
+  it('answers DELETE without a session id with 400, and with a bad protocol version with 400', async () => {
+    const { handler, session } = await ready();
+    expect((await remove(handler, undefined)).status).toBe(400);
+    expect((await remove(handler, session, { 'mcp-protocol-version': 'nope' })).status).toBe(400);
+    expect((await ping(handler, session)).status).toBe(200);
+  });
+
+  it('aborts the calls in flight of the session; they get no answer', async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool] });
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 1), { session });
+    const signal = await started;
+    expect((await remove(handler, session)).status).toBe(204);
+    expect(signal.aborted).toBe(true);
+    const response = await within(answer, 2_000, 'the aborted call');
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('');
+  });
+});
+
+describe('session bounds', () => {
+  it('maxSessions 3: a fourth session drops the least recently used', async () => {
+    const handler = handlerWith({ maxSessions: 3 });
+    const ids: Array<string | undefined> = [];
+    for (let index = 0; index < 4; index++) ids.push((await initialize(handler)).session);
+    expect((await ping(handler, ids[0])).status).toBe(404);
+    for (const id of ids.slice(1)) expect((await ping(handler, id)).status).toBe(200);
+  });
+
+  it('counts use, not creation: the session used last survives', async () => {
+    const handler = handlerWith({ maxSessions: 3 });
+    const [a, b, c] = [(await initialize(handler)).session, (await initialize(handler)).session, (await initialize(handler)).session];
+    expect((await ping(handler, a)).status).toBe(200);
+    const d = (await initialize(handler)).session;
+    expect((await ping(handler, b)).status).toBe(404);
+    for (const id of [a, c, d]) expect((await ping(handler, id)).status).toBe(200);
+  });
+
+  it('an evicted session aborts its calls in flight', async () => {
+    const { tool, started } = waitingTool();
+    const handler = handlerWith({ tools: [tool], maxSessions: 1 });
+    const { session } = await initialize(handler);
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }), { session });
+    const signal = await started;
+    await initialize(handler);
+    expect(signal.aborted).toBe(true);
+    expect(await (await answer).text()).toBe('');
+  });
+
+  it('sessionIdleMs: an idle session is forgotten (404) when next used', async () => {
+    const handler = handlerWith({ sessionIdleMs: 40 });
+    const { session } = await initialize(handler);
+    expect((await ping(handler, session)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await ping(handler, session)).status).toBe(404);
+  });
+
+  it('a session with a call in flight is not idle', async () => {
+    const { tool, started, release } = waitingTool();
+    const handler = handlerWith({ tools: [tool], sessionIdleMs: 40 });
+    const { session } = await initialize(handler);
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 1), { session });
+    const signal = await started;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await ping(handler, session)).status).toBe(200);
+    release('late');
+    expect((await jsonOf(await answer)).result.structuredContent).toEqual({ ok: true, data: { released: 'late' } });
+    expect(signal.aborted).toBe(false);
+  });
+});
+
+describe('notifications/cancelled', () => {
+  it("aborts the named call's signal; its answer closes with no message (JSON mode)", async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool] });
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 'call-7'), { session });
+    const signal = await started;
+    const accepted = await post(handler, notification('notifications/cancelled', { requestId: 'call-7', reason: 'user pressed stop' }), { session });
+    expect(accepted.status).toBe(202);
+    expect(signal.aborted).toBe(true);
+    expect(String((signal.reason as Error).message)).toContain('user pressed stop');
+    const response = await within(answer, 2_000, 'the cancelled call');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('');
+  });
+
+  it('closes the SSE stream of the cancelled call without a message frame', async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool], responseMode: 'sse' });
+    const response = await post(handler, rpc('tools/call', { name: 'wait' }, 3), { session });
+    const signal = await started;
+    await post(handler, notification('notifications/cancelled', { requestId: 3 }), { session });
+    expect(signal.aborted).toBe(true);
+    expect((await within(sseRead(response), 2_000, 'the cancelled stream')).frames).toEqual([]);
+  });
+
+  it('reaches only the call with that id (a number is not its string) of the same session', async () => {
+    const { tool, started, release } = waitingTool();
+    const handler = handlerWith({ tools: [tool] });
+    const { session } = await initialize(handler);
+    const other = (await initialize(handler)).session;
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 5), { session });
+    const signal = await started;
+    await post(handler, notification('notifications/cancelled', { requestId: '5' }), { session });
+    await post(handler, notification('notifications/cancelled', { requestId: 6 }), { session });
+    await post(handler, notification('notifications/cancelled', { requestId: 5 }), { session: other });
+    await post(handler, notification('notifications/cancelled', {}), { session });
+    expect(signal.aborted).toBe(false);
+    release('kept');
+    expect((await jsonOf(await answer)).result.structuredContent.data).toEqual({ released: 'kept' });
+  });
+
+  it('is ignored when stateless (no session scopes the id): the call goes on', async () => {
+    const { tool, started, release } = waitingTool();
+    const handler = handlerWith({ tools: [tool], sessions: false });
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 1));
+    const signal = await started;
+    expect((await post(handler, notification('notifications/cancelled', { requestId: 1 }))).status).toBe(202);
+    expect(signal.aborted).toBe(false);
+    release('stateless');
+    expect((await jsonOf(await answer)).result.structuredContent.data).toEqual({ released: 'stateless' });
+  });
+
+  it('refuses a second call with the id of one in flight', async () => {
+    const { tool, started, release } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool] });
+    const first = post(handler, rpc('tools/call', { name: 'wait' }, 1), { session });
+    await started;
+    const second = await call(handler, session, 'tools/call', { name: 'wait' }, 1);
+    expect(second.error.code).toBe(-32600);
+    release('one');
+    expect((await jsonOf(await first)).id).toBe(1);
+  });
+});
+
+describe('the client leaving', () => {
+  it('a request aborted by its client aborts the tool signal', async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool] });
+    const client = new AbortController();
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }), { session, signal: client.signal });
+    const signal = await started;
+    client.abort();
+    await within(answer, 2_000, 'the abandoned call');
+    expect(signal.aborted).toBe(true);
+  });
+
+  it('cancelling the SSE answer stream aborts the tool signal', async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool], responseMode: 'sse', keepAliveMs: 10 });
+    const response = await post(handler, rpc('tools/call', { name: 'wait' }), { session });
+    const signal = await started;
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(': keep-alive\n\n');
+    await reader.cancel();
+    expect(signal.aborted).toBe(true);
+  });
+});
+
+describe('concurrency', () => {
+  it('answers 100 concurrent tools/call on one session, each with its own id and result', async () => {
+    let running = 0;
+    let peak = 0;
+    const slowEcho = defineTool({
+      name: 'slow_echo',
+      description: '',
+      parameters: z.object({ n: z.number() }),
+      execute: async ({ n }) => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5 + (n % 7)));
+        running--;
+        return { n };
+      },
+    });
+    const { handler, session } = await ready({ tools: [slowEcho] });
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, n) => call(handler, session, 'tools/call', { name: 'slow_echo', arguments: { n } }, n)));
+    for (const [n, answer] of answers.entries()) {
+      expect(answer.id).toBe(n);
+      expect(answer.result.structuredContent).toEqual({ ok: true, data: { n } });
+    }
+    expect(peak).toBeGreaterThan(50);
+  });
+});
