@@ -5,3 +5,4 @@ export * from './agent/index.js';
 export * from './graph/index.js';
 export * from './runner/index.js';
 export * from './a2a/index.js';
+export * from './mcp/index.js';

@@ -33,4 +33,5 @@ export type AgentErrorKind =
   | 'session'
   | 'a2a_transport'
   | 'jsonrpc'
+  | 'mcp'
   | 'other';

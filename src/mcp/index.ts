@@ -1,4 +1,8 @@
+export { createMCPClient, type MCPCallOptions, type MCPClient } from './client.js';
 export { createMCPHandler, type MCPHandler, type MCPHandlerOptions } from './handler.js';
+export type { MCPClientOptions, MCPClientTimeouts, MCPNotification } from './client-options.js';
+export { mcpFailureToToolFailure, mcpResultToToolResult, type MCPCallSubject } from './mcp-results.js';
+export type { MCPToolsOptions } from './mcp-tools.js';
 export {
   MCP_LATEST_PROTOCOL_VERSION,
   MCP_PROTOCOL_VERSIONS,
@@ -9,3 +13,4 @@ export {
   type MCPInitializeResult,
   type MCPToolDescription,
 } from './protocol.js';
+export { MCPError, type MCPErrorOptions, type MCPErrorReason } from '../errors/mcp-error.js';

@@ -7,7 +7,8 @@
  * 10 ms, forever, until the client lets go.
  *
  * Columns (READERS): the chat client's `stream()` (also against a 503 whose error body trickles) and `complete()`,
- * the A2A client's `streamMessage`, `resubscribe` and `sendMessage`, and A2A card discovery (`getAgentCard`). The
+ * the A2A client's `streamMessage`, `resubscribe` and `sendMessage`, A2A card discovery (`getAgentCard`), and the MCP
+ * client's `callTool` (an SSE, a JSON and a trickling error answer) and its handshake (`connect`). The
  * tool HTTP helper's error body (test/tools/tool-error-from-response.test.ts) and our A2A handler's request body
  * (test/security/hostile-a2a-client.test.ts) have the same property, tested where those readers live. Each cell asserts: the call ends within SETTLE_MS in
  * the expected typed timeout (class, `timeout` limit, retryable, and a message naming the limit); right after, no
@@ -27,7 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createA2AClient } from '../../src/a2a/index.js';
 import { createOpenAICompatibleClient, type ChatChunk } from '../../src/chat/index.js';
-import { A2ATransportError, ChatClientError } from '../../src/errors/index.js';
+import { A2ATransportError, ChatClientError, MCPError } from '../../src/errors/index.js';
+import { createMCPClient } from '../../src/mcp/index.js';
 import { within } from '../helpers/async.js';
 
 /** The time limit every cell configures (first chunk / first event / call / idle). */
@@ -63,6 +65,8 @@ interface Wire {
   first: (id: unknown) => string;
   /** A plausible beginning of the next line; the peer sends it byte by byte, then `x` forever. */
   line: string;
+  /** An MCP reader: `call` gets a working handshake first; `handshake` meets the peer at `initialize`. */
+  mcp?: 'call' | 'handshake';
 }
 
 /** The next piece of `peer` (tick 0 is the first after the headers). */
@@ -87,11 +91,11 @@ let behaviour: Behaviour | undefined;
 const peers = new Set<ServerResponse>();
 const requests: string[] = [];
 
-async function readJSON(request: IncomingMessage): Promise<{ id?: unknown }> {
+async function readJSON(request: IncomingMessage): Promise<{ id?: unknown; method?: string }> {
   let text = '';
   for await (const part of request) text += String(part);
   try {
-    return text === '' ? {} : (JSON.parse(text) as { id?: unknown });
+    return text === '' ? {} : (JSON.parse(text) as { id?: unknown; method?: string });
   } catch {
     return {};
   }
@@ -99,10 +103,25 @@ async function readJSON(request: IncomingMessage): Promise<{ id?: unknown }> {
 
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   requests.push(`${request.method} ${request.url}`);
-  const { id } = await readJSON(request);
+  const { id, method } = await readJSON(request);
   const current = behaviour;
   if (!current) {
     response.writeHead(599).end('no cell is running');
+    return;
+  }
+  // An MCP reader of a call gets a working handshake; only its call meets the useless peer.
+  const wire = 'peer' in current ? current.wire : undefined;
+  if (request.method === 'DELETE') {
+    response.writeHead(204, { connection: 'close' }).end(); // an MCP client's close(): its session ends
+    return;
+  }
+  if ((wire?.mcp === 'call' || !('peer' in current)) && (method === 'initialize' || method?.startsWith('notifications/'))) {
+    if (method === 'initialize') {
+      response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'useless-session', connection: 'close' });
+      response.end(JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'useless', version: '1' } } }));
+    } else {
+      response.writeHead(202, { connection: 'close' }).end();
+    }
     return;
   }
   // `connection: close`: no socket of a peer is pooled for the next cell's request.
@@ -208,7 +227,7 @@ const deafFetch: typeof fetch = (input, init) => globalThis.fetch(input, { ...in
 
 /** The typed outcome a cell expects. */
 interface Expected {
-  class: 'ChatClientError' | 'A2ATransportError';
+  class: 'ChatClientError' | 'A2ATransportError' | 'MCPError';
   timeout: string;
   retryable: boolean;
   /** A phrase of the message that names the limit. */
@@ -232,6 +251,7 @@ interface Reader {
 function shapeOf(error: unknown): Record<string, unknown> {
   if (ChatClientError.isInstance(error)) return { class: 'ChatClientError', reason: error.reason, timeout: error.timeout, retryable: error.retryable };
   if (A2ATransportError.isInstance(error)) return { class: 'A2ATransportError', reason: error.reason, timeout: error.timeout, retryable: error.retryable };
+  if (MCPError.isInstance(error)) return { class: 'MCPError', reason: error.reason, timeout: error.timeout, retryable: error.retryable };
   return { class: error === undefined ? 'no error' : `unexpected ${String((error as Error)?.name)}: ${String((error as Error)?.message)}` };
 }
 
@@ -299,6 +319,27 @@ const cardWire: Wire = {
   first: () => '{"name":"useless","description":"alive, never useful",',
   line: '{"name":"useless","description":"',
 };
+
+const mcpWire: Wire = {
+  mcp: 'call',
+  contentType: 'text/event-stream',
+  first: () => `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`,
+  line: 'data: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"',
+};
+const mcpJSONWire: Wire = { mcp: 'call', contentType: 'application/json', first: (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, line: '{"jsonrpc":"2.0","id":2,"result":{"content":[' };
+const mcpErrorWire: Wire = { mcp: 'call', contentType: 'application/json', status: 503, first: () => '{"error":"overloaded, ', line: '{"error":"overloaded, retry' };
+const mcpHandshakeWire: Wire = { mcp: 'handshake', contentType: 'application/json', first: (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"protocolVersion":`, line: '{"jsonrpc":"2.0","id":1,"result":{"' };
+const mcpRequest: Expected = { class: 'MCPError', timeout: 'request', retryable: true, says: '(timeouts.requestMs)' };
+const mcpInitialize: Expected = { class: 'MCPError', timeout: 'initialize', retryable: true, says: '(timeouts.initializeMs)' };
+const mcpClient = (fetchImpl: typeof fetch | undefined, onNotification?: () => void) =>
+  createMCPClient({ url: `${origin}/mcp`, retry: false, timeouts: { requestMs: LIMIT_MS, initializeMs: LIMIT_MS }, fetch: fetchImpl, onNotification });
+/** One MCP call, then `close()`: it also waits for the cancel notification the timeout sent. */
+async function mcpCall(signal: AbortSignal, fetchImpl: typeof fetch | undefined): Promise<Outcome> {
+  const client = mcpClient(fetchImpl);
+  const outcome = await settle(client.callTool('lookup', {}, { signal }));
+  await client.close();
+  return outcome;
+}
 
 const chatFirstChunk: Expected = { class: 'ChatClientError', timeout: 'first_chunk', retryable: true, says: '(first-chunk timeout)' };
 const chatIdle: Expected = { class: 'ChatClientError', timeout: 'idle', retryable: false, says: '(idle timeout)' };
@@ -385,10 +426,42 @@ const READERS: readonly Reader[] = [
     expected: same(a2aCall),
     read: (signal, fetchImpl) => settle(createA2AClient({ agentCardUrl: origin, retry: false, timeoutMs: LIMIT_MS, fetch: fetchImpl }).getAgentCard({ signal })),
   },
+  {
+    name: 'MCP callTool (an SSE answer)',
+    wire: mcpWire,
+    expected: same(mcpRequest),
+    read: mcpCall,
+  },
+  {
+    name: 'MCP callTool (a JSON answer that trickles)',
+    wire: mcpJSONWire,
+    expected: same(mcpRequest),
+    read: mcpCall,
+  },
+  {
+    name: 'MCP callTool (a 503 whose error body trickles)',
+    wire: mcpErrorWire,
+    expected: same(mcpRequest),
+    read: mcpCall,
+  },
+  {
+    name: 'MCP connect (an initialize answer that trickles)',
+    wire: mcpHandshakeWire,
+    expected: same(mcpInitialize),
+    read: async (signal, fetchImpl) => {
+      const client = mcpClient(fetchImpl);
+      const outcome = await settle(client.connect({ signal }));
+      await client.close();
+      return outcome;
+    },
+  },
 ];
 
-/** Output the caller saw before the timeout: the first event of peer (d) reaches it from the stream readers. */
-const outputOf = (reader: Reader, peer: PeerId): number => (peer === 'first-then-comments' && reader.wire.contentType === 'text/event-stream' ? 1 : 0);
+/**
+ * Output the caller saw before the timeout: the first event of peer (d) reaches it from the chat and A2A stream
+ * readers (an MCP call has no partial output: its first event is a notification).
+ */
+const outputOf = (reader: Reader, peer: PeerId): number => (peer === 'first-then-comments' && reader.wire.contentType === 'text/event-stream' && reader.wire.mcp === undefined ? 1 : 0);
 
 function checkOutcome(outcome: Outcome, expected: Expected): void {
   expect(shapeOf(outcome.error)).toEqual({ class: expected.class, reason: 'timeout', timeout: expected.timeout, retryable: expected.retryable });
@@ -442,6 +515,18 @@ describe('useless peers: endless progress that never finishes meets the total li
       behaviour: { contentType: 'text/event-stream', first: a2aFrame(working), every: a2aFrame(working) },
       expected: { class: 'A2ATransportError', timeout: 'total', retryable: false, says: '(total limit, streamTimeoutMs)' },
       read: (signal: AbortSignal) => drainA2A(a2aClient(undefined, { streamTimeoutMs: TOTAL_MS }).resubscribe({ id: 'task-useless' }, { signal })),
+    },
+    {
+      name: 'MCP callTool',
+      behaviour: { contentType: 'text/event-stream', first: mcpWire.first, every: mcpWire.first },
+      expected: { class: 'MCPError', timeout: 'request', retryable: true, says: `no response within ${TOTAL_MS} ms (timeouts.requestMs)` },
+      read: async (signal: AbortSignal) => {
+        let output = 0;
+        const client = createMCPClient({ url: `${origin}/mcp`, retry: false, timeouts: { requestMs: TOTAL_MS }, onNotification: () => output++ });
+        const outcome = await settle(client.callTool('lookup', {}, { signal }));
+        await client.close();
+        return { ...outcome, output };
+      },
     },
   ] as const;
   for (const entry of endless) {

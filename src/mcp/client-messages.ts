@@ -1,0 +1,118 @@
+/**
+ * @internal What an MCP server sends the client, turned into meaning: a JSON-RPC message (a response to one of our
+ * requests, a notification, a request of the server's own), or a typed failure — `JSONRPCError` for a JSON-RPC
+ * error, `MCPError` for everything below that layer (an HTTP failure, an answer that breaks the protocol).
+ */
+import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { MCPError } from '../errors/mcp-error.js';
+import { describeBytes, type BoundedText } from '../internal/http-body.js';
+import { statusText } from '../internal/http-status.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { redactHeaders, redactText, redactValue } from '../internal/redact.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
+import { nestingProblem } from '../wire/safe-json.js';
+import type { MCPRequestId } from './protocol.js';
+
+/** Who answered (the endpoint without credentials), its label, and the secrets to keep out of errors. */
+export interface AnswerContext {
+  url: string;
+  server: string;
+  secrets: readonly string[];
+}
+
+/** One message from the server. */
+export type ServerMessage =
+  | { kind: 'response'; id: MCPRequestId; result?: unknown; error?: Record<string, unknown> }
+  | { kind: 'notification'; method: string; params?: unknown }
+  | { kind: 'request'; id: MCPRequestId; method: string; params?: unknown };
+
+/** Deepest nesting accepted in a message from the server. */
+export const MAX_MESSAGE_DEPTH = 100;
+
+/** Parses one JSON-RPC text (a whole JSON body or an SSE event's data) into messages (a batch gives several). */
+export function parseMessages(ctx: AnswerContext, text: string, where: string): ServerMessage[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw protocolError(ctx, `${where} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, error);
+  }
+  const nesting = nestingProblem(value, 'message', MAX_MESSAGE_DEPTH);
+  if (nesting !== undefined) throw protocolError(ctx, `${where} is nested too deeply (${nesting.message})`);
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => messageOf(ctx, item, where));
+}
+
+function messageOf(ctx: AnswerContext, value: unknown, where: string): ServerMessage {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') throw protocolError(ctx, `${where} is not a JSON-RPC 2.0 message`);
+  const id = value.id;
+  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  if (typeof value.method === 'string') {
+    if (id === undefined) return { kind: 'notification', method: value.method, params: value.params };
+    if (validId) return { kind: 'request', id, method: value.method, params: value.params };
+    throw protocolError(ctx, `${where} is a request with an invalid id`);
+  }
+  if (!validId && id !== null) throw protocolError(ctx, `${where} is a response without a valid id`);
+  if (isPlainObject(value.error)) return { kind: 'response', id: id as MCPRequestId, error: value.error };
+  if (!Object.hasOwn(value, 'result')) throw protocolError(ctx, `${where} has neither result nor error`);
+  return { kind: 'response', id: id as MCPRequestId, result: value.result };
+}
+
+/** The result of a response to `method`, or its JSON-RPC error as a `JSONRPCError` (message and data redacted). */
+export function resultOf(ctx: AnswerContext, message: Extract<ServerMessage, { kind: 'response' }>, method: string, status: number, inStream: boolean): unknown {
+  if (message.error === undefined) return message.result;
+  const code = typeof message.error.code === 'number' && Number.isFinite(message.error.code) ? message.error.code : -32603;
+  const text = typeof message.error.message === 'string' ? message.error.message : 'Unknown JSON-RPC error';
+  throw new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
+    data: redactValue(message.error.data, ctx.secrets),
+    method,
+    status,
+    inStream,
+  });
+}
+
+/** A non-2xx answer: a JSON-RPC error when the body is one for `id`, else an `MCPError` `http`. */
+export function httpFailure(ctx: AnswerContext, response: Response, body: BoundedText, method: string, id: MCPRequestId | undefined): JSONRPCError | MCPError {
+  let messages: ServerMessage[] | undefined;
+  try {
+    messages = parseMessages(ctx, body.text, 'the error body');
+  } catch {
+    messages = undefined;
+  }
+  const answer = messages?.find((message) => message.kind === 'response' && message.error !== undefined && (message.id === id || message.id === null));
+  const challenge = response.headers.get('www-authenticate') ?? undefined;
+  if (answer?.kind === 'response' && answer.error && response.status !== 401 && response.status !== 403 && response.status !== 404) {
+    const code = typeof answer.error.code === 'number' ? answer.error.code : -32603;
+    const text = typeof answer.error.message === 'string' ? answer.error.message : 'Unknown JSON-RPC error';
+    return new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with HTTP ${response.status} and error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
+      data: redactValue(answer.error.data, ctx.secrets),
+      method,
+      status: response.status,
+    });
+  }
+  const said = body.text.trim() === '' ? '' : `: ${truncate(redactText(body.text.trim(), ctx.secrets), 300)}`;
+  return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status, response.statusText)}${said}`, {
+    reason: 'http',
+    status: response.status,
+    headers: redactHeaders(response.headers, ctx.secrets),
+    url: ctx.url,
+    method,
+    retryAfterMs: parseRetryAfter(response.headers),
+    authenticate: challenge === undefined ? undefined : truncate(redactText(challenge, ctx.secrets, { patterns: false }), 500), // a challenge is not a credential: only ours are removed
+  });
+}
+
+/** A body over its bound. */
+export function tooLarge(ctx: AnswerContext, method: string, limit: number): MCPError {
+  return new MCPError(`The answer of MCP server ${ctx.server} to ${method} is over the ${describeBytes(limit)} limit (maxResponseBytes)`, {
+    reason: 'protocol',
+    url: ctx.url,
+    method,
+    retryable: false,
+  });
+}
+
+/** An answer that breaks the protocol. */
+export function protocolError(ctx: AnswerContext, what: string, cause?: unknown, method?: string): MCPError {
+  return new MCPError(`MCP server ${ctx.server}: ${what}`, { reason: 'protocol', url: ctx.url, method, retryable: false, cause });
+}

@@ -1,0 +1,121 @@
+/** Options of `createMCPClient`, their defaults and their checks. */
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject } from '../internal/json.js';
+import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
+
+/** Time limits of an MCP client, in ms; `Infinity` disables one. */
+export interface MCPClientTimeouts {
+  /** One request, from sending it to its response; keep-alives and notifications do not extend it. @default 60000 */
+  requestMs?: number | undefined;
+  /** The `initialize` handshake. @default 30000 */
+  initializeMs?: number | undefined;
+}
+
+/** A notification the server sent (`notifications/progress`, `notifications/message`, …). */
+export interface MCPNotification {
+  method: string;
+  params?: unknown;
+}
+
+/** Options of `createMCPClient`. */
+export interface MCPClientOptions {
+  /** The server's MCP endpoint (Streamable HTTP), e.g. `https://example.com/mcp`. */
+  url: string | URL;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** Sent with every request (e.g. `Authorization`); credential values never appear in an error or a result. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  timeouts?: MCPClientTimeouts | undefined;
+  /** Retries of transient failures (network, 408/429/5xx, `Retry-After` honoured); a timed-out `tools/call` is not repeated. @default 3 attempts */
+  retry?: RetryOptions | false | undefined;
+  /** What the client tells the server it is. @default { name: 'faultline', version: '0.1.0' } */
+  clientInfo?: MCPImplementation | undefined;
+  /** The revision asked for first; the server may answer with any of `MCP_PROTOCOL_VERSIONS`. @default '2025-11-25' */
+  protocolVersion?: string | undefined;
+  /** Strings that must never reach an error or a model (your API keys): removed in every form. */
+  secrets?: readonly string[] | undefined;
+  /** Largest answer read (a JSON body, one event of a stream). @default 16777216 (16 MiB) */
+  maxResponseBytes?: number | undefined;
+  /** Resumptions (`Last-Event-ID`) of one request's stream that ended early. @default 3 */
+  maxResumes?: number | undefined;
+  /**
+   * Open the server's own stream (an HTTP GET, kept until `close()`) after the handshake, where servers send
+   * notifications such as `tools/list_changed`. Off by default: on Workers a stream belongs to the request that
+   * opened it. @default false
+   */
+  listen?: boolean | undefined;
+  /** Every notification the server sends; `notifications/tools/list_changed` is also handled for you. */
+  onNotification?: ((notification: MCPNotification) => void) | undefined;
+}
+
+/** @internal The defaults, filled in. */
+export interface ResolvedClientOptions {
+  url: string;
+  fetch: typeof fetch;
+  headers: Readonly<Record<string, string>>;
+  requestMs: number;
+  initializeMs: number;
+  retry: RetryOptions | false | undefined;
+  clientInfo: MCPImplementation;
+  protocolVersion: string;
+  secrets: readonly string[];
+  maxResponseBytes: number;
+  maxResumes: number;
+  onNotification: ((notification: MCPNotification) => void) | undefined;
+  listen: boolean;
+}
+
+const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
+
+/** @internal Checks every option (all problems in one `ConfigError`) and fills the defaults. */
+export function resolveClientOptions(options: MCPClientOptions): ResolvedClientOptions {
+  const problems: string[] = [];
+  const record: Partial<MCPClientOptions> = isPlainObject(options) ? options : {};
+  if (!isPlainObject(options)) problems.push('options must be an object');
+  let url = '';
+  try {
+    const parsed = new URL(String(record.url));
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`url must be http: or https: (got ${parsed.protocol})`);
+    url = parsed.href;
+  } catch {
+    problems.push('url must be an absolute http(s) URL');
+  }
+  const fetchImpl = record.fetch ?? (globalThis.fetch as typeof fetch | undefined);
+  if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch here)');
+  const headers = record.headers ?? {};
+  if (!isPlainObject(headers) || Object.values(headers).some((value) => typeof value !== 'string')) problems.push('headers must be an object of strings');
+  const timeouts = record.timeouts ?? {};
+  if (!isPlainObject(timeouts)) problems.push('timeouts must be an object');
+  for (const key of ['requestMs', 'initializeMs'] as const) {
+    const value = (timeouts as MCPClientTimeouts)[key];
+    if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
+  }
+  problems.push(...retryOptionProblems(record.retry, 'retry'));
+  const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };
+  if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') problems.push('clientInfo must be { name: string, version: string }');
+  const protocolVersion = record.protocolVersion ?? (MCP_PROTOCOL_VERSIONS[0] as string);
+  if (!MCP_PROTOCOL_VERSIONS.includes(protocolVersion)) problems.push(`protocolVersion must be one of ${MCP_PROTOCOL_VERSIONS.join(', ')} (got ${String(protocolVersion)})`);
+  const secrets = record.secrets ?? [];
+  if (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string')) problems.push('secrets must be an array of strings');
+  if (record.maxResponseBytes !== undefined && !(Number.isInteger(record.maxResponseBytes) && record.maxResponseBytes > 0)) problems.push('maxResponseBytes must be an integer > 0');
+  if (record.maxResumes !== undefined && !(Number.isInteger(record.maxResumes) && record.maxResumes >= 0)) problems.push('maxResumes must be an integer ≥ 0');
+  if (record.listen !== undefined && typeof record.listen !== 'boolean') problems.push('listen must be a boolean');
+  if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
+  if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
+  return {
+    url,
+    fetch: (input, init) => (fetchImpl as typeof fetch)(input, init), // called unbound: browsers and workerd refuse fetch with another `this`
+    headers,
+    requestMs: (timeouts as MCPClientTimeouts).requestMs ?? 60_000,
+    initializeMs: (timeouts as MCPClientTimeouts).initializeMs ?? 30_000,
+    retry: record.retry,
+    clientInfo,
+    protocolVersion,
+    secrets,
+    maxResponseBytes: record.maxResponseBytes ?? 16 * 1024 * 1024,
+    maxResumes: record.maxResumes ?? 3,
+    onNotification: record.onNotification,
+    listen: record.listen === true,
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The MCP client: the `initialize` handshake (version and capability negotiation), `tools/list` (every page),
+ * `tools/call`, `ping`, a session the server forgot re-established once, server messages answered or handed on, and
+ * `close()` ending the session and every pending call. `client.tools()` turns the server's tools into faultline
+ * tools that fail exactly like local ones.
+ */
+import { MCPError } from '../errors/mcp-error.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { headerSecrets, redactURL, removeSecrets } from '../internal/redact.js';
+import { resolveRetryOptions } from '../internal/retry.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
+import { protocolError, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
+import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
+import { MCPTransport } from './transport.js';
+
+/** Per-call options. */
+export interface MCPCallOptions {
+  signal?: AbortSignal | undefined;
+  /** Overrides `timeouts.requestMs` for this call. */
+  timeoutMs?: number | undefined;
+}
+
+/** A connection to one MCP server. Create it with {@link createMCPClient}. */
+export interface MCPClient {
+  /** The endpoint, without credentials or query string. */
+  readonly url: string;
+  /** The handshake's answer, once connected. */
+  readonly server: MCPInitializeResult | undefined;
+  /** The session id the server gave, if any. */
+  readonly sessionId: string | undefined;
+  /** Runs the handshake (every other method does it first, once); a failed one is tried again by the next call. */
+  connect(options?: MCPCallOptions): Promise<MCPInitializeResult>;
+  /** Every tool of the server (all pages of `tools/list`). */
+  listTools(options?: MCPCallOptions): Promise<MCPToolDescription[]>;
+  /** The server's tools as faultline tools, for `AgentBuilder.tools`, graph tool nodes and `runTool`. */
+  tools(options?: MCPToolsOptions & MCPCallOptions): Promise<AnyTool[]>;
+  /** One `tools/call`, its result as sent (`isError` included); a failure of the call rejects with a typed error. */
+  callTool(name: string, args?: Record<string, unknown>, options?: MCPCallOptions): Promise<MCPCallToolResult>;
+  ping(options?: MCPCallOptions): Promise<void>;
+  /** Any other request, by method name. */
+  request(method: string, params?: Record<string, unknown>, options?: MCPCallOptions): Promise<unknown>;
+  /** Called after the server says its tools changed (`notifications/tools/list_changed`); returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
+  /** Ends the session (HTTP DELETE) and every pending call (`MCPError` `closed`). */
+  close(): Promise<void>;
+}
+
+/** Pages of `tools/list` read at most, and tools kept. */
+const MAX_PAGES = 100;
+const MAX_TOOLS = 10_000;
+
+class Client implements MCPClient {
+  readonly url: string;
+  server: MCPInitializeResult | undefined;
+  private readonly transport: MCPTransport;
+  private readonly ctx: AnswerContext;
+  private connecting: Promise<MCPInitializeResult> | undefined;
+  private listing: Promise<MCPToolDescription[]> | undefined;
+  private readonly listeners = new Set<() => void>();
+  private closed = false;
+
+  constructor(private readonly options: ResolvedClientOptions) {
+    this.url = redactURL(options.url);
+    const secrets = [...options.secrets, ...headerSecrets(options.headers as Record<string, string>)];
+    this.ctx = { url: this.url, server: hostOf(options.url), secrets };
+    this.transport = new MCPTransport({
+      endpoint: options.url,
+      fetch: options.fetch,
+      headers: options.headers,
+      retry: resolveRetryOptions(options.retry),
+      maxResponseBytes: options.maxResponseBytes,
+      maxResumes: options.maxResumes,
+      answer: this.ctx,
+      onServerMessage: (message) => this.onServerMessage(message),
+    });
+  }
+
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  connect(options: MCPCallOptions = {}): Promise<MCPInitializeResult> {
+    if (this.closed) return Promise.reject(this.closedError());
+    if (this.connecting) return this.connecting;
+    const connecting = this.handshake(options).catch((error: unknown) => {
+      if (this.connecting === connecting) this.connecting = undefined;
+      throw error;
+    });
+    this.connecting = connecting;
+    return connecting;
+  }
+
+  private async handshake(options: MCPCallOptions): Promise<MCPInitializeResult> {
+    this.transport.protocolVersion = undefined;
+    const params = { protocolVersion: this.options.protocolVersion, capabilities: {}, clientInfo: this.options.clientInfo };
+    const answer = await this.transport.request('initialize', params, { signal: options.signal, timeoutMs: this.options.initializeMs, limit: 'initialize', idempotent: true });
+    if (!isPlainObject(answer) || typeof answer.protocolVersion !== 'string' || !isPlainObject(answer.capabilities)) {
+      throw protocolError(this.ctx, 'its initialize answer has no protocolVersion or capabilities', undefined, 'initialize');
+    }
+    if (!MCP_PROTOCOL_VERSIONS.includes(answer.protocolVersion)) {
+      await this.transport.close(this.closedError(), 5_000).catch(() => {});
+      throw protocolError(this.ctx, `it speaks protocol revision ${truncate(answer.protocolVersion, 40)}, none of ours (${MCP_PROTOCOL_VERSIONS.join(', ')})`, undefined, 'initialize');
+    }
+    const info = isPlainObject(answer.serverInfo) ? answer.serverInfo : {};
+    const server: MCPInitializeResult = {
+      protocolVersion: answer.protocolVersion,
+      capabilities: answer.capabilities,
+      serverInfo: { name: typeof info.name === 'string' ? info.name : '', version: typeof info.version === 'string' ? info.version : '' },
+      ...(typeof answer.instructions === 'string' ? { instructions: answer.instructions } : {}),
+    };
+    if (server.serverInfo.name !== '') this.ctx.server = `'${truncate(server.serverInfo.name.replace(/[\r\n]/g, ' '), 80)}' (${hostOf(this.options.url)})`;
+    this.transport.protocolVersion = server.protocolVersion;
+    await this.transport.notify('notifications/initialized', undefined, { timeoutMs: this.options.initializeMs });
+    this.server = server;
+    if (this.options.listen) this.transport.listen();
+    return server;
+  }
+
+  /** A request after the handshake; a session the server forgot is re-established once. */
+  private async call(method: string, params: unknown, options: MCPCallOptions, idempotent: boolean): Promise<unknown> {
+    await this.connect(options);
+    const settings = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.requestMs, limit: 'request' as const, idempotent };
+    const session = this.transport.sessionId;
+    try {
+      return await this.transport.request(method, params, settings);
+    } catch (error) {
+      if (!MCPError.isInstance(error) || error.reason !== 'session_expired') throw error;
+      await this.reconnect(session, options);
+      try {
+        return await this.transport.request(method, params, settings);
+      } catch (again) {
+        if (!MCPError.isInstance(again) || again.reason !== 'session_expired') throw again;
+        throw new MCPError(`MCP server ${this.ctx.server} forgot the session again right after a new handshake (HTTP 404 to ${method})`, {
+          reason: 'session_expired',
+          status: 404,
+          url: this.url,
+          method,
+          retryable: false,
+          cause: again,
+        });
+      }
+    }
+  }
+
+  /** One new handshake for every call that met the same forgotten session. */
+  private async reconnect(forgotten: string | undefined, options: MCPCallOptions): Promise<void> {
+    if (this.transport.sessionId === forgotten) {
+      this.transport.sessionId = undefined;
+      this.connecting = undefined;
+      this.listing = undefined;
+    }
+    await this.connect(options);
+  }
+
+  async listTools(options: MCPCallOptions = {}): Promise<MCPToolDescription[]> {
+    const tools: MCPToolDescription[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await this.call('tools/list', cursor === undefined ? {} : { cursor }, options, true);
+      if (!isPlainObject(answer) || !Array.isArray(answer.tools)) throw protocolError(this.ctx, 'its tools/list answer has no tools array', undefined, 'tools/list');
+      for (const tool of answer.tools) {
+        if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') continue; // a nameless entry cannot be called
+        if (tools.length >= MAX_TOOLS) throw protocolError(this.ctx, `it lists more than ${MAX_TOOLS} tools`, undefined, 'tools/list');
+        tools.push({ ...removeSecrets(tool, this.ctx.secrets), name: tool.name } as unknown as MCPToolDescription); // its name is how it is called
+      }
+      const next = answer.nextCursor;
+      if (typeof next !== 'string' || next === '') return tools;
+      if (seen.has(next)) throw protocolError(this.ctx, 'its tools/list repeats a cursor (the pages would never end)', undefined, 'tools/list');
+      seen.add(next);
+      cursor = next;
+    }
+    throw protocolError(this.ctx, `its tools/list has more than ${MAX_PAGES} pages`, undefined, 'tools/list');
+  }
+
+  private cachedList(signal?: AbortSignal): Promise<MCPToolDescription[]> {
+    if (!this.listing) {
+      const listing = this.listTools({ signal }).catch((error: unknown) => {
+        if (this.listing === listing) this.listing = undefined;
+        throw error;
+      });
+      this.listing = listing;
+    }
+    return this.listing;
+  }
+
+  async tools(options: MCPToolsOptions & MCPCallOptions = {}): Promise<AnyTool[]> {
+    this.listing = undefined;
+    const descriptions = await this.cachedList(options.signal);
+    const host: ToolHost = {
+      server: () => this.ctx.server,
+      secrets: this.ctx.secrets,
+      requestMs: this.options.requestMs,
+      call: (name, args, signal) => this.callTool(name, args, { signal, timeoutMs: Number.POSITIVE_INFINITY }), // the tool's own timeoutMs (runTool) governs
+      names: async (signal) => (await this.cachedList(signal)).map((tool) => tool.name),
+    };
+    return toFaultlineTools(host, descriptions, options);
+  }
+
+  async callTool(name: string, args: Record<string, unknown> = {}, options: MCPCallOptions = {}): Promise<MCPCallToolResult> {
+    const answer = await this.call('tools/call', { name, arguments: args }, options, false);
+    if (!isPlainObject(answer) || (answer.content !== undefined && !Array.isArray(answer.content))) {
+      throw protocolError(this.ctx, `its tools/call answer for '${truncate(name, 64)}' is not a tool result`, undefined, 'tools/call');
+    }
+    const clean = removeSecrets(answer, this.ctx.secrets);
+    return { ...clean, content: (clean.content as MCPCallToolResult['content'] | undefined) ?? [] } as MCPCallToolResult;
+  }
+
+  async ping(options: MCPCallOptions = {}): Promise<void> {
+    await this.call('ping', undefined, options, true);
+  }
+
+  request(method: string, params?: Record<string, unknown>, options: MCPCallOptions = {}): Promise<unknown> {
+    return this.call(method, params, options, false);
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.transport.close(this.closedError(), 5_000);
+  }
+
+  private closedError(): MCPError {
+    return new MCPError(`The MCP client for ${this.ctx.server} is closed`, { reason: 'closed', url: this.url, retryable: false });
+  }
+
+  private onServerMessage(message: Exclude<ServerMessage, { kind: 'response' }>): void {
+    if (message.kind === 'request') {
+      if (message.method === 'ping') this.transport.respond(message.id, { result: {} });
+      else this.transport.respond(message.id, { error: { code: -32601, message: `Method not found: this client offers no ${truncate(message.method, 100)}` } });
+      return;
+    }
+    if (message.method === 'notifications/tools/list_changed') {
+      this.listing = undefined;
+      for (const listener of [...this.listeners]) guarded(listener);
+    }
+    const notify = this.options.onNotification;
+    if (notify) guarded(() => notify({ method: message.method, ...(message.params === undefined ? {} : { params: removeSecrets(message.params, this.ctx.secrets) }) }));
+  }
+}
+
+function guarded(listener: () => void): void {
+  try {
+    listener();
+  } catch {
+    // a listener's failure is its own: the stream it came from goes on
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the MCP server';
+  }
+}
+
+/**
+ * A client for one MCP server over Streamable HTTP (JSON and SSE answers, sessions, revisions 2025-11-25 down to
+ * 2024-11-05). Runs unchanged in browsers, Workers, Deno and Node.
+ *
+ * @example
+ * ```ts
+ * const docs = createMCPClient({ url: 'https://docs.example/mcp', headers: { authorization: `Bearer ${token}` } });
+ * const agent = new AgentBuilder().model(model).tools(await docs.tools({ prefix: 'docs_' })).build();
+ * // … later
+ * await docs.close();
+ * ```
+ */
+export function createMCPClient(options: MCPClientOptions): MCPClient {
+  return new Client(resolveClientOptions(options));
+}

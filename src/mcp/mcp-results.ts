@@ -1,0 +1,158 @@
+/**
+ * What the model sees of an MCP tool call, in the same shape as a local tool's: a `tools/call` result (including
+ * `isError: true`) becomes a `ToolResult`, and a failure of the call (a JSON-RPC error, an HTTP status, a limit) the
+ * standard `ToolFailure` for it — or, for a server fault, an error `runTool` logs in full and shows the model as a
+ * sanitized `ToolInternalError`.
+ */
+import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { MCPError } from '../errors/mcp-error.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { removeSecrets } from '../internal/redact.js';
+import { APIFailure } from '../tools/api-failure.js';
+import { AuthenticationError } from '../tools/authentication-error.js';
+import { InputValidationError } from '../tools/input-validation-error.js';
+import { NetworkError } from '../tools/network-error.js';
+import { PermissionError } from '../tools/permission-error.js';
+import { RateLimitError } from '../tools/rate-limit-error.js';
+import { TimeoutError } from '../tools/timeout-error.js';
+import type { ToolFailure } from '../tools/tool-failure.js';
+import { ToolNotFound } from '../tools/tool-not-found.js';
+import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
+import type { MCPCallToolResult, MCPContent } from './protocol.js';
+
+/** Longest error message taken from a server for the model. */
+const MAX_ERROR_TEXT = 4_000;
+/** Names listed in a `ToolNotFound` at most. */
+const MAX_LISTED = 50;
+
+/** Who was called, for messages. */
+export interface MCPCallSubject {
+  /** The server's label (its name from `initialize`, else its host). */
+  server: string;
+  /** The tool's name on the server. */
+  tool: string;
+  /** The name the model calls it by, when it differs (a prefix, characters a provider refuses). @default tool */
+  callable?: string | undefined;
+}
+
+/** The text blocks of a result's `content`, joined. */
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((block): block is { type: 'text'; text: string } => isPlainObject(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+/** True for a faultline tool-result JSON (`{ok, data?, error?}`): what our server puts in `structuredContent`. */
+function isToolResultJSON(value: unknown): value is ToolResultJSON {
+  if (!isPlainObject(value) || typeof value.ok !== 'boolean') return false;
+  const keys = Object.keys(value);
+  if (keys.some((key) => key !== 'ok' && key !== 'data' && key !== 'error')) return false;
+  return value.ok ? value.error === undefined || isPlainObject(value.error) : isPlainObject(value.error) && typeof value.error.message === 'string';
+}
+
+/**
+ * A `tools/call` result as the model's `ToolResult`:
+ * - `isError: true` → an error result: the structured error of a faultline server's `structuredContent`
+ *   (`type`, `message`, `context`, `suggestion`), else `ToolError` with the text content as its message
+ *   (`@modelcontextprotocol/sdk` servers report an unknown tool and invalid arguments this way: those become
+ *   `ToolNotFound` and `InputValidationError`);
+ * - success → `data`: a faultline server's data, else `structuredContent`, else the text content (one string), else
+ *   the content blocks.
+ * Configured secrets are removed from everything the server sent.
+ *
+ * @example
+ * ```ts
+ * const result = mcpResultToToolResult(await client.callTool('search', { q: 'x' }), { server: 'docs', tool: 'search' });
+ * if (!result.ok) console.log(result.error?.type, result.error?.message);
+ * ```
+ */
+export function mcpResultToToolResult(result: MCPCallToolResult, subject: MCPCallSubject, secrets: readonly string[] = [], available?: readonly string[]): ToolResult {
+  const clean = removeSecrets(result, secrets);
+  const structured = clean.structuredContent;
+  const text = textOf(clean.content);
+  if (clean.isError === true) {
+    if (isToolResultJSON(structured) && !structured.ok) return ToolResult.fromJSON(structured);
+    return ToolResult.error(sdkFailure(text, subject, available) ?? { type: 'ToolError', message: text === '' ? `The MCP tool '${subject.tool}' failed without saying why.` : truncate(text, MAX_ERROR_TEXT) });
+  }
+  if (isToolResultJSON(structured)) return ToolResult.fromJSON(structured);
+  if (isPlainObject(structured)) return ToolResult.success(structured);
+  const blocks = Array.isArray(clean.content) ? (clean.content as MCPContent[]) : [];
+  if (blocks.length > 0 && blocks.every((block) => isPlainObject(block) && block.type === 'text')) return ToolResult.success(text);
+  return ToolResult.success(blocks);
+}
+
+/** The reference server's wording for an unknown tool and invalid arguments, reported as `isError` results. */
+function sdkFailure(text: string, subject: MCPCallSubject, available: readonly string[] | undefined): ToolFailure | undefined {
+  if (/^(MCP error -32602: )?Tool \S+ (not found|disabled)$/.test(text)) return notFound(subject, available);
+  if (/^(MCP error -32602: )?Input validation error:/.test(text)) {
+    return new InputValidationError(truncate(text.replace(/^MCP error -32602: /, ''), MAX_ERROR_TEXT), { context: { tool: subject.tool } });
+  }
+  return undefined;
+}
+
+function notFound(subject: MCPCallSubject, available: readonly string[] | undefined): ToolNotFound {
+  const name = subject.callable ?? subject.tool;
+  const listed = (available ?? []).filter((other) => other !== name).slice(0, MAX_LISTED);
+  return new ToolNotFound(`The MCP server ${subject.server} has no tool '${name}' (any more).`, {
+    context: { tool: name, available: listed },
+    suggestion: listed.length > 0 ? 'Call one of the available tools instead.' : 'Continue without this tool.',
+  });
+}
+
+/**
+ * A failed `tools/call` (not a result) as what the model should see: JSON-RPC -32602 → `ToolNotFound` (an unknown
+ * tool, listing `available` — the names the model can call — or else the server's `data.available`) or `InputValidationError` (naming the fields the server gave); HTTP 401 →
+ * `AuthenticationError`, 403 → `PermissionError`, 429 → `RateLimitError`, other transient HTTP → `APIFailure`, no
+ * answer → `NetworkError`, a limit → `TimeoutError`. Anything else — -32603 and other server errors, a broken
+ * protocol, a closed client — is returned unchanged: `runTool` logs it in full and shows the model a sanitized
+ * `ToolInternalError`.
+ *
+ * @example
+ * ```ts
+ * try { await client.callTool('search', {}); } catch (error) { throw mcpFailureToToolFailure(error, { server: 'docs', tool: 'search' }); }
+ * ```
+ */
+export function mcpFailureToToolFailure(error: unknown, subject: MCPCallSubject, available?: readonly string[]): unknown {
+  const context = { server: subject.server, tool: subject.tool };
+  if (JSONRPCError.isInstance(error)) {
+    if (error.rpcCode !== -32602) return error;
+    const data = isPlainObject(error.data) ? error.data : {};
+    if (Array.isArray(data.available) || /unknown tool|tool \S+ not found|no such tool/i.test(error.message)) {
+      // `available`: what the model can call (and the server still has); else the server's own list
+      return notFound(subject, available ?? (Array.isArray(data.available) ? data.available.filter((name): name is string => typeof name === 'string') : undefined));
+    }
+    const fields = fieldsOf(data);
+    const said = error.message.replace(/^MCP server .*? answered tools\/call with (HTTP \d+ and )?error -32602: /, '');
+    return new InputValidationError(`The MCP server ${subject.server} rejected the arguments of '${subject.tool}': ${truncate(said, MAX_ERROR_TEXT)}`, {
+      context: fields.length > 0 ? { ...context, fields } : context,
+      cause: error,
+    });
+  }
+  if (!MCPError.isInstance(error)) return error;
+  const options = { context: { ...context, ...(error.status === undefined ? {} : { status: error.status }) }, cause: error };
+  if (error.reason === 'timeout') return new TimeoutError(`The MCP server ${subject.server} did not answer '${subject.tool}' in time.`, { ...options, retryable: true });
+  if (error.reason === 'network') return new NetworkError(`The MCP server ${subject.server} could not be reached.`, options);
+  if (error.reason !== 'http') return error;
+  if (error.status === 401) return new AuthenticationError(`The MCP server ${subject.server} refused the credentials (401 Unauthorized).`, options);
+  if (error.status === 403) return new PermissionError(`The MCP server ${subject.server} does not allow '${subject.tool}' with these credentials (403 Forbidden).`, options);
+  if (error.status === 429) return new RateLimitError(`The MCP server ${subject.server} is rate limiting calls (429).`, { ...options, retryAfterMs: error.retryAfterMs });
+  if (error.retryable) return new APIFailure(`The MCP server ${subject.server} failed (HTTP ${error.status}).`, { ...options, retryAfterMs: error.retryAfterMs });
+  return error;
+}
+
+/** Field paths a server named in an invalid-params error's data (`issues[].path`, `fields`, `errors[].instancePath`). */
+function fieldsOf(data: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const push = (value: unknown) => {
+    if (typeof value === 'string' && value !== '') found.push(truncate(value, 200));
+    else if (Array.isArray(value) && value.every((part) => typeof part === 'string' || typeof part === 'number')) found.push(truncate(value.join('.'), 200));
+  };
+  for (const key of ['issues', 'errors']) {
+    const list = data[key];
+    if (Array.isArray(list)) for (const item of list.slice(0, 50)) if (isPlainObject(item)) push(item.path ?? item.instancePath ?? item.field);
+  }
+  if (Array.isArray(data.fields)) for (const field of data.fields.slice(0, 50)) push(field);
+  return [...new Set(found)];
+}

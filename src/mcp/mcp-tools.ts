@@ -1,0 +1,114 @@
+/**
+ * @internal MCP tools as faultline tools: the name a model may call (MCP allows names providers refuse), the
+ * description, the input JSON Schema as a validating Standard Schema, and an `execute` that calls the server and
+ * answers exactly as a local tool would (see `mcp-results.ts`).
+ */
+import { isPlainObject, truncate } from '../internal/json.js';
+import { removeSecrets } from '../internal/redact.js';
+import { defineTool, TOOL_NAME_PATTERN, type AnyTool } from '../tools/define-tool.js';
+import { jsonSchema } from '../tools/json-schema.js';
+import type { JSONSchema } from '../tools/standard-schema.js';
+import { ToolInternalError } from '../tools/tool-internal-error.js';
+import { mcpFailureToToolFailure, mcpResultToToolResult, type MCPCallSubject } from './mcp-results.js';
+import type { MCPCallToolResult, MCPToolDescription } from './protocol.js';
+
+/** Options of `client.tools()`. */
+export interface MCPToolsOptions {
+  /** Put before every name (`docs_` → `docs_search`), to keep two servers' tools apart. @default '' */
+  prefix?: string | undefined;
+  /** Which of the server's tools to offer (by their name on the server). @default all */
+  include?: ((tool: MCPToolDescription) => boolean) | undefined;
+  /** Each call's time limit (the tool's `timeoutMs`; `runTool` enforces it and the server is told to cancel). @default the client's `timeouts.requestMs` */
+  timeoutMs?: number | undefined;
+  /** Check arguments against the server's schema before calling. @default true */
+  validate?: boolean | undefined;
+}
+
+/** @internal What a tool needs of its client. */
+export interface ToolHost {
+  server(): string;
+  secrets: readonly string[];
+  requestMs: number;
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<MCPCallToolResult>;
+  /** The names the server has now (cached listing; refreshed after a list change). */
+  names(signal: AbortSignal): Promise<readonly string[]>;
+}
+
+/** A name the model may call: invalid characters become `_`, cut to 64, made unique with a numbered suffix. */
+function callableName(name: string, prefix: string, taken: Set<string>): string {
+  const base = `${prefix}${name}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base.slice(0, 64 - String(n).length - 1)}_${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+/** The input schema as an object schema (a server may send none, or one without `type`). */
+function inputSchemaOf(description: MCPToolDescription): JSONSchema {
+  const schema = isPlainObject(description.inputSchema) ? { ...description.inputSchema } : {};
+  delete schema.$schema;
+  if (schema.type === undefined) schema.type = 'object';
+  return schema as JSONSchema;
+}
+
+/** @internal Faultline tools for `descriptions`. */
+export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolDescription[], options: MCPToolsOptions = {}): AnyTool[] {
+  const taken = new Set<string>();
+  const prefix = options.prefix ?? '';
+  const tools: AnyTool[] = [];
+  /** Server name → the name the model calls: a ToolNotFound lists what the model can call, and the server still has. */
+  const callable = new Map<string, string>();
+  const callableNow = async (signal: AbortSignal): Promise<readonly string[] | undefined> => {
+    const names = await namesOrUndefined(host, signal);
+    return names === undefined ? undefined : [...callable].filter(([server]) => names.includes(server)).map(([, model]) => model);
+  };
+  for (const listed of descriptions) {
+    if (options.include && !options.include(listed)) continue;
+    const description = { ...removeSecrets(listed, host.secrets), name: listed.name }; // the model never reads a secret the server quotes
+    const name = callableName(removeSecrets(description.name, host.secrets), prefix, taken);
+    callable.set(description.name, name);
+    const schema = inputSchemaOf(description);
+    const parameters = schema.type === 'object' ? jsonSchema(schema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
+    const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
+    tools.push(
+      defineTool({
+        name,
+        description: truncate(text === '' ? `The MCP tool '${description.name}'.` : text, 8_000),
+        parameters,
+        jsonSchema: schema,
+        timeoutMs: options.timeoutMs ?? host.requestMs,
+        execute: async (args, context) => {
+          const subject: MCPCallSubject = { server: host.server(), tool: description.name, callable: name };
+          const input = isPlainObject(args) ? args : {};
+          let result: MCPCallToolResult;
+          try {
+            result = await host.call(description.name, input, context.signal);
+          } catch (error) {
+            if (context.signal.aborted) throw error;
+            throw mcpFailureToToolFailure(error, subject, await callableNow(context.signal));
+          }
+          const failed = result.isError === true;
+          return mcpResultToToolResult(result, subject, host.secrets, failed ? await callableNow(context.signal) : undefined);
+        },
+        formatError: (error) =>
+          new ToolInternalError(`The MCP server ${host.server()} failed while running '${description.name}'${codeOf(error)}.`, {
+            suggestion: 'Try again later, or continue without this tool.',
+          }),
+      }),
+    );
+  }
+  return tools;
+}
+
+function codeOf(error: unknown): string {
+  const rpcCode = isPlainObject(error) ? undefined : (error as { rpcCode?: unknown } | null)?.rpcCode;
+  return typeof rpcCode === 'number' ? ` (JSON-RPC ${rpcCode})` : '';
+}
+
+async function namesOrUndefined(host: ToolHost, signal: AbortSignal): Promise<readonly string[] | undefined> {
+  try {
+    return await host.names(signal);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * @internal The client side of MCP's Streamable HTTP transport: every request a POST that accepts a JSON or an SSE
+ * answer, the session id and protocol-version headers, server messages met on the way (notifications, requests)
+ * handed to the client, a stream that ends before its response resumed with `Last-Event-ID` where the server gave
+ * event ids, retries of transient failures, one time limit per request that only the response ends (keep-alive
+ * comments and notifications do not extend it), and `notifications/cancelled` for a request given up.
+ */
+import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { MCPError } from '../errors/mcp-error.js';
+import { SerializeError } from '../errors/serialize-error.js';
+import { StreamError } from '../errors/stream-error.js';
+import { Attempt } from '../internal/attempt.js';
+import { clampDelay, delay } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { readBoundedBody } from '../internal/http-body.js';
+import { redactError, redactText } from '../internal/redact.js';
+import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
+import { DEFAULT_MAX_EVENT_LENGTH } from '../wire/sse-decoder.js';
+import { listenToServer, type ServerStreamHost } from './server-stream.js';
+import { readSSE } from './sse-reader.js';
+import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
+
+/** @internal */
+export interface TransportConfig {
+  endpoint: string;
+  fetch: typeof fetch;
+  headers: Readonly<Record<string, string>>;
+  retry: ResolvedRetryOptions;
+  maxResponseBytes: number;
+  /** Resumptions of one request's stream at most. */
+  maxResumes: number;
+  answer: AnswerContext;
+  /** A notification or a request of the server's own, met in any answer. */
+  onServerMessage: (message: Exclude<ServerMessage, { kind: 'response' }>) => void;
+}
+
+/** @internal Options of one request. */
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+  /** The option that sets the limit, and its name in the error. */
+  limit: 'request' | 'initialize';
+  /** Safe to repeat (lists, ping, the handshake): retried on timeouts too. */
+  idempotent: boolean;
+}
+
+const CANCEL_TIMEOUT_MS = 5_000;
+const LONGEST_RESUME_WAIT_MS = 5_000;
+const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
+
+export class MCPTransport {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  private nextId = 0;
+  private readonly live = new Set<AbortController>();
+  private closedError: MCPError | undefined;
+  private listening: AbortController | undefined;
+  /** Cancel notifications on their way. */
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(private readonly config: TransportConfig) {}
+
+  /**
+   * Opens the server's own stream (an HTTP GET) and reads it until `close()`: notifications such as
+   * `tools/list_changed` arrive there. Reconnects (with `Last-Event-ID`) after a drop, backing off; stops for good on
+   * a server that offers no such stream (405, or anything but an SSE answer) or after ten failures in a row.
+   */
+  listen(): void {
+    if (this.listening || this.closedError) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    const stream: ServerStreamHost = {
+      fetch: this.config.fetch,
+      endpoint: this.config.endpoint,
+      headers: () => this.headers('text/event-stream'),
+      maxEventLength: this.maxEventLength,
+      deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
+    };
+    void listenToServer(stream, controller.signal).finally(() => {
+      if (this.listening === controller) this.listening = undefined;
+    });
+  }
+
+  private get ctx(): AnswerContext {
+    return this.config.answer;
+  }
+
+  private get maxEventLength(): number {
+    return Math.min(this.config.maxResponseBytes, DEFAULT_MAX_EVENT_LENGTH);
+  }
+
+  /** One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason. */
+  request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
+    return retry((attemptNumber) => this.attempt(method, params, options, attemptNumber), {
+      options: this.config.retry,
+      signal: options.signal,
+      classify: (error) => {
+        if (!MCPError.isInstance(error) || !error.retryable) return { retry: false };
+        return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
+      },
+    });
+  }
+
+  private async attempt(method: string, params: unknown, options: RequestOptions, _attemptNumber: number): Promise<unknown> {
+    if (this.closedError) throw this.closedError;
+    const id = ++this.nextId;
+    const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, options));
+    this.live.add(attempt.controller);
+    let sent = false;
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      sent = true;
+      const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
+      if (method === 'initialize') this.takeSession(response);
+      return await this.answer(response, attempt, method, id);
+    } catch (error) {
+      const failure = this.failure(error, attempt.controller, options.signal, method);
+      if (sent && method !== 'initialize' && (options.signal?.aborted || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
+        this.cancel(id, options.signal?.aborted ? `aborted: ${redactText(messageOf(options.signal.reason), this.ctx.secrets)}` : messageOf(failure));
+      }
+      throw failure;
+    } finally {
+      this.live.delete(attempt.controller);
+      attempt.close();
+    }
+  }
+
+  /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
+  async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
+    const attempt = new Attempt(undefined, (controller) => this.timer(controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+      const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
+      const text = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+      if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
+    } catch (error) {
+      if (!options.quiet) throw this.failure(error, attempt.controller, undefined, method);
+    } finally {
+      attempt.close();
+    }
+  }
+
+  /** Answers a request of the server's own (a ping, or a method we do not offer). */
+  respond(id: MCPRequestId, answer: { result: unknown } | { error: { code: number; message: string } }): void {
+    const body = JSON.stringify({ jsonrpc: '2.0', id, ...answer });
+    const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
+    this.post(body, attempt.controller.signal)
+      .then((response) => readBoundedBody(attempt.body(response)))
+      .catch(() => {})
+      .finally(() => attempt.close());
+  }
+
+  /** Ends every pending request with `error`; later requests fail with it too. Then the session is deleted. */
+  async close(error: MCPError, timeoutMs: number): Promise<void> {
+    if (this.closedError) return;
+    this.closedError = error;
+    for (const controller of this.live) controller.abort(error);
+    this.live.clear();
+    this.listening?.abort(error);
+    this.listening = undefined;
+    await Promise.allSettled([...this.background]);
+    const sessionId = this.sessionId;
+    if (sessionId === undefined) return;
+    this.sessionId = undefined;
+    const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), clampDelay(timeoutMs)));
+    try {
+      const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
+      await readBoundedBody(attempt.body(response));
+    } catch {
+      // the session ends on the server's own clock then (405: the server does not let clients end sessions)
+    } finally {
+      attempt.close();
+    }
+  }
+
+  /** Tells the server to stop a request we gave up on (fire and forget, bounded; `close()` waits for it). */
+  private cancel(requestId: number, reason: string): void {
+    if (this.closedError) return; // closing ends the session, and every request of it, at once
+    const sending = this.notify('notifications/cancelled', { requestId, reason }, { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
+    this.background.add(sending);
+    void sending.finally(() => this.background.delete(sending));
+  }
+
+  private post(body: string, signal: AbortSignal): Promise<Response> {
+    return this.config.fetch(this.config.endpoint, { method: 'POST', headers: this.headers('application/json, text/event-stream'), body, signal });
+  }
+
+  private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
+    const headers: Record<string, string> = { ...this.config.headers, 'content-type': 'application/json', accept };
+    if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
+    if (this.protocolVersion !== undefined) headers[VERSION_HEADER] = this.protocolVersion;
+    return headers;
+  }
+
+  private takeSession(response: Response): void {
+    const id = response.headers.get(SESSION_HEADER);
+    if (id === null || !response.ok) return;
+    if (!SESSION_ID.test(id)) throw protocolError(this.ctx, 'the session id it gave is not 1–256 visible ASCII characters', undefined, 'initialize');
+    this.sessionId = id;
+  }
+
+  /** The result for request `id` out of an HTTP answer: a JSON body, or an SSE stream (resumed when it ends early). */
+  private async answer(response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
+    const type = (response.headers.get('content-type') ?? '').toLowerCase();
+    if (!response.ok) {
+      const body = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+      if (response.status === 404 && this.sessionId !== undefined && method !== 'initialize') {
+        throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
+          reason: 'session_expired',
+          status: 404,
+          url: this.ctx.url,
+          method,
+          retryable: false,
+        });
+      }
+      throw httpFailure(this.ctx, response, body, method, id);
+    }
+    if (type.startsWith('text/event-stream')) return this.stream(response, attempt, method, id);
+    if (!type.startsWith('application/json')) {
+      const shown = type === '' ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`;
+      if (response.body) response.body.cancel().catch(() => {});
+      throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
+    }
+    const body = await Promise.race([readBoundedBody(attempt.body(response), this.config.maxResponseBytes), attempt.aborted]);
+    if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
+    const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
+    const found = this.route(messages, id);
+    if (found === undefined) throw protocolError(this.ctx, `its answer to ${method} holds no response to request ${id}`, undefined, method);
+    return resultOf(this.ctx, found, method, response.status, false);
+  }
+
+  /** Hands server messages to the client; returns the response to `id`, if there is one. */
+  private route(messages: readonly ServerMessage[], id: number): Extract<ServerMessage, { kind: 'response' }> | undefined {
+    let found: Extract<ServerMessage, { kind: 'response' }> | undefined;
+    for (const message of messages) {
+      if (message.kind !== 'response') this.config.onServerMessage(message);
+      else if (message.id === id) found = message;
+    }
+    return found;
+  }
+
+  private async stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
+    let response = first;
+    let lastEventId: string | undefined;
+    let retryMs = 1_000;
+    for (let resumes = 0; ; resumes++) {
+      const found = await this.events(response, attempt, method, id, (event) => (lastEventId = event ?? lastEventId), (ms) => (retryMs = ms));
+      if (found !== undefined) return resultOf(this.ctx, found, method, response.status, true);
+      if (lastEventId === undefined) {
+        throw protocolError(this.ctx, `its stream ended before the response to ${method}, and it gave no event ids to resume from`, undefined, method);
+      }
+      if (resumes >= this.config.maxResumes) {
+        throw new MCPError(`MCP server ${this.ctx.server}: its stream ended before the response to ${method}, ${resumes} times`, { reason: 'protocol', url: this.ctx.url, method, retryable: false });
+      }
+      await Promise.race([delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal), attempt.aborted]);
+      const headers: Record<string, string> = { ...this.headers('text/event-stream'), [LAST_EVENT_ID_HEADER]: lastEventId };
+      delete headers['content-type'];
+      response = await Promise.race([this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }), attempt.aborted]);
+      if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+        const body = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+        const why = response.ok ? 'it did not answer with a stream' : httpFailure(this.ctx, response, body, method, id).message;
+        throw protocolError(this.ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
+      }
+    }
+  }
+
+  /** Reads one SSE answer until the response to `id` (returned) or its end or drop (undefined: resumable). */
+  private async events(
+    response: Response,
+    attempt: Attempt,
+    method: string,
+    id: number,
+    onId: (id: string | undefined) => void,
+    onRetry: (ms: number) => void,
+  ): Promise<Extract<ServerMessage, { kind: 'response' }> | undefined> {
+    const body = attempt.body(response).body;
+    if (!body) return undefined;
+    let found: Extract<ServerMessage, { kind: 'response' }> | undefined;
+    await readSSE(body, {
+      onRetry,
+      maxEventLength: this.maxEventLength,
+      aborted: attempt.aborted,
+      onEvent: (event) => {
+        onId(event.id === '' ? undefined : event.id);
+        if (event.data === '' || event.type !== 'message') return false; // a priming event, or not a JSON-RPC one
+        found = this.route(parseMessages(this.ctx, event.data, `an event of its stream answering ${method}`), id);
+        return found !== undefined;
+      },
+    });
+    return found;
+  }
+
+  private timer(controller: AbortController, method: string, options: Pick<RequestOptions, 'timeoutMs' | 'limit'>): ReturnType<typeof setTimeout> | undefined {
+    if (!Number.isFinite(options.timeoutMs)) return undefined;
+    const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
+    return setTimeout(
+      () =>
+        controller.abort(
+          new MCPError(`MCP ${method} to ${this.ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
+            reason: 'timeout',
+            timeout: options.limit,
+            url: this.ctx.url,
+            method,
+          }),
+        ),
+      clampDelay(options.timeoutMs),
+    );
+  }
+
+  /** The error the caller sees: its own abort reason, a limit that fired, or a typed failure. */
+  private failure(error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
+    if (userSignal?.aborted) return userSignal.reason;
+    if (controller.signal.aborted && MCPError.isInstance(controller.signal.reason)) return controller.signal.reason;
+    if (MCPError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
+    if (StreamError.isInstance(error)) return protocolError(this.ctx, `its stream answering ${method} broke a bound: ${error.message}`, error, method);
+    return new MCPError(`MCP ${method} to ${this.ctx.server} failed: ${redactText(messageOf(error), this.ctx.secrets)}`, {
+      reason: 'network',
+      url: this.ctx.url,
+      method,
+      cause: redactError(error, this.ctx.secrets),
+    });
+  }
+}
