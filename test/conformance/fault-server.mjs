@@ -28,13 +28,17 @@ async function staticFile(pathname) {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function startFaultServer({ port = 0 } = {}) {
-  const { chatFaultHandlers, a2aFaultHandlers } = await import(join(root, 'dist/testing/index.js'));
+  const { chatFaultHandlers, a2aFaultHandlers, mcpFaultHandlers } = await import(join(root, 'dist/testing/index.js'));
   let handlers = [];
   const server = await serve(async (request) => {
     const file = request.method === 'GET' ? await staticFile(new URL(request.url).pathname) : undefined;
     if (file) return file;
     return (await getResponse(handlers, request)) ?? new Response(`no handler for ${request.method} ${request.url}`, { status: 404 });
   }, { port });
-  handlers = [...chatFaultHandlers({ baseURL: `${server.url}/chat` }), ...a2aFaultHandlers({ baseURL: `${server.url}/a2a` })];
+  handlers = [
+    ...chatFaultHandlers({ baseURL: `${server.url}/chat` }),
+    ...a2aFaultHandlers({ baseURL: `${server.url}/a2a` }),
+    ...mcpFaultHandlers({ baseURL: `${server.url}/mcp` }),
+  ];
   return server;
 }

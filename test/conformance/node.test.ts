@@ -11,7 +11,7 @@ begin('node', 'Node 20: vitest, msw in process, the ESM build');
 const F = await import(`${DIST}/index.js`);
 const testing = await import(`${DIST}/testing/index.js`);
 const BASE = 'https://faults.conformance.test';
-const server = setupServer(...testing.chatFaultHandlers({ baseURL: `${BASE}/chat` }));
+const server = setupServer(...testing.chatFaultHandlers({ baseURL: `${BASE}/chat` }), ...testing.mcpFaultHandlers({ baseURL: `${BASE}/mcp` }));
 
 describe('conformance: Node (dist, msw in process)', () => {
   let results: ScenarioResult[] = [];

@@ -1,7 +1,8 @@
 // The cross-runtime conformance suite, written once: every capability through the public API of the BUILT package.
 // Each runtime harness (Node, Deno, workerd, Chromium ESM and IIFE) passes in the SDK namespace and the URL of a
-// fault server serving `chatFaultHandlers` (from `faultline/testing`) under `<baseURL>/chat`, so each runtime uses
-// its own real fetch and streams. Plain JavaScript and Web APIs only.
+// fault server serving the msw handlers of `faultline/testing` (`chatFaultHandlers` under `<baseURL>/chat`,
+// `mcpFaultHandlers` under `<baseURL>/mcp`), so each runtime uses its own real fetch and streams. Plain JavaScript
+// and Web APIs only.
 
 import { fatalWriteGraph } from '../../demo/a2a/inventory.mjs';
 import { check, equal, failureOf, items } from './asserts.mjs';
@@ -24,6 +25,55 @@ function stringFields(...keys) {
   };
 }
 
+
+/** A Standard Schema accepting any object (for local tools whose arguments do not matter). */
+const anyObject = {
+  parameters: {
+    '~standard': {
+      version: 1,
+      vendor: 'conformance',
+      validate: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? { value } : { issues: [{ message: 'expected an object', path: [] }] }),
+    },
+  },
+  jsonSchema: { type: 'object' },
+};
+
+/** A Standard Schema for `{ quantity }` that wants a positive integer (the local twin of the MCP `invalid-params` fault). */
+const positiveQuantity = {
+  parameters: {
+    '~standard': {
+      version: 1,
+      vendor: 'conformance',
+      validate: (value) => (Number.isInteger(value?.quantity) && value.quantity > 0 ? { value } : { issues: [{ message: 'must be a positive integer', path: ['quantity'] }] }),
+    },
+  },
+  jsonSchema: { type: 'object', properties: { quantity: { type: 'number' } } },
+};
+
+/**
+ * Local tools failing the way each MCP fault tool of `mcpFaultHandlers` fails (named `local_<fault>`), so the agent
+ * scenario can compare what the model gets from both. `local_unknown-tool` is deliberately not defined.
+ */
+function localTwins(F) {
+  const twin = (fault, execute, extra = {}) => F.defineTool({ name: `local_${fault}`, description: `The local twin of the MCP fault ${fault}.`, ...anyObject, execute, ...extra });
+  return [
+    twin('ok', (args) => ({ echo: args })),
+    twin('is-error', () => {
+      throw new F.DataNotFoundError("No order 'A-1' exists.", { context: { order: 'A-1' }, suggestion: 'Check the order id, or ask the user for it.' });
+    }),
+    twin('plain-error', () => F.ToolResult.error('The order is archived.')),
+    twin('invalid-params', () => 'unreachable', positiveQuantity),
+    twin('internal-error', () => {
+      throw new Error('connect ECONNREFUSED db-primary.fault.internal:5432');
+    }),
+    twin('cut-stream', () => ({ resumed: true })),
+    twin('cut-stream-no-resume', () => {
+      throw new TypeError('the stream ended before the response');
+    }),
+    twin('keep-alive-only', () => new Promise(() => {}), { timeoutMs: 150 }),
+    twin('session-expired', () => 'ok: a new session'),
+  ];
+}
 
 /** A client pointed at one fault of the fault server, with fast retries. */
 function faultClient(F, baseURL, fault, runId, extra = {}) {
@@ -66,6 +116,51 @@ export const scenarios = [
       equal(result.errors.map((error) => error.name), ['ToolError'], 'the crash is also a recoverable error item');
       const transcript = model.requests[1].messages;
       equal(transcript.filter((message) => message.role === 'tool').length, 8, 'one tool message per call');
+    },
+  },
+  {
+    name: 'agent loop: an MCP tool failing each way reaches the model exactly as a local tool failing the same way',
+    async run({ F, baseURL, runId }) {
+      const url = `${baseURL}/mcp/${runId}`;
+      const client = F.createMCPClient({ url, retry: { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 } });
+      const slow = await client.tools({ include: (tool) => tool.name === 'keep-alive-only', timeoutMs: 150 });
+      const remote = await client.tools({ include: (tool) => tool.name !== 'keep-alive-only', timeoutMs: 10_000 });
+      const faults = ['ok', 'is-error', 'plain-error', 'invalid-params', 'unknown-tool', 'internal-error', 'cut-stream', 'cut-stream-no-resume', 'keep-alive-only'];
+      const args = (fault) => (fault === 'ok' ? { text: 'hi' } : fault === 'invalid-params' ? { quantity: -1 } : {});
+      const first = [...faults.map((fault) => ({ name: fault, arguments: args(fault) })), ...faults.map((fault) => ({ name: `local_${fault}`, arguments: args(fault) }))];
+      // The session fault gets a round of its own: a re-established session is deterministic only with no other call in flight.
+      const second = [{ name: 'session-expired', arguments: {} }, { name: 'local_session-expired', arguments: {} }];
+      const model = F.createScriptedChatClient([{ toolCalls: first }, { toolCalls: second }, { text: 'Done.' }]);
+      const agent = new F.AgentBuilder('mcp-conformance').chatClient(model).tools([...remote, ...slow, ...localTwins(F)]).toolLogger(() => {}).build();
+      const result = await F.collectAgentRun(await agent.run('Call every tool.'));
+      equal(result.text, 'Done.', 'final answer');
+      const contents = result.toolResults.map((item) => JSON.parse(item.content));
+      const types = contents.map((content) => content.error?.type ?? 'ok');
+      const expected = ['ok', 'DataNotFoundError', 'ToolError', 'InputValidationError', 'ToolNotFound', 'ToolInternalError', 'ok', 'ToolInternalError', 'TimeoutError'];
+      equal(types.slice(0, faults.length), expected, 'what the model gets from each MCP fault');
+      equal(types.slice(faults.length, 2 * faults.length), expected, 'the same as from a local tool failing the same way');
+      equal(types.slice(2 * faults.length), ['ok', 'ok'], 'a call that met a forgotten session succeeds on the new one, as the local one does');
+      const mcp = Object.fromEntries(faults.map((fault, index) => [fault, contents[index]]));
+      const local = Object.fromEntries(faults.map((fault, index) => [fault, contents[faults.length + index]]));
+      for (const fault of ['ok', 'is-error', 'plain-error', 'cut-stream']) equal(mcp[fault], local[fault], `${fault}: the very same tool result`);
+      equal(mcp['invalid-params'].error.context.fields, ['quantity'], 'invalid-params names the field the server rejected');
+      check(mcp['unknown-tool'].error.context.available.includes('cut-stream') && !mcp['unknown-tool'].error.context.available.includes('unknown-tool'), 'unknown-tool lists the tools still there');
+      equal(mcp['keep-alive-only'].error.context, local['keep-alive-only'].error.context, 'the same timeout context ({timeoutMs: 150})');
+      for (const fault of ['internal-error', 'cut-stream-no-resume']) {
+        check(!JSON.stringify(mcp[fault]).match(/db-primary|fault\.internal|5432|ECONNREFUSED/), `${fault}: sanitized for the model`);
+      }
+      check(!JSON.stringify(local['internal-error']).includes('db-primary'), 'the local crash is sanitized too');
+      equal(contents[2 * faults.length], { ok: true, data: 'ok: a new session' }, 'session-expired: the answer of the new session');
+      equal(result.errors.map((error) => error.name), ['ToolError', 'ToolError', 'ToolError', 'ToolError'], 'the four crashes (two MCP, two local) are also recoverable error items');
+      equal(model.requests[2].messages.filter((message) => message.role === 'tool').length, 2 * faults.length + 2, 'one tool message per call');
+      const session = client.sessionId;
+      check(typeof session === 'string', 'a session to end');
+      await client.close();
+      const closed = await failureOf(client.callTool('ok'));
+      check(F.MCPError.isInstance(closed) && closed.reason === 'closed', `a closed client refuses calls (got ${closed?.name} ${closed?.reason})`);
+      const after = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      await after.text(); // read, not cancelled: msw keeps a copy of a mocked body, and a cancel would wait for it
+      equal(after.status, 404, 'close() ended the session on the server (DELETE)');
     },
   },
   {
@@ -206,7 +301,7 @@ export const scenarios = [
 /**
  * Runs every scenario in order and reports `{name, status: 'passed'|'failed'|'skipped', ms, error?, reason?}` each.
  * @param {any} F the SDK namespace (ESM module or the IIFE global)
- * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`)
+ * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`, MCP faults under `<baseURL>/mcp`)
  * @param {string} runtime the harness name, for skips
  */
 export async function runScenarios(F, baseURL, runtime) {
