@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { keepAliveAfter } from './keep-alive.js';
 import { sseText } from './openai-stream.js';
 
 /**
@@ -94,34 +95,6 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
   ];
 }
 
-/**
- * A 200 `text/event-stream` answer: `first`, then a `: keep-alive` comment 20 ms after each read of the client,
- * forever. Pull-based: nothing ticks while nobody reads, and the pending tick is cleared when the client cancels.
- */
-function keepAliveAfter(first: string): Response {
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(first));
-      },
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            controller.enqueue(encoder.encode(': keep-alive\n\n'));
-            resolve();
-          }, 20);
-        });
-      },
-      cancel() {
-        clearTimeout(timer);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
-}
 
 function finalStatus(text: string, taskId: string, contextId: string) {
   const message = (content: string, metadata?: Record<string, unknown>) => ({

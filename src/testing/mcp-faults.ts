@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { keepAliveAfter } from './keep-alive.js';
 
 /**
  * The tools `mcpFaultHandlers` serve, by name: each fails one way (or succeeds). Every tool is listed by
@@ -188,7 +189,7 @@ export function mcpFaultHandlers(options: { baseURL: string }): HttpHandler[] {
       case 'cut-stream-no-resume':
         return streamOf([{ data: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working on it' } } }]);
       case 'keep-alive-only':
-        return keepAliveStream();
+        return keepAliveAfter();
       default:
         return reply(callAnswer(name, args));
     }
@@ -243,30 +244,3 @@ function streamOf(frames: readonly StreamFrame[]): Response {
   return new HttpResponse(frames.map(frameText).join(''), { headers: HEADERS });
 }
 
-/**
- * A 200 `text/event-stream` answer that sends a `: keep-alive` comment 20 ms after each read of the client,
- * forever, and nothing else. Pull-based: nothing ticks while nobody reads (msw keeps an unread copy of each mocked
- * body), and the pending tick is cleared when the client cancels the body.
- * @example `keepAliveStream()`
- */
-function keepAliveStream(): Response {
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            controller.enqueue(encoder.encode(': keep-alive\n\n'));
-            resolve();
-          }, 20);
-        });
-      },
-      cancel() {
-        clearTimeout(timer);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new HttpResponse(body, { headers: HEADERS });
-}
