@@ -4,7 +4,7 @@
  */
 import { read } from './error-chain.js';
 import { isPlainObject, truncate } from './json.js';
-import { clampDelay } from './delay.js';
+import { clampDelay, watchAbort } from './delay.js';
 import { redactText, type RedactTextOptions } from './redact.js';
 
 export const DEFAULT_ERROR_BODY_LIMIT = 64 * 1024;
@@ -32,6 +32,11 @@ export interface BoundedText {
 export interface ReadBodyOptions {
   /** Stop reading after this long, whatever still trickles in (a peer that sends bytes but never ends). */
   timeoutMs?: number | undefined;
+  /**
+   * Stop reading (and cancel the body) when this aborts: the body is released even by a `fetch` that ignores its own
+   * signal. The text is then what had arrived.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -58,6 +63,7 @@ export async function readBoundedBody(
           reader.cancel().catch(() => {}); // a pending read resolves as done
         }, clampDelay(timeoutMs))
       : undefined;
+  const stopWatching = options.signal ? watchAbort(options.signal, () => void reader.cancel().catch(() => {})) : undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -75,6 +81,7 @@ export async function readBoundedBody(
     // a body that fails mid-way still yields what was read
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    stopWatching?.();
     reader.cancel().catch(() => {});
   }
   return timedOut ? { text, exceeded, timedOut } : { text, exceeded };

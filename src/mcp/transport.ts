@@ -132,7 +132,7 @@ export class MCPTransport {
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
       const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
-      const text = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+      const text = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
       if (!options.quiet) throw this.failure(error, attempt.controller, undefined, method);
@@ -146,7 +146,7 @@ export class MCPTransport {
     const body = JSON.stringify({ jsonrpc: '2.0', id, ...answer });
     const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
     this.post(body, attempt.controller.signal)
-      .then((response) => readBoundedBody(attempt.body(response)))
+      .then((response) => readBoundedBody(response, undefined, { signal: attempt.controller.signal }))
       .catch(() => {})
       .finally(() => attempt.close());
   }
@@ -166,7 +166,7 @@ export class MCPTransport {
     const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), clampDelay(timeoutMs)));
     try {
       const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
-      await readBoundedBody(attempt.body(response));
+      await readBoundedBody(response, undefined, { signal: attempt.controller.signal });
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
     } finally {
@@ -204,7 +204,7 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+      const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
       if (response.status === 404 && this.sessionId !== undefined && method !== 'initialize') {
         throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
           reason: 'session_expired',
@@ -222,7 +222,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await Promise.race([readBoundedBody(attempt.body(response), this.config.maxResponseBytes), attempt.aborted]);
+    const body = await Promise.race([readBoundedBody(response, this.config.maxResponseBytes, { signal: attempt.controller.signal }), attempt.aborted]);
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);
@@ -258,7 +258,7 @@ export class MCPTransport {
       delete headers['content-type'];
       response = await Promise.race([this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }), attempt.aborted]);
       if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
-        const body = await Promise.race([readBoundedBody(attempt.body(response)), attempt.aborted]);
+        const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
         const why = response.ok ? 'it did not answer with a stream' : httpFailure(this.ctx, response, body, method, id).message;
         throw protocolError(this.ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
       }
@@ -274,7 +274,7 @@ export class MCPTransport {
     onId: (id: string | undefined) => void,
     onRetry: (ms: number) => void,
   ): Promise<Extract<ServerMessage, { kind: 'response' }> | undefined> {
-    const body = attempt.body(response).body;
+    const body = response.body; // readSSE cancels it when the attempt aborts, whatever the fetch does with its signal
     if (!body) return undefined;
     let found: Extract<ServerMessage, { kind: 'response' }> | undefined;
     await readSSE(body, {
