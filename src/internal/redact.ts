@@ -135,8 +135,8 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
 }
 
 /**
- * `value` with every occurrence of a configured secret in its strings replaced by `[REDACTED]` (nothing else is
- * touched: no key- or pattern-based masking). Returns `value` itself when no string holds a secret, so the common
+ * `value` with every occurrence of a configured secret in its strings and its object keys replaced by `[REDACTED]`
+ * (nothing else is touched: no key- or pattern-based masking). Returns `value` itself when no string holds a secret, so the common
  * case allocates nothing. Walks plain objects and arrays; past 20 levels a part is cleaned through its JSON text, so
  * depth hides nothing. Never mutates the input.
  */
@@ -154,16 +154,19 @@ export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0
     return (copy ?? value) as T;
   }
   if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const item = value[key];
     const clean = removeSecrets(item, secrets, depth + 1);
-    if (clean === item) continue;
+    const cleanKey = replaceSecrets(key, secrets); // a key is data a remote party controls too
     if (copy === undefined) {
+      if (clean === item && cleanKey === key) continue;
       copy = {};
-      for (const other of Object.keys(value)) defineData(copy, other, value[other]);
+      for (const earlier of keys.slice(0, index)) defineData(copy, earlier, value[earlier]); // unchanged so far
     }
-    defineData(copy, key, clean);
+    defineData(copy, cleanKey, clean);
   }
   return (copy ?? value) as T;
 }

@@ -376,3 +376,17 @@ describe('redactHeaders', () => {
     expect(copy['x-debug']).toBe(`received Bearer ${REDACTED}`);
   });
 });
+
+describe('removeSecrets over object keys', () => {
+  it('replaces a secret in a key, keeping order and the values, and returns the input itself when nothing holds one', () => {
+    const secret = 'key-PLANTED-0123456789';
+    const value = { first: 1, [`x-${secret}`]: { [secret]: 'deep' }, last: [{ [secret]: secret }] };
+    const clean = removeSecrets(value, [secret]);
+    expect(JSON.stringify(clean)).not.toContain(secret);
+    expect(Object.keys(clean)).toEqual(['first', 'x-[REDACTED]', 'last']);
+    expect(clean).toEqual({ first: 1, 'x-[REDACTED]': { '[REDACTED]': 'deep' }, last: [{ '[REDACTED]': '[REDACTED]' }] });
+    const untouched = { a: { b: [1, 'two'] } };
+    expect(removeSecrets(untouched, [secret])).toBe(untouched);
+    expect(value).toHaveProperty(`x-${secret}`); // the input is not mutated
+  });
+});
