@@ -3,13 +3,17 @@
  * negotiation), `ping`, `tools/list`, `tools/call`, and the notifications `notifications/cancelled` (aborts a call
  * in flight of the same session) and `notifications/initialized` (nothing to do). Unknown methods get -32601 and
  * anything unexpected -32603 with a generic message (the real error goes to `onError`, redacted).
+ *
+ * A call whose signal aborted gets no answer only when the client asked for it (`notifications/cancelled`) or is
+ * gone (no one would read an answer); a call cut short by its session ending is answered with a JSON-RPC -32000
+ * error that says why, so its client does not wait for a response that never comes.
  */
 import { linkedController } from '../internal/delay.js';
 import { truncate } from '../internal/json.js';
 import { redactError } from '../internal/redact.js';
 import type { MCPSettings } from './handler-options.js';
 import type { InboundMessage } from './handler-request.js';
-import { requestKey, type MCPSession, type MCPSessionStore } from './handler-sessions.js';
+import { requestKey, SessionEnded, type MCPSession, type MCPSessionStore } from './handler-sessions.js';
 import { callTool, ToolCatalog } from './handler-tools.js';
 import { errorMessage, NO_ANSWER, resultMessage, type Answer } from './handler-wire.js';
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS, MCPErrorCode, type MCPInitializeResult } from './protocol.js';
@@ -114,9 +118,9 @@ export class Dispatcher {
     session?.calls.set(key, controller);
     try {
       const result = await callTool(plan.result, { signal: controller.signal, secrets: this.settings.secrets, logger: this.settings.logger });
-      return controller.signal.aborted ? NO_ANSWER : resultMessage(message.id, result);
+      return controller.signal.aborted ? abortedAnswer(message, controller.signal.reason) : resultMessage(message.id, result);
     } catch (error) {
-      if (controller.signal.aborted) return NO_ANSWER; // cancelled, session ended, or the client left: no answer
+      if (controller.signal.aborted) return abortedAnswer(message, controller.signal.reason);
       throw error;
     } finally {
       dispose();
@@ -126,6 +130,15 @@ export class Dispatcher {
       }
     }
   }
+}
+
+/**
+ * @internal The answer to a call whose signal aborted: a -32000 error when its session ended under it (DELETE,
+ * expiry, eviction), else none (the client cancelled it, or left).
+ */
+export function abortedAnswer(message: RPCRequest, reason: unknown): Answer {
+  if (reason instanceof SessionEnded) return errorMessage(message.id, MCPErrorCode.SessionRequired, `${reason.message}; the call was stopped (send initialize to start a new session)`);
+  return NO_ANSWER;
 }
 
 /** @internal True for an `initialize` request (it is handled by the front: it creates the session). */

@@ -33,7 +33,11 @@ export interface MCPHandlerOptions {
    * scopes its request id; a call still stops when its client disconnects). @default true
    */
   sessions?: boolean | undefined;
-  /** Sessions held at once; one more drops the least recently used (its calls in flight are aborted). @default 10000 */
+  /**
+   * Sessions held at once. A new `initialize` past it drops the least recently used session with no call in flight;
+   * when every session has a call in flight, that `initialize` is refused with HTTP 503, `Retry-After: 1` and
+   * JSON-RPC -32000 (running calls are never dropped to make room). @default 10000
+   */
   maxSessions?: number | undefined;
   /** A session unused this long (and with no call in flight) is forgotten, checked when it is next used. @default 3600000 (1 h) */
   sessionIdleMs?: number | undefined;
@@ -54,11 +58,15 @@ export interface MCPHandlerOptions {
   /** Deepest nesting accepted in `params`; deeper gets HTTP 400 and JSON-RPC -32602 naming the path. @default 100 */
   maxDepth?: number | undefined;
   /**
-   * Origins allowed to call (the spec's defence against DNS rebinding: set it when the server listens on localhost or
-   * is reachable from browsers). A request whose `Origin` header is not listed gets HTTP 403; requests without an
-   * `Origin` header (non-browser clients) are always accepted. @default every origin
+   * Origins allowed to call besides the endpoint's own (the spec's defence against DNS rebinding: servers MUST check
+   * `Origin`). A request with an `Origin` header that is neither the request URL's own origin (scheme://host:port of
+   * `request.url`) nor listed here gets HTTP 403 and JSON-RPC -32600; requests without an `Origin` header
+   * (non-browser clients, such as the SDK's Node client) are always accepted. List each origin exactly as browsers
+   * send it (`https://app.example`, `http://localhost:5173`: no path, no trailing slash, no default port). Behind a
+   * proxy that rewrites the URL the handler sees, list the public origin. `'*'` accepts every origin (only for a
+   * server browsers cannot reach, or that authenticates every request). @default [] (the endpoint's own origin only)
    */
-  allowedOrigins?: readonly string[] | undefined;
+  allowedOrigins?: readonly string[] | '*' | undefined;
   /**
    * Strings that must never reach a client (your tools' API keys): removed, in every form (as is, URL-encoded,
    * JSON-escaped, base64), from every byte the handler sends, and from the developer log records.
@@ -82,7 +90,8 @@ export interface MCPSettings {
   keepAliveMs: number | false;
   pageSize: number;
   limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number };
-  allowedOrigins: ReadonlySet<string> | undefined;
+  /** The origins accepted besides the request URL's own, or `'*'` for every one. */
+  allowedOrigins: ReadonlySet<string> | '*';
   secrets: readonly string[];
   logger: ToolLogSink | undefined;
   onError: ((error: unknown) => void) | undefined;
@@ -129,7 +138,7 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
   if (options.bodyTimeoutMs !== undefined && !positive(options.bodyTimeoutMs, false)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
   if (options.sessionIdleMs !== undefined && !positive(options.sessionIdleMs, false)) problems.push('sessionIdleMs must be a number > 0 or Infinity');
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !positive(options.keepAliveMs, true)) problems.push('keepAliveMs must be a finite number > 0 or false');
-  if (options.allowedOrigins !== undefined && !isStringArray(options.allowedOrigins)) problems.push('allowedOrigins must be an array of strings');
+  if (options.allowedOrigins !== undefined && options.allowedOrigins !== '*' && !isStringArray(options.allowedOrigins)) problems.push(`allowedOrigins must be an array of strings or '*'`);
   if (options.secrets !== undefined && !isStringArray(options.secrets)) problems.push('secrets must be an array of strings');
   if (options.logger !== undefined && typeof options.logger !== 'function') problems.push('logger must be a function');
   if (options.onError !== undefined && typeof options.onError !== 'function') problems.push('onError must be a function');
@@ -146,7 +155,7 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
     keepAliveMs: options.keepAliveMs ?? 15_000,
     pageSize: options.pageSize ?? 100,
     limits: { maxBodyBytes: options.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000, maxDepth: options.maxDepth ?? MAX_JSON_DEPTH },
-    allowedOrigins: options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins),
+    allowedOrigins: options.allowedOrigins === '*' ? '*' : new Set(options.allowedOrigins ?? []),
     secrets: Object.freeze([...(options.secrets ?? [])]),
     logger: options.logger,
     onError: options.onError,

@@ -2,7 +2,8 @@
  * @internal A POST to the MCP endpoint, in the order of the checks: `Accept` (406), `Content-Type` (415), the
  * `mcp-protocol-version` header (400), the body (413, 408, -32700), each message (-32600, -32602: HTTP 400), then
  * `initialize` (creates the session) or the session (400 without an id, 404 for an unknown one), then the batch rule,
- * then notifications (202) and requests (answered in the response mode).
+ * then notifications (202) and requests (answered in the response mode). An `initialize` that finds `maxSessions`
+ * sessions all with calls in flight gets 503 with `Retry-After: 1` (no running call is dropped to make room).
  *
  * Batches: JSON-RPC batches exist in revisions 2025-03-26 and 2024-11-05 and were removed in 2025-06-18, so a batch
  * is accepted when the revision in effect (the header, else the session's, else 2025-03-26 as the spec says) is one
@@ -25,6 +26,9 @@ export const DEFAULT_ASSUMED_VERSION = '2025-03-26';
 
 /** @internal Revisions whose base protocol has JSON-RPC batches. */
 export const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26', '2024-11-05']);
+
+/** @internal The 503 message of an `initialize` that finds every session busy (no idle one to drop). */
+export const TOO_MANY_BUSY = 'Service Unavailable: too many sessions with calls in flight; try again';
 
 /** @internal What a POST needs. */
 export interface PostContext {
@@ -99,9 +103,12 @@ function initialize(message: Extract<InboundMessage, { kind: 'request' }>, conte
   if ('error' in answer) {
     reply = answer.error;
   } else {
+    if (sessions) {
+      const session = sessions.create(answer.version);
+      if (!session) return Promise.resolve(refusal(503, message.id, MCPErrorCode.SessionRequired, TOO_MANY_BUSY, settings.secrets, { 'retry-after': '1' }));
+      headers = { [SESSION_HEADER]: session.id };
+    }
     reply = resultMessage(message.id, answer.result);
-    const session = sessions?.create(answer.version);
-    if (session) headers = { [SESSION_HEADER]: session.id };
   }
   const noop = () => {};
   return answerRequests([Promise.resolve(reply)], { mode: settings.responseMode, keepAliveMs: false, secrets: settings.secrets, headers, batch: false, abort: noop, done: noop });

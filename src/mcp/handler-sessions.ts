@@ -1,8 +1,11 @@
 /**
  * @internal The MCP handler's sessions: created by `initialize`, found by their `mcp-session-id`, bounded in number
- * (past `maxSessions` the least recently used is dropped) and in idle time (checked lazily when a session is used
- * or another is created: no timer ever runs). A session owns the abort controllers of its calls in flight, so
- * `notifications/cancelled` can reach one of them and DELETE (or eviction, or expiry) aborts them all.
+ * and in idle time (checked lazily when a session is used or another is created: no timer ever runs). Past
+ * `maxSessions` the least recently used *idle* session (no call in flight) is dropped; when every session has a call
+ * in flight, no session is created (the handler answers 503): another client's `initialize` flood never kills a
+ * running call. A session owns the abort controllers of its calls in flight, so `notifications/cancelled` can reach
+ * one of them, and a session that ends (DELETE, expiry, eviction) aborts them all with a {@link SessionEnded} that
+ * says why — those calls are then answered with a JSON-RPC error, not left without an answer.
  */
 import { now } from '../internal/clock.js';
 import { randomUUID } from '../internal/ids.js';
@@ -20,9 +23,20 @@ export interface MCPSession {
   readonly calls: Map<string, AbortController>;
 }
 
-/** @internal Why calls were aborted: the session ended (DELETE, eviction, expiry). */
+/** @internal Why a session ended, as its calls in flight are told (`The MCP session ended: <why>`). */
+export const SessionEndReason = Object.freeze({
+  deleted: 'the client deleted it (HTTP DELETE)',
+  expired: 'it was idle too long and expired',
+  evicted: 'it was dropped to make room for a new session (maxSessions)',
+});
+
+/** @internal Why calls were aborted: the session ended (DELETE, eviction, expiry); the message says which. */
 export class SessionEnded extends Error {
   override readonly name = 'SessionEnded';
+
+  constructor(readonly why: string) {
+    super(`The MCP session ended: ${why}`);
+  }
 }
 
 /** @internal A request id as a map key that keeps `1` and `"1"` apart. */
@@ -44,16 +58,22 @@ export class MCPSessionStore {
     return this.sessions.size;
   }
 
-  /** A new session (dropping expired ones, then the least recently used one when the store is full). */
-  create(protocolVersion: string): MCPSession {
+  /**
+   * A new session, after dropping expired ones and, when the store is full, the least recently used idle one;
+   * `undefined` (nothing dropped, nothing created) when the store is full and every session has a call in flight.
+   */
+  create(protocolVersion: string): MCPSession | undefined {
     const time = now();
+    // Deleting the entry being visited keeps a Map iteration valid.
     for (const session of this.sessions.values()) {
-      if (!this.expired(session, time)) break; // the rest were used more recently
-      this.end(session.id);
+      if (session.calls.size > 0) continue; // busy: never expired, and an idle one behind it may be
+      if (!this.expired(session, time)) break; // the idle ones after it were used more recently
+      this.end(session.id, SessionEndReason.expired);
     }
     while (this.sessions.size >= this.maxSessions) {
-      const oldest = this.sessions.keys().next().value as string;
-      this.end(oldest);
+      const victim = this.oldestIdle();
+      if (victim === undefined) return undefined;
+      this.end(victim.id, SessionEndReason.evicted);
     }
     const session: MCPSession = { id: randomUUID(), protocolVersion, lastUsed: time, calls: new Map() };
     this.sessions.set(session.id, session);
@@ -66,7 +86,7 @@ export class MCPSessionStore {
     if (!session) return undefined;
     const time = now();
     if (this.expired(session, time)) {
-      this.end(id);
+      this.end(id, SessionEndReason.expired);
       return undefined;
     }
     this.touch(session, time);
@@ -81,15 +101,24 @@ export class MCPSessionStore {
     this.sessions.set(session.id, session);
   }
 
-  /** Ends a session: it is forgotten and its calls in flight are aborted. False when it was not known. */
-  end(id: string): boolean {
+  /**
+   * Ends a session: it is forgotten and its calls in flight are aborted with a {@link SessionEnded} saying `why`
+   * (one of {@link SessionEndReason}). False when it was not known.
+   */
+  end(id: string, why: string): boolean {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
-    const reason = new SessionEnded('The MCP session ended');
+    const reason = new SessionEnded(why);
     for (const controller of [...session.calls.values()]) controller.abort(reason);
     session.calls.clear();
     return true;
+  }
+
+  /** The least recently used session with no call in flight. */
+  private oldestIdle(): MCPSession | undefined {
+    for (const session of this.sessions.values()) if (session.calls.size === 0) return session;
+    return undefined;
   }
 
   /** A session with a call in flight is never idle. */

@@ -2,7 +2,7 @@
  * The MCP server: faultline tools over the Streamable HTTP transport (revisions 2025-11-25, 2025-06-18, 2025-03-26,
  * and 2024-11-05 clients negotiating over it), as a plain fetch handler.
  */
-import { MCPSessionStore } from './handler-sessions.js';
+import { MCPSessionStore, SessionEndReason } from './handler-sessions.js';
 import { Dispatcher } from './handler-dispatch.js';
 import { resolveHandlerOptions, type MCPHandlerOptions } from './handler-options.js';
 import { findSession, handlePost, versionHeader, type PostContext } from './handler-post.js';
@@ -24,6 +24,26 @@ export type { MCPHandlerOptions } from './handler-options.js';
 export type MCPHandler = (request: Request) => Promise<Response>;
 
 /**
+ * The spec's Origin check (DNS rebinding): no `Origin` header (a server-side client) passes; a present one passes
+ * when it is exactly the request URL's own origin (scheme://host[:port], as browsers serialize it), is listed in
+ * `allowed`, or `allowed` is `'*'`.
+ */
+function originAllowed(request: Request, allowed: ReadonlySet<string> | '*'): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null || allowed === '*' || allowed.has(origin)) return true;
+  return origin !== 'null' && origin === ownOrigin(request.url);
+}
+
+/** The serialized origin of the request URL (`https://a.example`, default port dropped, host lower case). */
+function ownOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Serves faultline tools (made by `defineTool`) to any MCP client, as a plain fetch handler `(request: Request) =>
  * Promise<Response>` over the Streamable HTTP transport: it runs unchanged as a Cloudflare Worker, in `Deno.serve`,
  * in a Service Worker, behind Node's `http` with a tiny adapter, at whatever path it is mounted on.
@@ -32,7 +52,8 @@ export type MCPHandler = (request: Request) => Promise<Response>;
  *   client's revision when we speak it, else the newest, and starts a session: header `mcp-session-id`), `ping`,
  *   `tools/list` (pages of `pageSize` with an opaque `nextCursor`), `tools/call`; notifications get HTTP 202, and
  *   `notifications/cancelled` aborts the named call of the same session (its tool's `context.signal`) — that call is
- *   then answered by an event stream that closes without a message, as the spec wants no response for it.
+ *   then answered by an event stream that closes without a message, as the spec wants no response for it. A call
+ *   stopped because its session ended (DELETE, expiry) is answered instead, with JSON-RPC -32000 saying why.
  * - `tools/call` runs the tool with `runTool`: every outcome is a result — `structuredContent` is the faultline
  *   `ToolResult` JSON (`{ ok, data?, error?: { type, message, context?, suggestion? } }`), the text block its JSON
  *   text, `isError` true for failures (a thrown `ToolFailure`, invalid arguments, a timeout, a crash: a sanitized
@@ -40,14 +61,17 @@ export type MCPHandler = (request: Request) => Promise<Response>;
  *   `Unknown tool: <name>` with `data.available`.
  * - Refusals have exact statuses: 406 (Accept lacks `application/json` or `text/event-stream`), 415, 413, 408, 400
  *   (unparseable -32700, not JSON-RPC -32600, params too deep -32602, an unknown `mcp-protocol-version`, no session
- *   id), 404 (unknown, expired or deleted session: the client initializes again), 403 (an `Origin` not in
- *   `allowedOrigins`), 405 (GET: this server opens no stream of its own; `Allow: POST, DELETE`). DELETE with a
- *   session id ends the session (204) and aborts its calls in flight.
+ *   id), 404 (unknown, expired or deleted session: the client initializes again), 403 (an `Origin` header that is
+ *   neither the request URL's own origin nor in `allowedOrigins` — a request without one passes; `allowedOrigins:
+ *   '*'` accepts every origin), 405 (GET: this server opens no stream of its own; `Allow: POST, DELETE`), 503 with
+ *   `Retry-After: 1` (an `initialize` when `maxSessions` sessions all have calls in flight). DELETE with a session
+ *   id ends the session (204) and aborts its calls in flight, each answered with JSON-RPC -32000.
  * - Nothing sent holds a configured secret (in any form) or a stack; an unexpected failure is -32603 with a generic
  *   message and goes to `onError`, redacted.
  *
- * Sessions live in this handler's memory (bounded: `maxSessions`, `sessionIdleMs`). Where requests of one client
- * may reach different isolates or processes, use `sessions: false` (stateless).
+ * Sessions live in this handler's memory (bounded: `maxSessions`, past which the least recently used idle session is
+ * dropped, and `sessionIdleMs`). Where requests of one client may reach different isolates or processes, use
+ * `sessions: false` (stateless).
  *
  * @example
  * ```ts
@@ -80,13 +104,12 @@ export function createMCPHandler(options: MCPHandlerOptions): MCPHandler {
     if (header instanceof Response) return header;
     const session = findSession(request, sessions, secrets);
     if (session instanceof Response) return session;
-    sessions.end(session.id);
+    sessions.end(session.id, SessionEndReason.deleted);
     return new Response(null, { status: 204 });
   };
 
   const handle = async (request: Request): Promise<Response> => {
-    const origin = request.headers.get('origin');
-    if (settings.allowedOrigins && origin !== null && !settings.allowedOrigins.has(origin)) {
+    if (!originAllowed(request, settings.allowedOrigins)) {
       return refusal(403, null, MCPErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed', secrets);
     }
     if (request.method === 'POST') return handlePost(request, context);

@@ -158,7 +158,7 @@ describe('options', () => {
     expect(problems.join('\n')).toMatch(/maxSessions must be an integer > 0/);
   });
 
-  it.each([[null], [undefined], ['options'], [{ serverInfo: { name: 's', version: '1' } }], [{ tools: [echoTool] }], [{ ...base, tools: 'echo' }], [{ ...base, allowedOrigins: 'x' }], [{ ...base, logger: 1 }]])(
+  it.each([[null], [undefined], ['options'], [{ serverInfo: { name: 's', version: '1' } }], [{ tools: [echoTool] }], [{ ...base, tools: 'echo' }], [{ ...base, allowedOrigins: 'x' }], [{ ...base, allowedOrigins: ['*', 1] }], [{ ...base, logger: 1 }]])(
     'refuses %j',
     (options) => {
       expect(() => createMCPHandler(options as unknown as MCPHandlerOptions)).toThrow(ConfigError);
@@ -184,5 +184,10 @@ describe('options', () => {
       onError: () => {},
     });
     expect((await post(handler, rpc('initialize', { protocolVersion: '2025-11-25' }))).status).toBe(200);
+  });
+
+  it("accepts allowedOrigins '*'", async () => {
+    const handler = createMCPHandler({ ...base, allowedOrigins: '*' });
+    expect((await post(handler, rpc('initialize', { protocolVersion: '2025-11-25' }), { headers: { origin: 'https://anywhere.example' } })).status).toBe(200);
   });
 });

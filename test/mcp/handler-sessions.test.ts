@@ -1,7 +1,8 @@
 // Sessions of our MCP handler (required id: 400; unknown, expired, deleted: 404; DELETE; the maxSessions and
 // sessionIdleMs bounds; stateless mode), and the life of a call in flight: notifications/cancelled reaching the
-// tool's signal, the client disconnecting (request aborted, answer stream cancelled), the session ending under it,
-// and 100 concurrent calls on one session.
+// tool's signal and getting no answer, the client disconnecting (request aborted, answer stream cancelled), the
+// session ending under it (the call answered with -32000), busy sessions never evicted (503 when all are busy), and
+// 100 concurrent calls on one session.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineTool } from '../../src/tools/index.js';
@@ -70,16 +71,32 @@ describe('DELETE', () => {
     expect((await ping(handler, session)).status).toBe(200);
   });
 
-  it('aborts the calls in flight of the session; they get no answer', async () => {
+  it.each([['json' as const], ['sse' as const]])('aborts the calls in flight of the session; each is answered with -32000 naming the session end (%s)', async (responseMode) => {
     const { tool, started } = waitingTool();
-    const { handler, session } = await ready({ tools: [tool] });
-    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 1), { session });
+    const { handler, session } = await ready({ tools: [tool], responseMode });
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 'call-1'), { session });
     const signal = await started;
     expect((await remove(handler, session)).status).toBe(204);
     expect(signal.aborted).toBe(true);
     const response = await within(answer, 2_000, 'the aborted call');
-    expect(response.headers.get('content-type')).toBe('text/event-stream');
-    expect(await response.text()).toBe('');
+    expect(response.status).toBe(200);
+    const body = responseMode === 'json' ? await jsonOf(response) : (await within(sseRead(response), 2_000, 'the aborted stream')).frames.map((frame) => frame.data);
+    const message = responseMode === 'json' ? body : (body as unknown[])[0];
+    if (responseMode === 'sse') expect(body).toHaveLength(1);
+    expect(message).toMatchObject({ jsonrpc: '2.0', id: 'call-1', error: { code: -32000 } });
+    expect((message as { error: { message: string } }).error.message).toMatch(/^The MCP session ended: the client deleted it \(HTTP DELETE\)/);
+  });
+
+  it('answers every call of a batch that the session end stopped', async () => {
+    const { tool, started } = waitingTool();
+    const { handler, session } = await ready({ tools: [tool] }, '2025-03-26');
+    const answer = post(handler, [rpc('tools/call', { name: 'wait' }, 1), rpc('ping', undefined, 2)], { session });
+    await started;
+    await remove(handler, session);
+    const body = (await jsonOf(await within(answer, 2_000, 'the batch'))) as unknown as Array<Record<string, { code?: number }>>;
+    expect(body).toHaveLength(2);
+    expect(body.find((each) => each.id === (1 as unknown))?.error?.code).toBe(-32000);
+    expect(body.find((each) => each.id === (2 as unknown))?.result).toEqual({});
   });
 });
 
@@ -101,15 +118,56 @@ describe('session bounds', () => {
     for (const id of [a, c, d]) expect((await ping(handler, id)).status).toBe(200);
   });
 
-  it('an evicted session aborts its calls in flight', async () => {
-    const { tool, started } = waitingTool();
-    const handler = handlerWith({ tools: [tool], maxSessions: 1 });
-    const { session } = await initialize(handler);
-    const answer = post(handler, rpc('tools/call', { name: 'wait' }), { session });
+  it('maxSessions 3: a busy session is never evicted; idle ones are, and its call completes normally', async () => {
+    const { tool, started, release } = waitingTool();
+    const handler = handlerWith({ tools: [tool], maxSessions: 3 });
+    const busy = (await initialize(handler)).session;
+    const idle = [(await initialize(handler)).session, (await initialize(handler)).session];
+    const answer = post(handler, rpc('tools/call', { name: 'wait' }, 9), { session: busy });
     const signal = await started;
-    await initialize(handler);
-    expect(signal.aborted).toBe(true);
-    expect(await (await answer).text()).toBe('');
+    const fresh: Array<string | undefined> = [];
+    for (let index = 0; index < 3; index++) fresh.push((await initialize(handler)).session); // each drops the oldest idle one
+    expect(signal.aborted).toBe(false);
+    for (const id of idle) expect((await ping(handler, id)).status).toBe(404);
+    expect((await ping(handler, fresh[0])).status).toBe(404); // the third initialize found only it idle (besides the two newer)
+    for (const id of fresh.slice(1)) expect((await ping(handler, id)).status).toBe(200);
+    release('survived');
+    const body = await jsonOf(await within(answer, 2_000, 'the busy call'));
+    expect(body).toMatchObject({ id: 9, result: { isError: false, structuredContent: { ok: true, data: { released: 'survived' } } } });
+    expect(signal.aborted).toBe(false);
+    expect((await ping(handler, busy)).status).toBe(200);
+  });
+
+  it('maxSessions 3 all busy: a fourth initialize gets 503 with Retry-After: 1 and -32000; no call is aborted', async () => {
+    const waits = [waitingTool('wait_a'), waitingTool('wait_b'), waitingTool('wait_c')];
+    const handler = handlerWith({ tools: waits.map((each) => each.tool), maxSessions: 3 });
+    const sessions: Array<string | undefined> = [];
+    const answers: Promise<Response>[] = [];
+    for (const [index, each] of waits.entries()) {
+      const { session } = await initialize(handler);
+      sessions.push(session);
+      answers.push(post(handler, rpc('tools/call', { name: each.tool.name }, index), { session }));
+    }
+    const signals = await Promise.all(waits.map((each) => each.started));
+    const refused = await post(handler, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '0' } }, 0));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('mcp-session-id')).toBeNull();
+    const body = await jsonOf(refused);
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 0, error: { code: -32000 } });
+    expect(body.error.message).toContain('too many sessions with calls in flight; try again');
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false, false]);
+    for (const id of sessions) expect((await ping(handler, id)).status).toBe(200);
+
+    waits[1]?.release('done');
+    expect((await jsonOf(await answers[1]!)).result.structuredContent.data).toEqual({ released: 'done' });
+    const { session: late } = await initialize(handler); // the session whose call ended is idle again: it makes room
+    expect((await ping(handler, sessions[1])).status).toBe(404);
+    expect((await ping(handler, late)).status).toBe(200);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false, false]);
+    waits[0]?.release('a');
+    waits[2]?.release('c');
+    await Promise.all([answers[0], answers[2]]);
   });
 
   it('sessionIdleMs: an idle session is forgotten (404) when next used', async () => {

@@ -66,6 +66,47 @@ describe('headers', () => {
     expect((await post(handler, rpc('initialize', { protocolVersion: '2025-11-25' }))).status).toBe(200);
     expect((await post(handler, undefined, { method: 'DELETE', headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
+
+  const init = rpc('initialize', { protocolVersion: '2025-11-25' });
+  const withOrigin = (origin: string) => ({ headers: { origin } });
+
+  it.each([['https://evil.example'], ['http://tools.example'], ['https://tools.example:8443'], ['https://sub.tools.example'], ['null'], ['https://tools.example.evil.example']])(
+    'refuses the cross-origin %j by default with 403 and -32600 (DNS rebinding)',
+    async (origin) => {
+      const handler = handlerWith();
+      const refusal = await refusalOf(await post(handler, init, withOrigin(origin)));
+      expect(refusal).toMatchObject({ status: 403, code: -32600 });
+      expect(refusal.message).toContain('Origin');
+    },
+  );
+
+  it('refuses a cross-origin request of an existing session by default too (POST and DELETE)', async () => {
+    const { handler, session } = await ready();
+    expect((await post(handler, rpc('ping'), { session, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await post(handler, undefined, { method: 'DELETE', session, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await post(handler, rpc('ping'), { session })).status).toBe(200);
+  });
+
+  it("accepts by default the request URL's own origin, and no Origin header at all", async () => {
+    const handler = handlerWith();
+    expect((await post(handler, init, withOrigin('https://tools.example'))).status).toBe(200);
+    expect((await post(handler, init)).status).toBe(200);
+    const ported = new Request('http://127.0.0.1:8080/mcp', { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', origin: 'http://127.0.0.1:8080' }, body: JSON.stringify(init) });
+    expect((await handler(ported)).status).toBe(200);
+  });
+
+  it('accepts a listed origin, and still its own origin, with allowedOrigins', async () => {
+    const handler = handlerWith({ allowedOrigins: ['https://app.example', 'http://localhost:5173'] });
+    for (const origin of ['https://app.example', 'http://localhost:5173', 'https://tools.example']) expect((await post(handler, init, withOrigin(origin))).status).toBe(200);
+    expect((await post(handler, init, withOrigin('http://localhost:5174'))).status).toBe(403);
+    expect((await post(handler, init, withOrigin('https://app.example/'))).status).toBe(403);
+  });
+
+  it("allowedOrigins '*' accepts every origin", async () => {
+    const handler = handlerWith({ allowedOrigins: '*' });
+    for (const origin of ['https://evil.example', 'null', 'http://localhost:1']) expect((await post(handler, init, withOrigin(origin))).status).toBe(200);
+    expect((await post(handler, init)).status).toBe(200);
+  });
 });
 
 describe('HTTP methods', () => {
