@@ -8,7 +8,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { describeBytes, type BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { redactHeaders, redactText, redactValue } from '../internal/redact.js';
+import { redactHeaders, redactText, redactValue, removeSecrets } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { nestingProblem } from '../wire/safe-json.js';
 import type { MCPRequestId } from './protocol.js';
@@ -39,7 +39,10 @@ export function parseMessages(ctx: AnswerContext, text: string, where: string): 
   }
   const nesting = nestingProblem(value, 'message', MAX_MESSAGE_DEPTH);
   if (nesting !== undefined) throw protocolError(ctx, `${where} is nested too deeply (${nesting.message})`);
-  const items = Array.isArray(value) ? value : [value];
+  // Cleaned once, here, at the boundary: names, descriptions, keys, results, errors, notifications — whatever part of
+  // a message quotes a secret, nothing after this point can see it.
+  const clean = removeSecrets(value, ctx.secrets);
+  const items = Array.isArray(clean) ? clean : [clean];
   return items.map((item) => messageOf(ctx, item, where));
 }
 
@@ -81,7 +84,10 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   }
   const answer = messages?.find((message) => message.kind === 'response' && message.error !== undefined && (message.id === id || message.id === null));
   const challenge = response.headers.get('www-authenticate') ?? undefined;
-  if (answer?.kind === 'response' && answer.error && response.status !== 401 && response.status !== 403 && response.status !== 404) {
+  // The HTTP status decides first: auth, a missing session and transient statuses (408, 429, 5xx: retried, their
+  // Retry-After honoured) stay HTTP failures whatever JSON-RPC error their body carries (kept in the message).
+  const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
+  if (answer?.kind === 'response' && answer.error && !byStatus) {
     const code = typeof answer.error.code === 'number' ? answer.error.code : -32603;
     const text = typeof answer.error.message === 'string' ? answer.error.message : 'Unknown JSON-RPC error';
     return new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with HTTP ${response.status} and error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {

@@ -45,6 +45,11 @@ export interface MCPClientOptions {
    * opened it. @default false
    */
   listen?: boolean | undefined;
+  /**
+   * What the client dropped or gave up on that is not the failure of a call: a listed tool without a name, the
+   * server's own stream (`listen`) given up. @default nothing (quiet)
+   */
+  onWarning?: ((warning: string) => void) | undefined;
   /** Every notification the server sends; `notifications/tools/list_changed` is also handled for you. */
   onNotification?: ((notification: MCPNotification) => void) | undefined;
 }
@@ -64,6 +69,7 @@ export interface ResolvedClientOptions {
   maxResumes: number;
   onNotification: ((notification: MCPNotification) => void) | undefined;
   listen: boolean;
+  onWarning: ((warning: string) => void) | undefined;
 }
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
@@ -101,6 +107,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (record.maxResponseBytes !== undefined && !(Number.isInteger(record.maxResponseBytes) && record.maxResponseBytes > 0)) problems.push('maxResponseBytes must be an integer > 0');
   if (record.maxResumes !== undefined && !(Number.isInteger(record.maxResumes) && record.maxResumes >= 0)) problems.push('maxResumes must be an integer ≥ 0');
   if (record.listen !== undefined && typeof record.listen !== 'boolean') problems.push('listen must be a boolean');
+  if (record.onWarning !== undefined && typeof record.onWarning !== 'function') problems.push('onWarning must be a function');
   if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
   if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
   return {
@@ -117,5 +124,6 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     maxResumes: record.maxResumes ?? 3,
     onNotification: record.onNotification,
     listen: record.listen === true,
+    onWarning: record.onWarning,
   };
 }

@@ -6,7 +6,8 @@
  */
 import { MCPError } from '../errors/mcp-error.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { headerSecrets, redactURL, removeSecrets } from '../internal/redact.js';
+import { headerSecrets, redactURL } from '../internal/redact.js';
+import { abortPromise } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
@@ -74,6 +75,7 @@ class Client implements MCPClient {
       maxResumes: options.maxResumes,
       answer: this.ctx,
       onServerMessage: (message) => this.onServerMessage(message),
+      onWarning: (message) => this.warn(message),
     });
   }
 
@@ -83,24 +85,27 @@ class Client implements MCPClient {
 
   connect(options: MCPCallOptions = {}): Promise<MCPInitializeResult> {
     if (this.closed) return Promise.reject(this.closedError());
-    if (this.connecting) return this.connecting;
-    const connecting = this.handshake(options).catch((error: unknown) => {
-      if (this.connecting === connecting) this.connecting = undefined;
-      throw error;
-    });
-    this.connecting = connecting;
-    return connecting;
+    if (!this.connecting) {
+      // Shared by every caller, so it runs on the client's own terms (bounded by initializeMs, ended by close()):
+      // one caller giving up must not fail the others, who each wait on their own signal below.
+      const connecting = this.handshake().catch((error: unknown) => {
+        if (this.connecting === connecting) this.connecting = undefined;
+        throw error;
+      });
+      this.connecting = connecting;
+    }
+    return untilAborted(this.connecting, options.signal);
   }
 
-  private async handshake(options: MCPCallOptions): Promise<MCPInitializeResult> {
+  private async handshake(): Promise<MCPInitializeResult> {
     this.transport.protocolVersion = undefined;
     const params = { protocolVersion: this.options.protocolVersion, capabilities: {}, clientInfo: this.options.clientInfo };
-    const answer = await this.transport.request('initialize', params, { signal: options.signal, timeoutMs: this.options.initializeMs, limit: 'initialize', idempotent: true });
+    const answer = await this.transport.request('initialize', params, { timeoutMs: this.options.initializeMs, limit: 'initialize', idempotent: true });
     if (!isPlainObject(answer) || typeof answer.protocolVersion !== 'string' || !isPlainObject(answer.capabilities)) {
       throw protocolError(this.ctx, 'its initialize answer has no protocolVersion or capabilities', undefined, 'initialize');
     }
     if (!MCP_PROTOCOL_VERSIONS.includes(answer.protocolVersion)) {
-      await this.transport.close(this.closedError(), 5_000).catch(() => {});
+      await this.transport.endSession(5_000); // the next call tries a new handshake: the server may be redeployed
       throw protocolError(this.ctx, `it speaks protocol revision ${truncate(answer.protocolVersion, 40)}, none of ours (${MCP_PROTOCOL_VERSIONS.join(', ')})`, undefined, 'initialize');
     }
     const info = isPlainObject(answer.serverInfo) ? answer.serverInfo : {};
@@ -162,9 +167,12 @@ class Client implements MCPClient {
       const answer = await this.call('tools/list', cursor === undefined ? {} : { cursor }, options, true);
       if (!isPlainObject(answer) || !Array.isArray(answer.tools)) throw protocolError(this.ctx, 'its tools/list answer has no tools array', undefined, 'tools/list');
       for (const tool of answer.tools) {
-        if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') continue; // a nameless entry cannot be called
+        if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') {
+          this.warn(`tools/list: an entry without a name was skipped (${truncate(JSON.stringify(tool) ?? String(tool), 120)})`); // it cannot be called
+          continue;
+        }
         if (tools.length >= MAX_TOOLS) throw protocolError(this.ctx, `it lists more than ${MAX_TOOLS} tools`, undefined, 'tools/list');
-        tools.push({ ...removeSecrets(tool, this.ctx.secrets), name: tool.name } as unknown as MCPToolDescription); // its name is how it is called
+        tools.push(tool as unknown as MCPToolDescription);
       }
       const next = answer.nextCursor;
       if (typeof next !== 'string' || next === '') return tools;
@@ -175,15 +183,16 @@ class Client implements MCPClient {
     throw protocolError(this.ctx, `its tools/list has more than ${MAX_PAGES} pages`, undefined, 'tools/list');
   }
 
+  /** The listing shared by `tools()` and its tools (like the handshake: on the client's own terms, each caller on its own signal). */
   private cachedList(signal?: AbortSignal): Promise<MCPToolDescription[]> {
     if (!this.listing) {
-      const listing = this.listTools({ signal }).catch((error: unknown) => {
+      const listing = this.listTools().catch((error: unknown) => {
         if (this.listing === listing) this.listing = undefined;
         throw error;
       });
       this.listing = listing;
     }
-    return this.listing;
+    return untilAborted(this.listing, signal);
   }
 
   async tools(options: MCPToolsOptions & MCPCallOptions = {}): Promise<AnyTool[]> {
@@ -204,8 +213,7 @@ class Client implements MCPClient {
     if (!isPlainObject(answer) || (answer.content !== undefined && !Array.isArray(answer.content))) {
       throw protocolError(this.ctx, `its tools/call answer for '${truncate(name, 64)}' is not a tool result`, undefined, 'tools/call');
     }
-    const clean = removeSecrets(answer, this.ctx.secrets);
-    return { ...clean, content: (clean.content as MCPCallToolResult['content'] | undefined) ?? [] } as MCPCallToolResult;
+    return { ...answer, content: (answer.content as MCPCallToolResult['content'] | undefined) ?? [] } as MCPCallToolResult;
   }
 
   async ping(options: MCPCallOptions = {}): Promise<void> {
@@ -227,6 +235,11 @@ class Client implements MCPClient {
     await this.transport.close(this.closedError(), 5_000);
   }
 
+  private warn(message: string): void {
+    const onWarning = this.options.onWarning;
+    if (onWarning) guarded(() => onWarning(`MCP server ${this.ctx.server}: ${message}`));
+  }
+
   private closedError(): MCPError {
     return new MCPError(`The MCP client for ${this.ctx.server} is closed`, { reason: 'closed', url: this.url, retryable: false });
   }
@@ -242,8 +255,16 @@ class Client implements MCPClient {
       for (const listener of [...this.listeners]) guarded(listener);
     }
     const notify = this.options.onNotification;
-    if (notify) guarded(() => notify({ method: message.method, ...(message.params === undefined ? {} : { params: removeSecrets(message.params, this.ctx.secrets) }) }));
+    if (notify) guarded(() => notify({ method: message.method, ...(message.params === undefined ? {} : { params: message.params }) }));
   }
+}
+
+/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const aborted = abortPromise(signal);
+  return Promise.race([promise, aborted.promise]).finally(aborted.dispose);
 }
 
 function guarded(listener: () => void): void {

@@ -76,7 +76,8 @@ export function mcpResultToToolResult(result: MCPCallToolResult, subject: MCPCal
     if (isToolResultJSON(structured) && !structured.ok) return ToolResult.fromJSON(structured);
     return ToolResult.error(sdkFailure(text, subject, available) ?? { type: 'ToolError', message: text === '' ? `The MCP tool '${subject.tool}' failed without saying why.` : truncate(text, MAX_ERROR_TEXT) });
   }
-  if (isToolResultJSON(structured)) return ToolResult.fromJSON(structured);
+  // A faultline envelope is trusted only when it agrees with `isError`: a third-party tool's data may look like one.
+  if (isToolResultJSON(structured) && structured.ok) return ToolResult.fromJSON(structured);
   if (isPlainObject(structured)) return ToolResult.success(structured);
   const blocks = Array.isArray(clean.content) ? (clean.content as MCPContent[]) : [];
   if (blocks.length > 0 && blocks.every((block) => isPlainObject(block) && block.type === 'text')) return ToolResult.success(text);

@@ -4,7 +4,6 @@
  * answers exactly as a local tool would (see `mcp-results.ts`).
  */
 import { isPlainObject, truncate } from '../internal/json.js';
-import { removeSecrets } from '../internal/redact.js';
 import { defineTool, TOOL_NAME_PATTERN, type AnyTool } from '../tools/define-tool.js';
 import { jsonSchema } from '../tools/json-schema.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
@@ -51,6 +50,24 @@ function inputSchemaOf(description: MCPToolDescription): JSONSchema {
   return schema as JSONSchema;
 }
 
+/**
+ * The server's schema as we validate it: without `pattern` and `patternProperties` (with `additionalProperties`
+ * beside them, which they widen). A regular expression a server sends can take minutes on a short string (`^a*a*a*a*$`)
+ * and no time limit interrupts one; the server checks its own patterns anyway. The model still sees them.
+ */
+function withoutPatterns(schema: unknown, depth = 0): unknown {
+  if (depth > 256 || schema === null || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map((item) => withoutPatterns(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  const record = schema as Record<string, unknown>;
+  const widened = Object.hasOwn(record, 'patternProperties');
+  for (const key of Object.keys(record)) {
+    if (key === 'pattern' || key === 'patternProperties' || (widened && key === 'additionalProperties')) continue;
+    Object.defineProperty(copy, key, { value: withoutPatterns(record[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
 /** @internal Faultline tools for `descriptions`. */
 export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolDescription[], options: MCPToolsOptions = {}): AnyTool[] {
   const taken = new Set<string>();
@@ -64,11 +81,11 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
   };
   for (const listed of descriptions) {
     if (options.include && !options.include(listed)) continue;
-    const description = { ...removeSecrets(listed, host.secrets), name: listed.name }; // the model never reads a secret the server quotes
-    const name = callableName(removeSecrets(description.name, host.secrets), prefix, taken);
+    const description = listed; // already clean: every message is cleaned of secrets where it is parsed
+    const name = callableName(description.name, prefix, taken);
     callable.set(description.name, name);
     const schema = inputSchemaOf(description);
-    const parameters = schema.type === 'object' ? jsonSchema(schema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
+    const parameters = schema.type === 'object' ? jsonSchema(withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
     const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
     tools.push(
       defineTool({

@@ -4,6 +4,7 @@
  * that offers none (405, or anything but an SSE answer) or after ten failures in a row.
  */
 import { abortPromise, delay } from '../internal/delay.js';
+import { parseRetryAfter } from '../internal/retry-after.js';
 import { LAST_EVENT_ID_HEADER } from './protocol.js';
 import { readSSE } from './sse-reader.js';
 
@@ -16,49 +17,76 @@ export interface ServerStreamHost {
   maxEventLength: number;
   /** One event's data: a JSON-RPC text to route. Throwing skips that event only. */
   deliver: (data: string) => void;
+  /** Tells the developer the stream was given up on (never silent). */
+  warn: (message: string) => void;
 }
 
 const MAX_FAILURES = 10;
+/** The shortest wait before reconnecting, whatever the server's `retry:` says (0 would spin). */
+const SHORTEST_WAIT_MS = 250;
 const LONGEST_WAIT_MS = 30_000;
 
+/**
+ * One reconnect policy: a stream that delivered events resets the failure count; a stream that ends having
+ * delivered nothing, a dropped connection, or a transient answer (408, 429, 5xx: their `Retry-After` honoured) is a
+ * failure, waited out with backoff (never under 250 ms); any other answer (405: the server offers no stream; 404: the
+ * session is gone, the next handshake listens again; not an event stream) stops listening, and says why.
+ */
 export async function listenToServer(host: ServerStreamHost, signal: AbortSignal): Promise<void> {
   let lastEventId: string | undefined;
   let retryMs = 1_000;
-  for (let failures = 0; failures < MAX_FAILURES && !signal.aborted; ) {
+  let failures = 0;
+  while (!signal.aborted) {
+    let hint: number | undefined;
     try {
       const headers = host.headers();
       delete headers['content-type'];
       if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
       const response = await host.fetch(host.endpoint, { method: 'GET', headers, signal });
-      if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream') || !response.body) {
+      const isStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+      if (!response.ok || !isStream || !response.body) {
         response.body?.cancel().catch(() => {});
-        return;
-      }
-      failures = 0;
-      const aborted = abortPromise(signal);
-      try {
-        await readSSE(response.body, {
-          onRetry: (ms) => (retryMs = ms),
-          maxEventLength: host.maxEventLength,
-          aborted: aborted.promise,
-          onEvent: (event) => {
-            if (event.id !== undefined && event.id !== '') lastEventId = event.id;
-            if (event.data === '' || event.type !== 'message') return false;
-            try {
-              host.deliver(event.data);
-            } catch {
-              // one malformed event of the server's own stream is skipped: the stream and its later events go on
-            }
-            return false;
-          },
-        });
-      } finally {
-        aborted.dispose();
+        const transient = response.status === 408 || response.status === 429 || response.status >= 500;
+        if (!transient) {
+          host.warn(`its own stream (listen) stopped: GET answered ${response.status}${response.ok ? ' without an event stream' : ''}`);
+          return;
+        }
+        hint = parseRetryAfter(response.headers);
+        failures++;
+      } else {
+        let delivered = 0;
+        const aborted = abortPromise(signal);
+        try {
+          await readSSE(response.body, {
+            onRetry: (ms) => (retryMs = ms),
+            maxEventLength: host.maxEventLength,
+            aborted: aborted.promise,
+            onEvent: (event) => {
+              if (event.id !== undefined && event.id !== '') lastEventId = event.id;
+              if (event.data === '' || event.type !== 'message') return false;
+              delivered++;
+              try {
+                host.deliver(event.data);
+              } catch {
+                // one malformed event of the server's own stream is skipped: the stream and its later events go on
+              }
+              return false;
+            },
+          });
+        } finally {
+          aborted.dispose();
+        }
+        failures = delivered > 0 ? 0 : failures + 1;
       }
     } catch {
       if (signal.aborted) return;
       failures++;
     }
-    await delay(Math.min(retryMs * 2 ** failures, LONGEST_WAIT_MS), signal).catch(() => {});
+    if (failures >= MAX_FAILURES) {
+      host.warn(`its own stream (listen) stopped after ${failures} failed reconnections in a row`);
+      return;
+    }
+    const wait = hint ?? Math.min(Math.max(retryMs, SHORTEST_WAIT_MS) * 2 ** failures, LONGEST_WAIT_MS);
+    await delay(Math.max(wait, SHORTEST_WAIT_MS), signal).catch(() => {});
   }
 }

@@ -10,7 +10,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { Attempt } from '../internal/attempt.js';
-import { clampDelay, delay } from '../internal/delay.js';
+import { clampDelay, delay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactError, redactText } from '../internal/redact.js';
@@ -33,6 +33,8 @@ export interface TransportConfig {
   answer: AnswerContext;
   /** A notification or a request of the server's own, met in any answer. */
   onServerMessage: (message: Exclude<ServerMessage, { kind: 'response' }>) => void;
+  /** Something given up on that is not a call's failure (the server's own stream). */
+  onWarning: (message: string) => void;
 }
 
 /** @internal Options of one request. */
@@ -76,6 +78,7 @@ export class MCPTransport {
       headers: () => this.headers('text/event-stream'),
       maxEventLength: this.maxEventLength,
       deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
+      warn: this.config.onWarning,
     };
     void listenToServer(stream, controller.signal).finally(() => {
       if (this.listening === controller) this.listening = undefined;
@@ -92,74 +95,91 @@ export class MCPTransport {
 
   /** One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason. */
   request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    return retry((attemptNumber) => this.attempt(method, params, options, attemptNumber), {
+    if (this.closedError) return Promise.reject(this.closedError);
+    // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
+    const scope = this.scope(options.signal);
+    return retry((attemptNumber) => this.attempt(method, params, options, scope.controller.signal, attemptNumber), {
       options: this.config.retry,
-      signal: options.signal,
+      signal: scope.controller.signal,
       classify: (error) => {
         if (!MCPError.isInstance(error) || !error.retryable) return { retry: false };
         return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
       },
-    });
+    }).finally(scope.end);
   }
 
-  private async attempt(method: string, params: unknown, options: RequestOptions, _attemptNumber: number): Promise<unknown> {
+  /** A controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
+  private scope(signal: AbortSignal | undefined): { controller: AbortController; end: () => void } {
+    const { controller, dispose } = linkedController(signal);
+    this.live.add(controller);
+    return {
+      controller,
+      end: () => {
+        this.live.delete(controller);
+        dispose();
+      },
+    };
+  }
+
+  private async attempt(method: string, params: unknown, options: RequestOptions, signal: AbortSignal, _attemptNumber: number): Promise<unknown> {
     if (this.closedError) throw this.closedError;
     const id = ++this.nextId;
-    const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, options));
-    this.live.add(attempt.controller);
+    const attempt = new Attempt(signal, (controller) => this.timer(controller, method, options));
     let sent = false;
+    const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       sent = true;
       const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
       if (method === 'initialize') this.takeSession(response);
-      return await this.answer(response, attempt, method, id);
+      return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
-      const failure = this.failure(error, attempt.controller, options.signal, method);
-      if (sent && method !== 'initialize' && (options.signal?.aborted || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
-        this.cancel(id, options.signal?.aborted ? `aborted: ${redactText(messageOf(options.signal.reason), this.ctx.secrets)}` : messageOf(failure));
+      const failure = this.failure(error, attempt.controller, signal, method);
+      const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
+      if (sent && method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
+        this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
       }
       throw failure;
     } finally {
-      this.live.delete(attempt.controller);
       attempt.close();
     }
   }
 
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
-    const attempt = new Attempt(undefined, (controller) => this.timer(controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
+    if (this.closedError && !options.quiet) throw this.closedError;
+    const scope = this.scope(undefined);
+    const attempt = new Attempt(scope.controller.signal, (controller) => this.timer(controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
       const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
       const text = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
-      if (!options.quiet) throw this.failure(error, attempt.controller, undefined, method);
+      if (!options.quiet) throw this.failure(error, attempt.controller, scope.controller.signal, method);
     } finally {
       attempt.close();
+      scope.end();
     }
   }
 
   /** Answers a request of the server's own (a ping, or a method we do not offer). */
   respond(id: MCPRequestId, answer: { result: unknown } | { error: { code: number; message: string } }): void {
+    if (this.closedError) return;
     const body = JSON.stringify({ jsonrpc: '2.0', id, ...answer });
-    const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
+    const scope = this.scope(undefined);
+    const attempt = new Attempt(scope.controller.signal, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
     this.post(body, attempt.controller.signal)
       .then((response) => readBoundedBody(response, undefined, { signal: attempt.controller.signal }))
       .catch(() => {})
-      .finally(() => attempt.close());
+      .finally(() => {
+        attempt.close();
+        scope.end();
+      });
   }
 
-  /** Ends every pending request with `error`; later requests fail with it too. Then the session is deleted. */
-  async close(error: MCPError, timeoutMs: number): Promise<void> {
-    if (this.closedError) return;
-    this.closedError = error;
-    for (const controller of this.live) controller.abort(error);
-    this.live.clear();
-    this.listening?.abort(error);
-    this.listening = undefined;
-    await Promise.allSettled([...this.background]);
+  /** Ends the session on the server (HTTP DELETE, bounded), keeping the transport usable for a new handshake. */
+  async endSession(timeoutMs: number): Promise<void> {
     const sessionId = this.sessionId;
     if (sessionId === undefined) return;
     this.sessionId = undefined;
@@ -172,6 +192,18 @@ export class MCPTransport {
     } finally {
       attempt.close();
     }
+  }
+
+  /** Ends every pending request with `error`; later requests fail with it too. Then the session is deleted. */
+  async close(error: MCPError, timeoutMs: number): Promise<void> {
+    if (this.closedError) return;
+    this.closedError = error;
+    for (const controller of this.live) controller.abort(error);
+    this.live.clear();
+    this.listening?.abort(error);
+    this.listening = undefined;
+    await Promise.allSettled([...this.background]);
+    await this.endSession(timeoutMs);
   }
 
   /** Tells the server to stop a request we gave up on (fire and forget, bounded; `close()` waits for it). */
@@ -201,11 +233,11 @@ export class MCPTransport {
   }
 
   /** The result for request `id` out of an HTTP answer: a JSON body, or an SSE stream (resumed when it ends early). */
-  private async answer(response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
+  private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
       const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
-      if (response.status === 404 && this.sessionId !== undefined && method !== 'initialize') {
+      if (response.status === 404 && carried !== undefined && method !== 'initialize') {
         throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
           reason: 'session_expired',
           status: 404,
@@ -244,14 +276,18 @@ export class MCPTransport {
     let response = first;
     let lastEventId: string | undefined;
     let retryMs = 1_000;
-    for (let resumes = 0; ; resumes++) {
+    // `resumes`: resumptions in a row that brought nothing new (a server may close its stream after every event and
+    // expect the client to come back — SEP-1699); the request's time limit bounds the whole.
+    for (let resumes = 0; ; ) {
+      const before = lastEventId;
       const found = await this.events(response, attempt, method, id, (event) => (lastEventId = event ?? lastEventId), (ms) => (retryMs = ms));
+      resumes = lastEventId !== before ? 1 : resumes + 1;
       if (found !== undefined) return resultOf(this.ctx, found, method, response.status, true);
       if (lastEventId === undefined) {
         throw protocolError(this.ctx, `its stream ended before the response to ${method}, and it gave no event ids to resume from`, undefined, method);
       }
-      if (resumes >= this.config.maxResumes) {
-        throw new MCPError(`MCP server ${this.ctx.server}: its stream ended before the response to ${method}, ${resumes} times`, { reason: 'protocol', url: this.ctx.url, method, retryable: false });
+      if (resumes > this.config.maxResumes) {
+        throw new MCPError(`MCP server ${this.ctx.server}: its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, { reason: 'protocol', url: this.ctx.url, method, retryable: false });
       }
       await Promise.race([delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal), attempt.aborted]);
       const headers: Record<string, string> = { ...this.headers('text/event-stream'), [LAST_EVENT_ID_HEADER]: lastEventId };

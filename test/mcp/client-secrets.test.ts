@@ -66,8 +66,33 @@ describe('a planted secret in every field an MCP server controls', () => {
         expect(leaks(failure)).toEqual([]);
       }
       expect(leaks(await client.listTools())).toEqual([]);
+      expect(leaks(notifications)).toEqual([]);
     });
   }
+
+  it('in the server\'s name, a tool\'s name, schema keys and result keys: nowhere the model or the caller reads', async () => {
+    const base = fakeServer({
+      'tools/list': () => ({ tools: [{ name: `t_${SECRET}`, inputSchema: { type: 'object', properties: { [SECRET]: { type: 'string' } } } }] }),
+      'tools/call': (request, call) => (call === 1 ? new Response('', { status: 429, headers: { 'retry-after': '0' } }) : rpcResult(request.id, { content: [], structuredContent: { [SECRET]: { [`k-${SECRET}`]: 1 } } })),
+    });
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const response = await base.fetch(input, init);
+      if (typeof init?.body === 'string' && init.body.includes('"initialize"')) {
+        const answer = (await response.json()) as { result: Record<string, unknown> };
+        return new Response(JSON.stringify({ ...answer, result: { ...answer.result, serverInfo: { name: `echo ${SECRET}`, version: SECRET } } }), { headers: response.headers });
+      }
+      return response;
+    };
+    const client = createMCPClient({ url: 'https://mcp.example/mcp', fetch: fetchImpl, retry: false, secrets: [SECRET] });
+    const [tool] = await client.tools();
+    expect(leaks({ name: tool?.name, description: tool?.description, schema: tool?.jsonSchema, server: client.server })).toEqual([]);
+    const log: unknown[] = [];
+    const limited = await runTool(tool as NonNullable<typeof tool>, {}, { logger: (record) => log.push(record) });
+    expect(limited.result.error?.type).toBe('RateLimitError');
+    const answered = await runTool(tool as NonNullable<typeof tool>, {}, { logger: (record) => log.push(record) });
+    expect(answered.result.ok).toBe(true);
+    expect(leaks([limited.content, answered.content, log])).toEqual([]);
+  });
 
   it('a notification quoting it reaches onNotification without it', async () => {
     const server = fakeServer({ ping: (request) => sse([frame({ jsonrpc: '2.0', method: 'notifications/message', params: { data: SECRET } }), frame({ jsonrpc: '2.0', id: request.id, result: {} })]) });
