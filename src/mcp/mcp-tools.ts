@@ -4,7 +4,7 @@
  * answers exactly as a local tool would (see `mcp-results.ts`).
  */
 import { isPlainObject, truncate } from '../internal/json.js';
-import { defineTool, TOOL_NAME_PATTERN, type AnyTool } from '../tools/define-tool.js';
+import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { jsonSchema } from '../tools/json-schema.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
 import { ToolInternalError } from '../tools/tool-internal-error.js';

@@ -10,16 +10,16 @@ import { MCPError } from '../errors/mcp-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { Attempt } from '../internal/attempt.js';
-import { clampDelay, delay, linkedController } from '../internal/delay.js';
+import { clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactError, redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
 import { DEFAULT_MAX_EVENT_LENGTH } from '../wire/sse-decoder.js';
+import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
-import { readSSE } from './sse-reader.js';
 import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
-import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
+import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 
 /** @internal */
 export interface TransportConfig {
@@ -48,7 +48,6 @@ export interface RequestOptions {
 }
 
 const CANCEL_TIMEOUT_MS = 5_000;
-const LONGEST_RESUME_WAIT_MS = 5_000;
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
 
 export class MCPTransport {
@@ -272,59 +271,17 @@ export class MCPTransport {
     return found;
   }
 
-  private async stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
-    let response = first;
-    let lastEventId: string | undefined;
-    let retryMs = 1_000;
-    // `resumes`: resumptions in a row that brought nothing new (a server may close its stream after every event and
-    // expect the client to come back — SEP-1699); the request's time limit bounds the whole.
-    for (let resumes = 0; ; ) {
-      const before = lastEventId;
-      const found = await this.events(response, attempt, method, id, (event) => (lastEventId = event ?? lastEventId), (ms) => (retryMs = ms));
-      resumes = lastEventId !== before ? 1 : resumes + 1;
-      if (found !== undefined) return resultOf(this.ctx, found, method, response.status, true);
-      if (lastEventId === undefined) {
-        throw protocolError(this.ctx, `its stream ended before the response to ${method}, and it gave no event ids to resume from`, undefined, method);
-      }
-      if (resumes > this.config.maxResumes) {
-        throw new MCPError(`MCP server ${this.ctx.server}: its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, { reason: 'protocol', url: this.ctx.url, method, retryable: false });
-      }
-      await Promise.race([delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal), attempt.aborted]);
-      const headers: Record<string, string> = { ...this.headers('text/event-stream'), [LAST_EVENT_ID_HEADER]: lastEventId };
-      delete headers['content-type'];
-      response = await Promise.race([this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }), attempt.aborted]);
-      if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
-        const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
-        const why = response.ok ? 'it did not answer with a stream' : httpFailure(this.ctx, response, body, method, id).message;
-        throw protocolError(this.ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
-      }
-    }
-  }
-
-  /** Reads one SSE answer until the response to `id` (returned) or its end or drop (undefined: resumable). */
-  private async events(
-    response: Response,
-    attempt: Attempt,
-    method: string,
-    id: number,
-    onId: (id: string | undefined) => void,
-    onRetry: (ms: number) => void,
-  ): Promise<Extract<ServerMessage, { kind: 'response' }> | undefined> {
-    const body = response.body; // readSSE cancels it when the attempt aborts, whatever the fetch does with its signal
-    if (!body) return undefined;
-    let found: Extract<ServerMessage, { kind: 'response' }> | undefined;
-    await readSSE(body, {
-      onRetry,
+  private stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
+    const host: StreamAnswerHost = {
+      ctx: this.ctx,
+      fetch: this.config.fetch,
+      endpoint: this.config.endpoint,
+      headers: () => this.headers('text/event-stream'),
+      maxResumes: this.config.maxResumes,
       maxEventLength: this.maxEventLength,
-      aborted: attempt.aborted,
-      onEvent: (event) => {
-        onId(event.id === '' ? undefined : event.id);
-        if (event.data === '' || event.type !== 'message') return false; // a priming event, or not a JSON-RPC one
-        found = this.route(parseMessages(this.ctx, event.data, `an event of its stream answering ${method}`), id);
-        return found !== undefined;
-      },
-    });
-    return found;
+      route: (messages) => this.route(messages, id),
+    };
+    return readStreamAnswer(host, first, attempt, method, id);
   }
 
   private timer(controller: AbortController, method: string, options: Pick<RequestOptions, 'timeoutMs' | 'limit'>): ReturnType<typeof setTimeout> | undefined {
