@@ -36,6 +36,24 @@ export interface OpenAICompatibleClientOptions {
   extraBody?: Record<string, unknown> | undefined;
   /** Bound on one SSE line, in characters. @default 1048576 */
   maxLineLength?: number | undefined;
+  /**
+   * What of the model's reasoning is sent back (the provider's rule): `'tool-calls'` — every assistant message that
+   * called tools carries its `reasoning_content` (`""` when it had none), as DeepSeek's and Moonshot's thinking modes
+   * require (they answer 400 "Missing `reasoning_content` field" otherwise); `'none'` — reasoning is never sent (OpenAI
+   * and most servers refuse unknown message fields).
+   * @default 'tool-calls' for api.deepseek.com and api.moonshot.*, else 'none'
+   */
+  reasoningReplay?: 'tool-calls' | 'none' | undefined;
+}
+
+/** The providers whose thinking mode needs reasoning sent back on tool-call turns. */
+function defaultReasoningReplay(baseURL: string): 'tool-calls' | 'none' {
+  try {
+    const host = new URL(baseURL).hostname;
+    return /(^|\.)deepseek\.com$|(^|\.)moonshot\.(ai|cn)$/.test(host) ? 'tool-calls' : 'none';
+  } catch {
+    return 'none';
+  }
 }
 
 /** Header values: visible Latin-1 plus space and tab, no line breaks. */
@@ -78,7 +96,7 @@ export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ tot
  */
 export function createOpenAICompatibleClient(options: OpenAICompatibleClientOptions): ChatClient {
   const config = resolveConfig(options);
-  const extra = { includeUsage: options.includeUsage ?? true, body: options.extraBody };
+  const extra = { includeUsage: options.includeUsage ?? true, body: options.extraBody, reasoningReplay: options.reasoningReplay ?? defaultReasoningReplay(options.baseURL) };
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeRequest(request, config.model, true, extra);
     const handle: Parameters<typeof streamCall>[3] = {};

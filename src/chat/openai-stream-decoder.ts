@@ -1,7 +1,8 @@
 /**
  * Decodes an OpenAI-compatible chat completions stream (SSE of `chat.completion.chunk` objects) into typed chunks:
- * text and reasoning deltas (DeepSeek `reasoning_content`), tool calls assembled by `index` (parallel calls), usage,
- * and one `finish`. Bytes in, batches of chunks out: one call per network chunk keeps per-event overhead low.
+ * text and reasoning deltas (DeepSeek `reasoning_content`; content as an array of parts, e.g. Mistral's `thinking`
+ * and `text`), a refusal (its words as text, the finish `refusal`), tool calls assembled by `index` (parallel
+ * calls), usage, and one `finish`. Bytes in, batches of chunks out: one call per network chunk keeps per-event overhead low.
  *
  * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object), `provider_error` (`data: {"error": …}` or
  * `event: error`), `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
@@ -12,6 +13,7 @@ import { read } from '../internal/error-chain.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
+import { contentParts, type ContentParts } from './openai-content.js';
 import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from './types.js';
 
@@ -149,7 +151,12 @@ export class OpenAIStreamDecoder {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') this.textDelta('reasoning-delta', reasoning);
       const content = delta.content;
-      if (typeof content === 'string' && content !== '') this.textDelta('text-delta', content);
+      if (typeof content === 'string') {
+        if (content !== '') this.textDelta('text-delta', content);
+      } else if (content !== undefined && content !== null) {
+        this.parts(contentParts(content), delta);
+      }
+      if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal(delta.refusal);
       const toolCalls = delta.tool_calls;
       if (Array.isArray(toolCalls)) toolCalls.forEach((toolCall, position) => this.toolCall(toolCall, position));
     }
@@ -159,6 +166,28 @@ export class OpenAIStreamDecoder {
       this.endCalls();
     }
   }
+
+  /** Content sent as an array of parts (Mistral's reasoning models): each part decoded, or a typed error naming it. */
+  private parts(parts: ContentParts, delta: Record<string, unknown>): void {
+    if (parts.reasoning !== '') this.textDelta('reasoning-delta', parts.reasoning);
+    if (parts.text !== '') this.textDelta('text-delta', parts.text);
+    if (parts.refusal !== '') this.refusal(parts.refusal);
+    if (parts.unknown.length > 0) {
+      const data = JSON.stringify(delta.content) ?? '';
+      throw new StreamError(`The model stream sent content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')}): ${this.excerpt(data)}`, {
+        reason: 'malformed_chunk',
+        chunk: this.excerpt(data),
+      });
+    }
+  }
+
+  /** A refusal (OpenAI, with structured outputs): its words reach the caller as text, and the finish says `refusal`. */
+  private refusal(text: string): void {
+    this.refused = true;
+    this.textDelta('text-delta', text);
+  }
+
+  private refused = false;
 
   /**
    * A text or reasoning delta. Consecutive deltas of the same kind decoded from one network read become one chunk:
@@ -212,7 +241,8 @@ export class OpenAIStreamDecoder {
     if (this.finished) return;
     this.endCalls();
     this.finished = true;
-    const reason = this.finishReason ?? (this.endedCalls > 0 ? 'tool_calls' : 'stop');
+    const given = this.finishReason ?? (this.endedCalls > 0 ? 'tool_calls' : 'stop');
+    const reason = this.refused && given === 'stop' ? 'refusal' : given; // a refusal is never a plain `stop`
     const finish: ChatChunk = { type: 'finish', reason };
     if (this.usage) finish.usage = this.usage;
     if (this.responseId) finish.responseId = this.responseId;

@@ -9,6 +9,7 @@ import { read } from '../internal/error-chain.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
 import { toUsage } from './openai-stream-decoder.js';
+import { contentParts } from './openai-content.js';
 import { toolArgumentsText } from './tool-call-arguments.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from './types.js';
 
@@ -52,10 +53,16 @@ export function requestProblems(request: ChatRequest): string[] {
 }
 
 /** The JSON body of a chat completions request. Throws `ConfigError` listing every problem of the request. */
-export function encodeRequest(request: ChatRequest, model: string, stream: boolean, extra: { includeUsage: boolean; body?: Record<string, unknown> | undefined }): string {
+export function encodeRequest(
+  request: ChatRequest,
+  model: string,
+  stream: boolean,
+  extra: { includeUsage: boolean; body?: Record<string, unknown> | undefined; reasoningReplay?: 'tool-calls' | 'none' | undefined },
+): string {
   const problems = requestProblems(request);
   if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
-  const body: Record<string, unknown> = { ...extra.body, model, messages: request.messages.map(encodeMessage), stream };
+  const replay = extra.reasoningReplay === 'tool-calls';
+  const body: Record<string, unknown> = { ...extra.body, model, messages: request.messages.map((message) => encodeMessage(message, replay)), stream };
   if (stream && extra.includeUsage) body.stream_options = { include_usage: true };
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
@@ -76,11 +83,12 @@ export function encodeRequest(request: ChatRequest, model: string, stream: boole
   }
 }
 
-function encodeMessage(message: ChatMessage): Record<string, unknown> {
+function encodeMessage(message: ChatMessage, replayReasoning: boolean): Record<string, unknown> {
   const encoded: Record<string, unknown> = { role: message.role, content: message.content };
   if (message.name !== undefined) encoded.name = message.name;
   if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
     encoded.tool_calls = message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    if (replayReasoning) encoded.reasoning_content = message.reasoning ?? ''; // DeepSeek/Moonshot thinking mode: required, even empty
   }
   if (message.role === 'tool') encoded.tool_call_id = message.toolCallId;
   return encoded;
@@ -112,15 +120,25 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       });
     }
   }
-  const content = typeof message.content === 'string' ? message.content : null;
-  const chatMessage: ChatMessage = { role: 'assistant', content };
+  const parts = contentParts(message.content);
+  if (parts.unknown.length > 0) {
+    throw new ChatClientError(`${label} answered with content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')})`, {
+      reason: 'invalid_response',
+      retryable: false,
+    });
+  }
+  const refusal = parts.refusal + (typeof message.refusal === 'string' ? message.refusal : '');
+  const text = parts.text + refusal;
+  const chatMessage: ChatMessage = { role: 'assistant', content: text === '' && message.content !== '' ? null : text };
   if (toolCalls.length > 0) chatMessage.toolCalls = toolCalls;
   const reasoning = message.reasoning_content ?? message.reasoning;
-  if (typeof reasoning === 'string' && reasoning !== '') chatMessage.reasoning = reasoning;
+  const thought = (typeof reasoning === 'string' ? reasoning : '') + parts.reasoning;
+  if (thought !== '') chatMessage.reasoning = thought;
   const finish = read(choice, 'finish_reason');
+  const given = typeof finish === 'string' && finish !== '' ? finish : toolCalls.length > 0 ? 'tool_calls' : 'stop';
   const response: ChatResponse = {
     message: chatMessage,
-    finishReason: typeof finish === 'string' && finish !== '' ? finish : toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    finishReason: refusal !== '' && given === 'stop' ? 'refusal' : given, // a refusal is never a plain `stop`
   };
   const usage = toUsage(read(body, 'usage'));
   if (usage) response.usage = usage;

@@ -25,7 +25,10 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   /** The call answered by a tool message. */
   toolCallId?: string;
-  /** Reasoning text of an assistant message (DeepSeek `reasoning_content`); never sent back to the provider. */
+  /**
+   * Reasoning text of an assistant message (DeepSeek `reasoning_content`, Mistral `thinking` parts). Sent back only
+   * where the provider requires it (see `reasoningReplay` of the OpenAI-compatible client).
+   */
   reasoning?: string;
 }
 
@@ -41,7 +44,7 @@ export interface Usage {
 }
 
 /** Why the model stopped: the provider's reasons, plus `max_iterations` from the agent loop. */
-export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'max_iterations' | (string & {});
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'refusal' | 'max_iterations' | (string & {});
 
 /** A typed piece of a streamed model response. */
 export type ChatChunk =

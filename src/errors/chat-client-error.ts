@@ -16,7 +16,11 @@ export type ChatClientErrorReason =
   /** A configured time limit fired; see `timeout`. */
   | 'timeout'
   /** The provider answered 2xx with something that is not a chat completion. */
-  | 'invalid_response';
+  | 'invalid_response'
+  /** The model refused to answer (OpenAI's `refusal`): its words are the error's `providerMessage`. */
+  | 'refused'
+  /** The provider's content filter stopped the answer (`finish_reason: content_filter`). */
+  | 'content_filter';
 
 /** Which time limit fired. */
 export type ChatTimeoutLimit = 'total' | 'first_chunk' | 'idle';
