@@ -14,8 +14,11 @@ import { chatToolDefinitions } from '../chat/tool-definitions.js';
 import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
-import { redactValue } from '../internal/redact.js';
+import { redactText, redactValue } from '../internal/redact.js';
+import { truncate } from '../internal/json.js';
+import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
+import { cutByOutputLimit } from './cut-off-calls.js';
 import { runTools } from './run-tools.js';
 import { appendSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
@@ -199,15 +202,29 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     conversation.push(assistant);
     added.push(assistant);
 
+    const stopped = stoppedByProvider(finishReason, text, settings);
+    if (stopped) {
+      // A refusal or a content filter is a typed outcome the caller can branch on, never an empty success.
+      queue.push({ type: 'error', iteration, terminal: false, error: stopped });
+      safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) });
+    }
     if (calls.length === 0) {
       await save();
       yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
       return;
     }
 
-    const failure = yield* runTools(context, calls, iteration, conversation, added, queue);
+    const cut = cutByOutputLimit(finishReason);
+    const failure = yield* runTools(context, calls, iteration, conversation, added, queue, cut);
     if (failure !== undefined) {
       yield await terminal(failure.error);
+      return;
+    }
+    if (cut) {
+      // The output limit cut this turn: its calls are answered (a cut-off one with an InputValidationError), and the
+      // run ends saying so — the session holds a valid transcript for the next run.
+      await save();
+      yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
       return;
     }
   }
@@ -222,4 +239,17 @@ function addUsage(total: Usage, step: Usage): Usage {
   if (total.reasoningTokens !== undefined || step.reasoningTokens !== undefined) sum.reasoningTokens = (total.reasoningTokens ?? 0) + (step.reasoningTokens ?? 0);
   if (total.cachedPromptTokens !== undefined || step.cachedPromptTokens !== undefined) sum.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + (step.cachedPromptTokens ?? 0);
   return sum;
+}
+
+/** The error item of a turn the model refused or the provider's content filter stopped; undefined otherwise. */
+function stoppedByProvider(reason: FinishReason, text: string, settings: AgentSettings): ChatClientError | undefined {
+  const model = settings.chatClient.name;
+  const said = redactText(text, settings.secrets);
+  if (reason === 'refusal') {
+    return new ChatClientError(`${model} refused to answer${said === '' ? '' : `: ${truncate(said, 300)}`}`, { reason: 'refused', retryable: false, providerMessage: truncate(said, 2000) });
+  }
+  if (reason === 'content_filter') {
+    return new ChatClientError(`The content filter of ${model} stopped its answer${said === '' ? '' : ` after ${said.length} characters`}`, { reason: 'content_filter', retryable: false });
+  }
+  return undefined;
 }

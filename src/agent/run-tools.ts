@@ -11,6 +11,7 @@ import { serializeToolResult, toolRunContent } from '../tools/serialize-tool-res
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
 import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import { errorJSON, safeEmit } from './agent-events.js';
+import { cutOffRun } from './cut-off-calls.js';
 import type { LoopContext } from './agent-loop.js';
 import type { AgentRunItem, AgentToolOutcome } from './types.js';
 
@@ -24,11 +25,14 @@ export async function* runTools(
   conversation: ChatMessage[],
   added: ChatMessage[],
   queue: AgentRunItem[],
+  cutByLimit = false,
 ): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
   const { settings, runId, signal } = context;
   const agent = settings.name;
   const runs: Array<Promise<Settled>> = calls.map((call) => {
     safeEmit(context, queue, 'tool-start', { runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) });
+    const cut = cutByLimit ? cutOffRun(call, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
+    if (cut) return Promise.resolve<Settled>({ ok: true, run: cut });
     return runToolCall(settings.tools, call, {
       signal,
       logger: settings.toolLogger,
