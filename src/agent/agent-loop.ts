@@ -19,6 +19,9 @@ import { truncate } from '../internal/json.js';
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
+import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
+import { OutputValidationError } from '../errors/output-validation-error.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { runTools } from './run-tools.js';
 import { appendSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
@@ -39,13 +42,23 @@ export interface LoopContext {
   first: { request: ChatRequest; call: ChatBatches };
   /** Items produced by callbacks (fallbacks, listener failures), delivered with the next batch. */
   queue: AgentRunItem[];
+  /** The schema the final answer must match. */
+  output?: StandardSchemaV1 | undefined;
 }
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 /** Builds the request of one model call. */
-export function modelRequest(settings: AgentSettings, conversation: readonly ChatMessage[], signal: AbortSignal, hooks: Pick<ChatRequest, 'onRetry' | 'onFallback'>): ChatRequest {
+export function modelRequest(
+  settings: AgentSettings,
+  conversation: readonly ChatMessage[],
+  signal: AbortSignal,
+  hooks: Pick<ChatRequest, 'onRetry' | 'onFallback'>,
+  output?: StandardSchemaV1,
+): ChatRequest {
   const request: ChatRequest = { messages: [...conversation], signal, ...hooks };
+  const format = output ? outputFormat(output) : undefined;
+  if (format) request.responseFormat = format;
   if (settings.tools.length > 0) {
     request.tools = chatToolDefinitions(settings.tools);
     if (settings.toolChoice !== undefined) request.toolChoice = settings.toolChoice;
@@ -82,6 +95,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
   const added: ChatMessage[] = [];
   const conversation = initialConversation(settings, context.history, context.input);
   let iteration = 0;
+  let outputRetried = false;
   let usage: Usage = { ...ZERO_USAGE };
   const hooks = requestHooks(context, queue, () => iteration);
   const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
@@ -111,7 +125,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       return;
     }
     iteration++;
-    const request = iteration === 1 ? context.first.request : modelRequest(settings, conversation, signal, hooks);
+    const request = iteration === 1 ? context.first.request : modelRequest(settings, conversation, signal, hooks, context.output);
     safeEmit(context, queue, 'model-request', {
       runId,
       agent,
@@ -209,6 +223,29 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) });
     }
     if (calls.length === 0) {
+      if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
+        const checked = await checkOutput(context.output, text);
+        if (!checked.ok) {
+          if (!outputRetried) {
+            // Shown to the model once, naming each problem, like invalid tool arguments.
+            outputRetried = true;
+            const feedback = outputFeedback(checked.issues, outputFormat(context.output));
+            conversation.push(feedback);
+            added.push(feedback);
+            continue;
+          }
+          yield await terminal(
+            new OutputValidationError(`The final answer of ${settings.chatClient.name} does not match the output schema, also after being shown the problems: ${checked.issues.map((issue) => `${issue.path || '(the answer)'}: ${issue.message}`).join('; ').slice(0, 500)}`, {
+              issues: checked.issues,
+              text: truncate(redactText(text, settings.secrets), 10_000),
+            }),
+          );
+          return;
+        }
+        await save();
+        yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added, output: checked.value }]);
+        return;
+      }
       await save();
       yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
       return;

@@ -67,13 +67,16 @@ export class Agent {
     if (settings.session !== undefined && (typeof settings.session !== 'string' || settings.session === '')) {
       throw ConfigError.fromProblems('run options', ['session must be a non-empty string']);
     }
+    if (settings.output !== undefined && typeof (settings.output as { '~standard'?: { validate?: unknown } })?.['~standard']?.validate !== 'function') {
+      throw ConfigError.fromProblems('run options', ['output must be a Standard Schema (zod, valibot, jsonSchema()…)']);
+    }
     const history = settings.session === undefined ? [] : await loadSession(this.settings.sessionStore, settings.session);
     settings.signal?.throwIfAborted();
     const { controller, dispose } = linkedController(settings.signal);
     const runId = createId('run');
     const queue: AgentRunItem[] = [];
     const context = { settings: this.settings as AgentSettings, runId, emitter: this.emitter };
-    const request = modelRequest(this.settings as AgentSettings, initialConversation(this.settings as AgentSettings, history, input), controller.signal, requestHooks(context, queue, () => 1));
+    const request = modelRequest(this.settings as AgentSettings, initialConversation(this.settings as AgentSettings, history, input), controller.signal, requestHooks(context, queue, () => 1), settings.output);
     let firstCall;
     try {
       firstCall = openChatBatches(this.settings.chatClient, request);
@@ -81,7 +84,7 @@ export class Agent {
       dispose();
       throw error;
     }
-    const loop = agentLoop({ ...context, history, input, sessionId: settings.session, signal: controller.signal, first: { request, call: firstCall }, queue });
+    const loop = agentLoop({ ...context, history, input, sessionId: settings.session, signal: controller.signal, first: { request, call: firstCall }, queue, output: settings.output });
     async function* guarded(): AsyncGenerator<AgentRunItem[], void, undefined> {
       try {
         yield* loop;

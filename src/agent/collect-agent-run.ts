@@ -5,9 +5,11 @@ import type { AgentRunItem } from './types.js';
 type ToolResultItem = Extract<AgentRunItem, { type: 'tool-result' }>;
 
 /** A completed run, collected from its stream. */
-export interface AgentRunResult {
+export interface AgentRunResult<Output = unknown> {
   /** The final answer's text. */
   text: string;
+  /** With the run's `output` schema: the final answer, decoded and validated. */
+  output?: Output;
   finishReason: FinishReason;
   iterations: number;
   usage: Usage;
@@ -28,7 +30,7 @@ export interface AgentRunResult {
  * const { text, toolResults } = await collectAgentRun(await agent.run('Weather in Paris?'));
  * ```
  */
-export async function collectAgentRun(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult> {
+export async function collectAgentRun<Output = unknown>(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult<Output>> {
   const toolResults: ToolResultItem[] = [];
   const errors: unknown[] = [];
   const reader = stream.getReader();
@@ -41,7 +43,9 @@ export async function collectAgentRun(stream: ReadableStream<AgentRunItem>): Pro
         if (value.terminal) throw value.error;
         errors.push(value.error);
       } else if (value.type === 'finish') {
-        return { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
+        const result: AgentRunResult<Output> = { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
+        if ('output' in value) result.output = value.output as Output;
+        return result;
       }
     }
   } finally {

@@ -8,6 +8,7 @@ import type { ToolErrorInfo } from '../tools/tool-failure.js';
 import type { ToolLogSink } from '../tools/tool-log.js';
 import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ToolResultJSON } from '../tools/tool-result.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { SessionStore } from './session-store.js';
 
 /** How a tool call ended, from the run's point of view (`aborted` and `interrupted` are synthetic answers). */
@@ -53,6 +54,8 @@ export type AgentRunItem =
       text: string;
       /** The messages this run added to the conversation (assistant and tool messages). */
       messages: ChatMessage[];
+      /** With `output`: the final answer decoded and validated by its schema. */
+      output?: unknown;
     };
 
 /** A run: a Web `ReadableStream` of items that is also async-iterable. */
@@ -64,6 +67,13 @@ export interface AgentRunOptions {
   session?: string | undefined;
   /** Cancels the run promptly; the last item is then a terminal error carrying `signal.reason`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Any Standard Schema the final answer must match (zod, valibot, `jsonSchema()`…): asked of the model as a JSON
+   * response format where the API has one, checked either way. A final answer that is not JSON or fails the schema is
+   * shown to the model once, naming each field; if it fails again the run ends with an `OutputValidationError`
+   * (issues + raw text). The value is on the `finish` item (`output`) and on `collectAgentRun`'s result.
+   */
+  output?: StandardSchemaV1 | undefined;
 }
 
 /** Observability payloads: plain serializable objects. */

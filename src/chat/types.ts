@@ -84,6 +84,11 @@ export interface ChatRequest {
   temperature?: number | undefined;
   maxTokens?: number | undefined;
   parallelToolCalls?: boolean | undefined;
+  /**
+   * Ask for a final answer that is JSON matching `schema` (OpenAI-compatible: `response_format: json_schema`). A client
+   * whose API has no such format ignores it; the agent validates the answer either way.
+   */
+  responseFormat?: { name: string; schema: JSONSchema } | undefined;
   /** Cancels the call; the stream then errors with `signal.reason`. */
   signal?: AbortSignal | undefined;
   /** Observes retries made before any output. */

@@ -34,4 +34,5 @@ export type AgentErrorKind =
   | 'a2a_transport'
   | 'jsonrpc'
   | 'mcp'
+  | 'output_validation'
   | 'other';

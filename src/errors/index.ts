@@ -21,6 +21,7 @@ export { SerializeError, type SerializeErrorOptions, type SerializeIssue } from 
 export { SessionError, type SessionErrorOptions } from './session-error.js';
 export { JSONRPCError, type JSONRPCErrorOptions } from './jsonrpc-error.js';
 export { MCPError, type MCPErrorOptions, type MCPErrorReason } from './mcp-error.js';
+export { OutputValidationError, type OutputIssue, type OutputValidationErrorOptions } from './output-validation-error.js';
 export { StreamError, type StreamErrorOptions, type StreamErrorReason } from './stream-error.js';
 export { ToolError, type ToolErrorOptions } from './tool-error.js';
 export { WorkflowError, type WorkflowErrorOptions } from './workflow-error.js';
