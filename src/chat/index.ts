@@ -30,3 +30,4 @@ export type {
   ToolChoice,
   Usage,
 } from './types.js';
+export { createAnthropicClient, type AnthropicClientOptions } from './anthropic/index.js';

@@ -1,0 +1,141 @@
+/**
+ * @internal The parts of an Anthropic Messages answer shared by the streamed and the non-streamed path: finish reasons,
+ * usage, content block kinds, and decoding a whole (non-streamed) `Message` into a `ChatResponse`. A block of a type
+ * this client does not decode is a typed error naming it, never an empty success.
+ * @see https://docs.anthropic.com/en/api/messages (the Message object, `stop_reason`, `usage`)
+ * @see https://docs.anthropic.com/en/api/handling-stop-reasons
+ */
+import { ChatClientError } from '../../errors/chat-client-error.js';
+import { read } from '../../internal/error-chain.js';
+import { isPlainObject, truncate } from '../../internal/json.js';
+import { redactText } from '../../internal/redact.js';
+import { toolArgumentsText } from '../tool-call-arguments.js';
+import type { ChatMessage, ChatResponse, FinishReason, ToolCall, Usage } from '../types.js';
+
+/**
+ * Anthropic's `stop_reason` as a faultline finish reason: `end_turn` / `stop_sequence` → `stop`, `tool_use` →
+ * `tool_calls`, `max_tokens` (and `model_context_window_exceeded`) → `length` (so the agent loop's cut-off-call rule
+ * applies), `refusal` → `refusal`, and `pause_turn` → `pause_turn`: a long turn with server tools (web search…) was
+ * paused; the caller may continue it by sending the answer back as it is. Anything else is passed on unchanged.
+ */
+export function finishReasonOf(stopReason: string): FinishReason {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    default:
+      return stopReason; // refusal, pause_turn, and reasons added later
+  }
+}
+
+/** Raw token counts as Anthropic reports them (`message_start` has all, `message_delta` the cumulative ones it updates). */
+export interface AnthropicTokens {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheCreation?: number;
+}
+
+/** Reads Anthropic `usage` JSON into `into` (fields present overwrite: `message_delta` counts are cumulative). */
+export function readTokens(value: unknown, into: AnthropicTokens = {}): AnthropicTokens {
+  if (!isPlainObject(value)) return into;
+  const take = (key: string): number | undefined => {
+    const field = value[key];
+    return typeof field === 'number' && Number.isFinite(field) && field >= 0 ? field : undefined;
+  };
+  into.input = take('input_tokens') ?? into.input;
+  into.output = take('output_tokens') ?? into.output;
+  into.cacheRead = take('cache_read_input_tokens') ?? into.cacheRead;
+  into.cacheCreation = take('cache_creation_input_tokens') ?? into.cacheCreation;
+  return into;
+}
+
+/**
+ * Anthropic's counts as `Usage`. Anthropic's `input_tokens` leaves out the cached part of the prompt, so
+ * `promptTokens` is input + cache reads + cache writes (the whole prompt, as other providers count it) and
+ * `cachedPromptTokens` the cache reads; `completionTokens` is `output_tokens`. `undefined` when nothing was reported.
+ */
+export function toUsage(tokens: AnthropicTokens): Usage | undefined {
+  if (tokens.input === undefined && tokens.output === undefined) return undefined;
+  const promptTokens = (tokens.input ?? 0) + (tokens.cacheRead ?? 0) + (tokens.cacheCreation ?? 0);
+  const completionTokens = tokens.output ?? 0;
+  const usage: Usage = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+  if (tokens.cacheRead !== undefined || tokens.cacheCreation !== undefined) usage.cachedPromptTokens = tokens.cacheRead ?? 0;
+  return usage;
+}
+
+/**
+ * Content blocks that carry nothing a `ChatMessage` can hold and are left out on purpose: `redacted_thinking`
+ * (encrypted reasoning) and the blocks of server-side tools, which Anthropic runs itself (their result is in the
+ * text that follows). Any other type this client does not know is an error naming it.
+ */
+const SKIPPED_BLOCKS = new Set([
+  'redacted_thinking',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+]);
+
+/** How a content block is handled: decoded, skipped on purpose, or unknown. */
+export function blockKind(type: string): 'text' | 'thinking' | 'tool_use' | 'skipped' | 'unknown' {
+  if (type === 'text' || type === 'thinking' || type === 'tool_use') return type;
+  return SKIPPED_BLOCKS.has(type) ? 'skipped' : 'unknown';
+}
+
+/** Remote text that reaches events and metadata: redacted and bounded like any other. */
+export function excerpt(text: string, secrets: readonly string[], length = 200): string {
+  return truncate(redactText(text, secrets), length);
+}
+
+/** Decodes a non-streamed Messages answer; anything that is not one is a `ChatClientError` (`invalid_response`). */
+export function decodeMessage(body: unknown, label: string, secrets: readonly string[]): ChatResponse {
+  const content = read(body, 'content');
+  if (!isPlainObject(body) || !Array.isArray(content)) {
+    throw new ChatClientError(`${label} answered with something that is not a Messages answer (no content array)`, { reason: 'invalid_response', retryable: false });
+  }
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  const unknown: string[] = [];
+  for (const block of content) {
+    const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : typeof block;
+    const kind = isPlainObject(block) ? blockKind(type) : 'unknown';
+    if (kind === 'text' && typeof read(block, 'text') === 'string') text += read(block, 'text') as string;
+    else if (kind === 'thinking' && typeof read(block, 'thinking') === 'string') reasoning += read(block, 'thinking') as string;
+    else if (kind === 'tool_use' && typeof read(block, 'id') === 'string' && typeof read(block, 'name') === 'string') {
+      const name = read(block, 'name') as string;
+      const args = toolArgumentsText(read(block, 'input') ?? {}, name);
+      toolCalls.push({ id: read(block, 'id') as string, name, arguments: args === '' ? '{}' : args });
+    } else if (kind !== 'skipped') unknown.push(excerpt(type, secrets, 60));
+  }
+  if (unknown.length > 0) {
+    throw new ChatClientError(`${label} answered with content blocks of a type this client does not decode (${[...new Set(unknown)].join(', ')})`, {
+      reason: 'invalid_response',
+      retryable: false,
+    });
+  }
+  const message: ChatMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
+  if (toolCalls.length > 0) message.toolCalls = toolCalls;
+  if (reasoning !== '') message.reasoning = reasoning;
+  const stopReason = body.stop_reason;
+  const response: ChatResponse = {
+    message,
+    finishReason: typeof stopReason === 'string' && stopReason !== '' ? finishReasonOf(stopReason) : toolCalls.length > 0 ? 'tool_calls' : 'stop',
+  };
+  const usage = toUsage(readTokens(body.usage));
+  if (usage) response.usage = usage;
+  if (typeof body.id === 'string') response.responseId = excerpt(body.id, secrets);
+  if (typeof body.model === 'string') response.model = excerpt(body.model, secrets);
+  return response;
+}

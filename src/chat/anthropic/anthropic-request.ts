@@ -1,0 +1,156 @@
+/**
+ * @internal Encoding a `ChatRequest` as an Anthropic Messages request body: system messages become the top-level
+ * `system`, user and assistant messages carry content blocks, an assistant's tool calls are `tool_use` blocks (their
+ * `input` the parsed JSON arguments), and consecutive tool messages become one user message of `tool_result` blocks
+ * (`is_error: true` when the text is a faultline tool result with `"ok":false`, so the model sees our structured
+ * error as an error). Every problem of the request is reported at once, as a `ConfigError`.
+ *
+ * What is sent back of the model's reasoning (the per-provider rule): Anthropic requires a `thinking` block to be
+ * passed back unmodified, with its `signature`, on the assistant turn that called tools when extended thinking is on;
+ * a thinking block without its signature is rejected. `ChatMessage` has no signature today, so `reasoning` is never
+ * sent: no `thinking` block is written.
+ * @see https://docs.anthropic.com/en/api/messages
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
+ */
+import { ConfigError } from '../../errors/config-error.js';
+import { isPlainObject } from '../../internal/json.js';
+import { requestProblems } from '../openai-wire.js';
+import type { ChatMessage, ChatRequest } from '../types.js';
+
+/** One content block of a request message. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true };
+
+/** One message of the `messages` array. */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+/** What the encoder needs besides the request. */
+export interface AnthropicEncodeSettings {
+  model: string;
+  /** `max_tokens` when the request has none (Anthropic requires it). */
+  maxTokens: number;
+  stream: boolean;
+  /** Extra top-level fields (e.g. `{ thinking: … }`, `metadata`); the SDK's own fields win. */
+  body?: Record<string, unknown> | undefined;
+}
+
+/** True when `text` is a faultline tool result JSON saying the call failed (`{"ok":false,…}`). */
+export function isFailedToolResult(text: string | null): boolean {
+  if (text === null || !text.trimStart().startsWith('{')) return false;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) && parsed.ok === false;
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON body of a Messages request. Throws `ConfigError` listing every problem. */
+export function encodeAnthropicRequest(request: ChatRequest, settings: AnthropicEncodeSettings): string {
+  const problems = requestProblems(request);
+  if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
+  const system: string[] = [];
+  const messages: AnthropicMessage[] = [];
+  const cutOff = cutOffCallIds(request.messages);
+  const push = (role: 'user' | 'assistant', blocks: AnthropicBlock[]) => {
+    if (blocks.length === 0) return; // Anthropic rejects empty content; an empty message says nothing
+    const last = messages[messages.length - 1];
+    // Consecutive messages of one role are one turn (the API merges them too); tool results stay first in theirs.
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  request.messages.forEach((message, index) => {
+    if (message.role === 'system') {
+      if (message.content) system.push(message.content);
+    } else if (message.role === 'user') {
+      push('user', textBlocks(message));
+    } else if (message.role === 'assistant') {
+      push('assistant', [...textBlocks(message), ...toolUseBlocks(message, index, problems, cutOff)]);
+    } else {
+      const result: AnthropicBlock = { type: 'tool_result', tool_use_id: message.toolCallId as string, content: message.content ?? '' };
+      if (isFailedToolResult(message.content)) result.is_error = true;
+      push('user', [result]);
+    }
+  });
+  if (messages.length === 0) problems.push('messages must hold at least one user or assistant message with content (system messages alone are not a conversation)');
+  const maxTokens = request.maxTokens ?? settings.maxTokens;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) problems.push(`maxTokens must be an integer ≥ 1 (got ${String(maxTokens)})`);
+  if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
+
+  const body: Record<string, unknown> = { ...settings.body, model: settings.model, max_tokens: maxTokens, messages };
+  if (system.length > 0) body.system = system.join('\n\n');
+  if (settings.stream) body.stream = true;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  }
+  const choice = toolChoice(request);
+  if (choice) body.tool_choice = choice;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ConfigError('The chat request cannot be written as JSON', { cause: error });
+  }
+}
+
+function textBlocks(message: ChatMessage): AnthropicBlock[] {
+  return message.content ? [{ type: 'text', text: message.content }] : [];
+}
+
+/** An assistant's tool calls as `tool_use` blocks; arguments that are not a JSON object are a problem. */
+function toolUseBlocks(message: ChatMessage, index: number, problems: string[], cutOff: ReadonlySet<string>): AnthropicBlock[] {
+  return (message.toolCalls ?? []).map((call, callIndex) => {
+    let input: unknown = {};
+    const text = call.arguments.trim();
+    // A call the output limit cut (its tool result says so) was never run: `{}` keeps the transcript a valid request.
+    if (text !== '' && !cutOff.has(call.id)) {
+      try {
+        input = JSON.parse(text);
+        if (!isPlainObject(input)) {
+          problems.push(`messages[${index}].toolCalls[${callIndex}] (${JSON.stringify(call.name)}) has arguments that are not a JSON object; Anthropic needs an object as tool_use input`);
+        }
+      } catch {
+        problems.push(`messages[${index}].toolCalls[${callIndex}] (${JSON.stringify(call.name)}) has arguments that are not JSON; Anthropic needs them as a JSON object (tool_use input)`);
+      }
+    }
+    return { type: 'tool_use', id: call.id, name: call.name, input };
+  });
+}
+
+/**
+ * Ids of tool calls whose answer is the agent loop's "cut off at the output token limit" `InputValidationError`
+ * (context `cutOffAtOutputLimit: true`): their arguments are known not to be JSON, and the model has been told why.
+ */
+function cutOffCallIds(messages: readonly ChatMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'tool' || typeof message.toolCallId !== 'string' || !message.content?.includes('"cutOffAtOutputLimit":true')) continue;
+    try {
+      const parsed: unknown = JSON.parse(message.content);
+      const context = isPlainObject(parsed) && isPlainObject(parsed.error) ? parsed.error.context : undefined;
+      if (isPlainObject(context) && context.cutOffAtOutputLimit === true) ids.add(message.toolCallId);
+    } catch {
+      // not a tool result of ours
+    }
+  }
+  return ids;
+}
+
+/** `tool_choice`: auto / any (`'required'`) / tool (`{name}`) / none; `parallelToolCalls: false` disables parallel use. */
+function toolChoice(request: ChatRequest): Record<string, unknown> | undefined {
+  const given = request.toolChoice;
+  let choice: Record<string, unknown> | undefined;
+  if (given === 'auto') choice = { type: 'auto' };
+  else if (given === 'required') choice = { type: 'any' };
+  else if (given === 'none') return { type: 'none' };
+  else if (isPlainObject(given) && typeof given.name === 'string') choice = { type: 'tool', name: given.name };
+  if (request.parallelToolCalls === false && request.tools && request.tools.length > 0) {
+    choice = { ...(choice ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  }
+  return choice;
+}

@@ -1,0 +1,281 @@
+/**
+ * @internal Decodes an Anthropic Messages stream (SSE) into typed chunks, in the house style of the OpenAI decoder:
+ * bytes in, batches of chunks out. `message_start` gives the response id, model and the first usage;
+ * `content_block_start/delta/stop` carry `text_delta` (text), `thinking_delta` (reasoning) and `input_json_delta`
+ * (a `tool_use` block's arguments, ended by its `content_block_stop` with the accumulated JSON, `{}` when none came);
+ * `message_delta` the `stop_reason` and final usage; `message_stop` ends the answer. `ping` is ignored, and so are
+ * `signature_delta` (nowhere to keep a signature yet), `citations_delta` and event types added later (as the docs ask).
+ *
+ * Errors: `event: error` before any output is a retryable `ChatClientError` for `overloaded_error`, `api_error` and
+ * `rate_limit_error` (the stream equivalents of HTTP 529, 500 and 429: retries and fallback apply), else a
+ * `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a delta
+ * for a block never started, a block type this client does not know); `incomplete` (the body ended before
+ * `message_stop`); `line_too_long`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+import { ChatClientError } from '../../errors/chat-client-error.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { read } from '../../internal/error-chain.js';
+import { isPlainObject } from '../../internal/json.js';
+import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
+import type { ChatChunk, FinishReason } from '../types.js';
+import { blockKind, excerpt, finishReasonOf, readTokens, toUsage, type AnthropicTokens } from './anthropic-message.js';
+
+/** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
+const RETRYABLE_STREAM_ERRORS: Readonly<Record<string, number>> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500 };
+
+interface OpenBlock {
+  kind: 'text' | 'thinking' | 'tool_use' | 'skipped';
+  /** For tool_use: the tool call's ordinal among this answer's calls, id, name and arguments so far. */
+  call?: { index: number; id: string; name: string; arguments: string };
+}
+
+export interface AnthropicStreamDecoderOptions {
+  maxLineLength?: number | undefined;
+  /** Secrets to remove from excerpts in errors. */
+  secrets: readonly string[];
+  /** For errors: e.g. `Anthropic API (api.anthropic.com)`. */
+  label: string;
+  model: string;
+  /** The `request-id` of the answer, for errors. */
+  requestId?: string | undefined;
+  attempt: number;
+}
+
+export class AnthropicStreamDecoder {
+  private readonly parser: SSEParser;
+  private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private out: ChatChunk[] = [];
+  private readonly blocks = new Map<number, OpenBlock>();
+  private calls = 0;
+  private emitted = false;
+  private readonly tokens: AnthropicTokens = {};
+  private stopReason: string | undefined;
+  private responseId: string | undefined;
+  private model: string | undefined;
+  private finished = false;
+  /** A tool_use block that ended with no arguments: `{}`, unless the next event says the output limit cut it. */
+  private emptyEnd: OpenBlock['call'];
+  private pending: { error: unknown } | undefined;
+  private dispatched = 0;
+
+  /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
+  get events(): number {
+    return this.dispatched;
+  }
+
+  constructor(private readonly options: AnthropicStreamDecoderOptions) {
+    this.parser = new SSEParser({
+      onEvent: (event) => {
+        this.dispatched++;
+        this.event(event);
+      },
+      maxLineLength: options.maxLineLength,
+    });
+  }
+
+  /** Feeds network bytes; returns the chunks they completed (possibly none). */
+  push(bytes: Uint8Array): ChatChunk[] {
+    this.out = [];
+    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
+  }
+
+  /** Raises a failure held back by {@link push} (call it before waiting for more bytes). */
+  throwIfPending(): void {
+    if (this.pending) throw this.pending.error;
+  }
+
+  /** The body ended: the final chunks, or `StreamError('incomplete')` when `message_stop` never came. */
+  end(): ChatChunk[] {
+    this.throwIfPending();
+    this.out = [];
+    return this.settle(() => {
+      this.parser.feed(this.textDecoder.decode());
+      this.parser.end();
+      if (!this.finished) {
+        throw new StreamError(`The ${this.options.label} stream ended before message_stop${this.stopReason ? ` (stop_reason ${this.stopReason} had arrived)` : ''}`, { reason: 'incomplete' });
+      }
+    });
+  }
+
+  /** Output decoded before a failure in the same bytes is returned first; the failure is raised on the next call. */
+  private settle(step: () => void): ChatChunk[] {
+    this.throwIfPending();
+    try {
+      step();
+    } catch (error) {
+      if (this.out.length === 0) throw error;
+      this.pending = { error };
+    }
+    if (this.out.length > 0) this.emitted = true;
+    return this.out;
+  }
+
+  private event(event: SSEEvent): void {
+    if (this.finished) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch (error) {
+      throw this.malformed('an event that is not JSON', event.data, error);
+    }
+    if (!isPlainObject(data)) throw this.malformed('an event that is not a JSON object', event.data);
+    const type = typeof data.type === 'string' ? data.type : event.type;
+    if (this.emptyEnd && !(type === 'message_delta' && read(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
+    switch (type) {
+      case 'message_start':
+        return this.start(data.message);
+      case 'content_block_start':
+        return this.blockStart(data, event.data);
+      case 'content_block_delta':
+        return this.blockDelta(data, event.data);
+      case 'content_block_stop':
+        return this.blockStop(data);
+      case 'message_delta':
+        return this.messageDelta(data);
+      case 'message_stop':
+        return this.complete();
+      case 'error':
+        throw this.providerError(data.error ?? data, event.data);
+      default:
+        return; // ping, and event types added later: "handle unknown event types gracefully"
+    }
+  }
+
+  private start(message: unknown): void {
+    const id = read(message, 'id');
+    if (typeof id === 'string') this.responseId = excerpt(id, this.options.secrets);
+    const model = read(message, 'model');
+    if (typeof model === 'string') this.model = excerpt(model, this.options.secrets);
+    readTokens(read(message, 'usage'), this.tokens);
+  }
+
+  private blockStart(data: Record<string, unknown>, raw: string): void {
+    const index = this.indexOf(data, raw);
+    const block = data.content_block;
+    const type = read(block, 'type');
+    const kind = typeof type === 'string' ? blockKind(type) : 'unknown';
+    if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${excerpt(String(type), this.options.secrets, 60)})`, raw);
+    const open: OpenBlock = { kind };
+    if (kind === 'tool_use') {
+      const id = read(block, 'id');
+      const name = read(block, 'name');
+      if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a tool_use block without an id or name', raw);
+      open.call = { index: this.calls++, id, name, arguments: '' };
+      this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
+    } else if (kind === 'text' || kind === 'thinking') {
+      const initial = read(block, kind);
+      if (typeof initial === 'string' && initial !== '') this.textDelta(kind === 'text' ? 'text-delta' : 'reasoning-delta', initial);
+    }
+    this.blocks.set(index, open);
+  }
+
+  private blockDelta(data: Record<string, unknown>, raw: string): void {
+    const open = this.blocks.get(this.indexOf(data, raw));
+    if (!open) throw this.malformed('a delta for a content block that was never started', raw);
+    const delta = data.delta;
+    const type = read(delta, 'type');
+    if (type === 'text_delta' && open.kind === 'text') {
+      const text = read(delta, 'text');
+      if (typeof text === 'string' && text !== '') this.textDelta('text-delta', text);
+    } else if (type === 'thinking_delta' && open.kind === 'thinking') {
+      const text = read(delta, 'thinking');
+      if (typeof text === 'string' && text !== '') this.textDelta('reasoning-delta', text);
+    } else if (type === 'input_json_delta' && open.call) {
+      const part = read(delta, 'partial_json');
+      if (typeof part !== 'string' || part === '') return;
+      const call = open.call;
+      call.arguments += part;
+      const last = this.out[this.out.length - 1];
+      if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += part;
+      else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta: part });
+    }
+    // signature_delta, citations_delta, deltas of skipped blocks: nothing a chunk can carry
+  }
+
+  private blockStop(data: Record<string, unknown>): void {
+    const index = typeof data.index === 'number' ? data.index : -1;
+    const open = this.blocks.get(index);
+    this.blocks.delete(index);
+    if (open?.call) this.endCall(open.call);
+  }
+
+  /** A tool_use block ended: its arguments; none at all are `{}`, or held until the next event shows no `max_tokens` cut. */
+  private endCall(call: NonNullable<OpenBlock['call']>): void {
+    if (call.arguments === '') this.emptyEnd = call;
+    else this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: call.arguments });
+  }
+
+  private endEmpty(args: string): void {
+    const call = this.emptyEnd;
+    this.emptyEnd = undefined;
+    if (call) this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
+  }
+
+  private messageDelta(data: Record<string, unknown>): void {
+    const stopReason = read(data.delta, 'stop_reason');
+    if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = excerpt(stopReason, this.options.secrets, 100);
+    // A tool_use block cut by the output limit keeps what arrived (maybe nothing): the agent loop refuses to run it.
+    if (this.emptyEnd) this.endEmpty(this.stopReason === 'max_tokens' ? '' : '{}');
+    readTokens(data.usage, this.tokens);
+  }
+
+  private complete(): void {
+    const cut = this.stopReason === 'max_tokens';
+    for (const open of this.blocks.values()) if (open.call) this.endCall(open.call);
+    this.blocks.clear();
+    this.endEmpty(cut ? '' : '{}');
+    this.finished = true;
+    const reason: FinishReason = this.stopReason ? finishReasonOf(this.stopReason) : this.calls > 0 ? 'tool_calls' : 'stop';
+    const usage = toUsage(this.tokens);
+    if (usage) this.out.push({ type: 'usage', usage });
+    const finish: ChatChunk = { type: 'finish', reason };
+    if (usage) finish.usage = usage;
+    if (this.responseId) finish.responseId = this.responseId;
+    if (this.model) finish.model = this.model;
+    this.out.push(finish);
+  }
+
+  /** Consecutive deltas of one kind decoded from one network read become one chunk. */
+  private textDelta(type: 'text-delta' | 'reasoning-delta', delta: string): void {
+    const last = this.out[this.out.length - 1];
+    if (last?.type === type) last.delta += delta;
+    else this.out.push({ type, delta });
+  }
+
+  private indexOf(data: Record<string, unknown>, raw: string): number {
+    if (typeof data.index !== 'number' || !Number.isInteger(data.index) || data.index < 0) throw this.malformed('a content block event without an index', raw);
+    return data.index;
+  }
+
+  private malformed(what: string, raw: string, cause?: unknown): StreamError {
+    const chunk = excerpt(raw, this.options.secrets);
+    return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
+  }
+
+  /** `event: error`: before any output a retryable `ChatClientError` for transient types, else a `StreamError`. */
+  private providerError(detail: unknown, raw: string): ChatClientError | StreamError {
+    const type = read(detail, 'type');
+    const code = typeof type === 'string' && type !== '' ? excerpt(type, this.options.secrets, 100) : undefined;
+    const message = read(detail, 'message');
+    const said = excerpt(typeof message === 'string' ? message : raw, this.options.secrets, 500);
+    const status = code === undefined ? undefined : RETRYABLE_STREAM_ERRORS[code];
+    if (status !== undefined && !this.emitted && this.out.length === 0) {
+      return new ChatClientError(`${this.options.label} sent ${code} in its event stream before any output (the stream form of HTTP ${status}): ${said}`, {
+        reason: 'http',
+        status,
+        retryable: true,
+        code,
+        providerMessage: said,
+        requestId: this.options.requestId,
+        model: this.options.model,
+        attempts: this.options.attempt,
+      });
+    }
+    return new StreamError(`The model provider reported an error mid-stream${code ? ` (${code})` : ''}: ${said}`, {
+      reason: 'provider_error',
+      chunk: excerpt(raw, this.options.secrets),
+      code,
+    });
+  }
+}

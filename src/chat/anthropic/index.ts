@@ -1,0 +1,9 @@
+/**
+ * The Anthropic Messages API as a faultline `ChatClient` (its own folder; not yet re-exported from `faultline/chat`).
+ * @example
+ * ```ts
+ * import { createAnthropicClient } from './chat/anthropic/index.js';
+ * const client = createAnthropicClient({ apiKey, model: 'claude-sonnet-4-5', maxTokens: 1024 });
+ * ```
+ */
+export { createAnthropicClient, type AnthropicClientOptions } from './anthropic-client.js';
