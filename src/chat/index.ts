@@ -1,6 +1,6 @@
 export { collectChatStream, responseChunks } from './collect-chat-stream.js';
 export { createFallbackChatClient, isFallbackWorthy, type FallbackChatClientOptions } from './fallback-chat-client.js';
-export type { ChatTimeouts } from './openai-call.js';
+export type { ChatTimeouts } from './call.js';
 export {
   createOpenAICompatibleClient,
   DEFAULT_CHAT_RETRY,

@@ -14,7 +14,7 @@ import { redactError, redactText } from '../internal/redact.js';
 import type { RetryDecision } from '../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
 import { isFallbackWorthy } from './fallback-chat-client.js';
-import type { CallConfig } from './openai-call.js';
+import type { CallConfig } from './call.js';
 import { OpenAIStreamDecoder } from './openai-stream-decoder.js';
 import type { ChatChunk } from './types.js';
 

@@ -3,7 +3,8 @@ import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
 import { headerSecrets } from '../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../internal/retry.js';
-import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './openai-call.js';
+import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './call.js';
+import { CHAT_COMPLETIONS } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
 import { batchClient, type ChatBatches } from './chat-batches.js';
 import type { ChatClient, ChatRequest, ChatResponse } from './types.js';
@@ -100,7 +101,7 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeRequest(request, config.model, true, extra);
     const handle: Parameters<typeof streamCall>[3] = {};
-    return { batches: streamCall(config, request, body, handle), cancel: (reason) => handle.scope?.controller.abort(reason) };
+    return { batches: streamCall(config, request, body, handle, CHAT_COMPLETIONS), cancel: (reason) => handle.scope?.controller.abort(reason) };
   };
   return batchClient<ChatClient>({
     name: `${options.name ?? new URL(options.baseURL).host}/${config.model}`,
@@ -111,7 +112,7 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
       } catch (error) {
         return Promise.reject(error);
       }
-      return completeCall(config, request, body);
+      return completeCall(config, request, body, CHAT_COMPLETIONS);
     },
   }, open);
 }

@@ -4,10 +4,11 @@ import { isPlainObject } from '../../internal/json.js';
 import { headerSecrets } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../../internal/retry.js';
 import { batchClient, type ChatBatches } from '../chat-batches.js';
-import type { CallConfig, ChatTimeouts } from '../openai-call.js';
+import type { CallConfig, ChatTimeouts } from '../call.js';
 import { DEFAULT_CHAT_RETRY, DEFAULT_CHAT_TIMEOUTS } from '../openai-compatible-client.js';
 import type { ChatClient, ChatRequest, ChatResponse } from '../types.js';
-import { completeAnthropic, streamAnthropic } from './anthropic-call.js';
+import { completeCall, streamCall } from '../call.js';
+import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
 
 /**
@@ -91,8 +92,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
   const { config, encode, host } = resolveConfig(options);
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeAnthropicRequest(request, { ...encode, stream: true });
-    const handle: Parameters<typeof streamAnthropic>[3] = {};
-    return { batches: streamAnthropic(config, request, body, handle), cancel: (reason) => handle.scope?.controller.abort(reason) };
+    const handle: Parameters<typeof streamCall>[3] = {};
+    return { batches: streamCall(config, request, body, handle, ANTHROPIC_MESSAGES), cancel: (reason) => handle.scope?.controller.abort(reason) };
   };
   return batchClient<ChatClient>(
     {
@@ -104,7 +105,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
         } catch (error) {
           return Promise.reject(error);
         }
-        return completeAnthropic(config, request, body);
+        return completeCall(config, request, body, ANTHROPIC_MESSAGES);
       },
     },
     open,

@@ -10,7 +10,7 @@ import { parseProviderError, readBoundedBody, requestIdOf } from '../../internal
 import { isRetryableStatus, statusText } from '../../internal/http-status.js';
 import { parseRetryAfter } from '../../internal/retry-after.js';
 import type { Attempt } from '../openai-attempt.js';
-import type { CallConfig } from '../openai-call.js';
+import type { CallConfig } from '../call.js';
 import type { ChatChunk } from '../types.js';
 import { AnthropicStreamDecoder } from './anthropic-stream-decoder.js';
 
