@@ -1,4 +1,4 @@
-import type { ChatClient, ToolChoice } from '../chat/types.js';
+import type { ChatClient, ToolChoice } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';

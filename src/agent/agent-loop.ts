@@ -9,9 +9,9 @@
  * as the last item.
  */
 import type { Emitter } from 'nanoevents';
-import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/chat-batches.js';
-import { chatToolDefinitions } from '../chat/tool-definitions.js';
-import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types.js';
+import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/core/chat-batches.js';
+import { chatToolDefinitions } from '../chat/core/tool-definitions.js';
+import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
 import { redactText, redactValue } from '../internal/redact.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import { AgentNotFoundError } from '../errors/agent-not-found-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Agent } from './agent.js';

@@ -1,6 +1,6 @@
 import { createNanoEvents, type Emitter } from 'nanoevents';
-import { openChatBatches } from '../chat/chat-batches.js';
-import type { ChatMessage } from '../chat/types.js';
+import { openChatBatches } from '../chat/core/chat-batches.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { linkedController } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';

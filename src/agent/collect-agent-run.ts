@@ -1,4 +1,4 @@
-import type { ChatMessage, FinishReason, Usage } from '../chat/types.js';
+import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import type { AgentRunItem } from './types.js';
 

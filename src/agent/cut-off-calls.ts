@@ -4,7 +4,7 @@
  * `InputValidationError` result saying its arguments were cut off at the output limit, with a suggestion, so the
  * transcript stays a valid next request.
  */
-import type { ToolCall } from '../chat/types.js';
+import type { ToolCall } from '../chat/core/types.js';
 import { InputValidationError } from '../tools/input-validation-error.js';
 import type { ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult, type ToolErrorFormat } from '../tools/serialize-tool-result.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { SessionStore } from './session-store.js';

@@ -1,5 +1,5 @@
 /** One round of tool calls of the agent loop: run concurrently, reported in call order, one tool message each. */
-import type { ChatMessage, ToolCall } from '../chat/types.js';
+import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ToolError } from '../errors/tool-error.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { describeError } from '../internal/error-json.js';

@@ -1,6 +1,6 @@
 import { SessionError } from '../errors/session-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 
 /**
  * Where conversations are kept between runs. `append` is the versioned write: it adds one run's messages to the

@@ -3,7 +3,7 @@
  * to the next user message (so whole turns go), or where there is none to the next message that is not a tool answer
  * — a transcript never starts with a tool message, so it stays a valid request. Shared by every bounded session store.
  */
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 
 /** The JSON length of a message (0 when it has none). */
 export function messageSize(message: ChatMessage): number {

@@ -3,7 +3,7 @@
  * the check of its final answer — JSON, then the schema — with the problems as `{path, message}` issues, fed back to
  * the model once like invalid tool arguments.
  */
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import type { OutputIssue } from '../errors/output-validation-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { isPlainObject, truncate } from '../internal/json.js';

@@ -1,5 +1,5 @@
 /** The vocabulary of agent runs: stream items, observability events, settings. */
-import type { ChatClient, ChatMessage, FinishReason, ToolCall, ToolChoice, Usage } from '../chat/types.js';
+import type { ChatClient, ChatMessage, FinishReason, ToolCall, ToolChoice, Usage } from '../chat/core/types.js';
 import type { AgentErrorJSON } from '../errors/agent-error.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRunOutcome } from '../tools/run-tool.js';

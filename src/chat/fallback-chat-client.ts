@@ -1,25 +1,15 @@
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
-import { batchClient, closeChatBatches, openChatBatches, type ChatBatches } from './chat-batches.js';
-import { collectChatStream } from './collect-chat-stream.js';
-import type { ChatChunk, ChatClient, ChatRequest, ChatResponse } from './types.js';
+import { isFallbackWorthy } from './core/fallback-worthy.js';
+import { batchClient, closeChatBatches, openChatBatches, type ChatBatches } from './core/chat-batches.js';
+import { collectChatStream } from './core/collect-chat-stream.js';
+import type { ChatChunk, ChatClient, ChatRequest, ChatResponse } from './core/types.js';
 
 /** Options of {@link createFallbackChatClient}. */
 export interface FallbackChatClientOptions {
   /** Decides whether a failure moves on to the next client. @default retryable `ChatClientError`s and streams that broke before any output */
   shouldFallback?: (error: unknown) => boolean;
-}
-
-/**
- * The default fallback rule: the same failures a retry would cover (retryable `ChatClientError`s, streams that broke
- * before any output).
- * @example `createFallbackChatClient(clients, { shouldFallback: (error) => isFallbackWorthy(error) || isQuotaError(error) })`
- */
-export function isFallbackWorthy(error: unknown): boolean {
-  if (ChatClientError.isInstance(error)) return error.retryable;
-  if (StreamError.isInstance(error)) return !error.afterOutput && (error.reason === 'incomplete' || error.reason === 'read_failed');
-  return false;
 }
 
 /**

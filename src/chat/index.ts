@@ -1,12 +1,13 @@
-export { collectChatStream, responseChunks } from './collect-chat-stream.js';
-export { createFallbackChatClient, isFallbackWorthy, type FallbackChatClientOptions } from './fallback-chat-client.js';
-export type { ChatTimeouts } from './call.js';
+export { collectChatStream, responseChunks } from './core/collect-chat-stream.js';
+export { createFallbackChatClient, type FallbackChatClientOptions } from './fallback-chat-client.js';
+export { isFallbackWorthy } from './core/fallback-worthy.js';
+export type { ChatTimeouts } from './core/call.js';
 export {
   createOpenAICompatibleClient,
   DEFAULT_CHAT_RETRY,
   DEFAULT_CHAT_TIMEOUTS,
   type OpenAICompatibleClientOptions,
-} from './openai-compatible-client.js';
+} from './openai/openai-compatible-client.js';
 export {
   createScriptedChatClient,
   type ScriptedAnswer,
@@ -29,5 +30,5 @@ export type {
   ToolCall,
   ToolChoice,
   Usage,
-} from './types.js';
+} from './core/types.js';
 export { createAnthropicClient, type AnthropicClientOptions } from './anthropic/index.js';

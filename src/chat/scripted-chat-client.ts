@@ -1,10 +1,10 @@
 import { ConfigError } from '../errors/config-error.js';
 import { delay } from '../internal/delay.js';
-import { batchClient, type ChatBatches } from './chat-batches.js';
-import { collectChatStream, responseChunks } from './collect-chat-stream.js';
-import { requestProblems } from './openai-wire.js';
-import { toolArgumentsText } from './tool-call-arguments.js';
-import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
+import { batchClient, type ChatBatches } from './core/chat-batches.js';
+import { collectChatStream, responseChunks } from './core/collect-chat-stream.js';
+import { requestProblems } from './core/request-checks.js';
+import { toolArgumentsText } from './core/tool-call-arguments.js';
+import type { ChatChunk, ChatClient, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './core/types.js';
 
 /** One scripted model answer. */
 export interface ScriptedAnswer {

@@ -5,7 +5,7 @@
  * `maxSessionBytes` the oldest whole turns go (the same cut as `InMemorySessionStore`), and a session is deleted
  * `retainSessionMs` after its last turn (its object's alarm).
  */
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import type { SessionStore } from '../agent/session-store.js';
 import { messageSize, trimCut } from '../agent/session-trim.js';
 import { ConfigError } from '../errors/config-error.js';

@@ -2,7 +2,7 @@
  * Running a child agent (a graph agent, an LLM agent, a remote A2A agent) as a node of a parent graph, and turning
  * its events into a `SubgraphResult` (seed-systems §3.2, decisions.md point 7).
  */
-import type { ChatMessage, ToolCall } from '../chat/types.js';
+import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { cloneResponseError, type ResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';

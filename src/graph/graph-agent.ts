@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { AsyncQueue } from '../internal/async-queue.js';

@@ -1,7 +1,7 @@
 /** A graph node that makes one model call over the state's messages (the agent loop's model step, inside a graph). */
-import { chatToolDefinitions } from '../chat/tool-definitions.js';
-import { collectChatStream } from '../chat/collect-chat-stream.js';
-import type { ChatChunk, ChatClient, ChatMessage, ToolChoice } from '../chat/types.js';
+import { chatToolDefinitions } from '../chat/core/tool-definitions.js';
+import { collectChatStream } from '../chat/core/collect-chat-stream.js';
+import type { ChatChunk, ChatClient, ChatMessage, ToolChoice } from '../chat/core/types.js';
 import { ObjectType } from '../runner/constants.js';
 import { chunkEvent, createEvent, type RunEvent } from '../runner/event.js';
 import type { AnyTool } from '../tools/define-tool.js';

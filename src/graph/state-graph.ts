@@ -1,5 +1,5 @@
 import { WorkflowError } from '../errors/workflow-error.js';
-import type { ChatClient } from '../chat/types.js';
+import type { ChatClient } from '../chat/core/types.js';
 import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from '../chat/types.js';
+import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import type { StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 

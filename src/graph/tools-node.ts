@@ -1,5 +1,5 @@
 /** A graph node that runs the tool calls of the last assistant message through `runToolCall`. */
-import type { ChatMessage, ToolCall } from '../chat/types.js';
+import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent } from '../runner/event.js';
 import type { AnyTool } from '../tools/define-tool.js';

@@ -1,4 +1,4 @@
-import type { ToolCall, Usage } from '../chat/types.js';
+import type { ToolCall, Usage } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import type { RunEvent } from './event.js';
 
 /** One run of an agent under the runner (or as a graph agent node). */

@@ -1,7 +1,7 @@
 import { Agent } from '../agent/agent.js';
 import { InMemorySessionStore } from '../agent/in-memory-session-store.js';
 import { appendSession, loadSession, sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from '../agent/session-store.js';
-import type { ChatMessage } from '../chat/types.js';
+import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';

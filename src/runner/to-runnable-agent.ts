@@ -1,5 +1,5 @@
 import type { Agent } from '../agent/agent.js';
-import type { ToolCall } from '../chat/types.js';
+import type { ToolCall } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { isAbortError } from '../internal/error-chain.js';

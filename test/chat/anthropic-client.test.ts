@@ -73,7 +73,7 @@ describe('createAnthropicClient: streaming', () => {
     expect(chunks.filter((chunk) => chunk.type === 'text-delta').map((chunk) => (chunk as { delta: string }).delta).join('')).toBe('Hello, café 🥐!');
     expect(chunks.slice(-2)).toEqual([
       { type: 'usage', usage },
-      { type: 'finish', reason: 'stop', usage, responseId: 'msg_01TextAnswer0001', model: 'claude-sonnet-4-5-20250929' },
+      { type: 'finish', reason: 'stop', usage, responseId: 'msg_01TextAnswer0001', model: 'claude-sonnet-4-5-20250929', requestId: 'req_011Stream' },
     ]);
     expect(chunks.filter((chunk) => chunk.type === 'finish')).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentBuilder, type AgentRunItem } from '../../src/agent/index.js';
-import { openChatBatches } from '../../src/chat/chat-batches.js';
+import { openChatBatches } from '../../src/chat/core/chat-batches.js';
 import { createOpenAICompatibleClient, createScriptedChatClient, type ChatChunk, type ChatClient, type ChatRequest } from '../../src/chat/index.js';
 import { chunk, sseText } from '../../src/testing/openai-stream.js';
 

@@ -36,7 +36,7 @@ function expectNoSecret(value: unknown): void {
 
 describe('createOpenAICompatibleClient: streaming', () => {
   it('streams text deltas, usage and one finish', async () => {
-    server.use(completions(() => sseResponse(textEvents(['Hel', 'lo ', 'café 🎉']))));
+    server.use(completions(() => sseResponse(textEvents(['Hel', 'lo ', 'café 🎉']), { headers: { 'x-request-id': 'req_stream_1' } })));
     const { chunks, error } = await readAll(client().stream(ask));
     expect(error).toBeUndefined();
     expect(chunks).toEqual([
@@ -44,7 +44,7 @@ describe('createOpenAICompatibleClient: streaming', () => {
       { type: 'text-delta', delta: 'lo ' },
       { type: 'text-delta', delta: 'café 🎉' },
       { type: 'usage', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
-      { type: 'finish', reason: 'stop', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 }, responseId: 'chatcmpl-test', model: 'test-model' },
+      { type: 'finish', reason: 'stop', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 }, responseId: 'chatcmpl-test', model: 'test-model', requestId: 'req_stream_1' },
     ]);
   });
 
@@ -440,7 +440,7 @@ describe('createOpenAICompatibleClient: complete and configuration', () => {
           model: 'test-model',
           choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        });
+        }, { headers: { 'x-request-id': 'req_complete_2' } });
       }),
     );
     const response = await client().complete(ask);
@@ -452,6 +452,7 @@ describe('createOpenAICompatibleClient: complete and configuration', () => {
       usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
       responseId: 'chatcmpl-2',
       model: 'test-model',
+      requestId: 'req_complete_2',
     });
   });
 

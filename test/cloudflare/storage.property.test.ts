@@ -3,7 +3,7 @@
 // value leaves no stale part, and concurrent session appends keep every turn whole and in order, under the bound.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/chat/types.js';
+import type { ChatMessage } from '../../src/chat/core/types.js';
 import { SessionStorage } from '../../src/cloudflare/durable-session-store.js';
 import { getJSON, putJSON } from '../../src/cloudflare/storage-codec.js';
 import { FakeStorage } from './fake-platform.js';

@@ -1,31 +1,25 @@
 /**
- * @internal The Anthropic Messages protocol of the shared call mechanics (`streamCall` / `completeCall` in
- * `../call.ts`: the call scope, retries only before output, first-chunk and idle timers, typed failures): how an
- * attempt is sent, how a whole Message is read, and how a stream body becomes chunks.
+ * @internal The Anthropic Messages protocol of the shared call mechanics (`../core/call.ts`: sending, the HTTP error
+ * mapping, the call scope, retries only before output, first-chunk and idle timers, batched reading, typed failures):
+ * how a whole Message is read and which decoder reads a stream.
  */
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
-import { redactText } from '../../internal/redact.js';
-import type { CallConfig, CallProtocol } from '../call.js';
-import type { ChatResponse } from '../types.js';
-import { AnthropicStreamReader, sendAttempt } from './anthropic-http.js';
+import { parseJsonBody, type CallConfig, type CallProtocol } from '../core/call.js';
+import type { ChatResponse } from '../core/types.js';
 import { decodeMessage, excerpt } from './anthropic-message.js';
+import { AnthropicStreamDecoder } from './anthropic-stream-decoder.js';
 
 /** The Anthropic Messages protocol of the shared call mechanics (`streamCall` / `completeCall`). */
 export const ANTHROPIC_MESSAGES: CallProtocol = {
-  send: (attempt, body, accept, config) => sendAttempt(attempt, config, body, accept),
   parse: (text, config) => parseMessage(text, config),
-  reader: (attempt, response, config) => new AnthropicStreamReader(attempt, response, config),
+  decoder: (config, requestId, attempt) =>
+    new AnthropicStreamDecoder({ maxLineLength: config.maxLineLength, secrets: config.secrets, label: config.label, model: config.model, requestId, attempt }),
 };
 
 /** A 2xx JSON body: a Message, or an error object some gateways answer with 200. */
 function parseMessage(text: string, config: CallConfig): ChatResponse {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ChatClientError(`${config.label} answered with a body that is not JSON: ${redactText(text.slice(0, 200), config.secrets)}`, { reason: 'invalid_response', retryable: false, cause: error });
-  }
+  const json = parseJsonBody(text, config);
   if (read(json, 'type') === 'error') {
     const detail = read(json, 'error');
     const message = read(detail, 'message');

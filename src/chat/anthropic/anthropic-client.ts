@@ -3,11 +3,11 @@ import { createId } from '../../internal/ids.js';
 import { isPlainObject } from '../../internal/json.js';
 import { headerSecrets } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../../internal/retry.js';
-import { batchClient, type ChatBatches } from '../chat-batches.js';
-import type { CallConfig, ChatTimeouts } from '../call.js';
-import { DEFAULT_CHAT_RETRY, DEFAULT_CHAT_TIMEOUTS } from '../openai-compatible-client.js';
-import type { ChatClient, ChatRequest, ChatResponse } from '../types.js';
-import { completeCall, streamCall } from '../call.js';
+import { batchClient, type ChatBatches } from '../core/chat-batches.js';
+import type { CallConfig, ChatTimeouts } from '../core/call.js';
+import { DEFAULT_CHAT_RETRY, DEFAULT_CHAT_TIMEOUTS } from '../openai/openai-compatible-client.js';
+import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
+import { completeCall, streamCall } from '../core/call.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
 

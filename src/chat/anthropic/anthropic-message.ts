@@ -9,8 +9,8 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
-import { toolArgumentsText } from '../tool-call-arguments.js';
-import type { ChatMessage, ChatResponse, FinishReason, ToolCall, Usage } from '../types.js';
+import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import type { ChatMessage, ChatResponse, FinishReason, ToolCall, Usage } from '../core/types.js';
 
 /**
  * Anthropic's `stop_reason` as a faultline finish reason: `end_turn` / `stop_sequence` → `stop`, `tool_use` →

@@ -14,8 +14,8 @@
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { isPlainObject } from '../../internal/json.js';
-import { requestProblems } from '../openai-wire.js';
-import type { ChatMessage, ChatRequest } from '../types.js';
+import { requestProblems } from '../core/request-checks.js';
+import type { ChatMessage, ChatRequest } from '../core/types.js';
 
 /** One content block of a request message. */
 export type AnthropicBlock =

@@ -18,7 +18,7 @@ import { StreamError } from '../../errors/stream-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject } from '../../internal/json.js';
 import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
-import type { ChatChunk, FinishReason } from '../types.js';
+import type { ChatChunk, FinishReason } from '../core/types.js';
 import { blockKind, excerpt, finishReasonOf, readTokens, toUsage, type AnthropicTokens } from './anthropic-message.js';
 
 /** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */

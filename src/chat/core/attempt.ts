@@ -1,22 +1,19 @@
 /**
  * One HTTP attempt of a model call and the scope around all attempts: the caller's signal and total timeout
- * (`CallScope`), per-attempt first-chunk and idle timers (`Attempt`), and batched reading of a streamed answer
- * (`StreamReader`). Only progress — an SSE event — ends the first-chunk limit and re-arms the idle one: a provider
+ * (`CallScope`) and per-attempt first-chunk and idle timers (`Attempt`), for every provider. Only progress — an SSE event — ends the first-chunk limit and re-arms the idle one: a provider
  * that sends keep-alive comments, blank lines or a line that never ends times out all the same. Every failure is
  * mapped to a typed error; an abort surfaces as its reason.
  */
-import { ChatClientError, type ChatTimeoutLimit } from '../errors/chat-client-error.js';
-import { StreamError } from '../errors/stream-error.js';
-import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
-import { messageOf } from '../internal/error-chain.js';
-import { describeBytes, readBoundedBody, type BoundedText } from '../internal/http-body.js';
-import { redactError, redactText } from '../internal/redact.js';
-import type { RetryDecision } from '../internal/retry.js';
+import { ChatClientError, type ChatTimeoutLimit } from '../../errors/chat-client-error.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { abortPromise, clampDelay, linkedController } from '../../internal/delay.js';
+import { messageOf } from '../../internal/error-chain.js';
+import { describeBytes, readBoundedBody, type BoundedText } from '../../internal/http-body.js';
+import { redactError, redactText } from '../../internal/redact.js';
+import type { RetryDecision } from '../../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
-import { isFallbackWorthy } from './fallback-chat-client.js';
+import { isFallbackWorthy } from './fallback-worthy.js';
 import type { CallConfig } from './call.js';
-import { OpenAIStreamDecoder } from './openai-stream-decoder.js';
-import type { ChatChunk } from './types.js';
 
 /** Bound on a non-streamed answer. */
 export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
@@ -195,65 +192,3 @@ export class Attempt {
     this.detach();
   }
 }
-
-/** Reads a streamed answer in batches of chunks. */
-export class StreamReader {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly decoder: OpenAIStreamDecoder;
-  private finished = false;
-
-  constructor(
-    private readonly attempt: Attempt,
-    body: ReadableStream<Uint8Array>,
-    config: CallConfig,
-  ) {
-    this.reader = body.getReader();
-    this.decoder = new OpenAIStreamDecoder({ maxLineLength: config.maxLineLength, secrets: config.secrets, createId: config.createId });
-  }
-
-  /** The next non-empty batch, or `undefined` at the end. */
-  async next(): Promise<ChatChunk[] | undefined> {
-    while (!this.finished) {
-      try {
-        this.decoder.throwIfPending();
-      } catch (error) {
-        this.stop();
-        throw error;
-      }
-      let result: ReadableStreamReadResult<Uint8Array>;
-      try {
-        result = await Promise.race([this.reader.read(), this.attempt.aborted]);
-      } catch (error) {
-        this.stop();
-        throw this.attempt.failure(error, 'read');
-      }
-      if (result.done) {
-        this.finished = true;
-        this.attempt.close();
-        const last = this.decoder.end();
-        if (last.length > 0) return last;
-        return undefined;
-      }
-      const events = this.decoder.events;
-      let batch: ChatChunk[];
-      try {
-        batch = this.decoder.push(result.value);
-      } catch (error) {
-        this.stop();
-        throw error;
-      }
-      // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
-      if (this.decoder.events > events) this.attempt.arm('idle');
-      else this.attempt.partial = true;
-      if (batch.length > 0) return batch;
-    }
-    return undefined;
-  }
-
-  stop(): void {
-    this.finished = true;
-    this.attempt.close();
-    this.reader.cancel().catch(() => {});
-  }
-}
-

@@ -4,7 +4,7 @@
  * produce batches anyway, so they also offer them directly, under a symbol. Any other `ChatClient` is read through
  * its stream, one chunk per batch. Internal: not exported from the package.
  */
-import { streamFromBatches } from '../internal/streams.js';
+import { streamFromBatches } from '../../internal/streams.js';
 import type { ChatChunk, ChatClient, ChatRequest, ChatStream } from './types.js';
 
 /** A model call in progress: its batches, and how to cancel it (aborting the call, then returning the batches). */

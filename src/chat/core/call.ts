@@ -4,12 +4,15 @@
  * output reached the caller (decisions.md point 12), and the mapping of every failure to a typed error. A user abort
  * always surfaces as `signal.reason`, unwrapped. What differs per provider is its `CallProtocol`.
  */
-import { ChatClientError } from '../errors/chat-client-error.js';
-import { StreamError } from '../errors/stream-error.js';
-import { describeError } from '../internal/error-json.js';
-import { retry, type ResolvedRetryOptions, type RetryNotice } from '../internal/retry.js';
-import { Attempt, CallScope, classify } from './openai-attempt.js';
+import { ChatClientError } from '../../errors/chat-client-error.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { describeError } from '../../internal/error-json.js';
+import { requestIdOf } from '../../internal/http-body.js';
+import { redactText } from '../../internal/redact.js';
+import { retry, type ResolvedRetryOptions, type RetryNotice } from '../../internal/retry.js';
+import { Attempt, CallScope, classify } from './attempt.js';
 import { responseChunks } from './collect-chat-stream.js';
+import { StreamReader, type StreamDecoder } from './stream-reader.js';
 import type { ChatChunk, ChatRequest, ChatResponse } from './types.js';
 
 /**
@@ -51,14 +54,37 @@ function afterOutput(error: unknown): unknown {
 }
 
 /**
- * What differs between providers in one call: how an attempt is sent, how a whole JSON answer is read, and how a
- * stream's body becomes batches of chunks. Everything else — the scope, retries only before output, the timers,
- * typed failures — is this module's, for every provider.
+ * What differs between providers in one call: how a whole JSON answer is read and how a stream's events become
+ * chunks. Everything else — sending, the HTTP error mapping, the scope, retries only before output, the timers, the
+ * batched reading, typed failures — is shared by every provider.
  */
 export interface CallProtocol {
-  send(attempt: Attempt, body: string, accept: string, config: CallConfig): Promise<Response>;
+  /** A 2xx JSON answer (`complete()`, or a proxy that ignored `stream: true`) as a response; throws a typed error. */
   parse(text: string, config: CallConfig): ChatResponse;
-  reader(attempt: Attempt, response: Response & { body: ReadableStream<Uint8Array> }, config: CallConfig): { next(): Promise<ChatChunk[] | undefined>; stop(): void };
+  /** The decoder of one attempt's event stream. */
+  decoder(config: CallConfig, requestId: string | undefined, attempt: number): StreamDecoder;
+}
+
+/**
+ * A 2xx body as JSON, or the typed failure of a body that is not JSON (an excerpt, credentials removed): the first step
+ * of every protocol's `parse`.
+ */
+export function parseJsonBody(text: string, config: CallConfig): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ChatClientError(`${config.label} answered with a body that is not JSON: ${redactText(text.slice(0, 200), config.secrets)}`, {
+      reason: 'invalid_response',
+      retryable: false,
+      cause: error,
+    });
+  }
+}
+
+function parsed(protocol: CallProtocol, text: string, config: CallConfig, requestId: string | undefined): ChatResponse {
+  const response = protocol.parse(text, config);
+  if (requestId !== undefined) response.requestId = requestId;
+  return response;
 }
 
 function notify(request: ChatRequest): (notice: RetryNotice) => void {
@@ -76,22 +102,23 @@ export async function* streamCall(
 ): AsyncGenerator<ChatChunk[], void, undefined> {
   const scope = new CallScope(config, request.signal);
   cancel.scope = scope;
-  let reader: ReturnType<CallProtocol['reader']> | undefined;
+  let reader: StreamReader | undefined;
   try {
     const first = await retry(
       async (number) => {
         scope.attempt = number;
         const attempt = new Attempt(config, scope, number);
-        const response = await protocol.send(attempt, body, 'text/event-stream', config);
+        const response = await attempt.send(body, 'text/event-stream');
+        const requestId = requestIdOf(response.headers, config.secrets);
         if ((response.headers.get('content-type') ?? '').includes('application/json')) {
           // A proxy that ignored `stream: true`: the whole answer, as the chunks a stream of it would have given.
-          return { chunks: responseChunks(protocol.parse(await attempt.text(response), config)), reader: undefined };
+          return { chunks: responseChunks(parsed(protocol, await attempt.text(response), config, requestId)), reader: undefined };
         }
         if (!response.body) {
           attempt.close();
           throw new ChatClientError(`${config.label} answered without a body`, { reason: 'invalid_response', retryable: false, attempts: number });
         }
-        const streamReader = protocol.reader(attempt, response as Response & { body: ReadableStream<Uint8Array> }, config);
+        const streamReader = new StreamReader(attempt, response.body, protocol.decoder(config, requestId, number), requestId);
         const batch = await streamReader.next();
         return { chunks: batch ?? [], reader: streamReader };
       },
@@ -126,8 +153,8 @@ export async function completeCall(config: CallConfig, request: ChatRequest, bod
       async (number) => {
         scope.attempt = number;
         const attempt = new Attempt(config, scope, number);
-        const response = await protocol.send(attempt, body, 'application/json', config);
-        return protocol.parse(await attempt.text(response), config);
+        const response = await attempt.send(body, 'application/json');
+        return parsed(protocol, await attempt.text(response), config, requestIdOf(response.headers, config.secrets));
       },
       { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request) },
     );

@@ -6,7 +6,7 @@
  * @see https://docs.mistral.ai/capabilities/reasoning/ (content as `[{type:'thinking',…},{type:'text',…}]`)
  * @see https://platform.openai.com/docs/guides/structured-outputs#refusals (`refusal`)
  */
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject } from '../../internal/json.js';
 
 /** What a `content` held. */
 export interface ContentParts {

@@ -2,7 +2,7 @@
  * The vocabulary of model calls: messages, tool calls, streamed chunks, usage, requests and responses.
  * Plain serializable data throughout.
  */
-import type { JSONSchema } from '../tools/standard-schema.js';
+import type { JSONSchema } from '../../tools/standard-schema.js';
 
 /** Who wrote a message. */
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
@@ -54,7 +54,7 @@ export type ChatChunk =
   | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
   | { type: 'tool-call-end'; index: number; id: string; name: string; arguments: string }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; reason: FinishReason; usage?: Usage; responseId?: string; model?: string };
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; responseId?: string; model?: string; requestId?: string };
 
 /** A tool as offered to the model. */
 export interface ChatToolDefinition {
@@ -114,6 +114,8 @@ export interface ChatResponse {
   usage?: Usage;
   responseId?: string;
   model?: string;
+  /** The provider's id of the HTTP request (`x-request-id`, Anthropic's `request-id`), for support tickets. */
+  requestId?: string;
 }
 
 /** A Web `ReadableStream` of chunks that is also async-iterable in every runtime. */

@@ -8,14 +8,14 @@
  * `event: error`), `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
-import { StreamError } from '../errors/stream-error.js';
-import { read } from '../internal/error-chain.js';
-import { isPlainObject, truncate } from '../internal/json.js';
-import { redactText } from '../internal/redact.js';
-import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { read } from '../../internal/error-chain.js';
+import { isPlainObject, truncate } from '../../internal/json.js';
+import { redactText } from '../../internal/redact.js';
+import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
-import { toolArgumentsText } from './tool-call-arguments.js';
-import type { ChatChunk, FinishReason, Usage } from './types.js';
+import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
 
 interface OpenCall {
   index: number;

@@ -1,4 +1,4 @@
-import { StreamError } from '../errors/stream-error.js';
+import { StreamError } from '../../errors/stream-error.js';
 import type { ChatChunk, ChatMessage, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 /**
@@ -17,7 +17,7 @@ export async function collectChatStream(stream: ReadableStream<ChatChunk>): Prom
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
-  let finish: { reason: FinishReason; usage?: Usage; responseId?: string; model?: string } | undefined;
+  let finish: Extract<ChatChunk, { type: 'finish' }> | undefined;
   let usage: Usage | undefined;
   try {
     for (;;) {
@@ -55,6 +55,7 @@ export async function collectChatStream(stream: ReadableStream<ChatChunk>): Prom
   if (finalUsage) response.usage = finalUsage;
   if (finish.responseId) response.responseId = finish.responseId;
   if (finish.model) response.model = finish.model;
+  if (finish.requestId) response.requestId = finish.requestId;
   return response;
 }
 
@@ -81,6 +82,7 @@ export function responseChunks(response: ChatResponse, chunkSize = Infinity): Ch
   if (response.usage) finish.usage = response.usage;
   if (response.responseId) finish.responseId = response.responseId;
   if (response.model) finish.model = response.model;
+  if (response.requestId) finish.requestId = response.requestId;
   chunks.push(finish);
   return chunks;
 }

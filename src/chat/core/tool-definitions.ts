@@ -1,4 +1,4 @@
-import type { AnyTool } from '../tools/define-tool.js';
+import type { AnyTool } from '../../tools/define-tool.js';
 import type { ChatToolDefinition } from './types.js';
 
 /** @internal What a model is told about tools: name, description and the JSON Schema of the arguments. */

@@ -1,13 +1,13 @@
-import { ConfigError } from '../errors/config-error.js';
-import { createId } from '../internal/ids.js';
-import { isPlainObject } from '../internal/json.js';
-import { headerSecrets } from '../internal/redact.js';
-import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../internal/retry.js';
-import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from './call.js';
+import { ConfigError } from '../../errors/config-error.js';
+import { createId } from '../../internal/ids.js';
+import { isPlainObject } from '../../internal/json.js';
+import { headerSecrets } from '../../internal/redact.js';
+import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
+import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from '../core/call.js';
 import { CHAT_COMPLETIONS } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
-import { batchClient, type ChatBatches } from './chat-batches.js';
-import type { ChatClient, ChatRequest, ChatResponse } from './types.js';
+import { batchClient, type ChatBatches } from '../core/chat-batches.js';
+import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
 
 /** Options of {@link createOpenAICompatibleClient}. */
 export interface OpenAICompatibleClientOptions {

@@ -4,9 +4,9 @@
  * written back (nested deeper than the runtime's stack, which JSON.parse itself accepts) is a `StreamError`
  * (`malformed_chunk`) naming the call, never a raw `RangeError`.
  */
-import { StreamError } from '../errors/stream-error.js';
-import { isPlainObject } from '../internal/json.js';
-import { encodeJSON, MAX_JSON_DEPTH, nestingProblem } from '../wire/safe-json.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { isPlainObject } from '../../internal/json.js';
+import { encodeJSON, MAX_JSON_DEPTH, nestingProblem } from '../../wire/safe-json.js';
 
 /** `arguments` as text: a string as is, an object or array encoded (depth-checked), a number/boolean/null as JSON, nothing as `''`. */
 export function toolArgumentsText(value: unknown, toolName: string): string {

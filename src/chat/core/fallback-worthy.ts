@@ -1,0 +1,13 @@
+import { ChatClientError } from '../../errors/chat-client-error.js';
+import { StreamError } from '../../errors/stream-error.js';
+
+/**
+ * The default fallback rule: the same failures a retry would cover (retryable `ChatClientError`s, streams that broke
+ * before any output).
+ * @example `createFallbackChatClient(clients, { shouldFallback: (error) => isFallbackWorthy(error) || isQuotaError(error) })`
+ */
+export function isFallbackWorthy(error: unknown): boolean {
+  if (ChatClientError.isInstance(error)) return error.retryable;
+  if (StreamError.isInstance(error)) return !error.afterOutput && (error.reason === 'incomplete' || error.reason === 'read_failed');
+  return false;
+}

@@ -1,0 +1,45 @@
+/**
+ * Checks every provider's encoder runs before a request leaves: each problem of a `ChatRequest`'s messages and tools
+ * as a sentence, so a `ConfigError` can list them all at once.
+ */
+import { isPlainObject } from '../../internal/json.js';
+import type { ChatRequest } from './types.js';
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** Every problem with a request's messages and tools, as sentences. */
+export function requestProblems(request: ChatRequest): string[] {
+  const problems: string[] = [];
+  if (!isPlainObject(request)) return ['the request must be an object'];
+  if (!Array.isArray(request.messages)) return ['messages must be an array'];
+  if (request.messages.length === 0) problems.push('messages must not be empty');
+  request.messages.forEach((message, index) => {
+    const at = `messages[${index}]`;
+    if (!isPlainObject(message)) {
+      problems.push(`${at} must be an object`);
+      return;
+    }
+    if (!ROLES.has(message.role as string)) problems.push(`${at}.role must be system, user, assistant or tool (got ${JSON.stringify(message.role)})`);
+    if (message.content !== null && typeof message.content !== 'string') problems.push(`${at}.content must be a string or null`);
+    if (message.role === 'tool' && (typeof message.toolCallId !== 'string' || message.toolCallId === '')) problems.push(`${at} is a tool message without toolCallId`);
+    if (message.toolCalls !== undefined) {
+      if (!Array.isArray(message.toolCalls)) problems.push(`${at}.toolCalls must be an array`);
+      else
+        message.toolCalls.forEach((call, callIndex) => {
+          if (!isPlainObject(call) || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.arguments !== 'string') {
+            problems.push(`${at}.toolCalls[${callIndex}] must be {id, name, arguments} strings`);
+          }
+        });
+    }
+  });
+  if (request.tools !== undefined) {
+    if (!Array.isArray(request.tools)) problems.push('tools must be an array');
+    else
+      request.tools.forEach((tool, index) => {
+        if (!isPlainObject(tool) || typeof tool.name !== 'string' || !isPlainObject(tool.parameters)) {
+          problems.push(`tools[${index}] must be {name, description, parameters}`);
+        }
+      });
+  }
+  return problems;
+}

@@ -1,0 +1,88 @@
+/**
+ * Reads a streamed answer in batches of chunks, for every provider: the provider's decoder turns bytes into chunks,
+ * this reader owns the attempt's timers around it. Only progress — an SSE event (a `ping` included) — re-arms the
+ * idle limit; comments, blank lines and parts of a line mark the attempt as having sent bytes but no event, which is
+ * what a timeout then says.
+ */
+import type { Attempt } from './attempt.js';
+import type { ChatChunk } from './types.js';
+
+/** What a provider's stream decoder offers the reader. */
+export interface StreamDecoder {
+  /** SSE events dispatched so far: the stream's progress. */
+  readonly events: number;
+  /** Feeds network bytes; returns the chunks they completed (possibly none). */
+  push(bytes: Uint8Array): ChatChunk[];
+  /** The body ended: the final chunks, or a typed failure when the model never finished. */
+  end(): ChatChunk[];
+  /** Raises a failure held back so that the chunks decoded before it are delivered first. */
+  throwIfPending(): void;
+}
+
+/** Batches of chunks from one attempt's body; `undefined` at the end. */
+export class StreamReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private finished = false;
+  private ended = false;
+
+  constructor(
+    private readonly attempt: Attempt,
+    body: ReadableStream<Uint8Array>,
+    private readonly decoder: StreamDecoder,
+    private readonly requestId: string | undefined,
+  ) {
+    this.reader = body.getReader();
+  }
+
+  /** The next non-empty batch, or `undefined` at the end. */
+  async next(): Promise<ChatChunk[] | undefined> {
+    while (!this.finished) {
+      try {
+        this.decoder.throwIfPending();
+      } catch (error) {
+        this.stop();
+        throw error;
+      }
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await Promise.race([this.reader.read(), this.attempt.aborted]);
+      } catch (error) {
+        this.stop();
+        throw this.attempt.failure(error, 'read');
+      }
+      if (result.done) {
+        this.finished = true;
+        this.ended = true;
+        this.attempt.close();
+        const last = this.decoder.end();
+        return last.length > 0 ? this.stamp(last) : undefined;
+      }
+      const events = this.decoder.events;
+      let batch: ChatChunk[];
+      try {
+        batch = this.decoder.push(result.value);
+      } catch (error) {
+        this.stop();
+        throw error;
+      }
+      if (this.decoder.events > events) this.attempt.arm('idle');
+      else this.attempt.partial = true;
+      if (batch.length > 0) return this.stamp(batch);
+    }
+    if (this.ended) this.decoder.throwIfPending(); // a failure decoded with the body's last chunks
+    return undefined;
+  }
+
+  /** The answer's request id on its finish chunk (the last of a batch: decoders ignore everything after it). */
+  private stamp(batch: ChatChunk[]): ChatChunk[] {
+    const last = batch[batch.length - 1];
+    if (this.requestId !== undefined && last?.type === 'finish') last.requestId = this.requestId;
+    return batch;
+  }
+
+  stop(): void {
+    this.finished = true;
+    this.attempt.close();
+    this.reader.cancel().catch(() => {});
+  }
+}
