@@ -145,6 +145,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
 
     let text = '';
     let reasoning = '';
+    let replay: ChatMessage['replay'];
     const calls: ToolCall[] = [];
     let finishReason: FinishReason | undefined;
     let stepUsage: Usage | undefined;
@@ -176,6 +177,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
             case 'finish':
               finishReason = value.reason;
               stepUsage = value.usage ?? stepUsage;
+              replay = value.replay;
               break;
             default:
               break;
@@ -213,6 +215,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const assistant: ChatMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text };
     if (calls.length > 0) assistant.toolCalls = calls;
     if (reasoning !== '') assistant.reasoning = reasoning;
+    if (replay && replay.length > 0) assistant.replay = replay;
     conversation.push(assistant);
     added.push(assistant);
 

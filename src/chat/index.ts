@@ -26,6 +26,7 @@ export type {
   ChatRole,
   ChatStream,
   ChatToolDefinition,
+  ReplayItem,
   FinishReason,
   ToolCall,
   ToolChoice,

@@ -69,6 +69,16 @@ describe('the agent loop on Anthropic', () => {
     expect(second.messages[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', content: '{"ok":true,"data":{"c":21}}' }]);
   });
 
+  it('extended thinking with tools: the signed thinking and redacted_thinking blocks go back before the tool_use', async () => {
+    const bodies = serve(sse(fixture('anthropic-thinking-tool-use.sse')), sse(fixture('anthropic-text.sse')));
+    const result = await collectAgentRun(await agent(() => ({ c: 21 })).run('Weather in Paris?'));
+    expect(result.text).toBe('Hello, café 🥐!');
+    const assistant = (bodies[1] as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }).messages[1];
+    expect(assistant?.role).toBe('assistant');
+    expect(assistant?.content.map((block) => block.type)).toEqual(['thinking', 'redacted_thinking', 'tool_use']);
+    expect(assistant?.content[0]).toEqual({ type: 'thinking', thinking: 'The user wants the weather in Paris; I should call get_weather.', signature: 'ErUBCkYIBRgCIkDxSignaturePartOne+PartTwo==' });
+  });
+
   it('a failed tool: its structured error goes back with is_error: true', async () => {
     const bodies = serve(sse(fixture('anthropic-tool-use.sse')), sse(fixture('anthropic-text.sse')));
     await collectAgentRun(await agent(() => ToolResult.error('Weather station offline')).run('Weather in Paris?'));

@@ -90,13 +90,38 @@ describe('createAnthropicClient: streaming', () => {
     expect(response.finishReason).toBe('tool_calls');
   });
 
-  it('a thinking stream: thinking_delta is reasoning, the signature goes nowhere', async () => {
+  it('a thinking stream: thinking_delta is reasoning; the signed block is a replay item on the finish chunk only', async () => {
     messages(sse(fixture('anthropic-thinking.sse')));
     const { chunks } = await readAll(client().stream(ask));
     const response = await collectChatStream(client().stream(ask));
-    expect(response.message).toEqual({ role: 'assistant', content: '27 * 453 = 12231', reasoning: '27 * 453 = 27 * 400 + 27 * 53 = 10800 + 1431 = 12231.' });
+    const thinking = '27 * 453 = 27 * 400 + 27 * 53 = 10800 + 1431 = 12231.';
+    expect(response.message).toEqual({
+      role: 'assistant',
+      content: '27 * 453 = 12231',
+      reasoning: thinking,
+      replay: [{ protocol: 'anthropic-messages', item: { type: 'thinking', thinking, signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds0000' } }],
+    });
     expect(chunks.findIndex((chunk) => chunk.type === 'reasoning-delta')).toBeLessThan(chunks.findIndex((chunk) => chunk.type === 'text-delta'));
-    expect(JSON.stringify(chunks)).not.toContain('EqQBCgIYAhIM');
+    expect(chunks.filter((chunk) => JSON.stringify(chunk).includes('EqQBCgIYAhIM')).map((chunk) => chunk.type)).toEqual(['finish']);
+  });
+
+  it('extended thinking with a tool: signature parts joined, redacted_thinking kept, both in order before the tool call', async () => {
+    messages(sse(fixture('anthropic-thinking-tool-use.sse')));
+    const response = await collectChatStream(client().stream(ask));
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.message.replay).toEqual([
+      { protocol: 'anthropic-messages', item: { type: 'thinking', thinking: 'The user wants the weather in Paris; I should call get_weather.', signature: 'ErUBCkYIBRgCIkDxSignaturePartOne+PartTwo==' } },
+      { protocol: 'anthropic-messages', item: { type: 'redacted_thinking', data: expect.stringMatching(/^EmwKAhgB/) } },
+    ]);
+    expect(response.message.toolCalls).toEqual([{ id: 'toolu_01ThinkTool00000000000001', name: 'get_weather', arguments: '{"city": "Paris"}' }]);
+  });
+
+  it('a thinking block that never got a signature is not kept for replay (Anthropic would reject it)', async () => {
+    const unsigned = fixture('anthropic-thinking.sse').replace(/event: content_block_delta\ndata: .*signature_delta.*\n\n/, '');
+    messages(sse(unsigned));
+    const response = await collectChatStream(client().stream(ask));
+    expect(response.message.reasoning).toContain('10800');
+    expect(response.message).not.toHaveProperty('replay');
   });
 
   it('a tool_use without input ends with {}; the same cut by max_tokens ends with nothing', async () => {
@@ -310,7 +335,13 @@ describe('createAnthropicClient: complete()', () => {
     );
     const response = await client().complete(ask);
     expect(response).toEqual({
-      message: { role: 'assistant', content: 'Checking.', reasoning: 'Need weather.', toolCalls: [{ id: 'toolu_9', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+      message: {
+        role: 'assistant',
+        content: 'Checking.',
+        reasoning: 'Need weather.',
+        toolCalls: [{ id: 'toolu_9', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+        replay: [{ protocol: 'anthropic-messages', item: { type: 'thinking', thinking: 'Need weather.', signature: 'sig' } }],
+      },
       finishReason: 'tool_calls',
       usage: { promptTokens: 15, completionTokens: 20, totalTokens: 35, cachedPromptTokens: 4 },
       responseId: 'msg_complete1',
@@ -378,6 +409,36 @@ describe('createAnthropicClient: request encoding', () => {
       temperature: 0.2,
     });
     expect(JSON.stringify(seen.bodies[0])).not.toContain('thinking');
+  });
+
+  it('replay items: Anthropic ones go back first and unmodified, other protocols and bare reasoning never', async () => {
+    const seen = messages(sse(fixture('anthropic-text.sse')));
+    const replay = [
+      { protocol: 'anthropic-messages', item: { type: 'thinking', thinking: 'Plan: call the tool.', signature: 'SIG==' } },
+      { protocol: 'openai-responses', item: { type: 'reasoning', id: 'rs_1', encrypted_content: 'gAAA' } },
+      { protocol: 'anthropic-messages', item: { type: 'redacted_thinking', data: 'REDACTED==' } },
+    ];
+    await collectChatStream(
+      client().stream({
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: null, reasoning: 'Plan: call the tool.', replay, toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+          { role: 'tool', content: '{"ok":true,"data":21}', toolCallId: 'toolu_1' },
+        ],
+      }),
+    );
+    const sent = (seen.bodies[0] as { messages: Array<{ content: unknown[] }> }).messages[1]?.content;
+    expect(sent).toEqual([
+      { type: 'thinking', thinking: 'Plan: call the tool.', signature: 'SIG==' },
+      { type: 'redacted_thinking', data: 'REDACTED==' },
+      { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    expect(JSON.stringify(seen.bodies[0])).not.toContain('gAAA');
+  });
+
+  it('a replay that is not a list of {protocol, item} is a ConfigError naming the message', () => {
+    const bad = { messages: [{ role: 'assistant', content: 'x', replay: [{ protocol: 1 }] }] } as unknown as ChatRequest;
+    expect(() => client().stream(bad)).toThrow(/messages\[0\]\.replay must be an array of \{protocol: string, item: object\}/);
   });
 
   it('headers: x-api-key, anthropic-version, content-type; the browser header only with browser: true', async () => {

@@ -77,8 +77,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * `StreamError` (`provider_error` for an `event: error` after output, `incomplete` without `message_stop`,
  * `malformed_chunk`). Retries happen only before output reached the caller; the API key never appears in an error.
  *
- * Reasoning is never sent back: Anthropic wants a thinking block back only with its signature, which `ChatMessage`
- * cannot carry yet.
+ * Thinking blocks go back as Anthropic requires (extended thinking with tools): each signed `thinking` block and each
+ * `redacted_thinking` block of an answer is kept in the assistant message's `replay` and sent back unmodified, first in
+ * that message's content; reasoning text from other providers is not sent.
  *
  * @example
  * ```ts

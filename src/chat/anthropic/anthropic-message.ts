@@ -10,7 +10,7 @@ import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
-import type { ChatMessage, ChatResponse, FinishReason, ToolCall, Usage } from '../core/types.js';
+import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
 /**
  * Anthropic's `stop_reason` as a faultline finish reason: `end_turn` / `stop_sequence` → `stop`, `tool_use` →
@@ -69,13 +69,25 @@ export function toUsage(tokens: AnthropicTokens): Usage | undefined {
   return usage;
 }
 
+/** The protocol name of Anthropic's items in `ChatMessage.replay`. */
+export const ANTHROPIC_REPLAY = 'anthropic-messages';
+
 /**
- * Content blocks that carry nothing a `ChatMessage` can hold and are left out on purpose: `redacted_thinking`
- * (encrypted reasoning) and the blocks of server-side tools, which Anthropic runs itself (their result is in the
- * text that follows). Any other type this client does not know is an error naming it.
+ * A thinking block as it must go back (`thinking` + `signature`, unmodified), or a `redacted_thinking` block (its
+ * encrypted `data`); `undefined` for a thinking block without a signature, which Anthropic would reject.
+ */
+export function thinkingReplay(type: 'thinking' | 'redacted_thinking', text: string, signatureOrData: string): ReplayItem | undefined {
+  if (signatureOrData === '') return undefined;
+  const item = type === 'thinking' ? { type, thinking: text, signature: signatureOrData } : { type, data: signatureOrData };
+  return { protocol: ANTHROPIC_REPLAY, item };
+}
+
+/**
+ * Content blocks that carry nothing a `ChatMessage` can hold and are left out on purpose: the blocks of server-side
+ * tools, which Anthropic runs itself (their result is in the text that follows). Any other type this client does not
+ * know is an error naming it.
  */
 const SKIPPED_BLOCKS = new Set([
-  'redacted_thinking',
   'server_tool_use',
   'web_search_tool_result',
   'web_fetch_tool_result',
@@ -88,8 +100,8 @@ const SKIPPED_BLOCKS = new Set([
 ]);
 
 /** How a content block is handled: decoded, skipped on purpose, or unknown. */
-export function blockKind(type: string): 'text' | 'thinking' | 'tool_use' | 'skipped' | 'unknown' {
-  if (type === 'text' || type === 'thinking' || type === 'tool_use') return type;
+export function blockKind(type: string): 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped' | 'unknown' {
+  if (type === 'text' || type === 'thinking' || type === 'redacted_thinking' || type === 'tool_use') return type;
   return SKIPPED_BLOCKS.has(type) ? 'skipped' : 'unknown';
 }
 
@@ -107,13 +119,23 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   let text = '';
   let reasoning = '';
   const toolCalls: ToolCall[] = [];
+  const replay: ReplayItem[] = [];
   const unknown: string[] = [];
   for (const block of content) {
     const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : typeof block;
     const kind = isPlainObject(block) ? blockKind(type) : 'unknown';
     if (kind === 'text' && typeof read(block, 'text') === 'string') text += read(block, 'text') as string;
-    else if (kind === 'thinking' && typeof read(block, 'thinking') === 'string') reasoning += read(block, 'thinking') as string;
-    else if (kind === 'tool_use' && typeof read(block, 'id') === 'string' && typeof read(block, 'name') === 'string') {
+    else if (kind === 'thinking' && typeof read(block, 'thinking') === 'string') {
+      const thinking = read(block, 'thinking') as string;
+      reasoning += thinking;
+      const signature = read(block, 'signature');
+      const item = thinkingReplay('thinking', thinking, typeof signature === 'string' ? signature : '');
+      if (item) replay.push(item);
+    } else if (kind === 'redacted_thinking') {
+      const data = read(block, 'data');
+      const item = thinkingReplay('redacted_thinking', '', typeof data === 'string' ? data : '');
+      if (item) replay.push(item);
+    } else if (kind === 'tool_use' && typeof read(block, 'id') === 'string' && typeof read(block, 'name') === 'string') {
       const name = read(block, 'name') as string;
       const args = toolArgumentsText(read(block, 'input') ?? {}, name);
       toolCalls.push({ id: read(block, 'id') as string, name, arguments: args === '' ? '{}' : args });
@@ -128,6 +150,7 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   const message: ChatMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   if (reasoning !== '') message.reasoning = reasoning;
+  if (replay.length > 0) message.replay = replay;
   const stopReason = body.stop_reason;
   const response: ChatResponse = {
     message,

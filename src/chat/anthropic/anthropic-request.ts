@@ -5,21 +5,26 @@
  * (`is_error: true` when the text is a faultline tool result with `"ok":false`, so the model sees our structured
  * error as an error). Every problem of the request is reported at once, as a `ConfigError`.
  *
- * What is sent back of the model's reasoning (the per-provider rule): Anthropic requires a `thinking` block to be
- * passed back unmodified, with its `signature`, on the assistant turn that called tools when extended thinking is on;
- * a thinking block without its signature is rejected. `ChatMessage` has no signature today, so `reasoning` is never
- * sent: no `thinking` block is written.
+ * What is sent back of the model's reasoning (the per-provider rule): Anthropic requires `thinking` blocks to be
+ * passed back unmodified, with their `signature` (and `redacted_thinking` blocks with their `data`), on the assistant
+ * turn that called tools when extended thinking is on; a thinking block without its signature is rejected. So the
+ * assistant message's `replay` items of protocol `anthropic-messages` go back first in its content, as they came;
+ * `reasoning` text alone (from another provider, or without a signature) is never sent, nor are other protocols'
+ * items.
  * @see https://docs.anthropic.com/en/api/messages
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { isPlainObject } from '../../internal/json.js';
 import { requestProblems } from '../core/request-checks.js';
+import { ANTHROPIC_REPLAY } from './anthropic-message.js';
 import type { ChatMessage, ChatRequest } from '../core/types.js';
 
 /** One content block of a request message. */
 export type AnthropicBlock =
   | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true };
 
@@ -70,7 +75,7 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
     } else if (message.role === 'user') {
       push('user', textBlocks(message));
     } else if (message.role === 'assistant') {
-      push('assistant', [...textBlocks(message), ...toolUseBlocks(message, index, problems, cutOff)]);
+      push('assistant', [...thinkingBlocks(message), ...textBlocks(message), ...toolUseBlocks(message, index, problems, cutOff)]);
     } else {
       const result: AnthropicBlock = { type: 'tool_result', tool_use_id: message.toolCallId as string, content: message.content ?? '' };
       if (isFailedToolResult(message.content)) result.is_error = true;
@@ -96,6 +101,18 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
   } catch (error) {
     throw new ConfigError('The chat request cannot be written as JSON', { cause: error });
   }
+}
+
+/** The assistant's Anthropic replay items (thinking with signature, redacted thinking), in the order they came. */
+function thinkingBlocks(message: ChatMessage): AnthropicBlock[] {
+  const blocks: AnthropicBlock[] = [];
+  for (const { protocol, item } of message.replay ?? []) {
+    if (protocol !== ANTHROPIC_REPLAY) continue;
+    if (item.type === 'thinking' && typeof item.thinking === 'string' && typeof item.signature === 'string') {
+      blocks.push({ type: 'thinking', thinking: item.thinking, signature: item.signature });
+    } else if (item.type === 'redacted_thinking' && typeof item.data === 'string') blocks.push({ type: 'redacted_thinking', data: item.data });
+  }
+  return blocks;
 }
 
 function textBlocks(message: ChatMessage): AnthropicBlock[] {

@@ -3,8 +3,10 @@
  * bytes in, batches of chunks out. `message_start` gives the response id, model and the first usage;
  * `content_block_start/delta/stop` carry `text_delta` (text), `thinking_delta` (reasoning) and `input_json_delta`
  * (a `tool_use` block's arguments, ended by its `content_block_stop` with the accumulated JSON, `{}` when none came);
- * `message_delta` the `stop_reason` and final usage; `message_stop` ends the answer. `ping` is ignored, and so are
- * `signature_delta` (nowhere to keep a signature yet), `citations_delta` and event types added later (as the docs ask).
+ * `message_delta` the `stop_reason` and final usage; `message_stop` ends the answer. A `thinking` block's
+ * `signature_delta` and a `redacted_thinking` block's `data` make a `ChatMessage.replay` item on the finish chunk, sent
+ * back on the next request as Anthropic requires. `ping` is ignored, and so are `citations_delta` and event types
+ * added later (as the docs ask).
  *
  * Errors: `event: error` before any output is a retryable `ChatClientError` for `overloaded_error`, `api_error` and
  * `rate_limit_error` (the stream equivalents of HTTP 529, 500 and 429: retries and fallback apply), else a
@@ -18,14 +20,16 @@ import { StreamError } from '../../errors/stream-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject } from '../../internal/json.js';
 import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
-import type { ChatChunk, FinishReason } from '../core/types.js';
-import { blockKind, excerpt, finishReasonOf, readTokens, toUsage, type AnthropicTokens } from './anthropic-message.js';
+import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
+import { blockKind, excerpt, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
 
 /** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
 const RETRYABLE_STREAM_ERRORS: Readonly<Record<string, number>> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500 };
 
 interface OpenBlock {
-  kind: 'text' | 'thinking' | 'tool_use' | 'skipped';
+  kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped';
+  /** For thinking: its text and signature so far (for redacted_thinking: its data), sent back as they arrived. */
+  thinking?: { text: string; signature: string };
   /** For tool_use: the tool call's ordinal among this answer's calls, id, name and arguments so far. */
   call?: { index: number; id: string; name: string; arguments: string };
 }
@@ -48,6 +52,7 @@ export class AnthropicStreamDecoder {
   private out: ChatChunk[] = [];
   private readonly blocks = new Map<number, OpenBlock>();
   private calls = 0;
+  private readonly replay: ReplayItem[] = [];
   private emitted = false;
   private readonly tokens: AnthropicTokens = {};
   private stopReason: string | undefined;
@@ -166,6 +171,13 @@ export class AnthropicStreamDecoder {
     } else if (kind === 'text' || kind === 'thinking') {
       const initial = read(block, kind);
       if (typeof initial === 'string' && initial !== '') this.textDelta(kind === 'text' ? 'text-delta' : 'reasoning-delta', initial);
+      if (kind === 'thinking') {
+        const signature = read(block, 'signature');
+        open.thinking = { text: typeof initial === 'string' ? initial : '', signature: typeof signature === 'string' ? signature : '' };
+      }
+    } else if (kind === 'redacted_thinking') {
+      const data = read(block, 'data');
+      open.thinking = { text: '', signature: typeof data === 'string' ? data : '' };
     }
     this.blocks.set(index, open);
   }
@@ -180,7 +192,13 @@ export class AnthropicStreamDecoder {
       if (typeof text === 'string' && text !== '') this.textDelta('text-delta', text);
     } else if (type === 'thinking_delta' && open.kind === 'thinking') {
       const text = read(delta, 'thinking');
-      if (typeof text === 'string' && text !== '') this.textDelta('reasoning-delta', text);
+      if (typeof text === 'string' && text !== '') {
+        this.textDelta('reasoning-delta', text);
+        if (open.thinking) open.thinking.text += text;
+      }
+    } else if (type === 'signature_delta' && open.thinking) {
+      const signature = read(delta, 'signature');
+      if (typeof signature === 'string') open.thinking.signature += signature;
     } else if (type === 'input_json_delta' && open.call) {
       const part = read(delta, 'partial_json');
       if (typeof part !== 'string' || part === '') return;
@@ -190,7 +208,7 @@ export class AnthropicStreamDecoder {
       if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += part;
       else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta: part });
     }
-    // signature_delta, citations_delta, deltas of skipped blocks: nothing a chunk can carry
+    // citations_delta, deltas of skipped blocks: nothing a chunk can carry
   }
 
   private blockStop(data: Record<string, unknown>): void {
@@ -198,6 +216,10 @@ export class AnthropicStreamDecoder {
     const open = this.blocks.get(index);
     this.blocks.delete(index);
     if (open?.call) this.endCall(open.call);
+    if (open?.thinking && (open.kind === 'thinking' || open.kind === 'redacted_thinking')) {
+      const item = thinkingReplay(open.kind, open.thinking.text, open.thinking.signature);
+      if (item) this.replay.push(item);
+    }
   }
 
   /** A tool_use block ended: its arguments; none at all are `{}`, or held until the next event shows no `max_tokens` cut. */
@@ -233,6 +255,7 @@ export class AnthropicStreamDecoder {
     if (usage) finish.usage = usage;
     if (this.responseId) finish.responseId = this.responseId;
     if (this.model) finish.model = this.model;
+    if (this.replay.length > 0) finish.replay = this.replay;
     this.out.push(finish);
   }
 

@@ -50,6 +50,7 @@ export async function collectChatStream(stream: ReadableStream<ChatChunk>): Prom
   const message: ChatMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   if (reasoning !== '') message.reasoning = reasoning;
+  if (finish.replay && finish.replay.length > 0) message.replay = finish.replay;
   const response: ChatResponse = { message, finishReason: finish.reason };
   const finalUsage = finish.usage ?? usage;
   if (finalUsage) response.usage = finalUsage;
@@ -83,6 +84,7 @@ export function responseChunks(response: ChatResponse, chunkSize = Infinity): Ch
   if (response.responseId) finish.responseId = response.responseId;
   if (response.model) finish.model = response.model;
   if (response.requestId) finish.requestId = response.requestId;
+  if (response.message.replay && response.message.replay.length > 0) finish.replay = response.message.replay;
   chunks.push(finish);
   return chunks;
 }

@@ -22,6 +22,10 @@ export function requestProblems(request: ChatRequest): string[] {
     if (!ROLES.has(message.role as string)) problems.push(`${at}.role must be system, user, assistant or tool (got ${JSON.stringify(message.role)})`);
     if (message.content !== null && typeof message.content !== 'string') problems.push(`${at}.content must be a string or null`);
     if (message.role === 'tool' && (typeof message.toolCallId !== 'string' || message.toolCallId === '')) problems.push(`${at} is a tool message without toolCallId`);
+    if (message.replay !== undefined) {
+      const valid = Array.isArray(message.replay) && message.replay.every((entry) => isPlainObject(entry) && typeof entry.protocol === 'string' && isPlainObject(entry.item));
+      if (!valid) problems.push(`${at}.replay must be an array of {protocol: string, item: object}`);
+    }
     if (message.toolCalls !== undefined) {
       if (!Array.isArray(message.toolCalls)) problems.push(`${at}.toolCalls must be an array`);
       else

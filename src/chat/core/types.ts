@@ -30,6 +30,22 @@ export interface ChatMessage {
    * where the provider requires it (see `reasoningReplay` of the OpenAI-compatible client).
    */
   reasoning?: string;
+  /**
+   * Provider data an assistant message must carry back to the same provider verbatim: Anthropic `thinking` blocks with
+   * their `signature` (and `redacted_thinking`), OpenAI Responses `reasoning` items. Each client sends back only the
+   * items of its own `protocol`, so a transcript that moves to another provider (a fallback) stays valid there.
+   */
+  replay?: ReplayItem[];
+}
+
+/**
+ * One opaque item of {@link ChatMessage.replay}: plain JSON, kept in sessions like the rest of the message.
+ * @example `{ protocol: 'anthropic-messages', item: { type: 'thinking', thinking: '…', signature: 'EqQB…' } }`
+ */
+export interface ReplayItem {
+  /** The wire protocol that produced it and accepts it back: `anthropic-messages`, `openai-responses`. */
+  protocol: string;
+  item: Record<string, unknown>;
 }
 
 /** Token counts reported by the provider. */
@@ -54,7 +70,7 @@ export type ChatChunk =
   | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
   | { type: 'tool-call-end'; index: number; id: string; name: string; arguments: string }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; reason: FinishReason; usage?: Usage; responseId?: string; model?: string; requestId?: string };
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; responseId?: string; model?: string; requestId?: string; replay?: ReplayItem[] };
 
 /** A tool as offered to the model. */
 export interface ChatToolDefinition {
