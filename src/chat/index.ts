@@ -2,12 +2,8 @@ export { collectChatStream, responseChunks } from './core/collect-chat-stream.js
 export { createFallbackChatClient, type FallbackChatClientOptions } from './fallback-chat-client.js';
 export { isFallbackWorthy } from './core/fallback-worthy.js';
 export type { ChatTimeouts } from './core/call.js';
-export {
-  createOpenAICompatibleClient,
-  DEFAULT_CHAT_RETRY,
-  DEFAULT_CHAT_TIMEOUTS,
-  type OpenAICompatibleClientOptions,
-} from './openai/openai-compatible-client.js';
+export { DEFAULT_CHAT_RETRY, DEFAULT_CHAT_TIMEOUTS } from './core/client-options.js';
+export { createOpenAICompatibleClient, type OpenAICompatibleClientOptions } from './openai/openai-compatible-client.js';
 export {
   createScriptedChatClient,
   type ScriptedAnswer,

@@ -1,13 +1,8 @@
-import { ConfigError } from '../../errors/config-error.js';
-import { createId } from '../../internal/ids.js';
-import { isPlainObject } from '../../internal/json.js';
-import { headerSecrets } from '../../internal/redact.js';
-import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../../internal/retry.js';
+import type { RetryOptions } from '../../internal/retry.js';
 import { batchClient, type ChatBatches } from '../core/chat-batches.js';
-import type { CallConfig, ChatTimeouts } from '../core/call.js';
-import { DEFAULT_CHAT_RETRY, DEFAULT_CHAT_TIMEOUTS } from '../openai/openai-compatible-client.js';
+import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from '../core/call.js';
+import { resolveHttpChat } from '../core/client-options.js';
 import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
-import { completeCall, streamCall } from '../core/call.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
 
@@ -64,10 +59,6 @@ export interface AnthropicClientOptions {
   maxLineLength?: number | undefined;
 }
 
-/** Header values: visible Latin-1 plus space and tab, no line breaks. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * A chat client for Anthropic's Messages API over `fetch` and Web Streams: system prompt, tools (`tool_use` /
  * `tool_result` blocks, `is_error` on failed tool results so the model sees our structured error), `tool_choice`,
@@ -114,68 +105,21 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
 }
 
 function resolveConfig(options: AnthropicClientOptions): { config: CallConfig; encode: Omit<AnthropicEncodeSettings, 'stream'>; host: string } {
-  const problems: string[] = [];
-  const settings: Partial<AnthropicClientOptions> = isPlainObject(options) ? options : {};
-  if (!isPlainObject(options)) problems.push('options must be an object');
-  let url: URL | undefined;
-  const baseURL = settings.baseURL ?? 'https://api.anthropic.com';
-  try {
-    url = new URL(String(baseURL));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`baseURL must be an http(s) URL (got ${url.protocol})`);
-  } catch {
-    problems.push(`baseURL must be an absolute URL such as https://api.anthropic.com (got ${JSON.stringify(baseURL) ?? 'nothing'})`);
-  }
-  if (typeof settings.model !== 'string' || settings.model.trim() === '') problems.push('model must be a non-empty string');
-  if (typeof settings.maxTokens !== 'number' || !Number.isInteger(settings.maxTokens) || settings.maxTokens < 1) {
-    problems.push(`maxTokens must be an integer ≥ 1: Anthropic requires max_tokens on every call (got ${String(settings.maxTokens)})`);
-  }
-  if (settings.apiKey !== undefined && typeof settings.apiKey !== 'string') problems.push('apiKey must be a string');
-  else if (settings.apiKey !== undefined && !HEADER_VALUE.test(settings.apiKey)) problems.push('apiKey contains characters an HTTP header cannot carry (a line break, a control character, or non-Latin-1 text)');
-  if (settings.headers !== undefined && (!isPlainObject(settings.headers) || Object.values(settings.headers).some((value) => typeof value !== 'string'))) {
-    problems.push('headers must be an object of strings');
-  } else if (settings.headers !== undefined) {
-    for (const [name, value] of Object.entries(settings.headers)) {
-      if (!HEADER_NAME.test(name)) problems.push(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
-      else if (!HEADER_VALUE.test(value)) problems.push(`header ${JSON.stringify(name)} has a value an HTTP header cannot carry`);
-    }
-  }
-  if (settings.browser !== undefined && typeof settings.browser !== 'boolean') problems.push('browser must be a boolean');
-  if (settings.extraBody !== undefined && !isPlainObject(settings.extraBody)) problems.push('extraBody must be an object');
-  const fetchImpl = settings.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
-  problems.push(...retryOptionProblems(settings.retry, 'retry'));
-  const timeouts = { ...DEFAULT_CHAT_TIMEOUTS };
-  if (settings.timeouts !== undefined) {
-    if (!isPlainObject(settings.timeouts)) problems.push('timeouts must be an object');
-    else
-      for (const key of ['totalMs', 'firstChunkMs', 'idleMs'] as const) {
-        const value = settings.timeouts[key];
-        if (value === undefined) continue;
-        if (typeof value !== 'number' || !(value > 0)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
-        else timeouts[key] = value;
+  const { config, host, settings } = resolveHttpChat(options, {
+    what: 'Anthropic client options',
+    defaultBaseURL: 'https://api.anthropic.com',
+    exampleBaseURL: 'https://api.anthropic.com',
+    path: '/v1/messages',
+    label: (name) => `Anthropic API (${name})`,
+    auth: (apiKey) => ({ 'x-api-key': apiKey }),
+    headers: { 'anthropic-version': ANTHROPIC_VERSION },
+    check: (given, problems) => {
+      if (typeof given.maxTokens !== 'number' || !Number.isInteger(given.maxTokens) || given.maxTokens < 1) {
+        problems.push(`maxTokens must be an integer ≥ 1: Anthropic requires max_tokens on every call (got ${String(given.maxTokens)})`);
       }
-  }
-  if (problems.length > 0 || !url) throw ConfigError.fromProblems('Anthropic client options', problems);
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...settings.headers };
-  const secrets: string[] = [];
-  if (settings.apiKey) {
-    headers['x-api-key'] = settings.apiKey;
-    secrets.push(settings.apiKey);
-  }
-  if (settings.browser) headers['anthropic-dangerous-direct-browser-access'] = 'true';
-  secrets.push(...headerSecrets(settings.headers));
-  const base = url.toString().replace(/\/+$/, '');
-  const config: CallConfig = {
-    url: `${base}/v1/messages`,
-    label: `Anthropic API (${settings.name ?? url.host})`,
-    model: settings.model as string,
-    headers,
-    fetch: (input, init) => fetchImpl(input, init),
-    retry: resolveRetryOptions(settings.retry, DEFAULT_CHAT_RETRY),
-    timeouts,
-    secrets,
-    maxLineLength: settings.maxLineLength,
-    createId: () => createId('call'),
-  };
-  return { config, encode: { model: config.model, maxTokens: settings.maxTokens as number, body: settings.extraBody }, host: url.host };
+      if (given.browser !== undefined && typeof given.browser !== 'boolean') problems.push('browser must be a boolean');
+    },
+  });
+  if (settings.browser) config.headers['anthropic-dangerous-direct-browser-access'] = 'true';
+  return { config, encode: { model: config.model, maxTokens: settings.maxTokens as number, body: settings.extraBody }, host };
 }

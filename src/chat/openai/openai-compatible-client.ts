@@ -1,9 +1,6 @@
-import { ConfigError } from '../../errors/config-error.js';
-import { createId } from '../../internal/ids.js';
-import { isPlainObject } from '../../internal/json.js';
-import { headerSecrets } from '../../internal/redact.js';
-import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
+import type { RetryOptions } from '../../internal/retry.js';
 import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from '../core/call.js';
+import { resolveHttpChat } from '../core/client-options.js';
 import { CHAT_COMPLETIONS } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
 import { batchClient, type ChatBatches } from '../core/chat-batches.js';
@@ -57,28 +54,6 @@ function defaultReasoningReplay(baseURL: string): 'tool-calls' | 'none' {
   }
 }
 
-/** Header values: visible Latin-1 plus space and tab, no line breaks. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-/**
- * Retry defaults of model calls.
- * @example `createOpenAICompatibleClient({ ...options, retry: { ...DEFAULT_CHAT_RETRY, maxAttempts: 5 } })`
- */
-export const DEFAULT_CHAT_RETRY: ResolvedRetryOptions = Object.freeze({
-  maxAttempts: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
-  multiplier: 2,
-  jitter: 'full',
-  maxRetryAfterMs: 60_000,
-});
-
-/**
- * Timeout defaults of model calls.
- * @example `createOpenAICompatibleClient({ ...options, timeouts: { ...DEFAULT_CHAT_TIMEOUTS, idleMs: 15_000 } })`
- */
-export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ totalMs: 600_000, firstChunkMs: 120_000, idleMs: 60_000 });
-
 /**
  * A chat client for OpenAI-compatible chat completions APIs (OpenAI, DeepSeek, and compatible servers) over `fetch`
  * and Web Streams: tools and `tool_choice`, streaming with tool calls assembled by index, usage, finish reasons and
@@ -96,7 +71,7 @@ export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ tot
  * ```
  */
 export function createOpenAICompatibleClient(options: OpenAICompatibleClientOptions): ChatClient {
-  const config = resolveConfig(options);
+  const { config, host } = resolveConfig(options);
   const extra = { includeUsage: options.includeUsage ?? true, body: options.extraBody, reasoningReplay: options.reasoningReplay ?? defaultReasoningReplay(options.baseURL) };
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeRequest(request, config.model, true, extra);
@@ -104,7 +79,7 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
     return { batches: streamCall(config, request, body, handle, CHAT_COMPLETIONS), cancel: (reason) => handle.scope?.controller.abort(reason) };
   };
   return batchClient<ChatClient>({
-    name: `${options.name ?? new URL(options.baseURL).host}/${config.model}`,
+    name: `${options.name ?? host}/${config.model}`,
     complete(request: ChatRequest): Promise<ChatResponse> {
       let body: string;
       try {
@@ -117,61 +92,12 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
   }, open);
 }
 
-function resolveConfig(options: OpenAICompatibleClientOptions): CallConfig {
-  const problems: string[] = [];
-  const settings: Partial<OpenAICompatibleClientOptions> = isPlainObject(options) ? options : {};
-  if (!isPlainObject(options)) problems.push('options must be an object');
-  let url: URL | undefined;
-  try {
-    url = new URL(String(settings.baseURL));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`baseURL must be an http(s) URL (got ${url.protocol})`);
-  } catch {
-    problems.push(`baseURL must be an absolute URL such as https://api.openai.com/v1 (got ${JSON.stringify(settings.baseURL) ?? 'nothing'})`);
-  }
-  if (typeof settings.model !== 'string' || settings.model.trim() === '') problems.push('model must be a non-empty string');
-  if (settings.apiKey !== undefined && typeof settings.apiKey !== 'string') problems.push('apiKey must be a string');
-  else if (settings.apiKey !== undefined && !HEADER_VALUE.test(settings.apiKey)) problems.push('apiKey contains characters an HTTP header cannot carry (a line break, a control character, or non-Latin-1 text)');
-  if (settings.headers !== undefined && (!isPlainObject(settings.headers) || Object.values(settings.headers).some((value) => typeof value !== 'string'))) {
-    problems.push('headers must be an object of strings');
-  } else if (settings.headers !== undefined) {
-    for (const [name, value] of Object.entries(settings.headers)) {
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
-      else if (!HEADER_VALUE.test(value)) problems.push(`header ${JSON.stringify(name)} has a value an HTTP header cannot carry`);
-    }
-  }
-  const fetchImpl = settings.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
-  problems.push(...retryOptionProblems(settings.retry, 'retry'));
-  const timeouts = { ...DEFAULT_CHAT_TIMEOUTS };
-  if (settings.timeouts !== undefined) {
-    if (!isPlainObject(settings.timeouts)) problems.push('timeouts must be an object');
-    else
-      for (const key of ['totalMs', 'firstChunkMs', 'idleMs'] as const) {
-        const value = settings.timeouts[key];
-        if (value === undefined) continue;
-        if (typeof value !== 'number' || !(value > 0)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
-        else timeouts[key] = value;
-      }
-  }
-  if (problems.length > 0 || !url) throw ConfigError.fromProblems('OpenAI-compatible client options', problems);
-  const headers: Record<string, string> = { ...settings.headers };
-  const secrets: string[] = [];
-  if (settings.apiKey) {
-    headers.authorization = `Bearer ${settings.apiKey}`;
-    secrets.push(settings.apiKey);
-  }
-  secrets.push(...headerSecrets(settings.headers));
-  const base = url.toString().replace(/\/+$/, '');
-  return {
-    url: `${base}/chat/completions`,
-    label: `Chat API (${settings.name ?? url.host})`,
-    model: settings.model as string,
-    headers,
-    fetch: (input, init) => fetchImpl(input, init),
-    retry: resolveRetryOptions(settings.retry, DEFAULT_CHAT_RETRY),
-    timeouts,
-    secrets,
-    maxLineLength: settings.maxLineLength,
-    createId: () => createId('call'),
-  };
+function resolveConfig(options: OpenAICompatibleClientOptions): { config: CallConfig; host: string } {
+  return resolveHttpChat(options, {
+    what: 'OpenAI-compatible client options',
+    exampleBaseURL: 'https://api.openai.com/v1',
+    path: '/chat/completions',
+    label: (host) => `Chat API (${host})`,
+    auth: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  });
 }
