@@ -29,3 +29,4 @@ export type {
   Usage,
 } from './core/types.js';
 export { createAnthropicClient, type AnthropicClientOptions } from './anthropic/index.js';
+export { createOpenAIResponsesClient, type OpenAIResponsesClientOptions } from './openai-responses/index.js';

@@ -16,7 +16,7 @@
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { isPlainObject } from '../../internal/json.js';
-import { requestProblems } from '../core/request-checks.js';
+import { cutOffCallIds, requestProblems } from '../core/request-checks.js';
 import { ANTHROPIC_REPLAY } from './anthropic-message.js';
 import type { ChatMessage, ChatRequest } from '../core/types.js';
 
@@ -137,25 +137,6 @@ function toolUseBlocks(message: ChatMessage, index: number, problems: string[], 
     }
     return { type: 'tool_use', id: call.id, name: call.name, input };
   });
-}
-
-/**
- * Ids of tool calls whose answer is the agent loop's "cut off at the output token limit" `InputValidationError`
- * (context `cutOffAtOutputLimit: true`): their arguments are known not to be JSON, and the model has been told why.
- */
-function cutOffCallIds(messages: readonly ChatMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (message.role !== 'tool' || typeof message.toolCallId !== 'string' || !message.content?.includes('"cutOffAtOutputLimit":true')) continue;
-    try {
-      const parsed: unknown = JSON.parse(message.content);
-      const context = isPlainObject(parsed) && isPlainObject(parsed.error) ? parsed.error.context : undefined;
-      if (isPlainObject(context) && context.cutOffAtOutputLimit === true) ids.add(message.toolCallId);
-    } catch {
-      // not a tool result of ours
-    }
-  }
-  return ids;
 }
 
 /** `tool_choice`: auto / any (`'required'`) / tool (`{name}`) / none; `parallelToolCalls: false` disables parallel use. */

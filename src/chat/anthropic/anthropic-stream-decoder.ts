@@ -15,13 +15,12 @@
  * `message_stop`); `line_too_long`.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-import { ChatClientError } from '../../errors/chat-client-error.js';
+import type { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { read } from '../../internal/error-chain.js';
-import { isPlainObject } from '../../internal/json.js';
-import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
+import { EventDecoder, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
-import { blockKind, excerpt, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
+import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
 
 /** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
 const RETRYABLE_STREAM_ERRORS: Readonly<Record<string, number>> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500 };
@@ -34,106 +33,32 @@ interface OpenBlock {
   call?: { index: number; id: string; name: string; arguments: string };
 }
 
-export interface AnthropicStreamDecoderOptions {
-  maxLineLength?: number | undefined;
-  /** Secrets to remove from excerpts in errors. */
-  secrets: readonly string[];
-  /** For errors: e.g. `Anthropic API (api.anthropic.com)`. */
-  label: string;
-  model: string;
-  /** The `request-id` of the answer, for errors. */
-  requestId?: string | undefined;
-  attempt: number;
-}
+export type AnthropicStreamDecoderOptions = EventDecoderOptions;
 
-export class AnthropicStreamDecoder {
-  private readonly parser: SSEParser;
-  private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  private out: ChatChunk[] = [];
+export class AnthropicStreamDecoder extends EventDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
   private calls = 0;
   private readonly replay: ReplayItem[] = [];
-  private emitted = false;
   private readonly tokens: AnthropicTokens = {};
   private stopReason: string | undefined;
   private responseId: string | undefined;
   private model: string | undefined;
-  private finished = false;
   /** A tool_use block that ended with no arguments: `{}`, unless the next event says the output limit cut it. */
   private emptyEnd: OpenBlock['call'];
-  private pending: { error: unknown } | undefined;
-  private dispatched = 0;
 
-  /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
-  get events(): number {
-    return this.dispatched;
+  protected unfinished(): StreamError {
+    return new StreamError(`The ${this.options.label} stream ended before message_stop${this.stopReason ? ` (stop_reason ${this.stopReason} had arrived)` : ''}`, { reason: 'incomplete' });
   }
 
-  constructor(private readonly options: AnthropicStreamDecoderOptions) {
-    this.parser = new SSEParser({
-      onEvent: (event) => {
-        this.dispatched++;
-        this.event(event);
-      },
-      maxLineLength: options.maxLineLength,
-    });
-  }
-
-  /** Feeds network bytes; returns the chunks they completed (possibly none). */
-  push(bytes: Uint8Array): ChatChunk[] {
-    this.out = [];
-    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
-  }
-
-  /** Raises a failure held back by {@link push} (call it before waiting for more bytes). */
-  throwIfPending(): void {
-    if (this.pending) throw this.pending.error;
-  }
-
-  /** The body ended: the final chunks, or `StreamError('incomplete')` when `message_stop` never came. */
-  end(): ChatChunk[] {
-    this.throwIfPending();
-    this.out = [];
-    return this.settle(() => {
-      this.parser.feed(this.textDecoder.decode());
-      this.parser.end();
-      if (!this.finished) {
-        throw new StreamError(`The ${this.options.label} stream ended before message_stop${this.stopReason ? ` (stop_reason ${this.stopReason} had arrived)` : ''}`, { reason: 'incomplete' });
-      }
-    });
-  }
-
-  /** Output decoded before a failure in the same bytes is returned first; the failure is raised on the next call. */
-  private settle(step: () => void): ChatChunk[] {
-    this.throwIfPending();
-    try {
-      step();
-    } catch (error) {
-      if (this.out.length === 0) throw error;
-      this.pending = { error };
-    }
-    if (this.out.length > 0) this.emitted = true;
-    return this.out;
-  }
-
-  private event(event: SSEEvent): void {
-    if (this.finished) return;
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch (error) {
-      throw this.malformed('an event that is not JSON', event.data, error);
-    }
-    if (!isPlainObject(data)) throw this.malformed('an event that is not a JSON object', event.data);
-    const type = typeof data.type === 'string' ? data.type : event.type;
+  protected event(type: string, data: Record<string, unknown>, raw: string): void {
     if (this.emptyEnd && !(type === 'message_delta' && read(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
     switch (type) {
       case 'message_start':
         return this.start(data.message);
       case 'content_block_start':
-        return this.blockStart(data, event.data);
+        return this.blockStart(data, raw);
       case 'content_block_delta':
-        return this.blockDelta(data, event.data);
+        return this.blockDelta(data, raw);
       case 'content_block_stop':
         return this.blockStop(data);
       case 'message_delta':
@@ -141,7 +66,7 @@ export class AnthropicStreamDecoder {
       case 'message_stop':
         return this.complete();
       case 'error':
-        throw this.providerError(data.error ?? data, event.data);
+        throw this.providerError(data.error ?? data, raw);
       default:
         return; // ping, and event types added later: "handle unknown event types gracefully"
     }
@@ -149,9 +74,9 @@ export class AnthropicStreamDecoder {
 
   private start(message: unknown): void {
     const id = read(message, 'id');
-    if (typeof id === 'string') this.responseId = excerpt(id, this.options.secrets);
+    if (typeof id === 'string') this.responseId = this.excerpt(id);
     const model = read(message, 'model');
-    if (typeof model === 'string') this.model = excerpt(model, this.options.secrets);
+    if (typeof model === 'string') this.model = this.excerpt(model);
     readTokens(read(message, 'usage'), this.tokens);
   }
 
@@ -160,7 +85,7 @@ export class AnthropicStreamDecoder {
     const block = data.content_block;
     const type = read(block, 'type');
     const kind = typeof type === 'string' ? blockKind(type) : 'unknown';
-    if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${excerpt(String(type), this.options.secrets, 60)})`, raw);
+    if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${this.excerpt(String(type), 60)})`, raw);
     const open: OpenBlock = { kind };
     if (kind === 'tool_use') {
       const id = read(block, 'id');
@@ -204,9 +129,7 @@ export class AnthropicStreamDecoder {
       if (typeof part !== 'string' || part === '') return;
       const call = open.call;
       call.arguments += part;
-      const last = this.out[this.out.length - 1];
-      if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += part;
-      else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta: part });
+      this.argumentsDelta(call.index, call.id, part);
     }
     // citations_delta, deltas of skipped blocks: nothing a chunk can carry
   }
@@ -236,7 +159,7 @@ export class AnthropicStreamDecoder {
 
   private messageDelta(data: Record<string, unknown>): void {
     const stopReason = read(data.delta, 'stop_reason');
-    if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = excerpt(stopReason, this.options.secrets, 100);
+    if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = this.excerpt(stopReason, 100);
     // A tool_use block cut by the output limit keeps what arrived (maybe nothing): the agent loop refuses to run it.
     if (this.emptyEnd) this.endEmpty(this.stopReason === 'max_tokens' ? '' : '{}');
     readTokens(data.usage, this.tokens);
@@ -259,46 +182,18 @@ export class AnthropicStreamDecoder {
     this.out.push(finish);
   }
 
-  /** Consecutive deltas of one kind decoded from one network read become one chunk. */
-  private textDelta(type: 'text-delta' | 'reasoning-delta', delta: string): void {
-    const last = this.out[this.out.length - 1];
-    if (last?.type === type) last.delta += delta;
-    else this.out.push({ type, delta });
-  }
-
   private indexOf(data: Record<string, unknown>, raw: string): number {
     if (typeof data.index !== 'number' || !Number.isInteger(data.index) || data.index < 0) throw this.malformed('a content block event without an index', raw);
     return data.index;
   }
 
-  private malformed(what: string, raw: string, cause?: unknown): StreamError {
-    const chunk = excerpt(raw, this.options.secrets);
-    return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
-  }
-
   /** `event: error`: before any output a retryable `ChatClientError` for transient types, else a `StreamError`. */
   private providerError(detail: unknown, raw: string): ChatClientError | StreamError {
     const type = read(detail, 'type');
-    const code = typeof type === 'string' && type !== '' ? excerpt(type, this.options.secrets, 100) : undefined;
+    const code = typeof type === 'string' && type !== '' ? this.excerpt(type, 100) : undefined;
     const message = read(detail, 'message');
-    const said = excerpt(typeof message === 'string' ? message : raw, this.options.secrets, 500);
+    const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
     const status = code === undefined ? undefined : RETRYABLE_STREAM_ERRORS[code];
-    if (status !== undefined && !this.emitted && this.out.length === 0) {
-      return new ChatClientError(`${this.options.label} sent ${code} in its event stream before any output (the stream form of HTTP ${status}): ${said}`, {
-        reason: 'http',
-        status,
-        retryable: true,
-        code,
-        providerMessage: said,
-        requestId: this.options.requestId,
-        model: this.options.model,
-        attempts: this.options.attempt,
-      });
-    }
-    return new StreamError(`The model provider reported an error mid-stream${code ? ` (${code})` : ''}: ${said}`, {
-      reason: 'provider_error',
-      chunk: excerpt(raw, this.options.secrets),
-      code,
-    });
+    return providerFailure(this.options, { code, said, chunk: this.excerpt(raw), status }, this.beforeOutput);
   }
 }

@@ -3,7 +3,7 @@
  * as a sentence, so a `ConfigError` can list them all at once.
  */
 import { isPlainObject } from '../../internal/json.js';
-import type { ChatRequest } from './types.js';
+import type { ChatMessage, ChatRequest } from './types.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -46,4 +46,23 @@ export function requestProblems(request: ChatRequest): string[] {
       });
   }
   return problems;
+}
+
+/**
+ * Ids of tool calls whose answer is the agent loop's "cut off at the output token limit" `InputValidationError`
+ * (context `cutOffAtOutputLimit: true`): their arguments are known not to be JSON, and the model has been told why.
+ */
+export function cutOffCallIds(messages: readonly ChatMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'tool' || typeof message.toolCallId !== 'string' || !message.content?.includes('"cutOffAtOutputLimit":true')) continue;
+    try {
+      const parsed: unknown = JSON.parse(message.content);
+      const context = isPlainObject(parsed) && isPlainObject(parsed.error) ? parsed.error.context : undefined;
+      if (isPlainObject(context) && context.cutOffAtOutputLimit === true) ids.add(message.toolCallId);
+    } catch {
+      // not a tool result of ours
+    }
+  }
+  return ids;
 }

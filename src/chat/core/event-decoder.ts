@@ -1,0 +1,166 @@
+/**
+ * @internal The frame of a provider's stream decoder whose events are JSON objects (Anthropic Messages, OpenAI
+ * Responses): bytes in through the bounded SSE parser, batches of chunks out, progress counted in events, and the
+ * rule that output decoded before a failure in the same bytes is returned first, the failure raised on the next call.
+ * A provider writes `event()` (one parsed JSON object) and says when its answer is `finished`.
+ */
+import { ChatClientError } from '../../errors/chat-client-error.js';
+import { StreamError } from '../../errors/stream-error.js';
+import { isPlainObject, truncate } from '../../internal/json.js';
+import { redactText } from '../../internal/redact.js';
+import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
+import type { StreamDecoder } from './stream-reader.js';
+import type { ChatChunk } from './types.js';
+
+/** What every JSON-event decoder needs. */
+export interface EventDecoderOptions {
+  maxLineLength?: number | undefined;
+  /** Secrets to remove from excerpts in errors. */
+  secrets: readonly string[];
+  /** For errors: e.g. `Anthropic API (api.anthropic.com)`. */
+  label: string;
+  model: string;
+  /** The request id of the answer, for errors. */
+  requestId?: string | undefined;
+  attempt: number;
+}
+
+export abstract class EventDecoder implements StreamDecoder {
+  private readonly parser: SSEParser;
+  private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  protected out: ChatChunk[] = [];
+  /** True once any chunk left this decoder: a provider error is then after output. */
+  protected emitted = false;
+  /** Set by the provider when its answer is complete: later events are ignored, and the end is clean. */
+  protected finished = false;
+  private pending: { error: unknown } | undefined;
+  private dispatched = 0;
+
+  constructor(protected readonly options: EventDecoderOptions) {
+    this.parser = new SSEParser({
+      onEvent: (event) => {
+        this.dispatched++;
+        if (!this.finished) this.json(event);
+      },
+      maxLineLength: options.maxLineLength,
+    });
+  }
+
+  /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
+  get events(): number {
+    return this.dispatched;
+  }
+
+  /** One event's JSON object; `raw` is its data, for excerpts. */
+  protected abstract event(type: string, data: Record<string, unknown>, raw: string): void;
+
+  /** The failure of a body that ended before the answer was complete. */
+  protected abstract unfinished(): StreamError;
+
+  /** Feeds network bytes; returns the chunks they completed (possibly none). */
+  push(bytes: Uint8Array): ChatChunk[] {
+    this.out = [];
+    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
+  }
+
+  /** Raises a failure held back by {@link push} (call it before waiting for more bytes). */
+  throwIfPending(): void {
+    if (this.pending) throw this.pending.error;
+  }
+
+  /** The body ended: the final chunks, or the provider's `incomplete` failure when the answer never finished. */
+  end(): ChatChunk[] {
+    this.throwIfPending();
+    this.out = [];
+    return this.settle(() => {
+      this.parser.feed(this.textDecoder.decode());
+      this.parser.end();
+      if (!this.finished) throw this.unfinished();
+    });
+  }
+
+  /** True while nothing has left the decoder and nothing is waiting in this batch. */
+  protected get beforeOutput(): boolean {
+    return !this.emitted && this.out.length === 0;
+  }
+
+  /** Consecutive deltas of one kind decoded from one network read become one chunk. */
+  protected textDelta(type: 'text-delta' | 'reasoning-delta', delta: string): void {
+    const last = this.out[this.out.length - 1];
+    if (last?.type === type) last.delta += delta;
+    else this.out.push({ type, delta });
+  }
+
+  /** Appends to the last chunk when it is the same call's arguments delta. */
+  protected argumentsDelta(index: number, id: string, part: string): void {
+    const last = this.out[this.out.length - 1];
+    if (last?.type === 'tool-call-delta' && last.id === id) last.argumentsDelta += part;
+    else this.out.push({ type: 'tool-call-delta', index, id, argumentsDelta: part });
+  }
+
+  protected malformed(what: string, raw: string, cause?: unknown): StreamError {
+    const chunk = this.excerpt(raw);
+    return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
+  }
+
+  /** Remote text that reaches chunks, events and errors: redacted and bounded. */
+  protected excerpt(text: string, length = 200): string {
+    return truncate(redactText(text, this.options.secrets), length);
+  }
+
+  private settle(step: () => void): ChatChunk[] {
+    this.throwIfPending();
+    try {
+      step();
+    } catch (error) {
+      if (this.out.length === 0) throw error;
+      this.pending = { error };
+    }
+    if (this.out.length > 0) this.emitted = true;
+    return this.out;
+  }
+
+  private json(event: SSEEvent): void {
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch (error) {
+      throw this.malformed('an event that is not JSON', event.data, error);
+    }
+    if (!isPlainObject(data)) throw this.malformed('an event that is not a JSON object', event.data);
+    this.event(typeof data.type === 'string' ? data.type : event.type, data, event.data);
+  }
+}
+
+/** A provider's error in its event stream, as found. */
+export interface ProviderFailure {
+  /** The provider's error code or type, excerpted. */
+  code?: string | undefined;
+  /** Its message, excerpted. */
+  said: string;
+  /** The event's data, excerpted. */
+  chunk: string;
+  /** The HTTP status this code is the stream form of, when it is a transient one (`overloaded_error` → 529). */
+  status?: number | undefined;
+}
+
+/**
+ * A provider's error event: before any output a transient one (a `status` is known) is a retryable `ChatClientError`
+ * (retries and fallback apply, as for the HTTP status); anything else a `StreamError` `provider_error` with the code.
+ */
+export function providerFailure(context: EventDecoderOptions, found: ProviderFailure, beforeOutput: boolean): ChatClientError | StreamError {
+  const { code, said, status } = found;
+  if (status !== undefined && beforeOutput) {
+    return new ChatClientError(`${context.label} sent ${code} in its event stream before any output (the stream form of HTTP ${status}): ${said}`, {
+      reason: 'http',
+      status,
+      retryable: true,
+      code,
+      providerMessage: said,
+      requestId: context.requestId,
+      model: context.model,
+      attempts: context.attempt,
+    });
+  }
+  return new StreamError(`The model provider reported an error mid-stream${code ? ` (${code})` : ''}: ${said}`, { reason: 'provider_error', chunk: found.chunk, code });
+}

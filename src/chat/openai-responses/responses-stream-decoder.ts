@@ -1,0 +1,214 @@
+/**
+ * @internal Decodes an OpenAI Responses stream (SSE of semantic events, each with a `type`) into typed chunks.
+ * `response.created` gives the response id and model; `response.output_item.added` opens an item (`message`,
+ * `function_call` → `tool-call-start`, `reasoning`); `response.output_text.delta` is text, `response.refusal.delta`
+ * text that makes the finish `refusal`, `response.reasoning_summary_text.delta` / `response.reasoning_text.delta`
+ * reasoning, `response.function_call_arguments.delta` a call's arguments (`.done` has the whole of them);
+ * `response.output_item.done` ends an item (a call → `tool-call-end`; a reasoning item is kept for `replay`). The
+ * answer ends with exactly one of `response.completed`, `response.incomplete` (`max_output_tokens` → `length`,
+ * `content_filter`) or `response.failed`; there is no `[DONE]`. Other event types (content parts, annotations, the
+ * progress of OpenAI's own tools, types added later) are ignored.
+ *
+ * Errors: `response.failed` and an `error` event before any output are a retryable `ChatClientError` for transient
+ * codes (`server_error`, `rate_limit_exceeded`), else a `StreamError` `provider_error` with the code;
+ * `malformed_chunk` (not JSON, an item of a type this client does not know, a delta for a call never opened);
+ * `incomplete` (the body ended without a final event).
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+import { StreamError } from '../../errors/stream-error.js';
+import { read } from '../../internal/error-chain.js';
+import { isPlainObject } from '../../internal/json.js';
+import { EventDecoder, providerFailure } from '../core/event-decoder.js';
+import { responseChunks } from '../core/collect-chat-stream.js';
+import type { ChatChunk, ReplayItem } from '../core/types.js';
+import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
+
+interface OpenItem {
+  kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
+  /** Text or reasoning deltas of this item arrived (else its `done` item's text is used). */
+  streamed: boolean;
+  /** For a function_call: the call's ordinal, call id, name and arguments so far. */
+  call?: { index: number; id: string; name: string; arguments: string; ended: boolean };
+}
+
+export class ResponsesStreamDecoder extends EventDecoder {
+  private readonly items = new Map<number, OpenItem>();
+  private calls = 0;
+  private refused = false;
+  private sawItems = false;
+  private hasReasoning = false;
+  private readonly replay: ReplayItem[] = [];
+  private responseId: string | undefined;
+  private model: string | undefined;
+
+  protected unfinished(): StreamError {
+    return new StreamError(`The ${this.options.label} stream ended without response.completed, response.incomplete or response.failed`, { reason: 'incomplete' });
+  }
+
+  protected event(type: string, data: Record<string, unknown>, raw: string): void {
+    switch (type) {
+      case 'response.created':
+      case 'response.in_progress':
+        return this.identify(data.response);
+      case 'response.output_item.added':
+        return this.itemAdded(data, raw);
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        return this.text(data, type === 'response.refusal.delta');
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        return this.reasoning(data);
+      case 'response.function_call_arguments.delta':
+        return this.argumentsPart(data, raw);
+      case 'response.function_call_arguments.done':
+        return this.argumentsDone(data, raw);
+      case 'response.output_item.done':
+        return this.itemDone(data, raw);
+      case 'response.completed':
+      case 'response.incomplete':
+        return this.complete(data.response, raw);
+      case 'response.failed': {
+        const error = read(data.response, 'error');
+        throw this.failure(isPlainObject(error) ? error : data, raw, 'a failed response');
+      }
+      case 'error':
+        throw this.failure(read(data, 'error') ?? data, raw, 'an error');
+      default:
+        return;
+    }
+  }
+
+  private identify(response: unknown): void {
+    const id = read(response, 'id');
+    if (typeof id === 'string' && this.responseId === undefined) this.responseId = this.excerpt(id);
+    const model = read(response, 'model');
+    if (typeof model === 'string' && this.model === undefined) this.model = this.excerpt(model);
+  }
+
+  private indexOf(data: Record<string, unknown>, raw: string): number {
+    const index = data.output_index;
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw this.malformed('an output item event without an output_index', raw);
+    return index;
+  }
+
+  private itemAdded(data: Record<string, unknown>, raw: string): void {
+    const index = this.indexOf(data, raw);
+    const item = data.item;
+    const kind = itemKind(read(item, 'type'));
+    if (kind === 'unknown') throw this.malformed(`an output item of a type this client does not decode (${this.excerpt(String(read(item, 'type')), 60)})`, raw);
+    this.sawItems = true;
+    const open: OpenItem = { kind, streamed: false };
+    if (kind === 'function_call') {
+      const id = read(item, 'call_id');
+      const name = read(item, 'name');
+      if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a function_call item without a call_id or name', raw);
+      const initial = read(item, 'arguments');
+      open.call = { index: this.calls++, id, name, arguments: typeof initial === 'string' ? initial : '', ended: false };
+      this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
+      if (open.call.arguments !== '') this.argumentsDelta(open.call.index, id, open.call.arguments);
+    }
+    if (kind === 'reasoning') this.hasReasoning = true;
+    this.items.set(index, open);
+  }
+
+  private text(data: Record<string, unknown>, refusal: boolean): void {
+    const delta = data.delta;
+    if (typeof delta !== 'string' || delta === '') return;
+    const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
+    if (open) open.streamed = true;
+    if (refusal) this.refused = true;
+    this.textDelta('text-delta', delta);
+  }
+
+  private reasoning(data: Record<string, unknown>): void {
+    const delta = data.delta;
+    if (typeof delta !== 'string' || delta === '') return;
+    const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
+    if (open) open.streamed = true;
+    this.textDelta('reasoning-delta', delta);
+  }
+
+  private openCall(data: Record<string, unknown>, raw: string): NonNullable<OpenItem['call']> {
+    const call = this.items.get(this.indexOf(data, raw))?.call;
+    if (!call) throw this.malformed('arguments for a function call that was never opened', raw);
+    return call;
+  }
+
+  private argumentsPart(data: Record<string, unknown>, raw: string): void {
+    const call = this.openCall(data, raw);
+    const part = data.delta;
+    if (typeof part !== 'string' || part === '' || call.ended) return;
+    call.arguments += part;
+    this.argumentsDelta(call.index, call.id, part);
+  }
+
+  /** The whole arguments: authoritative when they differ from the deltas (a proxy that sends only `.done`). */
+  private argumentsDone(data: Record<string, unknown>, raw: string): void {
+    const call = this.openCall(data, raw);
+    if (typeof data.arguments === 'string') this.endCall(call, data.arguments);
+  }
+
+  private endCall(call: NonNullable<OpenItem['call']>, args: string): void {
+    if (call.ended) return;
+    call.ended = true;
+    if (args.startsWith(call.arguments) && args.length > call.arguments.length) this.argumentsDelta(call.index, call.id, args.slice(call.arguments.length));
+    call.arguments = args;
+    this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
+  }
+
+  private itemDone(data: Record<string, unknown>, raw: string): void {
+    const index = this.indexOf(data, raw);
+    const open = this.items.get(index);
+    const item = data.item;
+    if (!open || !isPlainObject(item)) return;
+    if (open.call) {
+      const given = read(item, 'arguments');
+      const args = typeof given === 'string' ? given : open.call.arguments;
+      // No arguments at all are `{}`, unless the output limit cut the call (the agent loop then refuses to run it).
+      this.endCall(open.call, args === '' && read(item, 'status') !== 'incomplete' ? '{}' : args);
+    } else if (open.kind === 'message' && !open.streamed) {
+      // An item whose text came only whole (no deltas): never an empty answer.
+      const said = messageText(item, this.options.label, this.options.secrets);
+      if (said.text !== '') this.textDelta('text-delta', said.text);
+      this.refused ||= said.refused;
+    } else if (open.kind === 'reasoning' && !open.streamed) {
+      const said = reasoningText(item);
+      if (said !== '') this.textDelta('reasoning-delta', said);
+    }
+    if (open.kind !== 'skipped') {
+      const slot = replaySlot(item);
+      if (slot) this.replay.push(slot);
+    }
+  }
+
+  private complete(response: unknown, raw: string): void {
+    this.identify(response);
+    if (!this.sawItems && Array.isArray(read(response, 'output')) && (read(response, 'output') as unknown[]).length > 0) {
+      // A server that sent only the final event: the whole answer, as the chunks a stream of it would have given.
+      const whole = decodeResponse(response, this.options);
+      this.out.push(...responseChunks(whole));
+      this.finished = true;
+      return;
+    }
+    // Calls still open at the end: what arrived, which a cut (incomplete) answer may leave unfinished or empty.
+    const cut = read(response, 'status') === 'incomplete';
+    for (const open of this.items.values()) if (open.call && !open.call.ended) this.endCall(open.call, cut || open.call.arguments !== '' ? open.call.arguments : '{}');
+    this.finished = true;
+    const usage = toUsage(read(response, 'usage'));
+    if (usage) this.out.push({ type: 'usage', usage });
+    const finish: ChatChunk = { type: 'finish', reason: finishOf(response, this.calls, this.refused, this.options.secrets) };
+    if (usage) finish.usage = usage;
+    if (this.responseId) finish.responseId = this.responseId;
+    if (this.model) finish.model = this.model;
+    if (this.hasReasoning && this.replay.length > 0) finish.replay = this.replay;
+    this.out.push(finish);
+  }
+
+  private failure(detail: unknown, raw: string, what: string) {
+    const given = read(detail, 'code') ?? read(detail, 'type');
+    const code = typeof given === 'string' && given !== '' ? this.excerpt(given, 100) : undefined;
+    const message = read(detail, 'message');
+    const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
+    return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw), status: retryableStatus(code) }, this.beforeOutput);
+  }
+}
