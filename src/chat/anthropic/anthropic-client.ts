@@ -4,6 +4,7 @@ import { completeCall, streamCall, type CallConfig, type ChatTimeouts } from '..
 import { resolveHttpChat } from '../core/client-options.js';
 import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
+import { outputAsText, outputResponseAsText, outputToolName } from './anthropic-output-tool.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
 
 /**
@@ -85,7 +86,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeAnthropicRequest(request, { ...encode, stream: true });
     const handle: Parameters<typeof streamCall>[3] = {};
-    return { batches: streamCall(config, request, body, handle, ANTHROPIC_MESSAGES), cancel: (reason) => handle.scope?.controller.abort(reason) };
+    const output = outputToolName(request);
+    const batches = streamCall(config, request, body, handle, ANTHROPIC_MESSAGES);
+    return { batches: output ? outputAsText(batches, output) : batches, cancel: (reason) => handle.scope?.controller.abort(reason) };
   };
   return batchClient<ChatClient>(
     {
@@ -97,7 +100,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
         } catch (error) {
           return Promise.reject(error);
         }
-        return completeCall(config, request, body, ANTHROPIC_MESSAGES);
+        const output = outputToolName(request);
+        const answer = completeCall(config, request, body, ANTHROPIC_MESSAGES);
+        return output ? answer.then((response) => outputResponseAsText(response, output)) : answer;
       },
     },
     open,

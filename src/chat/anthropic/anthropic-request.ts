@@ -18,6 +18,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import { isPlainObject } from '../../internal/json.js';
 import { cutOffCallIds, requestProblems } from '../core/request-checks.js';
 import { ANTHROPIC_REPLAY } from './anthropic-message.js';
+import { addOutputTool, outputToolName } from './anthropic-output-tool.js';
 import type { ChatMessage, ChatRequest } from '../core/types.js';
 
 /** One content block of a request message. */
@@ -95,6 +96,8 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
   }
   const choice = toolChoice(request);
   if (choice) body.tool_choice = choice;
+  const output = outputToolName(request);
+  if (output) addOutputTool(body, request, output);
   if (request.temperature !== undefined) body.temperature = request.temperature;
   try {
     return JSON.stringify(body);

@@ -101,8 +101,9 @@ export interface ChatRequest {
   maxTokens?: number | undefined;
   parallelToolCalls?: boolean | undefined;
   /**
-   * Ask for a final answer that is JSON matching `schema` (OpenAI-compatible: `response_format: json_schema`). A client
-   * whose API has no such format ignores it; the agent validates the answer either way.
+   * Ask for a final answer that is JSON matching `schema`: Chat Completions `response_format: json_schema`, Responses
+   * `text.format: json_schema`, Anthropic a forced output tool whose input comes back as the answer's text. The agent
+   * validates the answer either way.
    */
   responseFormat?: { name: string; schema: JSONSchema } | undefined;
   /** Cancels the call; the stream then errors with `signal.reason`. */
