@@ -467,17 +467,14 @@ describe('createAnthropicClient: request encoding', () => {
     expect(seen.bodies.map((body) => body.max_tokens)).toEqual([77, 1024, 1024, 1024]);
   });
 
-  it('tool-call arguments that are not JSON are a ConfigError listing the problem, before anything is sent', () => {
-    const bad: ChatRequest = { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, toolCalls: [{ id: 't', name: 'lookup', arguments: '{"order":' }] }, { role: 'tool', content: 'r', toolCallId: 't' }] };
-    let thrown: unknown;
-    try {
-      client().stream(bad);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(ConfigError.isInstance(thrown)).toBe(true);
-    expect((thrown as ConfigError).problems).toEqual([expect.stringMatching(/messages\[1\]\.toolCalls\[0\] \("lookup"\) has arguments that are not JSON/)]);
-    return expect(client().complete(bad)).rejects.toSatisfy((error) => ConfigError.isInstance(error));
+  it('tool-call arguments that are not a JSON object go back as input {} (the model wrote them; they were never run)', async () => {
+    const seen = messages(sse(fixture('anthropic-text.sse')));
+    const calls = ['{"order":', '[1,2]', '"text"', '', '  {"order":"A-1"}  '].map((args, index) => ({ id: `t${index}`, name: 'lookup', arguments: args }));
+    await collectChatStream(
+      client().stream({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, toolCalls: calls }, ...calls.map((call) => ({ role: 'tool' as const, content: 'r', toolCallId: call.id }))] }),
+    );
+    const blocks = (seen.bodies[0] as { messages: Array<{ content: Array<{ input?: unknown }> }> }).messages[1]?.content;
+    expect(blocks?.map((block) => block.input)).toEqual([{}, {}, {}, {}, { order: 'A-1' }]);
   });
 
   it('options are checked: maxTokens and model are required, every problem at once', () => {

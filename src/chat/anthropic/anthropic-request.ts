@@ -16,7 +16,7 @@
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { isPlainObject } from '../../internal/json.js';
-import { cutOffCallIds, requestProblems } from '../core/request-checks.js';
+import { requestProblems } from '../core/request-checks.js';
 import { ANTHROPIC_REPLAY } from './anthropic-message.js';
 import { addOutputTool, outputToolName } from './anthropic-output-tool.js';
 import type { ChatMessage, ChatRequest } from '../core/types.js';
@@ -62,7 +62,6 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
   if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
   const system: string[] = [];
   const messages: AnthropicMessage[] = [];
-  const cutOff = cutOffCallIds(request.messages);
   const push = (role: 'user' | 'assistant', blocks: AnthropicBlock[]) => {
     if (blocks.length === 0) return; // Anthropic rejects empty content; an empty message says nothing
     const last = messages[messages.length - 1];
@@ -70,19 +69,19 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
     if (last && last.role === role) last.content.push(...blocks);
     else messages.push({ role, content: blocks });
   };
-  request.messages.forEach((message, index) => {
+  for (const message of request.messages) {
     if (message.role === 'system') {
       if (message.content) system.push(message.content);
     } else if (message.role === 'user') {
       push('user', textBlocks(message));
     } else if (message.role === 'assistant') {
-      push('assistant', [...thinkingBlocks(message), ...textBlocks(message), ...toolUseBlocks(message, index, problems, cutOff)]);
+      push('assistant', [...thinkingBlocks(message), ...textBlocks(message), ...toolUseBlocks(message)]);
     } else {
       const result: AnthropicBlock = { type: 'tool_result', tool_use_id: message.toolCallId as string, content: message.content ?? '' };
       if (isFailedToolResult(message.content)) result.is_error = true;
       push('user', [result]);
     }
-  });
+  }
   if (messages.length === 0) problems.push('messages must hold at least one user or assistant message with content (system messages alone are not a conversation)');
   const maxTokens = request.maxTokens ?? settings.maxTokens;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) problems.push(`maxTokens must be an integer ≥ 1 (got ${String(maxTokens)})`);
@@ -122,24 +121,24 @@ function textBlocks(message: ChatMessage): AnthropicBlock[] {
   return message.content ? [{ type: 'text', text: message.content }] : [];
 }
 
-/** An assistant's tool calls as `tool_use` blocks; arguments that are not a JSON object are a problem. */
-function toolUseBlocks(message: ChatMessage, index: number, problems: string[], cutOff: ReadonlySet<string>): AnthropicBlock[] {
-  return (message.toolCalls ?? []).map((call, callIndex) => {
-    let input: unknown = {};
-    const text = call.arguments.trim();
-    // A call the output limit cut (its tool result says so) was never run: `{}` keeps the transcript a valid request.
-    if (text !== '' && !cutOff.has(call.id)) {
-      try {
-        input = JSON.parse(text);
-        if (!isPlainObject(input)) {
-          problems.push(`messages[${index}].toolCalls[${callIndex}] (${JSON.stringify(call.name)}) has arguments that are not a JSON object; Anthropic needs an object as tool_use input`);
-        }
-      } catch {
-        problems.push(`messages[${index}].toolCalls[${callIndex}] (${JSON.stringify(call.name)}) has arguments that are not JSON; Anthropic needs them as a JSON object (tool_use input)`);
-      }
-    }
-    return { type: 'tool_use', id: call.id, name: call.name, input };
-  });
+/**
+ * An assistant's tool calls as `tool_use` blocks. Arguments are what the model wrote, and a transcript the model
+ * wrote is never refused: arguments that are not a JSON object (cut by the output limit, broken JSON, an array…) were
+ * never run — the agent answered them with an `InputValidationError` result saying why — so they go back as `{}`,
+ * the one input Anthropic accepts for such a call, next to that result.
+ */
+function toolUseBlocks(message: ChatMessage): AnthropicBlock[] {
+  return (message.toolCalls ?? []).map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: objectArguments(call.arguments) }));
+}
+
+function objectArguments(text: string): Record<string, unknown> {
+  if (!text.trimStart().startsWith('{')) return {};
+  try {
+    const input: unknown = JSON.parse(text);
+    return isPlainObject(input) ? input : {};
+  } catch {
+    return {};
+  }
 }
 
 /** `tool_choice`: auto / any (`'required'`) / tool (`{name}`) / none; `parallelToolCalls: false` disables parallel use. */
