@@ -14,7 +14,7 @@ import { AgentBuilder, collectAgentRun, type Agent, type AgentEvents, type Agent
 import { createFallbackChatClient, type ChatClient, type ChatMessage, type ToolCall, type Usage } from '../../src/chat/index.js';
 import { ChatClientError, StreamError, ToolError } from '../../src/errors/index.js';
 import { defineTool, ToolInternalError, ToolResult, type AnyTool, type ToolContext } from '../../src/tools/index.js';
-import { anError, expectValidTranscript, finishOf, modelEndpoint, readRun, sleep, type ModelEndpoint } from '../helpers/agent-run.js';
+import { anError, expectValidTranscript, failureItem, finishOf, modelEndpoint, readRun, sleep, successItem, textItems, type ModelEndpoint } from '../helpers/agent-run.js';
 import { DROP_MESSAGE, fallbackPartner, WIRES, type ClientOverrides, type ModelTurn, type SentEntry, type Wire } from '../helpers/provider-wire.js';
 
 const API_KEY = 'sk-test-PLANTED-SECRET-0123456789abcdef';
@@ -38,42 +38,6 @@ const timeTool = defineTool({ name: 'get_time', description: 'Local time in a ci
 /** `usage` of one turn, `turns` times over (what the run's finish adds up). */
 function usageTimes(usage: Usage, turns: number): Usage {
   return Object.fromEntries(Object.entries(usage).map(([key, value]) => [key, (value as number) * turns])) as unknown as Usage;
-}
-
-const textItems = (iteration: number, deltas: readonly string[]): AgentRunItem[] => deltas.map((delta) => ({ type: 'text-delta', iteration, delta }));
-
-/** A successful tool-result item; `data` is what the tool returned. */
-function successItem(iteration: number, call: ToolCall, data: unknown): AgentRunItem {
-  return {
-    type: 'tool-result',
-    iteration,
-    callId: call.id,
-    toolName: call.name,
-    outcome: 'success',
-    ok: true,
-    result: { ok: true, data },
-    content: JSON.stringify({ ok: true, data }),
-    attempts: 1,
-    durationMs: expect.any(Number) as number,
-    synthetic: false,
-  };
-}
-
-/** A failed tool-result item; `error` is what the model sees. */
-function failureItem(iteration: number, call: ToolCall, outcome: string, error: Record<string, unknown>, extra: { attempts?: number; durationMs?: number } = {}): AgentRunItem {
-  return {
-    type: 'tool-result',
-    iteration,
-    callId: call.id,
-    toolName: call.name,
-    outcome: outcome as never,
-    ok: false,
-    result: { ok: false, error: error as never },
-    content: JSON.stringify({ ok: false, error }),
-    attempts: extra.attempts ?? 0,
-    durationMs: extra.durationMs ?? (expect.any(Number) as number),
-    synthetic: false,
-  };
 }
 
 const assistantCalls = (...calls: ToolCall[]): ChatMessage => ({ role: 'assistant', content: null, toolCalls: calls });

@@ -28,6 +28,9 @@ import {
   recordedError,
   sleep,
   stringsIn,
+  failureItem,
+  successItem,
+  textItems,
 } from '../helpers/agent-run.js';
 import { BASE_URL, chunk, COMPLETIONS_URL, sseResponse, textEvents, toolCallEvents } from '../helpers/openai.js';
 
@@ -77,42 +80,6 @@ const usage = (promptTokens: number, completionTokens: number, extra: { reasonin
 const recordedUsage = (promptTokens: number, completionTokens: number) => usage(promptTokens, completionTokens, { reasoningTokens: 0, cachedPromptTokens: 0 });
 /** The usage chunk of the builders' streams (`usageChunk()`). */
 const BUILDER_USAGE = usage(10, 5);
-
-const textItems = (iteration: number, deltas: readonly string[]): AgentRunItem[] => deltas.map((delta) => ({ type: 'text-delta', iteration, delta }));
-
-/** A successful tool-result item; `data` is what the tool returned. */
-function successItem(iteration: number, call: ToolCall, data: unknown): AgentRunItem {
-  return {
-    type: 'tool-result',
-    iteration,
-    callId: call.id,
-    toolName: call.name,
-    outcome: 'success',
-    ok: true,
-    result: { ok: true, data },
-    content: JSON.stringify({ ok: true, data }),
-    attempts: 1,
-    durationMs: expect.any(Number) as number,
-    synthetic: false,
-  };
-}
-
-/** A failed tool-result item; `error` is what the model sees. */
-function failureItem(iteration: number, call: ToolCall, outcome: string, error: Record<string, unknown>, extra: { attempts?: number; synthetic?: boolean } = {}): AgentRunItem {
-  return {
-    type: 'tool-result',
-    iteration,
-    callId: call.id,
-    toolName: call.name,
-    outcome: outcome as never,
-    ok: false,
-    result: { ok: false, error: error as never },
-    content: JSON.stringify({ ok: false, error }),
-    attempts: extra.attempts ?? 0,
-    durationMs: expect.any(Number) as number,
-    synthetic: extra.synthetic ?? false,
-  };
-}
 
 const assistantCalls = (...calls: ToolCall[]): ChatMessage => ({ role: 'assistant', content: null, toolCalls: calls });
 const toolMessage = (call: ToolCall, result: unknown): ChatMessage => ({ role: 'tool', content: JSON.stringify(result), toolCallId: call.id });

@@ -3,12 +3,13 @@
 // Anthropic → Responses → Anthropic stays valid for each (each client sends back only its own replay items).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { HttpResponse, type HttpResponseResolver } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
 import { createAnthropicClient, createFallbackChatClient, createOpenAIResponsesClient, type ChatClient } from '../../src/chat/index.js';
 import { defineTool, jsonSchema } from '../../src/tools/index.js';
+import { modelEndpoint } from '../helpers/agent-run.js';
 
 const RESPONSES_URL = 'https://openai.test/v1/responses';
 const MESSAGES_URL = 'https://anthropic.test/v1/messages';
@@ -21,14 +22,9 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', '
 const sse = (text: string) => () => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream' } });
 
 function serve(url: string, ...answers: HttpResponseResolver[]): Array<Record<string, unknown>> {
-  const bodies: Array<Record<string, unknown>> = [];
-  server.use(
-    http.post(url, async (info) => {
-      bodies.push((await info.request.clone().json()) as Record<string, unknown>);
-      return (answers[Math.min(bodies.length - 1, answers.length - 1)] as HttpResponseResolver)(info);
-    }),
-  );
-  return bodies;
+  const endpoint = modelEndpoint(url, ...answers);
+  server.use(endpoint.handler);
+  return endpoint.bodies;
 }
 
 const responses = () => createOpenAIResponsesClient({ baseURL: 'https://openai.test/v1', apiKey: 'sk-proj-test-0123456789abcdef', model: 'gpt-5-mini', retry: false });

@@ -2,11 +2,12 @@
 // test/fixtures/responses-*.sse (each citing the documented event format), served by msw.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { http, HttpResponse, type HttpResponseResolver } from 'msw';
+import { HttpResponse, type HttpResponseResolver } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectChatStream, createOpenAIResponsesClient, type ChatChunk, type ChatRequest, type ChatRetryNotice, type OpenAIResponsesClientOptions } from '../../src/chat/index.js';
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
+import { modelEndpoint } from '../helpers/agent-run.js';
 import { dripBody } from '../helpers/async.js';
 
 const API_KEY = 'sk-proj-PLANTED-SECRET-0123456789abcdefABCDEF';
@@ -23,17 +24,17 @@ const client = (overrides: Partial<OpenAIResponsesClientOptions> = {}) => create
 const ask: ChatRequest = { messages: [{ role: 'user', content: 'Hi' }] };
 
 function responses(...answers: HttpResponseResolver[]) {
-  const seen = { calls: 0, bodies: [] as Array<Record<string, unknown>>, headers: [] as Headers[] };
-  server.use(
-    http.post(RESPONSES_URL, async (info) => {
-      seen.bodies.push((await info.request.clone().json()) as Record<string, unknown>);
-      seen.headers.push(info.request.headers);
-      const answer = answers[Math.min(seen.calls, answers.length - 1)] as HttpResponseResolver;
-      seen.calls++;
-      return answer(info);
-    }),
-  );
-  return seen;
+  const endpoint = modelEndpoint(RESPONSES_URL, ...answers);
+  server.use(endpoint.handler);
+  return {
+    bodies: endpoint.bodies,
+    get calls() {
+      return endpoint.calls;
+    },
+    get headers() {
+      return endpoint.requests.map((request) => request.headers);
+    },
+  };
 }
 const sse = (text: string) => () => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_resp_stream' } });
 const event = (type: string, data: Record<string, unknown> = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;

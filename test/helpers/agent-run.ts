@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { expect } from 'vitest';
 import type { AgentRunItem } from '../../src/agent/index.js';
-import type { ChatMessage } from '../../src/chat/index.js';
+import type { ChatMessage, ToolCall } from '../../src/chat/index.js';
 
 /** The raw text of a file in test/fixtures/. */
 export function fixtureText(name: string): string {
@@ -140,3 +140,46 @@ export function stringsIn(value: unknown): string[] {
 
 /** Resolves after `ms` milliseconds (real timers: msw needs them). */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The text-delta items of one iteration. */
+export const textItems = (iteration: number, deltas: readonly string[]): AgentRunItem[] => deltas.map((delta) => ({ type: 'text-delta', iteration, delta }));
+
+/** A successful tool-result item; `data` is what the tool returned. */
+export function successItem(iteration: number, call: ToolCall, data: unknown): AgentRunItem {
+  return {
+    type: 'tool-result',
+    iteration,
+    callId: call.id,
+    toolName: call.name,
+    outcome: 'success',
+    ok: true,
+    result: { ok: true, data },
+    content: JSON.stringify({ ok: true, data }),
+    attempts: 1,
+    durationMs: expect.any(Number) as number,
+    synthetic: false,
+  };
+}
+
+/** A failed tool-result item; `error` is what the model sees. */
+export function failureItem(
+  iteration: number,
+  call: ToolCall,
+  outcome: string,
+  error: Record<string, unknown>,
+  extra: { attempts?: number; durationMs?: number; synthetic?: boolean } = {},
+): AgentRunItem {
+  return {
+    type: 'tool-result',
+    iteration,
+    callId: call.id,
+    toolName: call.name,
+    outcome: outcome as never,
+    ok: false,
+    result: { ok: false, error: error as never },
+    content: JSON.stringify({ ok: false, error }),
+    attempts: extra.attempts ?? 0,
+    durationMs: extra.durationMs ?? (expect.any(Number) as number),
+    synthetic: extra.synthetic ?? false,
+  };
+}
