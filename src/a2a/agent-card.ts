@@ -76,7 +76,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       asked = redactURL(candidate);
       let response: Response;
       try {
-        response = await Promise.race([options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }), attempt.aborted]);
+        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }));
       } catch (error) {
         if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
         throw new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${redactText(messageOf(error), options.secrets)}`, {
@@ -97,7 +97,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         });
         break;
       }
-      const { text, exceeded } = await Promise.race([readBoundedBody(attempt.body(response), MAX_CARD_BYTES), attempt.aborted]);
+      const { text, exceeded } = await attempt.race(readBoundedBody(attempt.body(response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
       let json: unknown;
       try {

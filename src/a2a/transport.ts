@@ -78,8 +78,8 @@ export class A2ATransport {
         const id = ++this.nextId;
         const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'call'));
         try {
-          const response = await Promise.race([this.post(method, id, params, 'application/json', attempt.controller.signal), attempt.aborted]);
-          const body = await Promise.race([readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES), attempt.aborted]);
+          const response = await attempt.race(this.post(method, id, params, 'application/json', attempt.controller.signal));
+          const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
           return resultOf(this.answer, body, response, method, id);
         } catch (error) {
           throw this.failure(error, attempt.controller, options.signal, method);
@@ -114,9 +114,9 @@ export class A2ATransport {
           const attempt: Attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'first_event'));
           current = attempt;
           try {
-            const response = await Promise.race([this.post(method, id, params, 'text/event-stream', attempt.controller.signal), attempt.aborted]);
+            const response = await attempt.race(this.post(method, id, params, 'text/event-stream', attempt.controller.signal));
             if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-              const body = await Promise.race([readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES), attempt.aborted]);
+              const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
               return { attempt, single: resultOf(this.answer, body, response, method, id) };
             }
             if (!response.body) throw new SerializeError(`The A2A stream from ${this.url} has no body`, { subject: 'A2A stream' });
@@ -161,7 +161,7 @@ export class A2ATransport {
         while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          chunk = await Promise.race([reader.read(), attempt.aborted]);
+          chunk = await attempt.race(reader.read());
         } catch (error) {
           if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason;
           throw new A2ATransportError(`The A2A stream from ${this.url} dropped: ${redactText(messageOf(error), this.config.secrets)}`, {

@@ -1,26 +1,28 @@
-import { abortPromise, linkedController } from './delay.js';
+import { AbortRace, linkedController } from './delay.js';
 
 /**
  * @internal One attempt of a remote call (A2A, MCP: a call, the scope of a whole stream, a card discovery): its own controller
- * linked to the caller's signal (a time limit cancels only this attempt), a promise that rejects when it aborts, and
- * its timer. `close()` releases everything — the listener on the caller's signal included — and aborts whatever of
+ * linked to the caller's signal (a time limit cancels only this attempt), `race()` of its operations against its
+ * abort (leak-free: see `AbortRace`), and its timer. `close()` releases everything — the listener on the caller's signal included — and aborts whatever of
  * the attempt is still in flight.
  */
 export class Attempt {
   readonly controller: AbortController;
-  readonly aborted: Promise<never>;
+  private readonly racer: AbortRace;
   private readonly detach: () => void;
-  private readonly disposeAbort: () => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(signal: AbortSignal | undefined, arm: (controller: AbortController) => ReturnType<typeof setTimeout> | undefined) {
     const { controller, dispose } = linkedController(signal);
     this.controller = controller;
     this.detach = dispose;
-    const abort = abortPromise(controller.signal);
-    this.aborted = abort.promise;
-    this.disposeAbort = abort.dispose;
+    this.racer = new AbortRace(controller.signal);
     this.timer = arm(controller);
+  }
+
+  /** `promise`, or this attempt's abort reason when it aborts first (a limit, the caller, `close()`). */
+  race<T>(promise: Promise<T>): Promise<T> {
+    return this.racer.race(promise);
   }
 
   /** Replaces the timer (the idle limit after each event of a stream). */
@@ -41,8 +43,8 @@ export class Attempt {
   close(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.disposeAbort();
     if (!this.controller.signal.aborted) this.controller.abort(new DOMException('The attempt was closed', 'AbortError'));
+    this.racer.dispose();
     this.detach();
   }
 }

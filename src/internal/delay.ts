@@ -99,6 +99,56 @@ export function abortPromise(signal: AbortSignal): { promise: Promise<never>; di
 }
 
 /**
+ * Races promises against one signal, leaving nothing behind. `Promise.race([read, abortPromise])` in a read loop adds
+ * a reaction to the abort promise per call, and that promise never settles while all goes well — so it keeps every
+ * race's result, each chunk read, alive until the attempt ends: a whole stream body in memory. Here a settled race is
+ * forgotten at once; on abort every pending race rejects with the signal's reason.
+ * @example `const racer = new AbortRace(signal); const chunk = await racer.race(reader.read()); racer.dispose();`
+ */
+export class AbortRace {
+  private readonly pending = new Set<(reason: unknown) => void>();
+  private readonly stop: () => void;
+
+  constructor(private readonly signal: AbortSignal) {
+    this.stop = watchAbort(signal, () => {
+      const pending = [...this.pending];
+      this.pending.clear();
+      // As `Promise.race` would: a promise that settled before the abort still wins (its reaction is queued first).
+      queueMicrotask(() => {
+        for (const reject of pending) reject(signal.reason);
+      });
+    });
+  }
+
+  /** `promise`, or the signal's reason when it aborts first (a promise already settled wins, as with `Promise.race`). */
+  race<T>(promise: Promise<T>): Promise<T> {
+    if (this.signal.aborted) {
+      const aborted = Promise.reject(this.signal.reason);
+      aborted.catch(() => {});
+      return Promise.race([promise, aborted]);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.add(reject);
+      promise.then(
+        (value) => {
+          this.pending.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.pending.delete(reject);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  dispose(): void {
+    this.stop();
+    this.pending.clear();
+  }
+}
+
+/**
  * A controller whose signal aborts when `parent` aborts (same reason) or when `abort()` is called.
  * `dispose()` detaches it from the parent so nothing leaks after the operation.
  */

@@ -3,7 +3,7 @@
  * read until the client closes, reconnected with `Last-Event-ID` after a drop (backing off), given up on a server
  * that offers none (405, or anything but an SSE answer) or after ten failures in a row.
  */
-import { abortPromise, delay } from '../internal/delay.js';
+import { AbortRace, delay } from '../internal/delay.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { LAST_EVENT_ID_HEADER } from './protocol.js';
 import { readSSE } from './sse-reader.js';
@@ -55,12 +55,13 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         failures++;
       } else {
         let delivered = 0;
-        const aborted = abortPromise(signal);
+        const racer = new AbortRace(signal);
         try {
           await readSSE(response.body, {
             onRetry: (ms) => (retryMs = ms),
             maxEventLength: host.maxEventLength,
-            aborted: aborted.promise,
+            race: (promise) => racer.race(promise),
+            signal,
             onEvent: (event) => {
               if (event.id !== undefined && event.id !== '') lastEventId = event.id;
               if (event.data === '' || event.type !== 'message') return false;
@@ -74,7 +75,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
             },
           });
         } finally {
-          aborted.dispose();
+          racer.dispose();
         }
         failures = delivered > 0 ? 0 : failures + 1;
       }

@@ -12,8 +12,10 @@ export interface SSEReadOptions {
   onEvent: (event: SSEEvent) => boolean;
   onRetry: (ms: number) => void;
   maxEventLength: number;
-  /** Rejects when the read must stop at once (an abort, a limit): its reason is thrown. */
-  aborted: Promise<never>;
+  /** Races each read against what must stop it at once (an abort, a limit), whose reason is then thrown. */
+  race: <T>(promise: Promise<T>) => Promise<T>;
+  /** Aborted when the read must stop: a read that fails after it is that stop, not a dropped connection. */
+  signal: AbortSignal;
 }
 
 export async function readSSE(body: ReadableStream<Uint8Array>, options: SSEReadOptions): Promise<SSEReadEnd> {
@@ -29,9 +31,9 @@ export async function readSSE(body: ReadableStream<Uint8Array>, options: SSERead
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        chunk = await Promise.race([reader.read(), options.aborted]);
+        chunk = await options.race(reader.read());
       } catch (error) {
-        if (await isAborted(options.aborted)) throw error;
+        if (options.signal.aborted) throw error;
         return drain() ? 'stopped' : 'dropped';
       }
       if (chunk.done) {
@@ -45,11 +47,4 @@ export async function readSSE(body: ReadableStream<Uint8Array>, options: SSERead
   } finally {
     reader.cancel().catch(() => {});
   }
-}
-
-/** True when `aborted` has already rejected. */
-async function isAborted(aborted: Promise<never>): Promise<boolean> {
-  const marker = {};
-  const first = await Promise.race([aborted.then(() => marker, () => true), Promise.resolve(marker)]);
-  return first === true;
 }

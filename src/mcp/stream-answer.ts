@@ -46,12 +46,12 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
     if (resumes > host.maxResumes) {
       throw new MCPError(`MCP server ${ctx.server}: its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, { reason: 'protocol', url: ctx.url, method, retryable: false });
     }
-    await Promise.race([delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal), attempt.aborted]);
+    await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
     const headers: Record<string, string> = { ...host.headers(), [LAST_EVENT_ID_HEADER]: lastEventId };
     delete headers['content-type'];
-    response = await Promise.race([host.fetch(host.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }), attempt.aborted]);
+    response = await attempt.race(host.fetch(host.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }));
     if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
-      const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
+      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       const why = response.ok ? 'it did not answer with a stream' : httpFailure(ctx, response, body, method, id).message;
       throw protocolError(ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
     }
@@ -73,7 +73,8 @@ async function events(
   await readSSE(body, {
     onRetry,
     maxEventLength: host.maxEventLength,
-    aborted: attempt.aborted,
+    race: (promise) => attempt.race(promise),
+    signal: attempt.controller.signal,
     onEvent: (event) => {
       onId(event.id === '' ? undefined : event.id);
       if (event.data === '' || event.type !== 'message') return false; // a priming event, or not a JSON-RPC one

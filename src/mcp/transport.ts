@@ -129,7 +129,7 @@ export class MCPTransport {
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       sent = true;
-      const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
+      const response = await attempt.race(this.post(body, attempt.controller.signal));
       if (method === 'initialize') this.takeSession(response);
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
@@ -151,8 +151,8 @@ export class MCPTransport {
     const attempt = new Attempt(scope.controller.signal, (controller) => this.timer(controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
-      const response = await Promise.race([this.post(body, attempt.controller.signal), attempt.aborted]);
-      const text = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
+      const response = await attempt.race(this.post(body, attempt.controller.signal));
+      const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
       if (!options.quiet) throw this.failure(error, attempt.controller, scope.controller.signal, method);
@@ -235,7 +235,7 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await Promise.race([readBoundedBody(response, undefined, { signal: attempt.controller.signal }), attempt.aborted]);
+      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
         throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
           reason: 'session_expired',
@@ -253,7 +253,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await Promise.race([readBoundedBody(response, this.config.maxResponseBytes, { signal: attempt.controller.signal }), attempt.aborted]);
+    const body = await attempt.race(readBoundedBody(response, this.config.maxResponseBytes, { signal: attempt.controller.signal }));
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
-import { abortPromise, linkedController } from '../internal/delay.js';
+import { AbortRace, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
@@ -124,13 +124,13 @@ export class Runner {
     }
 
     const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId };
-    const aborted = abortPromise(signal);
+    const racer = new AbortRace(signal);
     let iterator: AsyncIterator<RunEvent> | undefined;
     let finished = false;
     try {
       iterator = this.agent.runEvents(invocation)[Symbol.asyncIterator]();
       for (;;) {
-        const next = await Promise.race([iterator.next(), aborted.promise]);
+        const next = await racer.race(iterator.next());
         if (next.done) break;
         yield emit(next.value);
       }
@@ -141,7 +141,7 @@ export class Runner {
         : (toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) });
       yield emit(createErrorEvent(origin, failure));
     } finally {
-      aborted.dispose();
+      racer.dispose();
       if (!finished) void iterator?.return?.()?.catch?.(() => {});
     }
 

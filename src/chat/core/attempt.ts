@@ -6,7 +6,7 @@
  */
 import { ChatClientError, type ChatTimeoutLimit } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
-import { abortPromise, clampDelay, linkedController } from '../../internal/delay.js';
+import { AbortRace, clampDelay, linkedController } from '../../internal/delay.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { describeBytes, readBoundedBody, type BoundedText } from '../../internal/http-body.js';
 import { redactError, redactText } from '../../internal/redact.js';
@@ -78,8 +78,7 @@ export class Attempt {
   readonly controller: AbortController;
   private readonly detach: () => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  readonly aborted: Promise<never>;
-  private readonly disposeAbort: () => void;
+  private readonly racer: AbortRace;
   /** Bytes arrived since the timer was armed, but no progress: what a timeout error then says. */
   partial = false;
 
@@ -91,10 +90,16 @@ export class Attempt {
     const { controller, dispose } = linkedController(scope.controller.signal);
     this.controller = controller;
     this.detach = dispose;
-    const abort = abortPromise(controller.signal);
-    this.aborted = abort.promise;
-    this.disposeAbort = abort.dispose;
+    this.racer = new AbortRace(controller.signal);
     this.arm('first_chunk');
+  }
+
+  /**
+   * `promise`, or this attempt's abort reason when it aborts first (a limit, the caller). Leak-free in a read loop: a
+   * settled race keeps nothing (see `AbortRace`).
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    return this.racer.race(promise);
   }
 
   /** (Re)starts the timer for `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
@@ -125,15 +130,14 @@ export class Attempt {
   async send(body: string, accept: string): Promise<Response> {
     let response: Response;
     try {
-      response = await Promise.race([
+      response = await this.race(
         this.config.fetch(this.config.url, {
           method: 'POST',
           headers: { ...this.config.headers, 'content-type': 'application/json', accept },
           body,
           signal: this.controller.signal,
         }),
-        this.aborted,
-      ]);
+      );
     } catch (error) {
       const failure = this.failure(error, 'fetch');
       this.close();
@@ -141,7 +145,7 @@ export class Attempt {
     }
     if (!response.ok) {
       try {
-        throw await Promise.race([chatErrorFromResponse(response, { ...this.config, attempts: this.number }, this.body(response)), this.aborted]);
+        throw await this.race(chatErrorFromResponse(response, { ...this.config, attempts: this.number }, this.body(response)));
       } finally {
         this.close();
       }
@@ -153,7 +157,7 @@ export class Attempt {
   async text(response: Response): Promise<string> {
     let body: BoundedText;
     try {
-      body = await Promise.race([readBoundedBody(this.body(response), MAX_COMPLETION_BYTES), this.aborted]);
+      body = await this.race(readBoundedBody(this.body(response), MAX_COMPLETION_BYTES));
     } catch (error) {
       throw this.failure(error, 'read');
     } finally {
@@ -188,7 +192,7 @@ export class Attempt {
   close(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.disposeAbort();
+    this.racer.dispose();
     this.detach();
   }
 }

@@ -45,7 +45,7 @@ export class StreamReader {
       }
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await Promise.race([this.reader.read(), this.attempt.aborted]);
+        result = await this.attempt.race(this.reader.read());
       } catch (error) {
         this.stop();
         throw this.attempt.failure(error, 'read');
