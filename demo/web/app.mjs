@@ -12,14 +12,31 @@ const element = (tag, text, attributes = {}) => {
   return node;
 };
 
-$('#model-source').addEventListener('change', (event) => {
-  $('#real-fields').hidden = event.target.value !== 'real';
-});
+/** Shows the fields of the chosen model source only (the OpenAI endpoint fields, or Anthropic's). */
+function showModelFields() {
+  const source = $('#model-source').value;
+  $('#real-fields').hidden = source !== 'real';
+  $('#anthropic-fields').hidden = source !== 'anthropic';
+}
+$('#model-source').addEventListener('change', showModelFields);
+showModelFields(); // a browser may restore a choice made before a reload
 $('#question').textContent = `The user asks: “${DEMO_QUESTION}”`;
 
-/** The model: the scripted one, or a real endpoint whose key lives only in this function call. */
+/**
+ * The model: the scripted one, a real OpenAI-compatible endpoint, or Anthropic — a key lives only in this function
+ * call and the client (which keeps it out of every error and event); it is never logged nor shown.
+ */
 function chosenModel() {
-  if ($('#model-source').value !== 'real') return createScriptedModel(F);
+  const source = $('#model-source').value;
+  if (source === 'anthropic') {
+    const apiKey = $('#anthropic-key').value.trim();
+    if (!apiKey) throw new Error('Paste an Anthropic API key to use Claude.');
+    const baseURL = $('#anthropic-base-url').value.trim();
+    const model = $('#anthropic-model').value.trim() || 'claude-sonnet-4-5';
+    // browser: true sends anthropic-dangerous-direct-browser-access: true, without which Anthropic refuses a page's call.
+    return F.createAnthropicClient({ apiKey, model, maxTokens: 1024, browser: true, ...(baseURL ? { baseURL } : {}) });
+  }
+  if (source !== 'real') return createScriptedModel(F);
   const apiKey = $('#api-key').value.trim();
   if (!apiKey) throw new Error('Paste an API key to use a real endpoint.');
   return F.createOpenAICompatibleClient({ baseURL: $('#base-url').value.trim(), model: $('#model-name').value.trim(), apiKey });
@@ -55,6 +72,7 @@ $('#agent-form').addEventListener('submit', async (event) => {
   $('#agent-status').textContent = 'Running…';
   const cards = new Map();
   const retries = new Map();
+  let text = '';
   try {
     const agent = new F.AgentBuilder('web-demo')
       .chatClient(chosenModel())
@@ -66,7 +84,6 @@ $('#agent-form').addEventListener('submit', async (event) => {
     agent.on('retry', (notice) => {
       if (notice.source === 'tool') retries.set(notice.callId, [...(retries.get(notice.callId) ?? []), notice]);
     });
-    let text = '';
     for await (const item of await agent.run(DEMO_QUESTION)) {
       if (item.type === 'tool-call') cards.set(item.call.id, toolCard(item.call));
       if (item.type === 'tool-result') settleCard(cards.get(item.callId) ?? toolCard({ id: item.callId, name: item.toolName, arguments: '' }), item, retries.get(item.callId) ?? []);
@@ -77,6 +94,7 @@ $('#agent-form').addEventListener('submit', async (event) => {
     $('#answer').textContent = text;
   } catch (error) {
     $('#agent-status').textContent = `The run failed: ${error?.name ?? 'Error'}: ${error?.message ?? error}`;
+    $('#answer').textContent = text; // what the model said before the failure is kept, never replayed
   } finally {
     button.disabled = false;
   }

@@ -28,7 +28,7 @@ async function staticFile(pathname) {
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function startFaultServer({ port = 0 } = {}) {
-  const { chatFaultHandlers, a2aFaultHandlers, mcpFaultHandlers } = await import(join(root, 'dist/testing/index.js'));
+  const { chatFaultHandlers, a2aFaultHandlers, mcpFaultHandlers, anthropicFaultHandlers } = await import(join(root, 'dist/testing/index.js'));
   let handlers = [];
   const server = await serve(async (request) => {
     const file = request.method === 'GET' ? await staticFile(new URL(request.url).pathname) : undefined;
@@ -39,6 +39,7 @@ export async function startFaultServer({ port = 0 } = {}) {
     ...chatFaultHandlers({ baseURL: `${server.url}/chat` }),
     ...a2aFaultHandlers({ baseURL: `${server.url}/a2a` }),
     ...mcpFaultHandlers({ baseURL: `${server.url}/mcp` }),
+    ...anthropicFaultHandlers({ baseURL: `${server.url}/anthropic` }),
   ];
   return server;
 }

@@ -11,7 +11,11 @@ begin('node', 'Node 20: vitest, msw in process, the ESM build');
 const F = await import(`${DIST}/index.js`);
 const testing = await import(`${DIST}/testing/index.js`);
 const BASE = 'https://faults.conformance.test';
-const server = setupServer(...testing.chatFaultHandlers({ baseURL: `${BASE}/chat` }), ...testing.mcpFaultHandlers({ baseURL: `${BASE}/mcp` }));
+const server = setupServer(
+  ...testing.chatFaultHandlers({ baseURL: `${BASE}/chat` }),
+  ...testing.mcpFaultHandlers({ baseURL: `${BASE}/mcp` }),
+  ...testing.anthropicFaultHandlers({ baseURL: `${BASE}/anthropic` }),
+);
 
 describe('conformance: Node (dist, msw in process)', () => {
   let results: ScenarioResult[] = [];

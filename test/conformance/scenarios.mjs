@@ -1,8 +1,8 @@
 // The cross-runtime conformance suite, written once: every capability through the public API of the BUILT package.
 // Each runtime harness (Node, Deno, workerd, Chromium ESM and IIFE) passes in the SDK namespace and the URL of a
 // fault server serving the msw handlers of `faultline/testing` (`chatFaultHandlers` under `<baseURL>/chat`,
-// `mcpFaultHandlers` under `<baseURL>/mcp`), so each runtime uses its own real fetch and streams. Plain JavaScript
-// and Web APIs only.
+// `mcpFaultHandlers` under `<baseURL>/mcp`, `anthropicFaultHandlers` under `<baseURL>/anthropic`), so each runtime
+// uses its own real fetch and streams. Plain JavaScript and Web APIs only.
 
 import { fatalWriteGraph } from '../../demo/a2a/inventory.mjs';
 import { check, equal, failureOf, items } from './asserts.mjs';
@@ -83,6 +83,21 @@ function faultClient(F, baseURL, fault, runId, extra = {}) {
     model: 'fault-model',
     retry: { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 },
     ...extra,
+  });
+}
+
+/**
+ * An Anthropic client pointed at one fault of the fault server (a fake key, fast retries). `browser: true` everywhere:
+ * in a page the fault server answers like Anthropic, refusing a request with an Origin that did not opt in.
+ */
+function anthropicClient(F, baseURL, fault, runId) {
+  return F.createAnthropicClient({
+    baseURL: `${baseURL}/anthropic/${fault}/${runId}`,
+    apiKey: 'sk-ant-conformance-0123456789abcdef',
+    model: 'claude-sonnet-4-5',
+    maxTokens: 256,
+    browser: true,
+    retry: { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 },
   });
 }
 
@@ -222,6 +237,50 @@ export const scenarios = [
     },
   },
   {
+    name: 'agent loop on Anthropic: a tool_use round trip, the tool result back as tool_result and quoted in the answer',
+    async run({ F, baseURL, runId }) {
+      const seen = [];
+      const lookup = F.defineTool({
+        name: 'lookup',
+        description: 'Look up an order.',
+        ...stringFields('order'),
+        execute: async (args) => {
+          seen.push(args);
+          return { order: args.order, status: 'shipped' };
+        },
+      });
+      const agent = new F.AgentBuilder('claude-conformance').chatClient(anthropicClient(F, baseURL, 'tool-round', runId)).tools([lookup]).build();
+      const result = await F.collectAgentRun(await agent.run('Where is order A-1?'));
+      equal(seen, [{ order: 'A-1' }], 'the tool ran once with the tool_use input');
+      const content = '{"ok":true,"data":{"order":"A-1","status":"shipped"}}';
+      equal(result.toolResults.map((item) => [item.toolName, item.content]), [['lookup', content]], 'one tool result');
+      equal(result.text, `The lookup tool answered: ${content}`, 'the second call carried the tool_result (the fault quotes it)');
+      equal([result.finishReason, result.iterations, result.errors.length], ['stop', 2, 0], 'two model calls, no error');
+    },
+  },
+  {
+    name: 'Anthropic: overloaded_error mid-stream after text is a StreamError, the text kept; before any output it is retried',
+    async run({ F, baseURL, runId }) {
+      const chunks = [];
+      const retriesAfterOutput = [];
+      const error = await failureOf(
+        (async () => {
+          const stream = anthropicClient(F, baseURL, 'overloaded-mid-stream', runId).stream({ messages: [{ role: 'user', content: 'hi' }], onRetry: (notice) => retriesAfterOutput.push(notice) });
+          for await (const chunk of stream) chunks.push(chunk);
+        })(),
+      );
+      equal(chunks.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta).join(''), 'The first part of the answer', 'the text before the error');
+      check(F.StreamError.isInstance(error), `a StreamError (got ${error?.name}: ${error?.message})`);
+      equal([error.reason, error.code, error.afterOutput], ['provider_error', 'overloaded_error', true], 'reason, code, afterOutput');
+      equal(retriesAfterOutput.length, 0, 'never replayed after output');
+      const retries = [];
+      const response = await F.collectChatStream(anthropicClient(F, baseURL, 'overloaded-before-output', runId).stream({ messages: [{ role: 'user', content: 'hi' }], onRetry: (notice) => retries.push(notice) }));
+      equal(response.message.content, 'Hello from the Anthropic fault server.', 'the answer after the retry');
+      equal(retries.map((notice) => [notice.attempt, notice.error.name, notice.error.code, notice.error.retryable]), [[1, 'ChatClientError', 'overloaded_error', true]], 'one retry of the error before output');
+      check(/^req_/.test(response.requestId ?? ''), `the answer's request-id (got ${response.requestId})`);
+    },
+  },
+  {
     name: 'graph: a recoverable and a fatal node end in exactly one runner.completion carrying both records',
     async run({ F }) {
       const collector = new F.ExecutionErrorCollector();
@@ -301,7 +360,8 @@ export const scenarios = [
 /**
  * Runs every scenario in order and reports `{name, status: 'passed'|'failed'|'skipped', ms, error?, reason?}` each.
  * @param {any} F the SDK namespace (ESM module or the IIFE global)
- * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`, MCP faults under `<baseURL>/mcp`)
+ * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`, MCP faults under `<baseURL>/mcp`,
+ *   Anthropic faults under `<baseURL>/anthropic`)
  * @param {string} runtime the harness name, for skips
  */
 export async function runScenarios(F, baseURL, runtime) {
