@@ -1,9 +1,9 @@
-// npm run bench [-- name…]: each benchmark in its own Node process (with --expose-gc), in order. Names: sse, agent,
-// graph, durable-objects, size, cold-import, mcp. The figures and their method are written up in docs/PERFORMANCE.md.
+// npm run bench [-- name…]: each benchmark in its own Node process (with --expose-gc), in order. Names: sse, providers,
+// agent, graph, durable-objects, size, cold-import, mcp. The figures and their method are written up in docs/PERFORMANCE.md.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const ALL = ['sse', 'agent', 'graph', 'durable-objects', 'size', 'cold-import', 'mcp'];
+const ALL = ['sse', 'providers', 'agent', 'graph', 'durable-objects', 'size', 'cold-import', 'mcp'];
 const chosen = process.argv.slice(2).filter((name) => !name.startsWith('-'));
 const unknown = chosen.filter((name) => !ALL.includes(name));
 if (unknown.length > 0) {

@@ -1,0 +1,160 @@
+// Full stream decode of each chat client against the practical limit of its own wire format, in one process: a seeded
+// corpus per provider (bench/provider-corpus.mjs: the same text pieces and 4 tool calls' argument fragments as Chat
+// Completions, Anthropic Messages and OpenAI Responses SSE, about BENCH_PROVIDER_MB MB each, random 1–4096 byte
+// chunks). Limit: TextDecoder + split on blank lines + JSON.parse of each event's data line. Client: the public
+// client's `stream()` to typed chunks, its `fetch` answering with the corpus; the decoded text and every call's final
+// arguments are checked against what the corpus put in. All six cases interleave in every round.
+import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient } from '../dist/index.js';
+import { streamOf } from './corpus.mjs';
+import { compare, fixed, jsonLine, table } from './lib.mjs';
+import { providerCorpora } from './provider-corpus.mjs';
+
+const MB = 1024 * 1024;
+/** The SSE parser's default line bound: the Responses corpus's last events (the whole answer, as the API repeats it) are longer. */
+const DEFAULT_MAX_LINE_LENGTH = 1_048_576;
+const SEED = 42;
+const built = performance.now();
+const corpora = providerCorpora({ bytes: Number(process.env.BENCH_PROVIDER_MB ?? 20) * MB, seed: SEED });
+const buildSeconds = (performance.now() - built) / 1000;
+
+const providers = [
+  {
+    name: 'OpenAI Chat Completions',
+    corpus: corpora.chatCompletions,
+    path: '/v1/chat/completions',
+    usage: false, // bench/corpus.mjs sends no usage chunk
+    create: (options) => createOpenAICompatibleClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', ...options }),
+  },
+  {
+    name: 'Anthropic Messages',
+    corpus: corpora.anthropic,
+    path: '/v1/messages',
+    usage: true,
+    create: (options) => createAnthropicClient({ baseURL: 'http://bench.invalid', model: 'claude-bench', maxTokens: 4096, ...options }),
+  },
+  {
+    name: 'OpenAI Responses',
+    corpus: corpora.responses,
+    path: '/v1/responses',
+    usage: true,
+    create: (options) => createOpenAIResponsesClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', ...options }),
+  },
+];
+
+/**
+ * The limit: decode, cut at blank lines, JSON.parse the data line of each event. Only new text is scanned: bench/sse.mjs's
+ * `buffer += text; buffer.split('\n\n')` re-reads an unfinished event on every chunk, which on the Responses corpus's
+ * MB-long last events is quadratic (~10× slower there): the limit would then measure the splitter, not the format.
+ */
+function limit(corpus) {
+  const decoder = new TextDecoder();
+  let parts = []; // the text of the event being received
+  let endsInLF = false; // that text ends with '\n' (a blank line may be split across chunks)
+  let events = 0;
+  const dispatch = (block) => {
+    const data = block.startsWith('data: ') ? block.slice(6) : block.slice(block.indexOf('\ndata: ') + 7);
+    if (data !== '[DONE]') JSON.parse(data);
+    events++;
+  };
+  for (const chunk of corpus.chunks) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text === '') continue;
+    let start = 0;
+    if (endsInLF && text.charCodeAt(0) === 10) {
+      const block = parts.join('');
+      dispatch(block.slice(0, -1));
+      parts = [];
+      start = 1;
+    }
+    for (let end = text.indexOf('\n\n', start); end !== -1; end = text.indexOf('\n\n', start)) {
+      parts.push(text.slice(start, end));
+      dispatch(parts.length === 1 ? parts[0] : parts.join(''));
+      parts = [];
+      start = end + 2;
+    }
+    if (start < text.length) parts.push(text.slice(start));
+    endsInLF = start < text.length && text.charCodeAt(text.length - 1) === 10;
+  }
+  if (events !== corpus.events) throw new Error(`the limit parsed ${events} events, the corpus has ${corpus.events}`);
+}
+
+/** The public client's full decode; `everything` also records and checks every chunk (the untimed check run). */
+async function decode(provider, everything = false) {
+  const { corpus } = provider;
+  const fetch = async (url) => {
+    if (everything && new URL(String(url)).pathname !== provider.path) throw new Error(`${provider.name}: the client called ${url}, not ${provider.path}`);
+    return new Response(streamOf(corpus.chunks), { headers: { 'content-type': 'text/event-stream' } });
+  };
+  const client = provider.create({ fetch, retry: false, maxLineLength: Math.max(DEFAULT_MAX_LINE_LENGTH, corpus.longestLine) });
+  let text = '';
+  const ends = [];
+  const starts = [];
+  const deltas = corpus.toolArguments.map(() => '');
+  let finish;
+  let usage;
+  const reader = client.stream({ messages: [{ role: 'user', content: 'go' }] }).getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    const chunk = next.value;
+    if (chunk.type === 'text-delta') text += chunk.delta;
+    else if (chunk.type === 'tool-call-end') ends[chunk.index] = chunk;
+    else if (chunk.type === 'finish') finish = chunk;
+    else if (everything && chunk.type === 'tool-call-start') starts[chunk.index] = chunk;
+    else if (everything && chunk.type === 'tool-call-delta') deltas[chunk.index] += chunk.argumentsDelta;
+    else if (everything && chunk.type === 'usage') usage = chunk.usage;
+  }
+  const wrong = [];
+  if (text !== corpus.text) wrong.push(`text: ${text.length} characters decoded, ${corpus.text.length} sent`);
+  if (ends.length !== corpus.toolArguments.length) wrong.push(`${ends.length} tool calls ended, ${corpus.toolArguments.length} sent`);
+  corpus.toolArguments.forEach((args, index) => {
+    if (ends[index]?.arguments !== args) wrong.push(`tool call ${index}: final arguments differ (${ends[index]?.arguments.length} characters, ${args.length} sent)`);
+    if (everything && ends[index]?.name !== corpus.toolNames[index]) wrong.push(`tool call ${index}: name ${ends[index]?.name}`);
+    if (everything && starts[index]?.name !== corpus.toolNames[index]) wrong.push(`tool call ${index}: no tool-call-start for ${corpus.toolNames[index]}`);
+    if (everything && deltas[index] !== args) wrong.push(`tool call ${index}: its deltas add up to ${deltas[index].length} characters, ${args.length} sent`);
+  });
+  if (finish?.reason !== 'tool_calls') wrong.push(`finish: ${finish?.reason}`);
+  if (everything && provider.usage && !(usage?.completionTokens > 0)) wrong.push('no usage chunk');
+  if (wrong.length > 0) throw new Error(`${provider.name}: the client's decode differs from the corpus — ${wrong.join('; ')}`);
+}
+
+for (const provider of providers) await decode(provider, true);
+
+const cases = {};
+for (const provider of providers) {
+  cases[`${provider.name}: limit`] = () => limit(provider.corpus);
+  cases[`${provider.name}: client`] = () => decode(provider);
+}
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const started = performance.now();
+const results = await compare(cases, { warmup: 1, rounds });
+const seconds = (performance.now() - started) / 1000;
+
+const rows = providers.map((provider) => {
+  const { corpus } = provider;
+  const megabytes = corpus.bytes / MB;
+  const limitMs = results[`${provider.name}: limit`].median;
+  const clientMs = results[`${provider.name}: client`].median;
+  return { provider, megabytes, limitMs, clientMs, limitRate: megabytes / (limitMs / 1000), clientRate: megabytes / (clientMs / 1000) };
+});
+table(
+  `Full stream decode per provider against its limit (seed ${SEED}, chunks of 1–4096 bytes, median of ${rounds} rounds; corpora built in ${buildSeconds.toFixed(1)} s, measured in ${seconds.toFixed(1)} s)`,
+  ['provider', 'corpus MB', 'events', 'limit MB/s', 'client MB/s', 'client ÷ limit'],
+  rows.map((row) => [row.provider.name, row.megabytes.toFixed(1), row.provider.corpus.events.toLocaleString('en-US'), row.limitRate.toFixed(0), row.clientRate.toFixed(0), (row.limitMs / row.clientMs).toFixed(2)]),
+);
+jsonLine(
+  'providers',
+  Object.fromEntries(
+    rows.map((row) => [
+      row.provider.name,
+      {
+        mb: fixed(row.megabytes, 1),
+        events: row.provider.corpus.events,
+        chunks: row.provider.corpus.chunks.length,
+        limitMs: fixed(row.limitMs, 1),
+        clientMs: fixed(row.clientMs, 1),
+        limitMBPerSecond: fixed(row.limitRate, 1),
+        clientMBPerSecond: fixed(row.clientRate, 1),
+        ofLimit: fixed(row.limitMs / row.clientMs),
+      },
+    ]),
+  ),
+);
