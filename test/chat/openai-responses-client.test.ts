@@ -180,6 +180,20 @@ describe('createOpenAIResponsesClient: streaming', () => {
     expect((await collectChatStream(client().stream(ask))).message.content).toBe('Only at the end.');
   });
 
+  it('a long answer: response.completed repeats it on one 2.5 MB line, within the default line bound (8 MiB)', async () => {
+    const text = 'é'.repeat(2_500_000);
+    const item = { type: 'message', id: 'msg_1', content: [{ type: 'output_text', text }] };
+    responses(
+      sse(
+        event('response.output_item.added', { output_index: 0, item: { ...item, content: [] } }) +
+          event('response.output_text.delta', { output_index: 0, delta: text }) +
+          event('response.output_item.done', { output_index: 0, item }) +
+          event('response.completed', { response: { id: 'resp_long', status: 'completed', output: [item] } }),
+      ),
+    );
+    expect((await collectChatStream(client().stream(ask))).message.content).toHaveLength(2_500_000);
+  });
+
   it('malformed events and a delta for a call never opened are malformed_chunk errors', async () => {
     responses(sse('event: response.created\ndata: {"type":"response.created",\n\n'));
     expect((await readAll(client({ retry: false }).stream(ask))).error).toMatchObject({ name: 'StreamError', reason: 'malformed_chunk' });

@@ -49,9 +49,15 @@ export interface OpenAIResponsesClientOptions {
   name?: string | undefined;
   /** Extra top-level request fields (e.g. `{ reasoning: { effort: 'low', summary: 'auto' } }`); the SDK's own fields win. */
   extraBody?: Record<string, unknown> | undefined;
-  /** Bound on one SSE line, in characters. @default 1048576 */
+  /**
+   * Bound on one SSE line, in characters. Higher than the other clients' because the final events repeat the whole
+   * answer on one line (`response.completed` carries every output item, encrypted reasoning included). @default 8388608
+   */
   maxLineLength?: number | undefined;
 }
+
+/** The default line bound: `response.completed` repeats the whole answer, so a long answer makes a long line. */
+const RESPONSES_MAX_LINE = 8 * 1024 * 1024;
 
 /**
  * A chat client for OpenAI's Responses API over `fetch` and Web Streams: function tools (`function_call` /
@@ -90,6 +96,7 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
       if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) problems.push(`maxOutputTokens must be an integer ≥ 1 (got ${String(max)})`);
     },
   });
+  config.maxLineLength ??= RESPONSES_MAX_LINE;
   const encode: Omit<ResponsesEncodeSettings, 'stream'> = { model: config.model, store: settings.store, maxOutputTokens: settings.maxOutputTokens, body: settings.extraBody };
   const open = (request: ChatRequest): ChatBatches => {
     const body = encodeResponsesRequest(request, { ...encode, stream: true });
