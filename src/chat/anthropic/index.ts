@@ -1,5 +1,5 @@
 /**
- * The Anthropic Messages API as a faultline `ChatClient` (its own folder; not yet re-exported from `faultline/chat`).
+ * The Anthropic Messages API as a faultline `ChatClient` (re-exported from `faultline/chat`).
  * @example
  * ```ts
  * import { createAnthropicClient } from './chat/anthropic/index.js';
