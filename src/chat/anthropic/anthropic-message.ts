@@ -154,7 +154,7 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   const stopReason = body.stop_reason;
   const response: ChatResponse = {
     message,
-    finishReason: typeof stopReason === 'string' && stopReason !== '' ? finishReasonOf(stopReason) : toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    finishReason: typeof stopReason === 'string' && stopReason !== '' ? finishReasonOf(excerpt(stopReason, secrets, 100)) : toolCalls.length > 0 ? 'tool_calls' : 'stop',
   };
   const usage = toUsage(readTokens(body.usage));
   if (usage) response.usage = usage;

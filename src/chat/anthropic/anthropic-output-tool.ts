@@ -33,15 +33,23 @@ export function addOutputTool(body: Record<string, unknown>, request: ChatReques
   else if (request.toolChoice === undefined || request.toolChoice === 'auto' || request.toolChoice === 'required') body.tool_choice = { ...(body.tool_choice as object | undefined), type: 'any' };
 }
 
-/** A stream's batches with the output tool's call turned into text (its arguments as they stream), finish `stop`. */
+/**
+ * A stream's batches with the output tool's call turned into text (its arguments as they stream), finish `stop`. Only
+ * the first call of the output tool is the answer; a second one (a model that answered twice) is dropped, as in
+ * {@link outputResponseAsText}, so the text stays one JSON value.
+ */
 export async function* outputAsText(batches: AsyncGenerator<ChatChunk[], void, undefined>, name: string): AsyncGenerator<ChatChunk[], void, undefined> {
   let outputId: string | undefined;
+  const dropped = new Set<string>();
   let streamed = false;
   let otherCalls = 0;
   for await (const batch of batches) {
     const mapped: ChatChunk[] = [];
     for (const chunk of batch) {
-      if (chunk.type === 'tool-call-start' && chunk.name === name) outputId = chunk.id;
+      if (chunk.type === 'tool-call-start' && chunk.name === name) {
+        if (outputId === undefined) outputId = chunk.id;
+        else dropped.add(chunk.id);
+      } else if ((chunk.type === 'tool-call-delta' || chunk.type === 'tool-call-end') && dropped.has(chunk.id)) continue;
       else if (chunk.type === 'tool-call-delta' && chunk.id === outputId) {
         streamed = true;
         mapped.push({ type: 'text-delta', delta: chunk.argumentsDelta });
@@ -57,12 +65,12 @@ export async function* outputAsText(batches: AsyncGenerator<ChatChunk[], void, u
   }
 }
 
-/** A whole response with the output tool's call turned into text. */
+/** A whole response with the output tool's first call turned into text (later calls of it dropped). */
 export function outputResponseAsText(response: ChatResponse, name: string): ChatResponse {
   const calls = response.message.toolCalls ?? [];
   const output = calls.find((call) => call.name === name);
   if (!output) return response;
-  const others = calls.filter((call) => call !== output);
+  const others = calls.filter((call) => call.name !== name);
   const message = { ...response.message, content: `${response.message.content ?? ''}${output.arguments}` };
   if (others.length > 0) message.toolCalls = others;
   else delete message.toolCalls;

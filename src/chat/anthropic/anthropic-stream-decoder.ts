@@ -18,6 +18,8 @@
 import type { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { read } from '../../internal/error-chain.js';
+import { isPlainObject } from '../../internal/json.js';
+import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import { EventDecoder, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
 import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
@@ -51,7 +53,10 @@ export class AnthropicStreamDecoder extends EventDecoder {
   }
 
   protected event(type: string, data: Record<string, unknown>, raw: string): void {
-    if (this.emptyEnd && !(type === 'message_delta' && read(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
+    // A call that ended with no arguments stays open until an event says whether the output limit cut it: `ping` and
+    // event types added later say nothing, so they leave it pending.
+    const telling = type.startsWith('content_block_') || type === 'message_delta' || type === 'message_stop';
+    if (this.emptyEnd && telling && !(type === 'message_delta' && read(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
     switch (type) {
       case 'message_start':
         return this.start(data.message);
@@ -93,6 +98,12 @@ export class AnthropicStreamDecoder extends EventDecoder {
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a tool_use block without an id or name', raw);
       open.call = { index: this.calls++, id, name, arguments: '' };
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
+      // The API starts every tool_use with `input: {}` and streams the rest; a gateway may send the whole input here.
+      const input = read(block, 'input');
+      if (isPlainObject(input) && Object.keys(input).length > 0) {
+        open.call.arguments = toolArgumentsText(input, name);
+        this.argumentsDelta(open.call.index, id, open.call.arguments);
+      }
     } else if (kind === 'text' || kind === 'thinking') {
       const initial = read(block, kind);
       if (typeof initial === 'string' && initial !== '') this.textDelta(kind === 'text' ? 'text-delta' : 'reasoning-delta', initial);
@@ -193,7 +204,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
     const code = typeof type === 'string' && type !== '' ? this.excerpt(type, 100) : undefined;
     const message = read(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
-    const status = code === undefined ? undefined : RETRYABLE_STREAM_ERRORS[code];
+    const status = code !== undefined && Object.hasOwn(RETRYABLE_STREAM_ERRORS, code) ? RETRYABLE_STREAM_ERRORS[code] : undefined;
     return providerFailure(this.options, { code, said, chunk: this.excerpt(raw), status }, this.beforeOutput);
   }
 }

@@ -92,6 +92,10 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     }
   }
   if (settings.extraBody !== undefined && !isPlainObject(settings.extraBody)) problems.push('extraBody must be an object');
+  const line = settings.maxLineLength;
+  if (line !== undefined && !(typeof line === 'number' && (Number.isInteger(line) || line === Infinity) && line >= 1)) {
+    problems.push(`maxLineLength must be an integer ≥ 1 or Infinity (got ${String(line)})`);
+  }
   const fetchImpl = settings.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
   problems.push(...retryOptionProblems(settings.retry, 'retry'));

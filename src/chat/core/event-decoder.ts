@@ -51,6 +51,11 @@ export abstract class EventDecoder implements StreamDecoder {
     return this.dispatched;
   }
 
+  /** True once the answer's final event arrived. */
+  get done(): boolean {
+    return this.finished && this.pending === undefined;
+  }
+
   /** One event's JSON object; `raw` is its data, for excerpts. */
   protected abstract event(type: string, data: Record<string, unknown>, raw: string): void;
 

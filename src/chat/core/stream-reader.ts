@@ -2,7 +2,8 @@
  * Reads a streamed answer in batches of chunks, for every provider: the provider's decoder turns bytes into chunks,
  * this reader owns the attempt's timers around it. Only progress — an SSE event (a `ping` included) — re-arms the
  * idle limit; comments, blank lines and parts of a line mark the attempt as having sent bytes but no event, which is
- * what a timeout then says.
+ * what a timeout then says. Reading stops at the answer's final event: the body is cancelled there, so a peer that
+ * keeps the connection open after it cannot turn a complete answer into a timeout.
  */
 import type { Attempt } from './attempt.js';
 import type { ChatChunk } from './types.js';
@@ -17,6 +18,8 @@ export interface StreamDecoder {
   end(): ChatChunk[];
   /** Raises a failure held back so that the chunks decoded before it are delivered first. */
   throwIfPending(): void;
+  /** True once the answer's final event arrived: whatever the connection still sends is not read. */
+  readonly done: boolean;
 }
 
 /** Batches of chunks from one attempt's body; `undefined` at the end. */
@@ -67,6 +70,12 @@ export class StreamReader {
       }
       if (this.decoder.events > events) this.attempt.arm('idle');
       else this.attempt.partial = true;
+      if (this.decoder.done) {
+        // The answer is complete: a peer that keeps the connection open (pings, comments, silence) holds nothing.
+        this.stop();
+        this.ended = true;
+        return batch.length > 0 ? this.stamp(batch) : undefined;
+      }
       if (batch.length > 0) return this.stamp(batch);
     }
     if (this.ended) this.decoder.throwIfPending(); // a failure decoded with the body's last chunks

@@ -90,22 +90,25 @@ function textItem(text: string, id?: unknown): Item {
 /** An assistant turn as input items: rebuilt in its original order from its Responses replay items, else plain. */
 function assistantItems(message: ChatMessage, cutOff: ReadonlySet<string>): Item[] {
   const items: Item[] = [];
-  const calls = new Map((message.toolCalls ?? []).map((call) => [call.id, call]));
+  // Every call goes out once, in order; a replay slot takes the first call with its id not yet sent (ids may repeat
+  // in a transcript that came from another provider).
+  const calls = [...(message.toolCalls ?? [])];
+  const sent = new Set<ToolCall>();
   let text = message.content ?? '';
-  for (const { protocol, item } of message.replay ?? []) {
+  for (const { protocol, item } of Array.isArray(message.replay) ? message.replay : []) {
     if (protocol !== RESPONSES_REPLAY) continue;
     if (item.type === 'reasoning') items.push(item);
     else if (item.type === 'message' && text !== '') {
       items.push(textItem(text, item.id));
       text = '';
     } else if (item.type === 'function_call' && typeof item.call_id === 'string') {
-      const call = calls.get(item.call_id);
+      const call = calls.find((candidate) => candidate.id === item.call_id && !sent.has(candidate));
       if (!call) continue;
-      calls.delete(item.call_id);
+      sent.add(call);
       items.push(callItem(call, cutOff, item.id));
     }
   }
   if (text !== '') items.push(textItem(text));
-  for (const call of calls.values()) items.push(callItem(call, cutOff));
+  for (const call of calls) if (!sent.has(call)) items.push(callItem(call, cutOff));
   return items;
 }

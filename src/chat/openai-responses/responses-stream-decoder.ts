@@ -27,6 +27,8 @@ interface OpenItem {
   kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
   /** Text or reasoning deltas of this item arrived (else its `done` item's text is used). */
   streamed: boolean;
+  /** Its `output_item.done` came: a repeated one is ignored. */
+  done: boolean;
   /** For a function_call: the call's ordinal, call id, name and arguments so far. */
   call?: { index: number; id: string; name: string; arguments: string; ended: boolean };
 }
@@ -35,7 +37,9 @@ export class ResponsesStreamDecoder extends EventDecoder {
   private readonly items = new Map<number, OpenItem>();
   private calls = 0;
   private refused = false;
-  private sawItems = false;
+  /** Anything of the answer arrived as events (items, deltas): the final event's `output` is then only checked. */
+  private sawOutput = false;
+  private readonly callIds = new Set<string>();
   private hasReasoning = false;
   private readonly replay: ReplayItem[] = [];
   private responseId: string | undefined;
@@ -93,17 +97,19 @@ export class ResponsesStreamDecoder extends EventDecoder {
 
   private itemAdded(data: Record<string, unknown>, raw: string): void {
     const index = this.indexOf(data, raw);
+    if (this.items.has(index)) return; // a repeated output_item.added: the item is open already
     const item = data.item;
     const kind = itemKind(read(item, 'type'));
     if (kind === 'unknown') throw this.malformed(`an output item of a type this client does not decode (${this.excerpt(String(read(item, 'type')), 60)})`, raw);
-    this.sawItems = true;
-    const open: OpenItem = { kind, streamed: false };
+    this.sawOutput = true;
+    const open: OpenItem = { kind, streamed: false, done: false };
     if (kind === 'function_call') {
       const id = read(item, 'call_id');
       const name = read(item, 'name');
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a function_call item without a call_id or name', raw);
       const initial = read(item, 'arguments');
       open.call = { index: this.calls++, id, name, arguments: typeof initial === 'string' ? initial : '', ended: false };
+      this.callIds.add(id);
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
       if (open.call.arguments !== '') this.argumentsDelta(open.call.index, id, open.call.arguments);
     }
@@ -116,6 +122,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (typeof delta !== 'string' || delta === '') return;
     const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
     if (open) open.streamed = true;
+    this.sawOutput = true;
     if (refusal) this.refused = true;
     this.textDelta('text-delta', delta);
   }
@@ -125,6 +132,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (typeof delta !== 'string' || delta === '') return;
     const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
     if (open) open.streamed = true;
+    this.sawOutput = true;
     this.textDelta('reasoning-delta', delta);
   }
 
@@ -158,9 +166,13 @@ export class ResponsesStreamDecoder extends EventDecoder {
 
   private itemDone(data: Record<string, unknown>, raw: string): void {
     const index = this.indexOf(data, raw);
-    const open = this.items.get(index);
     const item = data.item;
-    if (!open || !isPlainObject(item)) return;
+    if (!isPlainObject(item)) throw this.malformed('an output_item.done without its item', raw);
+    // An item never announced by output_item.added is opened here: its content is in this event, never dropped.
+    if (!this.items.has(index)) this.itemAdded(data, raw);
+    const open = this.items.get(index);
+    if (!open || open.done) return;
+    open.done = true;
     if (open.call) {
       const given = read(item, 'arguments');
       const args = typeof given === 'string' ? given : open.call.arguments;
@@ -183,13 +195,21 @@ export class ResponsesStreamDecoder extends EventDecoder {
 
   private complete(response: unknown, raw: string): void {
     this.identify(response);
-    if (!this.sawItems && Array.isArray(read(response, 'output')) && (read(response, 'output') as unknown[]).length > 0) {
+    const output = read(response, 'output');
+    if (!this.sawOutput && Array.isArray(output) && output.length > 0) {
       // A server that sent only the final event: the whole answer, as the chunks a stream of it would have given.
       const whole = decodeResponse(response, this.options);
       this.out.push(...responseChunks(whole));
       this.finished = true;
       return;
     }
+    // A function call the final output has but the events never showed is decoded from it, never dropped.
+    (Array.isArray(output) ? output : []).forEach((item, index) => {
+      const callId = read(item, 'call_id');
+      if (read(item, 'type') !== 'function_call' || typeof callId !== 'string' || this.callIds.has(callId)) return;
+      const slot = this.items.has(index) ? Math.max(...this.items.keys()) + 1 : index;
+      this.itemDone({ output_index: slot, item }, raw);
+    });
     // Calls still open at the end: what arrived, which a cut (incomplete) answer may leave unfinished or empty.
     const cut = read(response, 'status') === 'incomplete';
     for (const open of this.items.values()) if (open.call && !open.call.ended) this.endCall(open.call, cut || open.call.arguments !== '' ? open.call.arguments : '{}');

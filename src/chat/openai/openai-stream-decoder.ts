@@ -51,6 +51,11 @@ export class OpenAIStreamDecoder {
   }
 
   private dispatched = 0;
+
+  /** True once `[DONE]` arrived (a `finish_reason` alone may still be followed by the usage chunk). */
+  get done(): boolean {
+    return this.finished && this.pending === undefined;
+  }
   /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
   get events(): number {
     return this.dispatched;
