@@ -10,6 +10,7 @@ import { collectChatStream, createFallbackChatClient, createOpenAICompatibleClie
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
 import { dripBody } from '../helpers/async.js';
 import { BASE_URL, completions, sseResponse, textEvents } from '../helpers/openai.js';
+import { readAll } from '../helpers/chat-stream.js';
 
 const API_KEY = 'sk-ant-api03-PLANTED-SECRET-0123456789abcdef';
 const ANTHROPIC = 'https://anthropic.test';
@@ -47,16 +48,6 @@ const recorded = (status: string, headers: Record<string, string> = {}) => () =>
 };
 const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 const messageStart = event('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], usage: { input_tokens: 3, output_tokens: 1 } } });
-
-async function readAll(stream: ReadableStream<ChatChunk>): Promise<{ chunks: ChatChunk[]; error?: unknown }> {
-  const chunks: ChatChunk[] = [];
-  try {
-    for await (const item of stream as unknown as AsyncIterable<ChatChunk>) chunks.push(item);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
 
 function expectNoSecret(value: unknown): void {
   const text = JSON.stringify(value) + String((value as Error)?.message) + String((value as Error)?.stack);

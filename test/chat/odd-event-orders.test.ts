@@ -13,6 +13,7 @@ import {
   type ChatRequest,
 } from '../../src/chat/index.js';
 import { ConfigError } from '../../src/errors/index.js';
+import { readAll } from '../helpers/chat-stream.js';
 
 const API_KEY = 'sk-proj-PLANTED-SECRET-0123456789abcdefABCDEF';
 const ask: ChatRequest = { messages: [{ role: 'user', content: 'Hi' }] };
@@ -43,15 +44,6 @@ function answering(texts: string[], options: { open?: boolean; json?: boolean; p
   return { fetch, seen };
 }
 
-async function readAll(stream: ReadableStream<ChatChunk>): Promise<{ chunks: ChatChunk[]; error?: unknown }> {
-  const chunks: ChatChunk[] = [];
-  try {
-    for await (const chunk of stream as unknown as AsyncIterable<ChatChunk>) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
 const textOf = (chunks: ChatChunk[]) => chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('');
 
 const responses = (fetch: typeof globalThis.fetch, extra: object = {}) => createOpenAIResponsesClient({ baseURL: 'https://openai.test/v1', apiKey: API_KEY, model: 'gpt-5-mini', fetch, retry: false, ...extra });

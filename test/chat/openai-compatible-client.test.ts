@@ -7,6 +7,7 @@ import { collectChatStream, createOpenAICompatibleClient, type ChatChunk, type C
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
 import { BASE_URL, chunk, completions, COMPLETIONS_URL, requestBody, sseResponse, sseText, textEvents, toolCallEvents, usageChunk } from '../helpers/openai.js';
 import { dripBody } from '../helpers/async.js';
+import { readAll } from '../helpers/chat-stream.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 const server = setupServer();
@@ -18,16 +19,6 @@ const fastRetry = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 };
 const client = (overrides: Partial<Parameters<typeof createOpenAICompatibleClient>[0]> = {}) =>
   createOpenAICompatibleClient({ baseURL: BASE_URL, apiKey: API_KEY, model: 'test-model', retry: fastRetry, ...overrides });
 const ask = { messages: [{ role: 'user' as const, content: 'Hi' }] };
-
-async function readAll(stream: ReadableStream<ChatChunk>): Promise<{ chunks: ChatChunk[]; error?: unknown }> {
-  const chunks: ChatChunk[] = [];
-  try {
-    for await (const item of stream as unknown as AsyncIterable<ChatChunk>) chunks.push(item);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
 
 function expectNoSecret(value: unknown): void {
   const text = JSON.stringify(value) + String((value as Error)?.message);

@@ -9,6 +9,7 @@ import { collectChatStream, createOpenAIResponsesClient, type ChatChunk, type Ch
 import { ChatClientError, ConfigError, StreamError } from '../../src/errors/index.js';
 import { modelEndpoint } from '../helpers/agent-run.js';
 import { dripBody } from '../helpers/async.js';
+import { readAll } from '../helpers/chat-stream.js';
 
 const API_KEY = 'sk-proj-PLANTED-SECRET-0123456789abcdefABCDEF';
 const ROOT = 'https://openai.test/v1';
@@ -38,16 +39,6 @@ function responses(...answers: HttpResponseResolver[]) {
 }
 const sse = (text: string) => () => new HttpResponse(text, { headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_resp_stream' } });
 const event = (type: string, data: Record<string, unknown> = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-
-async function readAll(stream: ReadableStream<ChatChunk>): Promise<{ chunks: ChatChunk[]; error?: unknown }> {
-  const chunks: ChatChunk[] = [];
-  try {
-    for await (const item of stream as unknown as AsyncIterable<ChatChunk>) chunks.push(item);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
 
 function expectNoSecret(value: unknown): void {
   expect(JSON.stringify(value) + String((value as Error)?.message) + String((value as Error)?.stack)).not.toContain(API_KEY);

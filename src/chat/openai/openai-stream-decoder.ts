@@ -14,6 +14,7 @@ import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
+import { toUsage } from './openai-usage.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
 
@@ -278,25 +279,4 @@ export class OpenAIStreamDecoder {
   private excerpt(text: string): string {
     return truncate(redactText(text, this.options.secrets), 200);
   }
-}
-
-/** Converts OpenAI/DeepSeek usage JSON; `undefined` when absent or malformed. */
-export function toUsage(value: unknown): Usage | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const promptTokens = numberOr(value.prompt_tokens);
-  const completionTokens = numberOr(value.completion_tokens);
-  const usage: Usage = {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof value.total_tokens === 'number' ? value.total_tokens : promptTokens + completionTokens,
-  };
-  const reasoning = read(value.completion_tokens_details, 'reasoning_tokens');
-  if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
-  const cached = read(value.prompt_tokens_details, 'cached_tokens') ?? value.prompt_cache_hit_tokens;
-  if (typeof cached === 'number') usage.cachedPromptTokens = cached;
-  return usage;
-}
-
-function numberOr(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

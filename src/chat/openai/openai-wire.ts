@@ -9,7 +9,7 @@ import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { requestProblems } from '../core/request-checks.js';
-import { toUsage } from './openai-stream-decoder.js';
+import { toUsage } from './openai-usage.js';
 import { contentParts } from './openai-content.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from '../core/types.js';
