@@ -20,9 +20,10 @@ export interface AgentEndpoint {
 }
 
 /**
- * Picks the JSON-RPC endpoint and version of a card: a 0.3 card's `url`; for a 1.0 card (`supportedInterfaces`) a
- * JSONRPC interface, preferring 0.3 (what we speak natively), else 1.0. `prefer` forces a version when available.
- * @example `endpointOf(card) // { url: 'https://agent.example/a2a', version: '0.3' }`
+ * Picks the JSON-RPC endpoint and version of a card. A card that offers a 1.0 JSONRPC interface is spoken to in 1.0,
+ * as the reference implementation does when a card offers 1.0 and 0.3; else its 0.3 `url` or 0.3 interface.
+ * `prefer` pins a version when the card offers it.
+ * @example `endpointOf(card) // { url: 'https://agent.example/a2a', version: '1.0' }`
  */
 export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentEndpoint {
   const interfaces = (card.supportedInterfaces ?? []).filter((entry) => entry.protocolBinding === 'JSONRPC');
@@ -30,8 +31,10 @@ export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentE
   const pick = (version: A2AProtocolVersion) => interfaces.find((entry) => major(entry.protocolVersion) === version);
   const preferred = prefer ? pick(prefer) : undefined;
   if (preferred) return { url: preferred.url, version: prefer as A2AProtocolVersion };
+  const latest = prefer === '0.3' ? undefined : pick('1.0');
+  if (latest) return { url: latest.url, version: '1.0' };
   if (typeof card.url === 'string' && card.url !== '' && prefer !== '1.0') return { url: card.url, version: '0.3' };
-  const any = pick('0.3') ?? pick('1.0') ?? interfaces[0];
+  const any = pick('0.3') ?? interfaces[0];
   if (any) return { url: any.url, version: major(any.protocolVersion) };
   if (typeof card.url === 'string' && card.url !== '') return { url: card.url, version: prefer ?? '0.3' };
   throw new SerializeError(`The agent card of ${JSON.stringify(card.name)} names no JSON-RPC endpoint`, {

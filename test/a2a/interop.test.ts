@@ -4,8 +4,8 @@
  *
  * | direction                                   | setup                                                   | wire | result |
  * |---------------------------------------------|---------------------------------------------------------|------|--------|
- * | our client/createA2AAgent → its server      | legacyCompat on, card with 0.3 + 1.0 interfaces         | 0.3  | interoperates (failed, canceled, streamed, thrown, not-found) |
- * | our client (protocolVersion '1.0') → same   | legacyCompat on, card with 0.3 + 1.0 interfaces         | 1.0  | interoperates (checked with a streamed run) |
+ * | our client (protocolVersion '0.3') → its server | legacyCompat on, card with 0.3 + 1.0 interfaces     | 0.3  | interoperates (failed, canceled, streamed, thrown, not-found) |
+ * | our client (no pin) → same                  | legacyCompat on, card with 0.3 + 1.0 interfaces         | 1.0  | picks 1.0 as the SDK's own client does (checked with a streamed run) |
  * | our client/createA2AAgent → its server      | 1.0 only (card has only 1.0 supportedInterfaces)         | 1.0  | interoperates (incl. a non-blocking send: returnImmediately) |
  * | its client → our handler                    | default protocolVersions (0.3 + 1.0), no legacyCompat   | 1.0  | interoperates (incl. a non-blocking send: returnImmediately) |
  * | its client (legacyCompat) → our handler     | protocolVersions ['0.3']                                 | 0.3  | interoperates (incl. non-blocking send) |
@@ -102,8 +102,8 @@ const V10 = { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask
 // ---------------------------------------------------------------------------------------------------------------
 
 describe.each([
-  { setup: 'legacyCompat on, card with a 0.3 interface', legacy: true, version: '0.3', methods: V03 },
-  { setup: '1.0 only', legacy: false, version: '1.0', methods: V10 },
+  { setup: "legacyCompat on, card with a 0.3 interface, our client pinned to '0.3'", legacy: true, version: '0.3' as const, methods: V03 },
+  { setup: '1.0 only', legacy: false, version: '1.0' as const, methods: V10 },
 ])('our client → @a2a-js/sdk 1.3.0 server ($setup): A2A $version', ({ legacy, version, methods }) => {
   let server: A2AJsServer;
   beforeAll(async () => {
@@ -111,7 +111,8 @@ describe.each([
   });
   afterAll(async () => server.close());
 
-  const client = (sent: Sent[] = []) => createA2AClient({ agentCardUrl: server.url, fetch: recordingFetch(sent), retry: false, timeoutMs: 5_000 });
+  const pin = legacy ? { protocolVersion: version } : {};
+  const client = (sent: Sent[] = []) => createA2AClient({ agentCardUrl: server.url, ...pin, fetch: recordingFetch(sent), retry: false, timeoutMs: 5_000 });
 
   it(`picks A2A ${version} from the card and speaks it`, async () => {
     const sent: Sent[] = [];
@@ -125,9 +126,9 @@ describe.each([
   });
 
   if (legacy) {
-    it("with protocolVersion '1.0' our client picks the card's 1.0 interface instead", async () => {
+    it("without a pin our client picks the card's 1.0 interface, as the SDK's own client does", async () => {
       const sent: Sent[] = [];
-      const events = await collect(createA2AClient({ agentCardUrl: server.url, protocolVersion: '1.0', fetch: recordingFetch(sent), retry: false }).streamMessage('stream'));
+      const events = await collect(createA2AClient({ agentCardUrl: server.url, fetch: recordingFetch(sent), retry: false }).streamMessage('stream'));
       expect(sent).toEqual([expect.objectContaining({ method: V10.stream, version: '1.0' })]);
       expect(events.map(shape)).toEqual(['task:submitted', 'status-update:working', 'artifact-update', 'status-update:completed']);
     });
@@ -145,7 +146,7 @@ describe.each([
   });
 
   it('a failing executor: createA2AAgent yields one terminal error with the remote message and code', async () => {
-    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false }), 'fail');
+    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, ...pin, retry: false }), 'fail');
     const last = events.at(-1);
     expect(isTerminalError(last)).toBe(true);
     expect(events.filter(isTerminalError)).toHaveLength(1);
@@ -190,7 +191,7 @@ describe.each([
   it('a completed task whose status message repeats the artifact: unary and streamed runs give the answer once, the same', async () => {
     const answers: string[] = [];
     for (const streaming of [false, true]) {
-      const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false, streaming }), 'answer');
+      const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, ...pin, retry: false, streaming }), 'answer');
       const done = events.filter((event) => event.response?.done === true && event.response.object === 'chat.completion');
       expect(done, `streaming: ${streaming}`).toHaveLength(1);
       answers.push(done[0]?.response?.choices?.[0]?.message?.content ?? '');
@@ -199,7 +200,7 @@ describe.each([
   });
 
   it.each([false, true, undefined])('authors its events with the card name when streaming is %s', async (streaming) => {
-    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false, ...(streaming === undefined ? {} : { streaming }) }), 'answer');
+    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, ...pin, retry: false, ...(streaming === undefined ? {} : { streaming }) }), 'answer');
     expect(new Set(events.map((event) => event.author))).toEqual(new Set(['a2a-js interop agent']));
   });
 
@@ -215,7 +216,7 @@ describe.each([
   });
 
   it('a streaming run: createA2AAgent yields the artifact text and a final done answer', async () => {
-    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, retry: false }), 'stream');
+    const events = await runAgent(createA2AAgent({ agentCardUrl: server.url, ...pin, retry: false }), 'stream');
     expect(events.some(isTerminalError)).toBe(false);
     const deltas = events.filter((event) => event.response?.partial).map((event) => event.response?.choices?.[0]?.delta?.content);
     expect(deltas).toEqual([a2aJsEcho('stream')]);
