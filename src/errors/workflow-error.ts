@@ -15,11 +15,14 @@ export interface WorkflowErrorOptions extends AgentErrorOptions {
   problems?: readonly string[] | undefined;
   /** The state reduced before a run failed (left out of `toJSON()`: it is business data). */
   fallbackState?: Record<string, unknown> | undefined;
+  /** Whether running the node again may help (a node's time limit firing). @default false */
+  retryable?: boolean | undefined;
 }
 
 /**
  * A workflow (graph) could not be built or could not go on: an invalid graph at `compile()`, a runaway loop past the
- * step limit, a node failure that no policy recovered.
+ * step limit, a node that ran out of time (`code` `NODE_TIMEOUT`, `retryable`), a node failure that no policy
+ * recovered — then `code` is the failing node's own code, when it has one.
  *
  * @example
  * ```ts
@@ -36,6 +39,8 @@ export class WorkflowError extends AgentError {
   readonly stepNumber?: number;
   readonly problems: readonly string[];
   readonly fallbackState?: Record<string, unknown>;
+  /** Whether trying again may help (node retry policies retry such errors by default). */
+  readonly retryable: boolean;
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
@@ -44,6 +49,7 @@ export class WorkflowError extends AgentError {
     this.stepNumber = settings.stepNumber;
     this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : []);
     this.fallbackState = settings.fallbackState;
+    this.retryable = settings.retryable === true;
   }
 
   /** @example `WorkflowError.isInstance(error)` */
@@ -52,6 +58,6 @@ export class WorkflowError extends AgentError {
   }
 
   protected override details(): Record<string, unknown> {
-    return { nodeId: this.nodeId, stepNumber: this.stepNumber, problems: this.problems.length > 0 ? [...this.problems] : undefined };
+    return { nodeId: this.nodeId, stepNumber: this.stepNumber, problems: this.problems.length > 0 ? [...this.problems] : undefined, retryable: this.retryable || undefined };
   }
 }

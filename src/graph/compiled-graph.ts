@@ -7,7 +7,8 @@ import { isCheckpointer, type Checkpointer } from './checkpoint.js';
 import { GraphRun, type StartMode } from './executor.js';
 import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
-import type { NodeFunction, NodeRetryPolicy, Router } from './state-graph.js';
+import type { NodeFallback, NodeRetryPolicy } from './node-options.js';
+import type { NodeFunction, Router } from './state-graph.js';
 import type { State, StateSchema } from './state-schema.js';
 
 /** @internal A compiled node. */
@@ -17,6 +18,9 @@ export interface GraphNode {
   type: string;
   run: NodeFunction;
   retry?: NodeRetryPolicy | undefined;
+  /** Time limit of each attempt (none when absent). */
+  timeoutMs?: number | undefined;
+  fallback?: NodeFallback | undefined;
   callbacks?: NodeCallbacks | undefined;
   ends: string[];
 }

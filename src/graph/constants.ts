@@ -81,3 +81,10 @@ export const CHECKPOINT_INVALID = 'CHECKPOINT_INVALID';
  * @example `if (error.code === CHECKPOINT_FAILED) setTimeout(() => compiled.resume(runId, { checkpointer }), 1000)`
  */
 export const CHECKPOINT_FAILED = 'CHECKPOINT_FAILED';
+/**
+ * `WorkflowError.code` (and the record's `error.code`) of a node attempt that ran past its `timeoutMs`: the node's
+ * signal was aborted and its late result, if any, discarded. The error is `retryable`, so a node `retry` policy tries
+ * again by default; the default collector policy records it as fatal unless told otherwise.
+ * @example `new ExecutionErrorCollector({ recoverable: (error) => WorkflowError.isInstance(error) && error.code === NODE_TIMEOUT })`
+ */
+export const NODE_TIMEOUT = 'NODE_TIMEOUT';

@@ -1,20 +1,21 @@
 import { cloneResponseError, isResponseError, type ResponseError } from '../errors/response-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { isRecoverable } from '../errors/recoverable.js';
-import { isPlainObject } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import { Command } from './command.js';
 import { EXECUTION_ERROR_EVENT_TYPE, Severity, STATE_KEY_EXECUTION_ERRORS } from './constants.js';
 import { emitCustomStateDelta } from './emit-custom-state-delta.js';
 import { createExecutionError, executionErrorReducer, executionErrorsFromStateDelta, type ExecutionError } from './execution-error.js';
 import { COLLECTOR_STATE_KEY, type NodeCallbacks } from './node-callbacks.js';
-import type { NodeCallbackContext } from './node-context.js';
+import { EXECUTION, type NodeCallbackContext } from './node-context.js';
 import { StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 import type { SubgraphResult } from './subgraph-result.js';
 import type { GraphExtensionTarget } from './state-graph.js';
 
 /**
  * What a policy decides for a failed node: recover (record `recoverable`, continue, optionally with a replacement
- * result — a state update or a `Command`), or not (record `fatal`, the run ends). `responseError` normalises the
+ * result — a state update or a `Command`; without one, the node's declared `fallback`), or not (record `fatal`, the
+ * run ends). `responseError` normalises the
  * record's error.
  */
 export interface ExecutionErrorPolicy {
@@ -130,7 +131,7 @@ export class ExecutionErrorCollector {
     const record = createExecutionError(context, error, policy.recover === true ? Severity.Recoverable : Severity.Fatal);
     if (isResponseError(policy.responseError)) record.error = cloneResponseError(policy.responseError);
     const update: State = { [this.stateKey]: [record] };
-    if (policy.recover === true) return mergeExecutionErrorReplacement(policy.replacement ?? result, update);
+    if (policy.recover === true) return mergeExecutionErrorReplacement(policy.replacement ?? fallbackCommand(context) ?? result, update);
     try {
       emitCustomStateDelta(context, update, { eventType: this.eventType, message: `${record.error?.message ?? ''}${policyFailure}`, payload: record });
     } catch {
@@ -160,6 +161,16 @@ export class ExecutionErrorCollector {
   subgraphOutputMapper(): (parent: State, result: SubgraphResult) => State | undefined {
     return (_parent, result) => this.subgraphStateUpdate(result);
   }
+}
+
+/**
+ * The node's declared fallback as a `Command` — its update deep-copied (the declaration is reused by every run, and
+ * state is shared with later nodes), its `goto` kept — if it declared one.
+ */
+function fallbackCommand(context: NodeCallbackContext | undefined): Command | undefined {
+  const fallback = context?.[EXECUTION]?.fallback;
+  if (!fallback) return undefined;
+  return new Command({ update: cloneJSONLike(fallback.update ?? {}), goto: fallback.goto });
 }
 
 /**

@@ -216,7 +216,7 @@ export class GraphRun {
       const attempts = first.attempts > 1 ? ` after ${first.attempts} attempts` : '';
       error = new WorkflowError(
         `execution failed at step ${step}: node ${first.node.id} execution failed${attempts}: ${messageOf(first.error)}${others.length > 0 ? ` (also failed in this step: ${others.join(', ')})` : ''}`,
-        { nodeId: first.node.id, stepNumber: step, cause: first.error, fallbackState },
+        { nodeId: first.node.id, stepNumber: step, code: toResponseError(first.error)?.code, cause: first.error, fallbackState },
       );
     } else {
       error = new WorkflowError(runError.message, { nodeId: runError.nodeId, stepNumber: runError.stepNumber, code: runError.code, cause: runError.cause, problems: runError.problems, fallbackState });

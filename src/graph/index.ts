@@ -15,6 +15,7 @@ export {
   END,
   EXECUTION_ERROR_EVENT_TYPE,
   FALLBACK_STATE_EVENT_TYPE,
+  NODE_TIMEOUT,
   NodeType,
   Severity,
   START,
@@ -53,10 +54,9 @@ export {
   type GraphExtension,
   type GraphExtensionTarget,
   type NodeFunction,
-  type NodeOptions,
-  type NodeRetryPolicy,
   type Router,
 } from './state-graph.js';
+export type { NodeBehaviourOptions, NodeFallback, NodeOptions, NodeRetryPolicy } from './node-options.js';
 export { messagesStateSchema, reducers, StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 export { SubgraphResult } from './subgraph-result.js';
 export type { AgentNodeOptions } from './agent-node.js';

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
+import type { NodeFallback } from './node-options.js';
 import type { State } from './state-schema.js';
 
 /** @internal The executor's hooks carried by contexts (absent in hand-made contexts: emission is then a no-op). */
@@ -23,6 +24,8 @@ export interface ExecutionHooks {
   requestId?: string | undefined;
   /** Set when the run is checkpointed. */
   checkpoint?: CheckpointHooks | undefined;
+  /** The node's declared fallback (`addNode(…, { fallback })`), which a recovering collector applies. */
+  fallback?: NodeFallback | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Runs one node of a superstep (seed-systems §1.11): `beforeNode` callbacks, attempts under the retry policy (every
- * failed attempt seen by `onNodeError`, intermediate ones announced as retrying `graph.node.error` events), then on
+ * Runs one node of a superstep (seed-systems §1.11): `beforeNode` callbacks, attempts under the retry policy (each
+ * within the node's `timeoutMs`, every failed attempt seen by `onNodeError`, intermediate ones announced as retrying `graph.node.error` events), then on
  * the final outcome a `graph.node.error` event for a failure and the `afterNode` chain, which may recover the node.
  */
 import { ErrorType } from '../errors/constants.js';
@@ -15,6 +15,7 @@ import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from
 import { Command } from './command.js';
 import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
+import { NodeTimer } from './node-timer.js';
 import { EXECUTION, type CheckpointHooks, type NodeCallbackContext, type NodeContext } from './node-context.js';
 import type { State } from './state-schema.js';
 
@@ -129,6 +130,7 @@ function callbackContext(scope: RunScope, node: CompiledNode, step: number, fall
       branch: scope.branch,
       requestId: scope.requestId,
       checkpoint: scope.checkpoint && { ...scope.checkpoint },
+      fallback: node.fallback,
     },
   };
   if (scope.path.length > 0) context.path = scope.path;
@@ -225,16 +227,21 @@ async function attempts(
   for (let attempt = 1; ; attempt++) {
     scope.signal?.throwIfAborted();
     onAttempt(attempt);
-    const nodeContext = withAttempt(context, scope, attempt);
     try {
-      const outcome: unknown = node.run({ ...state }, nodeContext);
-      if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
-      if (!scope.signal) return await outcome; // nothing can abort the run
-      const aborted = abortPromise(scope.signal);
+      const timer = node.timeoutMs === undefined ? undefined : new NodeTimer(node, context.stepNumber, attempt, scope.signal);
       try {
-        return await Promise.race([outcome, aborted.promise]);
+        const outcome: unknown = node.run({ ...state }, withAttempt(context, scope, attempt, timer));
+        if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
+        if (timer) return await timer.race(outcome); // ends at the time limit, whether the node listens or not
+        if (!scope.signal) return await outcome; // nothing can abort the run
+        const aborted = abortPromise(scope.signal);
+        try {
+          return await Promise.race([outcome, aborted.promise]);
+        } finally {
+          aborted.dispose();
+        }
       } finally {
-        aborted.dispose();
+        timer?.dispose();
       }
     } catch (error) {
       if (scope.signal?.aborted) throw scope.signal.reason;
@@ -253,18 +260,18 @@ async function attempts(
 /**
  * The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). Its
  * `signal` is read through a getter, so a run without a caller's signal makes its never-firing one only for nodes
- * that look at it.
+ * that look at it; a timed node's is its attempt's own (see `NodeTimer`).
  */
-function withAttempt(context: NodeCallbackContext, scope: RunScope, attempt: number): NodeContext {
+function withAttempt(context: NodeCallbackContext, scope: RunScope, attempt: number, timer: NodeTimer | undefined): NodeContext {
   const nodeContext: NodeContext = {
     nodeId: context.nodeId,
     nodeName: context.nodeName,
     nodeType: context.nodeType,
     stepNumber: context.stepNumber,
     invocationId: context.invocationId,
-    [EXECUTION]: context[EXECUTION],
+    [EXECUTION]: timer ? timer.guard(context[EXECUTION]) : context[EXECUTION],
     get signal() {
-      return scope.nodeSignal();
+      return timer ? timer.signal : scope.nodeSignal();
     },
     attempt,
   };

@@ -1,6 +1,6 @@
 import { WorkflowError } from '../errors/workflow-error.js';
 import type { ChatClient } from '../chat/core/types.js';
-import { resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { resolveRetryOptions } from '../internal/retry.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
@@ -10,6 +10,7 @@ import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } fr
 import { END, NodeType, START } from './constants.js';
 import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import type { NodeContext } from './node-context.js';
+import { fallbackTargets, nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
 import type { State, StateSchema } from './state-schema.js';
 
 /** A node: takes the state (a copy; treat it as read-only), returns a state update, a `Command`, or nothing. */
@@ -17,24 +18,6 @@ export type NodeFunction = (state: State, context: NodeContext) => unknown;
 
 /** Picks the next node(s) from the state after a step. */
 export type Router = (state: State) => string | readonly string[] | Promise<string | readonly string[]>;
-
-/** Retries of a node (the shared backoff helpers), for the errors `retryOn` accepts. */
-export interface NodeRetryPolicy extends RetryOptions {
-  /** @default errors with `retryable === true` (e.g. a retryable `ChatClientError` or tool failure) */
-  retryOn?: ((error: unknown) => boolean) | undefined;
-}
-
-/** Options of `addNode`. */
-export interface NodeOptions {
-  /** @default the node id */
-  name?: string | undefined;
-  /** @default 'function' */
-  type?: string | undefined;
-  retry?: NodeRetryPolicy | undefined;
-  callbacks?: NodeCallbacks | undefined;
-  /** Nodes this node may route to with `Command.goto` (checked at compile). */
-  ends?: readonly string[] | undefined;
-}
 
 /** What an extension installs itself into (see `StateGraph.use`). */
 export interface GraphExtensionTarget {
@@ -86,7 +69,11 @@ export class StateGraph {
 
   constructor(readonly schema: StateSchema) {}
 
-  /** Adds a node. */
+  /**
+   * Adds a node. Options: `retry`, `timeoutMs` (each attempt's time limit: a retryable `NODE_TIMEOUT` failure),
+   * `fallback` (the update and route a recovered failure turns into), `callbacks`, `ends`; all checked at `compile()`.
+   * @example `graph.addNode('lookup', lookup, { timeoutMs: 2_000, fallback: { update: { status: 'unknown' }, goto: 'ask' } })`
+   */
   addNode(id: string, run: NodeFunction, options: NodeOptions = {}): this {
     if (typeof id !== 'string' || id.trim() === '') {
       this.problems.push(`a node id must be a non-empty string (got ${JSON.stringify(id) ?? String(id)})`);
@@ -95,14 +82,15 @@ export class StateGraph {
     if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
     if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
     if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
-    this.problems.push(...retryOptionProblems(options.retry, `node ${JSON.stringify(id)} retry`));
-    if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') this.problems.push(`node ${JSON.stringify(id)} retry.retryOn must be a function`);
+    this.problems.push(...nodeOptionProblems(id, options));
     this.nodes.set(id, {
       id,
       name: options.name ?? id,
       type: options.type ?? NodeType.Function,
       run,
       retry: options.retry,
+      timeoutMs: options.timeoutMs === Infinity ? undefined : options.timeoutMs,
+      fallback: options.fallback,
       callbacks: options.callbacks,
       ends: [...(options.ends ?? [])],
     });
@@ -114,30 +102,30 @@ export class StateGraph {
    * events are forwarded; its result reaches the parent through `outputMapper` (use the collector's
    * `subgraphOutputMapper()` to bring the child's execution errors home, each with `path`).
    */
-  addAgentNode(id: string, agent: RunnableAgent, options: AgentNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+  addAgentNode(id: string, agent: RunnableAgent, options: AgentNodeOptions & NodeBehaviourOptions = {}): this {
     if (!agent || typeof agent.runEvents !== 'function') {
       this.problems.push(`agent node ${JSON.stringify(id)} needs an agent with runEvents() (see toRunnableAgent)`);
       return this;
     }
-    return this.addNode(id, agentNode(id, agent, this.schema, options), { name: options.name, type: NodeType.Agent, retry: options.retry, callbacks: options.callbacks });
+    return this.addNode(id, agentNode(id, agent, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });
   }
 
   /** Adds a node that makes one model call over the state's messages (see `routeToolCalls` for the tool loop). */
-  addLLMNode(id: string, client: ChatClient, options: LLMNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+  addLLMNode(id: string, client: ChatClient, options: LLMNodeOptions & NodeBehaviourOptions = {}): this {
     if (!client || typeof client.stream !== 'function') {
       this.problems.push(`LLM node ${JSON.stringify(id)} needs a chat client`);
       return this;
     }
-    return this.addNode(id, llmNode(id, client, options), { name: options.name, type: NodeType.LLM, retry: options.retry, callbacks: options.callbacks });
+    return this.addNode(id, llmNode(id, client, options), { name: options.name, type: NodeType.LLM, ...behaviourOf(options) });
   }
 
   /** Adds a node that answers the last assistant message's tool calls through `runToolCall`. */
-  addToolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions & Pick<NodeOptions, 'retry' | 'callbacks'> = {}): this {
+  addToolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions & NodeBehaviourOptions = {}): this {
     if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) {
       this.problems.push(`tools node ${JSON.stringify(id)} needs tools made by defineTool()`);
       return this;
     }
-    return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, retry: options.retry, callbacks: options.callbacks });
+    return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, ...behaviourOf(options) });
   }
 
   /** Adds a static edge; `from` may be `START`, `to` may be `END`. */
@@ -205,6 +193,7 @@ export class StateGraph {
     }
     for (const node of this.nodes.values()) {
       for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
+      for (const target of fallbackTargets(node.fallback)) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} has a fallback goto to unknown node ${JSON.stringify(target)}`);
     }
     if (options.collectorCheck !== false) problems.push(...this.collectorProblems());
     const stepLimit = options.stepLimit ?? 100;
@@ -250,6 +239,10 @@ export class StateGraph {
       if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
       else if (twice.length > 0) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed graph-wide and again on ${twice.join(', ')}: each failure there would be recorded twice`);
     }
+    const withFallback = perNode.filter((node) => node.key === undefined && graphWide.length === 0 && this.nodes.get(node.id)?.fallback !== undefined);
+    if (withFallback.length > 0) {
+      problems.push(`${withFallback.map((node) => JSON.stringify(node.id)).join(', ')} declare${withFallback.length === 1 ? 's' : ''} a fallback but no ExecutionErrorCollector records its failures: the fallback would never be used; ${fix}`);
+    }
     for (const key of this.schema.executionErrorKeys) {
       if (graphWide.includes(key)) continue;
       const uncovered = perNode.filter((node) => node.key !== key).map((node) => node.id);
@@ -275,8 +268,13 @@ export class StateGraph {
         if (!branch.pathMap) return true; // a router without a map may go anywhere, END included
         stack.push(...Object.values(branch.pathMap));
       }
-      stack.push(...(this.nodes.get(id)?.ends ?? []));
+      stack.push(...(this.nodes.get(id)?.ends ?? []), ...fallbackTargets(this.nodes.get(id)?.fallback));
     }
     return false;
   }
+}
+
+/** The `addNode` options an agent, LLM or tools node forwards. */
+function behaviourOf(options: NodeBehaviourOptions): NodeBehaviourOptions {
+  return { retry: options.retry, callbacks: options.callbacks, timeoutMs: options.timeoutMs, fallback: options.fallback };
 }

@@ -55,10 +55,23 @@ export interface RunEvent {
 }
 
 /**
- * `response && done && object === 'runner.completion'` (seed-systems §2.1).
- * @example `if (isRunnerCompletion(event)) summary = readSummary(event)`
+ * The one `runner.completion` event of a run, as {@link isRunnerCompletion} narrows it: its `response` is there.
+ * @example `function summarize(event: RunnerCompletionEvent) { return event.response.error?.code ?? 'ok'; }`
  */
-export function isRunnerCompletion(event: RunEvent | undefined | null): boolean {
+export type RunnerCompletionEvent = RunEvent & { response: EventResponse & { object: typeof ObjectType.RunnerCompletion; done: true } };
+
+/**
+ * An event that ends a run with a failure, as {@link isTerminalError} narrows it: its `response.error` is there.
+ * @example `function report(event: TerminalErrorEvent) { return event.response.error.type + ': ' + event.response.error.message; }`
+ */
+export type TerminalErrorEvent = RunEvent & { response: EventResponse & { error: ResponseError } };
+
+/**
+ * `response && done && object === 'runner.completion'` (seed-systems §2.1). A type guard: inside the `if`,
+ * `event.response` needs no `?.`.
+ * @example `if (isRunnerCompletion(event)) console.log(event.response.error?.code ?? 'completed')`
+ */
+export function isRunnerCompletion(event: RunEvent | undefined | null): event is RunnerCompletionEvent {
   return !!event?.response && event.response.done === true && event.response.object === ObjectType.RunnerCompletion;
 }
 
@@ -72,10 +85,11 @@ export function isErrorEvent(event: RunEvent | undefined | null): boolean {
 
 /**
  * `response && error && (object === 'error' || done)`: the failure that ends a run (§2.1). A `graph.node.error` is
- * not terminal; a `runner.completion` carrying an error is.
- * @example `if (isTerminalError(event)) transportError = event.response?.error`
+ * not terminal; a `runner.completion` carrying an error is. A type guard: inside the `if`, `event.response.error` is
+ * a `ResponseError`.
+ * @example `if (isTerminalError(event)) transportError = event.response.error`
  */
-export function isTerminalError(event: RunEvent | undefined | null): boolean {
+export function isTerminalError(event: RunEvent | undefined | null): event is TerminalErrorEvent {
   return !!event?.response && event.response.error !== undefined && (event.response.object === ObjectType.Error || event.response.done === true);
 }
 

@@ -1,3 +1,4 @@
+export { completionState } from './completion-state.js';
 export { CompletionTracker } from './completion-tracker.js';
 export { METADATA_STATE_KEYS, ObjectType } from './constants.js';
 export {
@@ -10,6 +11,8 @@ export {
   type EventOrigin,
   type EventResponse,
   type RunEvent,
+  type RunnerCompletionEvent,
+  type TerminalErrorEvent,
 } from './event.js';
 export type { Invocation, RunnableAgent } from './runnable-agent.js';
 export { Runner, type RunEventStream, type RunnerOptions, type RunnerRunOptions } from './runner.js';
