@@ -12,6 +12,23 @@ const element = (tag, text, attributes = {}) => {
   return node;
 };
 
+const TONES = { success: 'ok', partial: 'warn', recoverable: 'warn', fatal: 'bad', recovered: 'ok', terminal: 'bad', 'run completed': 'ok', 'run failed': 'bad' };
+/** A badge; `key` names its entry in the legend (#legend [data-key]), falling back to the kind's generic entry. */
+function badge(kind, label, key) {
+  const known = key && document.querySelector(`#legend [data-key="${CSS.escape(key)}"]`) ? key : kind;
+  return element('span', label, { class: `badge ${kind}`, 'data-key': known, 'data-tone': TONES[label] ?? (kind === 'outcome' ? 'bad' : 'neutral') });
+}
+
+/** A JSON value, pretty-printed in a <details>: collapsed to a one-line summary (title, size), all of it when opened. */
+function jsonDetails(title, value, preClass) {
+  const pretty = JSON.stringify(value, null, 2);
+  const details = element('details', undefined, { class: 'json' });
+  const summary = element('summary');
+  summary.append(element('span', title, { class: 'json-title' }), element('span', `${pretty.split('\n').length} lines of JSON`, { class: 'json-peek' }));
+  details.append(summary, element('pre', pretty, { class: preClass }));
+  return details;
+}
+
 /** Shows the fields of the chosen model source only (the OpenAI endpoint fields, or Anthropic's). */
 function showModelFields() {
   const source = $('#model-source').value;
@@ -20,7 +37,7 @@ function showModelFields() {
 }
 $('#model-source').addEventListener('change', showModelFields);
 showModelFields(); // a browser may restore a choice made before a reload
-$('#question').textContent = `The user asks: “${DEMO_QUESTION}”`;
+$('#question').textContent = DEMO_QUESTION;
 
 /**
  * The model: the scripted one, a real OpenAI-compatible endpoint, or Anthropic — a key lives only in this function
@@ -42,37 +59,95 @@ function chosenModel() {
   return F.createOpenAICompatibleClient({ baseURL: $('#base-url').value.trim(), model: $('#model-name').value.trim(), apiKey });
 }
 
-function toolCard(call) {
+/** The transcript: the user's turn, then one block per model call (its reasoning, text and tool calls). */
+function createTranscript() {
+  for (const turn of document.querySelectorAll('#transcript .turn-model')) turn.remove();
+  const turns = new Map();
+  const turnFor = (iteration) => {
+    if (turns.has(iteration)) return turns.get(iteration);
+    const node = element('li', undefined, { class: 'turn turn-model', 'data-speaker': 'model', 'data-iteration': String(iteration) });
+    const head = element('div', undefined, { class: 'turn-head' });
+    const meta = element('span', `model call ${iteration}`, { class: 'turn-meta' });
+    head.append(element('span', 'Model', { class: 'speaker' }), meta);
+    node.append(head);
+    $('#transcript').append(node);
+    const turn = { node, meta, reasoning: undefined, text: undefined, cards: undefined, calls: 0 };
+    turns.set(iteration, turn);
+    return turn;
+  };
+  const append = (turn, part, kind, text) => {
+    if (!turn[part]) {
+      turn[part] = element('p', '', { class: kind });
+      turn.node.insertBefore(turn[part], part === 'reasoning' ? turn.node.children[1] ?? null : turn.cards?.parentElement ?? null);
+    }
+    turn[part].textContent += text;
+  };
+  return {
+    reasoning: (iteration, delta) => append(turnFor(iteration), 'reasoning', 'reasoning', delta),
+    text: (iteration, delta) => append(turnFor(iteration), 'text', 'turn-text', delta),
+    cardsOf(iteration) {
+      const turn = turnFor(iteration);
+      if (!turn.cards) {
+        const block = element('div', undefined, { class: 'tool-calls' });
+        turn.callsTitle = element('p', '', { class: 'tool-calls-title' });
+        turn.cards = element('div', undefined, { class: 'cards' });
+        block.append(turn.callsTitle, turn.cards);
+        turn.node.append(block);
+      }
+      turn.calls++;
+      turn.callsTitle.textContent = `${turn.calls} tool call${turn.calls === 1 ? '' : 's'} · each card is what the model gets back`;
+      return turn.cards;
+    },
+    /** Marks the last turn that said something: the final answer (#answer), or the text kept when the run failed. */
+    close(failed) {
+      const last = [...turns.values()].reverse().find((turn) => turn.text);
+      if (!last) return;
+      last.text.id = 'answer';
+      last.node.classList.add(failed ? 'turn-cut' : 'turn-final');
+      last.meta.textContent += failed ? ' · stopped by the failure' : ' · final answer';
+    },
+  };
+}
+
+function toolCard(container, call) {
   const card = element('article', undefined, { class: 'card', 'data-call-id': call.id, 'data-ok': 'pending' });
-  card.append(element('h3', `${call.name}(${call.arguments})`));
-  const status = element('p', 'running…', { class: 'note' });
-  card.append(status);
-  $('#cards').append(card);
+  card.append(element('h3', call.name, { class: 'tool-name' }));
+  if (call.arguments) card.append(element('code', call.arguments, { class: 'call-args' }));
+  card.append(element('p', 'running…', { class: 'note pending' }));
+  container.append(card);
   return card;
 }
 
 function settleCard(card, item, retries) {
   card.dataset.ok = String(item.ok);
   card.dataset.outcome = item.outcome;
-  card.querySelector('.note').remove();
-  const meta = element('p');
-  meta.append(element('span', item.outcome, { class: 'badge outcome' }), element('span', `${item.attempts} attempt(s)`, { class: 'badge' }));
-  if (item.result.error) meta.append(element('span', item.result.error.type, { class: 'badge error-type' }));
+  card.querySelector('.pending')?.remove();
+  const meta = element('p', undefined, { class: 'badges' });
+  meta.append(badge('outcome', item.outcome, `outcome:${item.outcome}`), badge('attempts', `${item.attempts} attempt(s)`, 'attempts'));
+  if (item.result.error) meta.append(badge('error-type', item.result.error.type, `error-type:${item.result.error.type}`));
   card.append(meta);
   for (const retry of retries) card.append(element('p', `retried after attempt ${retry.attempt}: waited ${retry.delayMs} ms (${retry.error.type})`, { class: 'note retry' }));
-  card.append(element('p', 'The model receives:', { class: 'note' }), element('pre', JSON.stringify(JSON.parse(item.content), null, 2), { class: 'model-json' }));
+  card.append(jsonDetails('Model receives', JSON.parse(item.content), 'model-json'));
 }
+
+$('#toggle-json').addEventListener('click', () => {
+  const button = $('#toggle-json');
+  const open = button.getAttribute('aria-pressed') !== 'true';
+  for (const details of document.querySelectorAll('#transcript details.json')) details.open = open;
+  button.setAttribute('aria-pressed', String(open));
+  button.textContent = open ? 'Collapse all JSON' : 'Expand all JSON';
+});
 
 $('#agent-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const button = $('#run-agent');
   button.disabled = true;
-  $('#cards').replaceChildren();
-  $('#answer').textContent = '';
+  $('#toggle-json').setAttribute('aria-pressed', 'false');
+  $('#toggle-json').textContent = 'Expand all JSON';
   $('#agent-status').textContent = 'Running…';
+  const transcript = createTranscript();
   const cards = new Map();
   const retries = new Map();
-  let text = '';
   try {
     const agent = new F.AgentBuilder('web-demo')
       .chatClient(chosenModel())
@@ -85,16 +160,20 @@ $('#agent-form').addEventListener('submit', async (event) => {
       if (notice.source === 'tool') retries.set(notice.callId, [...(retries.get(notice.callId) ?? []), notice]);
     });
     for await (const item of await agent.run(DEMO_QUESTION)) {
-      if (item.type === 'tool-call') cards.set(item.call.id, toolCard(item.call));
-      if (item.type === 'tool-result') settleCard(cards.get(item.callId) ?? toolCard({ id: item.callId, name: item.toolName, arguments: '' }), item, retries.get(item.callId) ?? []);
-      if (item.type === 'text-delta') text += item.delta;
+      if (item.type === 'reasoning-delta') transcript.reasoning(item.iteration, item.delta);
+      if (item.type === 'text-delta') transcript.text(item.iteration, item.delta);
+      if (item.type === 'tool-call') cards.set(item.call.id, toolCard(transcript.cardsOf(item.iteration), item.call));
+      if (item.type === 'tool-result') {
+        const card = cards.get(item.callId) ?? toolCard(transcript.cardsOf(item.iteration), { id: item.callId, name: item.toolName, arguments: '' });
+        settleCard(card, item, retries.get(item.callId) ?? []);
+      }
       if (item.type === 'error' && item.terminal) throw item.error;
       if (item.type === 'finish') $('#agent-status').textContent = `Finished (${item.finishReason}) after ${item.iterations} model call(s).`;
     }
-    $('#answer').textContent = text;
+    transcript.close(false);
   } catch (error) {
     $('#agent-status').textContent = `The run failed: ${error?.name ?? 'Error'}: ${error?.message ?? error}`;
-    $('#answer').textContent = text; // what the model said before the failure is kept, never replayed
+    transcript.close(true); // what the model said before the failure is kept, never replayed
   } finally {
     button.disabled = false;
   }
@@ -112,14 +191,37 @@ $('#run-model-failures').addEventListener('click', async () => {
     const notes = [];
     const agent = new F.AgentBuilder('model-demo').chatClient(client).build();
     agent.on('retry', (event) => notes.push(event.fallbackTo ? `fell back to ${event.fallbackTo}` : `retried after ${event.delayMs} ms`));
+    const line = (result, label, text) => {
+      const item = element('li', undefined, { 'data-result': result });
+      item.append(badge('result', label, `result:${label}`), element('span', `${title}: ${text}`, { class: 'result-text' }));
+      list.append(item);
+    };
     try {
       const result = await F.collectAgentRun(await agent.run('Say something.'));
-      list.append(element('li', `${title}: “${result.text}” ${notes.join(', ')}${result.errors.length ? ` (recoverable: ${result.errors.map((error) => error.message).join('; ')})` : ''}`, { 'data-result': 'ok' }));
+      line('ok', 'recovered', `“${result.text}” ${notes.join(', ')}${result.errors.length ? ` (recoverable: ${result.errors.map((error) => error.message).join('; ')})` : ''}`);
     } catch (error) {
-      list.append(element('li', `${title}: terminal ${error.name} (${error.reason ?? ''}): ${error.message}`, { 'data-result': 'error' }));
+      line('error', 'terminal', `terminal ${error.name} (${error.reason ?? ''}): ${error.message}`);
     }
   }
 });
+
+const COLUMNS = ['severity', 'node', 'path', 'code', 'message'];
+
+/** A record row; a fatal record in a run that completed says the parent recovered (the failure stayed in its child). */
+function recordRows(record, completed) {
+  const row = element('tr', undefined, { 'data-severity': record.severity });
+  const cells = [record.severity, record.nodeName ?? record.nodeId ?? '', record.path?.join(' / ') ?? '', record.error?.code ?? '', record.error?.message ?? ''];
+  cells.forEach((cell, index) => {
+    const td = element('td', index === 0 ? undefined : cell, { 'data-label': COLUMNS[index] });
+    if (index === 0) td.append(badge('severity', cell, `severity:${cell}`));
+    row.append(td);
+  });
+  if (record.severity !== 'fatal' || !completed) return [row];
+  const where = record.path?.length ? `the child graph “${record.path.join(' / ')}”` : `node “${cells[1]}”`;
+  const note = element('tr', undefined, { class: 'record-note', 'data-note': 'parent-recovered' });
+  note.append(element('td', `↳ The parent recovered: this fatal error stopped ${where} only; the parent graph received it as a record and completed the run.`, { colspan: String(COLUMNS.length) }));
+  return [row, note];
+}
 
 $('#run-graph').addEventListener('click', async () => {
   const name = $('#graph-scenario').value;
@@ -127,12 +229,16 @@ $('#run-graph').addEventListener('click', async () => {
   const runner = new F.Runner({ appName: 'web-demo', agent: F.createGraphAgent(name, graph) });
   const summary = await consumeUntilCompletion(F, runner.run({ userId: 'visitor', sessionId: name, message: 'place order 42' }));
   const error = summary.transportError;
+  const verdict = badge('run', error ? 'run failed' : 'run completed', error ? 'run:failed' : 'run:completed');
+  verdict.id = 'graph-verdict';
+  $('#graph-verdict').replaceWith(verdict);
   $('#transport-error').textContent = error ? `transport error: type=${error.type} code=${error.code ?? ''} message=${error.message}` : 'no transport error: the run completed';
-  const rows = summary.executionErrors.map((record) => {
-    const row = element('tr', undefined, { 'data-severity': record.severity });
-    for (const cell of [record.severity, record.nodeName ?? record.nodeId ?? '', record.path?.join(' / ') ?? '', record.error?.code ?? '', record.error?.message ?? '']) row.append(element('td', cell));
-    return row;
-  });
-  $('#execution-errors tbody').replaceChildren(...rows);
-  $('#graph-state').textContent = `state: ${JSON.stringify(summary.state)}`;
+  $('#graph-outcome').hidden = false;
+  $('#execution-errors tbody').replaceChildren(...summary.executionErrors.flatMap((record) => recordRows(record, !error)));
+  $('#graph-records').hidden = summary.executionErrors.length === 0;
+  const state = $('#graph-state');
+  const pretty = JSON.stringify(summary.state, null, 2);
+  state.querySelector('.json-peek').textContent = `{ ${Object.keys(summary.state).join(', ')} } · ${pretty.split('\n').length} lines`;
+  state.querySelector('pre').textContent = pretty;
+  state.hidden = false;
 });
