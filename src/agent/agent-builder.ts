@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ArgumentRepair } from '../tools/tool-arguments.js';
-import type { ToolLogSink } from '../tools/tool-log.js';
+import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
 import { Agent } from './agent.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
@@ -38,7 +38,7 @@ export class AgentBuilder {
   private modelTemperature: number | undefined;
   private crashMode: 'result' | 'throw' = 'result';
   private errorFormat: ToolErrorFormat = 'structured';
-  private logger: ToolLogSink | undefined;
+  private logger: ToolLogOption | undefined;
   private readonly secretList: string[] = [];
   private repair: ArgumentRepair | undefined;
   private store: SessionStore | LoadSaveSessionStore | undefined;
@@ -94,9 +94,15 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Where tool developer-log records go. @default console for crashes */
-  toolLogger(sink: ToolLogSink): this {
-    this.logger = sink;
+  /**
+   * Where tool developer-log records go: `false` (nothing at all), `console` (every record, on its level's method) or
+   * a function (every record, redacted). Expected failures — error results, thrown `ToolFailure`s such as a mapped
+   * HTTP 404, invalid arguments, unknown tools, timeouts — print nothing by default.
+   * @default crashes only, one line each on `console.error` (`consoleToolLogSink`)
+   * @example `new AgentBuilder('a').toolLogger((record) => logs.push(record))`
+   */
+  toolLogger(option: ToolLogOption): this {
+    this.logger = option;
     return this;
   }
 
@@ -142,6 +148,8 @@ export class AgentBuilder {
     if (this.crashMode !== 'result' && this.crashMode !== 'throw') problems.push(`onToolCrash must be 'result' or 'throw'`);
     if (this.errorFormat !== 'structured' && this.errorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat'`);
     if (this.store !== undefined) problems.push(...sessionStoreProblems(this.store, 'sessionStore'));
+    const loggerProblem = toolLogOptionProblem(this.logger, 'toolLogger');
+    if (loggerProblem !== undefined) problems.push(loggerProblem);
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,

@@ -4,9 +4,9 @@ import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { linkedController } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
-import { isPlainObject } from '../internal/json.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { agentLoop, initialConversation, modelRequest, requestHooks } from './agent-loop.js';
+import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import { loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
 
@@ -61,15 +61,13 @@ export class Agent {
    * @returns The stream of run items.
    */
   async run(messages: readonly ChatMessage[] | string, options: AgentRunOptions = {}): Promise<AgentRunStream> {
-    const input = normalizeInput(messages);
+    const inputProblems = runInputProblems(messages);
+    if (inputProblems.length > 0) throw ConfigError.fromProblems('run input', inputProblems);
+    const input = toRunInput(messages);
     const settings = options ?? {};
     settings.signal?.throwIfAborted();
-    if (settings.session !== undefined && (typeof settings.session !== 'string' || settings.session === '')) {
-      throw ConfigError.fromProblems('run options', ['session must be a non-empty string']);
-    }
-    if (settings.output !== undefined && typeof (settings.output as { '~standard'?: { validate?: unknown } })?.['~standard']?.validate !== 'function') {
-      throw ConfigError.fromProblems('run options', ['output must be a Standard Schema (zod, valibot, jsonSchema()…)']);
-    }
+    const optionProblems = runOptionProblems(settings);
+    if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
     const history = settings.session === undefined ? [] : await loadSession(this.settings.sessionStore, settings.session);
     settings.signal?.throwIfAborted();
     const { controller, dispose } = linkedController(settings.signal);
@@ -96,16 +94,3 @@ export class Agent {
   }
 }
 
-function normalizeInput(messages: readonly ChatMessage[] | string): ChatMessage[] {
-  if (typeof messages === 'string') return [{ role: 'user', content: messages }];
-  const problems: string[] = [];
-  if (!Array.isArray(messages)) throw ConfigError.fromProblems('run input', ['messages must be a string or an array of messages']);
-  if (messages.length === 0) problems.push('messages must not be empty');
-  messages.forEach((message, index) => {
-    if (!isPlainObject(message)) problems.push(`messages[${index}] must be an object`);
-    else if (!['system', 'user', 'assistant', 'tool'].includes(message.role as string)) problems.push(`messages[${index}].role must be system, user, assistant or tool`);
-    else if (message.content !== null && typeof message.content !== 'string') problems.push(`messages[${index}].content must be a string or null`);
-  });
-  if (problems.length > 0) throw ConfigError.fromProblems('run input', problems);
-  return messages.map((message) => ({ ...message }));
-}

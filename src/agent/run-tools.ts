@@ -40,7 +40,16 @@ export async function* runTools(
       onToolCrash: settings.onToolCrash,
       repair: settings.repairArguments,
       onRetry: (notice) =>
-        safeEmit(context, queue, 'retry', { runId, agent, source: 'tool', attempt: notice.attempt, delayMs: notice.delayMs, error: notice.error, callId: call.id }),
+        safeEmit(context, queue, 'retry', {
+          runId,
+          agent,
+          source: 'tool',
+          attempt: notice.attempt,
+          delayMs: notice.delayMs,
+          error: redactValue(notice.error, settings.secrets),
+          callId: call.id,
+          toolName: notice.toolName,
+        }),
     }).then(
       (run): Settled => ({ ok: true, run }),
       (error: unknown): Settled => ({ ok: false, error }),

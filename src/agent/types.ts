@@ -5,7 +5,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolRunOutcome } from '../tools/run-tool.js';
 import type { ArgumentRepair } from '../tools/tool-arguments.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
-import type { ToolLogSink } from '../tools/tool-log.js';
+import type { ToolLogOption } from '../tools/tool-log-option.js';
 import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ToolResultJSON } from '../tools/tool-result.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
@@ -114,7 +114,21 @@ export interface AgentEvents {
     /** The real failure, for developers (crashes, thrown failures). */
     cause?: unknown;
   }) => void;
-  retry: (event: { runId: string; agent: string; source: 'model' | 'tool'; attempt: number; delayMs: number; error: unknown; fallbackTo?: string; callId?: string }) => void;
+  /**
+   * A model call or a tool call is retried (or a fallback model takes over: `fallbackTo`). `error` is plain JSON with
+   * the agent's secrets removed; a tool retry names its call (`callId`) and its tool (`toolName`).
+   */
+  retry: (event: {
+    runId: string;
+    agent: string;
+    source: 'model' | 'tool';
+    attempt: number;
+    delayMs: number;
+    error: unknown;
+    fallbackTo?: string;
+    callId?: string;
+    toolName?: string;
+  }) => void;
   error: (event: { runId: string; agent: string; iteration: number; terminal: boolean; error: AgentErrorJSON | Record<string, unknown> }) => void;
 }
 
@@ -129,7 +143,7 @@ export interface AgentSettings {
   temperature?: number | undefined;
   onToolCrash: 'result' | 'throw';
   toolErrorFormat: ToolErrorFormat;
-  toolLogger?: ToolLogSink | undefined;
+  toolLogger?: ToolLogOption | undefined;
   secrets: readonly string[];
   repairArguments?: ArgumentRepair | undefined;
   sessionStore: SessionStore;

@@ -41,6 +41,7 @@ export {
   type ToolLogRecord,
   type ToolLogSink,
 } from './tool-log.js';
+export type { ToolLogConsole, ToolLogOption } from './tool-log-option.js';
 export { ToolNotFound } from './tool-not-found.js';
 export { GENERIC_TOOL_ERROR_TYPE, PARTIAL_FAILURE_TYPE, ToolResult, type ToolErrorInput, type ToolResultJSON } from './tool-result.js';
 export type { RetryOptions } from '../internal/retry.js';

@@ -4,7 +4,8 @@ import { read } from '../internal/error-chain.js';
 import { preview, safeString, truncate } from '../internal/json.js';
 import type { AnyTool } from './define-tool.js';
 import { runTool, type RunToolOptions, type ToolRun } from './run-tool.js';
-import { consoleToolLogSink, ToolLogWriter } from './tool-log.js';
+import { ToolLogWriter } from './tool-log.js';
+import { toolLogSink } from './tool-log-option.js';
 import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
 import { finishToolRun } from './seal-tool-result.js';
@@ -49,7 +50,7 @@ export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options
     context: guess ? { requested: shownName, available, closest: guess } : { requested: shownName, available },
     suggestion: available.length > 0 ? `Call one of the available tools (${available.join(', ')}) instead.` : 'Answer without calling tools.',
   });
-  const log = new ToolLogWriter(settings.logger ?? consoleToolLogSink, shownName, callId, settings.secrets ?? []);
+  const log = new ToolLogWriter(toolLogSink(settings.logger), shownName, callId, settings.secrets ?? []);
   log.write('warn', 'tool.not_found', failure.message, { data: { arguments: preview(rawArguments, 200) } });
   return finishToolRun({ toolName: name, callId, result: ToolResult.error(failure), outcome: 'not_found', attempts: 0, durationMs: 0, error: failure }, log);
 }

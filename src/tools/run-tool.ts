@@ -10,7 +10,8 @@ import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair }
 import { TimeoutError } from './timeout-error.js';
 import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 import { ToolInternalError } from './tool-internal-error.js';
-import { consoleToolLogSink, ToolLogWriter, type ToolLogSink } from './tool-log.js';
+import { ToolLogWriter } from './tool-log.js';
+import { toolLogSink, type ToolLogOption } from './tool-log-option.js';
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
 import { finishToolRun } from './seal-tool-result.js';
 
@@ -26,8 +27,12 @@ export interface RunToolOptions {
   callId?: string | undefined;
   /** Cancels the call; the promise then rejects with `signal.reason` (never retried, never wrapped). */
   signal?: AbortSignal | undefined;
-  /** Developer log sink. @default {@link consoleToolLogSink} (crashes to `console.error`) */
-  logger?: ToolLogSink | undefined;
+  /**
+   * The developer log: `false` (nothing), `console` (every record, on its level's method) or a function (every
+   * record). Expected failures print nothing by default; see {@link ToolLogOption}.
+   * @default `consoleToolLogSink`: crashes only, one line each on `console.error`
+   */
+  logger?: ToolLogOption | undefined;
   /** Called before each retry wait. */
   onRetry?: ((notice: ToolRetryNotice) => void) | undefined;
   /** One chance to fix rejected arguments. */
@@ -124,7 +129,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
   const started = monotonic();
   const callId = typeof settings.callId === 'string' && settings.callId !== '' ? settings.callId : createId('call');
   const secrets = settings.secrets ?? [];
-  const log = new ToolLogWriter(settings.logger ?? consoleToolLogSink, tool.name, callId, secrets);
+  const log = new ToolLogWriter(toolLogSink(settings.logger), tool.name, callId, secrets);
   const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> =>
     finishToolRun({ toolName: tool.name, callId, durationMs: monotonic() - started, ...run }, log);
 

@@ -59,15 +59,24 @@ export interface ToolLogger {
 }
 
 /**
- * The default sink: `error` records (tool crashes) go to `console.error`, `warn` records to `console.warn`, the rest
- * is dropped. Pass your own `logger` to `runTool` or the agent to keep every record.
+ * The default sink, quiet by design: only `error` records — crashes (a tool threw something other than a
+ * `ToolFailure`), results that cannot be JSON, a `repair` or `formatError` hook that threw — each as exactly one line
+ * on `console.error` (redacted; no stack, no arguments). Expected failures (error results, thrown `ToolFailure`s such as
+ * a mapped HTTP 404, invalid arguments, unknown tools, timeouts) and `warn`/`info`/`debug` records print nothing. Pass
+ * `logger: console` for every record, a function to keep them as data, or `false` for silence.
  * @example `runTool(tool, args, { logger: (record) => myLogger.log(record) })`
  */
 export const consoleToolLogSink: ToolLogSink = (record) => {
-  const line = `[faultline] ${record.event} ${record.toolName} (${record.callId}): ${record.message}`;
-  if (record.level === 'error') console.error(line, record.error ?? '');
-  else if (record.level === 'warn') console.warn(line);
+  if (record.level === 'error') console.error(toolLogLine(record));
 };
+
+/**
+ * A record as one line of text, `[faultline] <event> <tool> (<call id>): <message>`, line breaks folded into spaces.
+ * @example `toolLogLine(record) // "[faultline] tool.crash get_user (call_1): crashed: boom"`
+ */
+export function toolLogLine(record: ToolLogRecord): string {
+  return `[faultline] ${record.event} ${record.toolName} (${record.callId}): ${record.message}`.replace(/\s*[\r\n]+\s*/g, ' ');
+}
 
 /** Builds redacted records for one tool call. */
 export class ToolLogWriter {

@@ -1,0 +1,66 @@
+/** The options of `runAgent` / `streamAgent`, and their checks (every problem at once, with the agent's and the run's). */
+import type { ChatClient, ChatMessage } from '../chat/core/types.js';
+import { isPlainObject } from '../internal/json.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
+import type { ToolLogOption } from '../tools/tool-log-option.js';
+import { runInputProblems, runOptionProblems } from './run-input.js';
+import type { LoadSaveSessionStore, SessionStore } from './session-store.js';
+
+/** What `runAgent` and `streamAgent` take besides the turn's input (`prompt` or `messages`). */
+export interface RunAgentSettings<Output = unknown> {
+  /** The model to call: any `ChatClient` (`createOpenAICompatibleClient`, `createAnthropicClient`…). */
+  model: ChatClient;
+  /** The system message sent first on every model call. */
+  instructions?: string | undefined;
+  /** The tools the model may call (made by `defineTool`; names must be unique). @default [] */
+  tools?: readonly AnyTool[] | undefined;
+  /** Model calls before the run finishes with `max_iterations`. @default 10 */
+  maxIterations?: number | undefined;
+  /**
+   * A Standard Schema the final answer must match (zod, valibot, `jsonSchema()`…); it types `result.output`. A second
+   * failing answer ends the run with an `OutputValidationError`.
+   */
+  output?: StandardSchemaV1<unknown, Output> | undefined;
+  /** Cancels the run; `runAgent` then rejects with `signal.reason`. */
+  signal?: AbortSignal | undefined;
+  /** Keeps the conversation under this id in `sessionStore` (which is then required). */
+  session?: string | undefined;
+  /**
+   * Where `session` is kept. Required with `session`: each call builds a new agent, so a default in-memory store would
+   * forget the conversation when the call returns — create one `InMemorySessionStore` and pass it to every call.
+   */
+  sessionStore?: SessionStore | LoadSaveSessionStore | undefined;
+  /** Tool developer log: `false`, `console` or a function. @default crashes only, one line on `console.error` */
+  toolLogger?: ToolLogOption | undefined;
+  /** Strings that must never appear in logs, events or errors (your tools' API keys). */
+  secrets?: readonly string[] | undefined;
+  /** The agent's name in events (`agent`). @default 'agent' */
+  name?: string | undefined;
+}
+
+/**
+ * The options of `runAgent` / `streamAgent`: the settings, and the turn's input — `prompt` (one user message) or
+ * `messages`, exactly one of them.
+ * @example
+ * ```ts
+ * const options: RunAgentOptions = { model, prompt: 'Weather in Paris?', tools: [getWeather] };
+ * ```
+ */
+export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
+  ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
+
+/** @internal Every problem `runAgent` finds itself (the agent builder adds its own: tools, limits, the store). */
+export function runAgentProblems(options: unknown): string[] {
+  if (!isPlainObject(options)) return ['options must be an object'];
+  const { model, prompt, messages, secrets } = options as Partial<RunAgentSettings> & { prompt?: unknown; messages?: unknown };
+  const problems: string[] = [];
+  if (typeof model?.stream !== 'function' || typeof model.complete !== 'function') problems.push('model must be a ChatClient');
+  if ((prompt === undefined) === (messages === undefined)) problems.push('give either prompt or messages');
+  else if (messages !== undefined) problems.push(...runInputProblems(messages));
+  else if (typeof prompt !== 'string' || prompt.trim() === '') problems.push('prompt must be a non-empty string');
+  if (options.session !== undefined && options.sessionStore === undefined) problems.push('session needs a sessionStore (kept across calls)');
+  if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  problems.push(...runOptionProblems(options));
+  return problems;
+}
