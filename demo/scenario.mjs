@@ -4,31 +4,11 @@
 // scenario runs in the terminal demo and in the script-tag page without a bundler.
 
 /**
- * The tools. `parameters` use a tiny hand-written Standard Schema so the scenario has no dependency of its own
- * (any zod 4 / valibot / arktype schema works the same way).
+ * The tools' parameters: plain JSON Schema through the SDK's own `jsonSchema()`, which validates arguments too, so the
+ * scenario needs no schema library — in the terminal, and on a page that loads only the script-tag build (any zod 4 /
+ * valibot / arktype schema works the same way).
  */
-function objectSchema(properties, required) {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'demo',
-      validate(value) {
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return { issues: [{ message: 'Expected an object', path: [] }] };
-        const issues = [];
-        for (const key of required) if (!(key in value)) issues.push({ message: `Required ${properties[key].type}`, path: [key], expected: properties[key].type });
-        for (const [key, spec] of Object.entries(properties)) {
-          if (key in value && typeof value[key] !== spec.type) issues.push({ message: `Expected ${spec.type}, received ${typeof value[key]}`, path: [key], expected: spec.type });
-        }
-        return issues.length > 0 ? { issues } : { value };
-      },
-    },
-  };
-}
-
-const schema = (properties, required = Object.keys(properties)) => ({
-  parameters: objectSchema(properties, required),
-  jsonSchema: { type: 'object', properties, required },
-});
+const schema = (F, properties, required = Object.keys(properties)) => ({ parameters: F.jsonSchema({ type: 'object', properties, required }) });
 
 /** A fake user API: 401 for one user (an expired key), a profile otherwise. */
 async function userAPI(userId, key) {
@@ -44,7 +24,7 @@ export function createDemoTools(F) {
   const getUserProfile = defineTool({
     name: 'get_user_profile',
     description: 'Fetch a user profile by numeric id.',
-    ...schema({ user_id: { type: 'number' } }),
+    ...schema(F, { user_id: { type: 'number' } }),
     execute: async ({ user_id }) => {
       if (user_id === 404) throw new DataNotFoundError(`No profile found for user_id: ${user_id}.`, { context: { user_id } });
       if (user_id === 500) throw new TypeError("Cannot read properties of undefined (reading 'rows')");
@@ -57,7 +37,7 @@ export function createDemoTools(F) {
   const getWeather = defineTool({
     name: 'get_weather',
     description: 'Current weather and forecast for a city.',
-    ...schema({ city: { type: 'string' } }),
+    ...schema(F, { city: { type: 'string' } }),
     retry: { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 200 },
     execute: async ({ city }) => {
       weatherCalls++;
@@ -69,7 +49,7 @@ export function createDemoTools(F) {
   const search = defineTool({
     name: 'search',
     description: 'Search the web.',
-    ...schema({ query: { type: 'string' } }),
+    ...schema(F, { query: { type: 'string' } }),
     timeoutMs: 300,
     execute: () => new Promise(() => {}), // never settles and ignores its signal: the timeout still fires
   });
