@@ -60,6 +60,7 @@ export type { NodeBehaviourOptions, NodeFallback, NodeOptions, NodeRetryPolicy }
 export { messagesStateSchema, reducers, StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 export { SubgraphResult } from './subgraph-result.js';
 export type { AgentNodeOptions } from './agent-node.js';
+export type { SubgraphNodeOptions } from './subgraph-node.js';
 export { createGraphAgent, type GraphAgent, type GraphAgentOptions } from './graph-agent.js';
 export type { LLMNodeOptions } from './llm-node.js';
 export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './tools-node.js';

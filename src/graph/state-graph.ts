@@ -5,6 +5,7 @@ import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
+import { isCompiledGraph, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
 import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
 import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
 import { END, NodeType, START } from './constants.js';
@@ -81,7 +82,8 @@ export class StateGraph {
     }
     if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
     if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
-    if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
+    if (isCompiledGraph(run)) this.problems.push(`node ${JSON.stringify(id)} needs a function, not a compiled graph: run a compiled graph as a node with addSubgraph(${JSON.stringify(id)}, graph)`);
+    else if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
     this.problems.push(...nodeOptionProblems(id, options));
     this.nodes.set(id, {
       id,
@@ -108,6 +110,32 @@ export class StateGraph {
       return this;
     }
     return this.addNode(id, agentNode(id, agent, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });
+  }
+
+  /**
+   * Adds a node that runs a compiled graph as a child, without wrapping it in `createGraphAgent`: the same as
+   * `addAgentNode(id, createGraphAgent(id, graph), options)` — the same `SubgraphResult`, the child's records with
+   * `path` through `outputMapper` (use the collector's `subgraphOutputMapper()`), the parent's signal, its
+   * checkpoints nested under `<parent run id>/<id>`, and `retry`, `timeoutMs`, `fallback`, `callbacks` as on any node.
+   * Anything but a compiled graph is a `compile()` problem.
+   *
+   * @example
+   * ```ts
+   * parent.addSubgraph('inventory', inventoryGraph, { outputMapper: collector.subgraphOutputMapper(), timeoutMs: 5_000 });
+   * ```
+   */
+  addSubgraph(id: string, graph: CompiledGraph, options: SubgraphNodeOptions = {}): this {
+    if (!isCompiledGraph(graph)) {
+      const hint =
+        (graph as unknown) instanceof StateGraph
+          ? 'call compile() on the child StateGraph first'
+          : typeof (graph as { runEvents?: unknown } | null)?.runEvents === 'function'
+            ? 'for an agent use addAgentNode()'
+            : 'build one with new StateGraph(schema)…compile()';
+      this.problems.push(`subgraph node ${JSON.stringify(id)} needs a compiled graph: ${hint}`);
+      return this;
+    }
+    return this.addNode(id, subgraphNode(id, graph, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });
   }
 
   /** Adds a node that makes one model call over the state's messages (see `routeToolCalls` for the tool loop). */

@@ -1,0 +1,39 @@
+/**
+ * Running a compiled graph directly as a node of a parent graph (`StateGraph.addSubgraph`), with exactly the
+ * semantics of an agent node running `createGraphAgent(id, graph)`: the same `SubgraphResult`, records, checkpoints.
+ */
+import { agentNode, type AgentNodeOptions } from './agent-node.js';
+import type { CompiledGraph } from './compiled-graph.js';
+import { createGraphAgent } from './graph-agent.js';
+import type { NodeContext } from './node-context.js';
+import type { NodeBehaviourOptions } from './node-options.js';
+import type { State, StateSchema } from './state-schema.js';
+
+/**
+ * Options of `addSubgraph`: those of `addAgentNode` (`name`, `inputMapper`, `outputMapper`, `propagateChildErrors`)
+ * and the node behaviour of `addNode` (`retry`, `timeoutMs`, `fallback`, `callbacks`). The child's input is the
+ * parent state without its execution-error fields; the parent update is `{last_response, node_responses}` unless an
+ * `outputMapper` is given — pass `collector.subgraphOutputMapper()` to bring the child's records home with `path`.
+ *
+ * @example
+ * ```ts
+ * const options: SubgraphNodeOptions = { outputMapper: collector.subgraphOutputMapper(), timeoutMs: 5_000 };
+ * parent.addSubgraph('inventory', inventoryGraph, options);
+ * ```
+ */
+export type SubgraphNodeOptions = AgentNodeOptions & NodeBehaviourOptions;
+
+/** @internal Whether `value` is a compiled graph (structurally, so a copy from another bundle counts too). */
+export function isCompiledGraph(value: unknown): value is CompiledGraph {
+  if (typeof value !== 'object' || value === null) return false;
+  const graph = value as Partial<CompiledGraph>;
+  return typeof graph.start === 'function' && typeof graph.run === 'function' && typeof graph.parts === 'object' && graph.parts !== null;
+}
+
+/**
+ * @internal The node function of a subgraph node: the graph runs as the graph agent `name` inside an agent node, so
+ * its run gets the parent's signal, `path` (`[...parent path, id]`) and checkpointer (under `<parent run id>/<id>`).
+ */
+export function subgraphNode(id: string, graph: CompiledGraph, schema: StateSchema, options: SubgraphNodeOptions): (state: State, context: NodeContext) => Promise<State> {
+  return agentNode(id, createGraphAgent(options.name ?? id, graph), schema, options);
+}
