@@ -5,7 +5,7 @@ import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
-import { isCompiledGraph, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
+import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
 import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
 import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
 import { END, NodeType, START } from './constants.js';
@@ -126,13 +126,7 @@ export class StateGraph {
    */
   addSubgraph(id: string, graph: CompiledGraph, options: SubgraphNodeOptions = {}): this {
     if (!isCompiledGraph(graph)) {
-      const hint =
-        (graph as unknown) instanceof StateGraph
-          ? 'call compile() on the child StateGraph first'
-          : typeof (graph as { runEvents?: unknown } | null)?.runEvents === 'function'
-            ? 'for an agent use addAgentNode()'
-            : 'build one with new StateGraph(schema)…compile()';
-      this.problems.push(`subgraph node ${JSON.stringify(id)} needs a compiled graph: ${hint}`);
+      this.problems.push(`subgraph node ${JSON.stringify(id)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
       return this;
     }
     return this.addNode(id, subgraphNode(id, graph, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });

@@ -30,6 +30,13 @@ export function isCompiledGraph(value: unknown): value is CompiledGraph {
   return typeof graph.start === 'function' && typeof graph.run === 'function' && typeof graph.parts === 'object' && graph.parts !== null;
 }
 
+/** @internal What to do instead, for a value given to `addSubgraph` that is not a compiled graph. */
+export function notCompiledHint(value: unknown, isStateGraph: (value: unknown) => boolean): string {
+  if (isStateGraph(value)) return 'call compile() on the child StateGraph first';
+  if (typeof (value as { runEvents?: unknown } | null)?.runEvents === 'function') return 'for an agent use addAgentNode()';
+  return 'build one with new StateGraph(schema)…compile()';
+}
+
 /**
  * @internal The node function of a subgraph node: the graph runs as the graph agent `name` inside an agent node, so
  * its run gets the parent's signal, `path` (`[...parent path, id]`) and checkpointer (under `<parent run id>/<id>`).
