@@ -18,7 +18,7 @@ const options: ts.CompilerOptions = {
   moduleDetection: ts.ModuleDetectionKind.Force, // every block is its own module, even one without import or export
   strict: true,
   noEmit: true,
-  types: [],
+  types: ['node'], // a block may serve a handler under Node's http (faultline/node)
   paths: {
     faultline: [join(root, 'src/index.ts')],
     'faultline/*': [join(root, 'src/*/index.ts')],
@@ -40,6 +40,7 @@ const illustrativeDeclarations: Record<string, string> = {
   collector: 'declare const collector: Faultline.ExecutionErrorCollector;',
   compiled: 'declare const compiled: Faultline.CompiledGraph;',
   parent: 'declare const parent: Faultline.StateGraph;',
+  agent: 'declare const agent: Faultline.RunnableAgent;',
 };
 
 interface ReadmeBlock {

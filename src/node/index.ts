@@ -1,0 +1,2 @@
+export { toNodeListener, type FetchHandler, type NodeListenerOptions } from './to-node-listener.js';
+export type { NodeIncomingRequest, NodeServerResponse } from './node-types.js';

@@ -1,0 +1,50 @@
+/**
+ * The parts of Node's `http.IncomingMessage` that {@link toNodeListener} reads: a structural type, so this folder
+ * imports nothing from Node (an `IncomingMessage` fits it, as does any look-alike in a test).
+ * @example
+ * ```ts
+ * const listener: (request: NodeIncomingRequest, response: NodeServerResponse) => void = toNodeListener(handler);
+ * ```
+ */
+export interface NodeIncomingRequest {
+  /** `GET`, `POST`, … */
+  readonly method?: string | undefined;
+  /** The request target, usually origin-form (`/a2a?x=1`). */
+  readonly url?: string | undefined;
+  /** Lower-cased header names, a list for repeated ones. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** True once the whole message (body included) has arrived. */
+  readonly complete?: boolean;
+  /** The connection; `encrypted: true` on TLS sockets. */
+  readonly socket?: object | null | undefined;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/**
+ * The parts of Node's `http.ServerResponse` that {@link toNodeListener} writes: a structural type, as
+ * {@link NodeIncomingRequest}.
+ * @example
+ * ```ts
+ * const listener: (request: NodeIncomingRequest, response: NodeServerResponse) => void = toNodeListener(handler);
+ * ```
+ */
+export interface NodeServerResponse {
+  statusCode: number;
+  statusMessage: string;
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+  readonly socket?: { destroy(): unknown; end(): unknown } | null | undefined;
+  setHeader(name: string, value: string | string[]): unknown;
+  flushHeaders(): void;
+  write(chunk: Uint8Array): boolean;
+  end(callback?: () => void): unknown;
+  destroy(): unknown;
+  on(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
+  once(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
+  off(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
+}
