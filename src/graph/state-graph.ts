@@ -13,6 +13,7 @@ import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import type { NodeContext } from './node-context.js';
 import { fallbackTargets, nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
 import type { State, StateSchema } from './state-schema.js';
+import { toolLogOptionProblem } from '../tools/tool-log-option.js';
 
 /** A node: takes the state (a copy; treat it as read-only), returns a state update, a `Command`, or nothing. */
 export type NodeFunction = (state: State, context: NodeContext) => unknown;
@@ -147,6 +148,8 @@ export class StateGraph {
       this.problems.push(`tools node ${JSON.stringify(id)} needs tools made by defineTool()`);
       return this;
     }
+    const loggerProblem = toolLogOptionProblem(options.logger, `tools node ${JSON.stringify(id)}: logger`);
+    if (loggerProblem) this.problems.push(loggerProblem);
     return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, ...behaviourOf(options) });
   }
 

@@ -5,7 +5,7 @@ import { createEvent } from '../runner/event.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { runToolCall } from '../tools/run-tool-call.js';
 import { toolRunContent, type ToolErrorFormat } from '../tools/serialize-tool-result.js';
-import type { ToolLogSink } from '../tools/tool-log.js';
+import type { ToolLogOption } from '../tools/tool-log-option.js';
 import { END } from './constants.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
 import type { Router } from './state-graph.js';
@@ -20,7 +20,8 @@ export interface ToolsNodeOptions {
   onToolCrash?: 'result' | 'throw' | undefined;
   /** @default 'structured' */
   errorFormat?: ToolErrorFormat | undefined;
-  logger?: ToolLogSink | undefined;
+  /** The tools' developer log: `false`, `console` or a function. @default crashes only, one line on `console.error` */
+  logger?: ToolLogOption | undefined;
   secrets?: readonly string[] | undefined;
 }
 

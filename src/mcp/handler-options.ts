@@ -2,7 +2,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
-import type { ToolLogSink } from '../tools/tool-log.js';
+import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
 import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import type { MCPImplementation } from './protocol.js';
 
@@ -72,8 +72,8 @@ export interface MCPHandlerOptions {
    * JSON-escaped, base64), from every byte the handler sends, and from the developer log records.
    */
   secrets?: readonly string[] | undefined;
-  /** The tools' developer log (real errors, stacks, arguments; redacted). @default `consoleToolLogSink` of `runTool` */
-  logger?: ToolLogSink | undefined;
+  /** The tools' developer log: `false`, `console` or a function (real errors, stacks, arguments; redacted). @default crashes only, one line on `console.error` */
+  logger?: ToolLogOption | undefined;
   /** Hears every unexpected failure inside the handler (answered -32603 with a generic message), redacted. */
   onError?: ((error: unknown) => void) | undefined;
 }
@@ -93,7 +93,7 @@ export interface MCPSettings {
   /** The origins accepted besides the request URL's own, or `'*'` for every one. */
   allowedOrigins: ReadonlySet<string> | '*';
   secrets: readonly string[];
-  logger: ToolLogSink | undefined;
+  logger: ToolLogOption | undefined;
   onError: ((error: unknown) => void) | undefined;
 }
 
@@ -140,7 +140,8 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !positive(options.keepAliveMs, true)) problems.push('keepAliveMs must be a finite number > 0 or false');
   if (options.allowedOrigins !== undefined && options.allowedOrigins !== '*' && !isStringArray(options.allowedOrigins)) problems.push(`allowedOrigins must be an array of strings or '*'`);
   if (options.secrets !== undefined && !isStringArray(options.secrets)) problems.push('secrets must be an array of strings');
-  if (options.logger !== undefined && typeof options.logger !== 'function') problems.push('logger must be a function');
+  const loggerProblem = toolLogOptionProblem(options.logger, 'logger');
+  if (loggerProblem) problems.push(loggerProblem);
   if (options.onError !== undefined && typeof options.onError !== 'function') problems.push('onError must be a function');
   if (problems.length > 0) throw ConfigError.fromProblems('MCP handler options', problems);
   const info = options.serverInfo;

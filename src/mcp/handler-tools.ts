@@ -9,7 +9,7 @@ import { redactValue } from '../internal/redact.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { runTool, type ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult, toolRunContent } from '../tools/serialize-tool-result.js';
-import type { ToolLogSink } from '../tools/tool-log.js';
+import type { ToolLogOption } from '../tools/tool-log-option.js';
 import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import { MCPErrorCode, type MCPCallToolResult, type MCPToolDescription } from './protocol.js';
 import type { RPCErrorObject } from './handler-wire.js';
@@ -96,7 +96,7 @@ function decodeCursor(cursor: unknown, count: number): number | undefined {
 export interface ToolCallSettings {
   signal: AbortSignal;
   secrets: readonly string[];
-  logger: ToolLogSink | undefined;
+  logger: ToolLogOption | undefined;
 }
 
 /**
