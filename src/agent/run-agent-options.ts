@@ -50,6 +50,17 @@ export interface RunAgentSettings<Output = unknown> {
 export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
   ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
 
+const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages']);
+/** The names other SDKs use for these options (AI SDK, OpenAI Agents), so a misplaced habit gets a pointer. */
+const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger' };
+
+/** An option this function does not know is a problem, never silently ignored. */
+function unknownOptions(options: Record<string, unknown>): string[] {
+  return Object.keys(options)
+    .filter((key) => !KNOWN.has(key))
+    .map((key) => `unknown option ${JSON.stringify(key)}${Object.hasOwn(ALIASES, key) ? ` (did you mean ${ALIASES[key]}?)` : ''}`);
+}
+
 /** @internal Every problem `runAgent` finds itself (the agent builder adds its own: tools, limits, the store). */
 export function runAgentProblems(options: unknown): string[] {
   if (!isPlainObject(options)) return ['options must be an object'];
@@ -61,6 +72,8 @@ export function runAgentProblems(options: unknown): string[] {
   else if (typeof prompt !== 'string' || prompt.trim() === '') problems.push('prompt must be a non-empty string');
   if (options.session !== undefined && options.sessionStore === undefined) problems.push('session needs a sessionStore (kept across calls)');
   if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  problems.push(...runOptionProblems(options));
+  const signal = options.signal as { aborted?: unknown; addEventListener?: unknown } | undefined;
+  if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) problems.push('signal must be an AbortSignal');
+  problems.push(...unknownOptions(options), ...runOptionProblems(options));
   return problems;
 }
