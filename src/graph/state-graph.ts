@@ -2,18 +2,17 @@ import { WorkflowError } from '../errors/workflow-error.js';
 import type { ChatClient } from '../chat/core/types.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
-import { isTool, type AnyTool } from '../tools/define-tool.js';
+import type { AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
 import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
-import { toolsNode, type ToolsNodeOptions } from './tools-node.js';
+import { toolsNode, toolsNodeProblems, type ToolsNodeOptions } from './tools-node.js';
 import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
 import { END, NodeType, START } from './constants.js';
 import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import type { NodeContext } from './node-context.js';
 import { fallbackTargets, nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
 import type { State, StateSchema } from './state-schema.js';
-import { toolLogOptionProblem } from '../tools/tool-log-option.js';
 
 /** A node: takes the state (a copy; treat it as read-only), returns a state update, a `Command`, or nothing. */
 export type NodeFunction = (state: State, context: NodeContext) => unknown;
@@ -114,11 +113,8 @@ export class StateGraph {
   }
 
   /**
-   * Adds a node that runs a compiled graph as a child, without wrapping it in `createGraphAgent`: the same as
-   * `addAgentNode(id, createGraphAgent(id, graph), options)` — the same `SubgraphResult`, the child's records with
-   * `path` through `outputMapper` (use the collector's `subgraphOutputMapper()`), the parent's signal, its
-   * checkpoints nested under `<parent run id>/<id>`, and `retry`, `timeoutMs`, `fallback`, `callbacks` as on any node.
-   * Anything but a compiled graph is a `compile()` problem.
+   * Adds a node that runs a compiled graph as a child: exactly `addAgentNode(id, createGraphAgent(id, graph), options)`
+   * (see `SubgraphNodeOptions`). Anything but a compiled graph is a `compile()` problem.
    *
    * @example
    * ```ts
@@ -144,12 +140,9 @@ export class StateGraph {
 
   /** Adds a node that answers the last assistant message's tool calls through `runToolCall`. */
   addToolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions & NodeBehaviourOptions = {}): this {
-    if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) {
-      this.problems.push(`tools node ${JSON.stringify(id)} needs tools made by defineTool()`);
-      return this;
-    }
-    const loggerProblem = toolLogOptionProblem(options.logger, `tools node ${JSON.stringify(id)}: logger`);
-    if (loggerProblem) this.problems.push(loggerProblem);
+    const problems = toolsNodeProblems(id, tools, options);
+    this.problems.push(...problems);
+    if (problems.length > 0) return this;
     return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, ...behaviourOf(options) });
   }
 

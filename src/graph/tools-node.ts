@@ -2,10 +2,10 @@
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent } from '../runner/event.js';
-import type { AnyTool } from '../tools/define-tool.js';
+import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { runToolCall } from '../tools/run-tool-call.js';
 import { toolRunContent, type ToolErrorFormat } from '../tools/serialize-tool-result.js';
-import type { ToolLogOption } from '../tools/tool-log-option.js';
+import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
 import { END } from './constants.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
 import type { Router } from './state-graph.js';
@@ -40,6 +40,13 @@ export function pendingToolCalls(messages: readonly ChatMessage[]): ToolCall[] {
 }
 
 /** The node function of a tools node: one tool message per pending call, in call order. */
+/** @internal Every problem with a tools node's tools and options, as sentences for `compile()`. */
+export function toolsNodeProblems(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions): string[] {
+  if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) return [`tools node ${JSON.stringify(id)} needs tools made by defineTool()`];
+  const logger = toolLogOptionProblem(options.logger, `tools node ${JSON.stringify(id)}: logger`);
+  return logger ? [logger] : [];
+}
+
 export function toolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions) {
   const key = options.messagesKey ?? 'messages';
   return async (state: State, context: NodeContext): Promise<State | undefined> => {
