@@ -40,7 +40,7 @@ const agent = new AgentBuilder('bench')
 
 async function faultlineRun() {
   let text = '';
-  for await (const item of await agent.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
+  for await (const item of agent.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
   if (text !== 'It is sunny in Paris.') throw new Error(`unexpected answer: ${text}`);
 }
 

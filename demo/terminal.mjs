@@ -28,7 +28,7 @@ agent.on('tool-error', (event) => {
 
 console.log(bold(`\n== The agent loop on ${real ? `a real endpoint (${model.name})` : 'the built-in scripted model (offline)'} ==`));
 console.log(`user: ${DEMO_QUESTION}`);
-await print(await agent.run(DEMO_QUESTION));
+await print(agent.run(DEMO_QUESTION));
 
 console.log(bold('\n== Model-level failures (offline) =='));
 const { retrying, fallback, cut } = createModelFailureClients(F);
@@ -40,12 +40,12 @@ for (const [title, client] of [
   console.log(bold(`\n-- ${title}`));
   const modelAgent = new AgentBuilder('model-demo').chatClient(client).build();
   modelAgent.on('retry', (event) => console.log(dim(`   ↻ model retry after attempt ${event.attempt}: waiting ${event.delayMs} ms${event.fallbackTo ? ` (falling back to ${event.fallbackTo})` : ''}`)));
-  await print(await modelAgent.run('Say something.'));
+  await print(modelAgent.run('Say something.'));
 }
 
 console.log(bold('\n== The same run, collected =='));
 try {
-  const result = await collectAgentRun(await new AgentBuilder('collect-demo').chatClient(createModelFailureClients(F).cut).build().run('Say something.'));
+  const result = await collectAgentRun(new AgentBuilder('collect-demo').chatClient(createModelFailureClients(F).cut).build().run('Say something.'));
   console.log(result.text);
 } catch (error) {
   console.log(`collectAgentRun rejected with the terminal error: ${error.name} (${error.reason}): ${error.message}`);

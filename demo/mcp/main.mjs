@@ -50,7 +50,7 @@ try {
   let text = '';
   const calls = new Map();
   let logged = { server: 0, agent: 0 };
-  for await (const item of await agent.run(MCP_DEMO_QUESTION)) {
+  for await (const item of agent.run(MCP_DEMO_QUESTION)) {
     if (item.type === 'text-delta') text += item.delta;
     else if (item.type === 'tool-call') calls.set(item.call.id, item.call);
     else if (item.type === 'tool-result') {

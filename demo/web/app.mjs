@@ -159,7 +159,7 @@ $('#agent-form').addEventListener('submit', async (event) => {
     agent.on('retry', (notice) => {
       if (notice.source === 'tool') retries.set(notice.callId, [...(retries.get(notice.callId) ?? []), notice]);
     });
-    for await (const item of await agent.run(DEMO_QUESTION)) {
+    for await (const item of agent.run(DEMO_QUESTION)) {
       if (item.type === 'reasoning-delta') transcript.reasoning(item.iteration, item.delta);
       if (item.type === 'text-delta') transcript.text(item.iteration, item.delta);
       if (item.type === 'tool-call') cards.set(item.call.id, toolCard(transcript.cardsOf(item.iteration), item.call));
@@ -197,7 +197,7 @@ $('#run-model-failures').addEventListener('click', async () => {
       list.append(item);
     };
     try {
-      const result = await F.collectAgentRun(await agent.run('Say something.'));
+      const result = await F.collectAgentRun(agent.run('Say something.'));
       line('ok', 'recovered', `“${result.text}” ${notes.join(', ')}${result.errors.length ? ` (recoverable: ${result.errors.map((error) => error.message).join('; ')})` : ''}`);
     } catch (error) {
       line('error', 'terminal', `terminal ${error.name} (${error.reason ?? ''}): ${error.message}`);

@@ -38,8 +38,6 @@ export interface LoopContext {
   sessionId?: string | undefined;
   /** Aborts the run: the caller's signal, or the stream being cancelled. */
   signal: AbortSignal;
-  /** The first model call, started eagerly so that a request that can never be sent rejects `run()`. */
-  first: { request: ChatRequest; call: ChatBatches };
   /** Items produced by callbacks (fallbacks, listener failures), delivered with the next batch. */
   queue: AgentRunItem[];
   /** The schema the final answer must match. */
@@ -125,7 +123,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       return;
     }
     iteration++;
-    const request = iteration === 1 ? context.first.request : modelRequest(settings, conversation, signal, hooks, context.output);
+    const request = modelRequest(settings, conversation, signal, hooks, context.output);
     safeEmit(context, queue, 'model-request', {
       runId,
       agent,
@@ -137,7 +135,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const started = monotonic();
     let call: ChatBatches;
     try {
-      call = iteration === 1 ? context.first.call : openChatBatches(settings.chatClient, request);
+      call = openChatBatches(settings.chatClient, request);
     } catch (error) {
       yield await terminal(error);
       return;

@@ -10,7 +10,7 @@ import type { AgentRunOptions, AgentRunStream } from './types.js';
  * @example
  * ```ts
  * const registry = new AgentRegistry().register(planner).register(writer);
- * const stream = await registry.run('planner', 'Plan my week');
+ * const stream = registry.run('planner', 'Plan my week');
  * ```
  */
 export class AgentRegistry {
@@ -43,8 +43,8 @@ export class AgentRegistry {
     return [...this.agents.keys()];
   }
 
-  /** Runs the agent registered under `id` (rejects with `AgentNotFoundError` for an unknown id). */
-  async run(id: string, messages: readonly ChatMessage[] | string, options?: AgentRunOptions): Promise<AgentRunStream> {
+  /** Runs the agent registered under `id`: its item stream (throws `AgentNotFoundError` for an unknown id). */
+  run(id: string, messages: readonly ChatMessage[] | string, options?: AgentRunOptions): AgentRunStream {
     return this.get(id).run(messages, options);
   }
 }

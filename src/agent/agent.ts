@@ -1,11 +1,11 @@
 import { createNanoEvents, type Emitter } from 'nanoevents';
-import { openChatBatches } from '../chat/core/chat-batches.js';
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { linkedController } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
-import { agentLoop, initialConversation, modelRequest, requestHooks } from './agent-loop.js';
+import { errorJSON, safeEmit } from './agent-events.js';
+import { agentLoop } from './agent-loop.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import { loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
@@ -14,15 +14,14 @@ import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentS
  * An LLM agent: a chat client, instructions and tools, run by the function-invoking loop. Build it with
  * `AgentBuilder`.
  *
- * `run()` rejects only for stream-level failures — invalid input, a session that cannot be loaded, a first request
- * that can never be sent, an already-aborted signal. Everything after that arrives as items of the returned stream:
- * text, tool calls and results, recoverable errors (the stream goes on), and at most one terminal error, which is the
- * last item.
+ * `run()` returns the item stream at once and throws only for invalid input or options (a `ConfigError`).
+ * Everything else arrives as items of the stream: text, tool calls and results, recoverable errors (the stream goes
+ * on), and at most one terminal error — a session that cannot be loaded and an aborted signal included — which is
+ * the last item.
  *
  * @example
  * ```ts
- * const stream = await agent.run('What is the weather in Paris?', { session: 'user-42' });
- * for await (const item of stream) {
+ * for await (const item of agent.run('What is the weather in Paris?', { session: 'user-42' })) {
  *   if (item.type === 'text-delta') write(item.delta);
  *   if (item.type === 'tool-result' && !item.ok) console.warn(item.toolName, item.result.error);
  *   if (item.type === 'error') console.error(item.terminal ? 'run failed' : 'recovered', item.error);
@@ -55,42 +54,43 @@ export class Agent {
   }
 
   /**
-   * Runs the agent on new input (a string is a user message).
+   * Runs the agent on new input (a string is a user message) and returns its item stream at once — like
+   * `Runner.run`, so both are iterated the same way: `for await (const item of agent.run('hi'))`.
    * @param messages - The new messages of this turn.
-   * @param options - `session` (conversation id in the session store) and `signal`.
-   * @returns The stream of run items.
+   * @param options - `session` (conversation id in the session store), `signal` and `output`.
+   * @returns The stream of run items. Invalid input or options throw a `ConfigError` here; everything else — a
+   *   session that cannot be loaded, an aborted signal, a request that can never be sent — is the stream's last item,
+   *   a terminal `error`.
    */
-  async run(messages: readonly ChatMessage[] | string, options: AgentRunOptions = {}): Promise<AgentRunStream> {
+  run(messages: readonly ChatMessage[] | string, options: AgentRunOptions = {}): AgentRunStream {
     const inputProblems = runInputProblems(messages);
     if (inputProblems.length > 0) throw ConfigError.fromProblems('run input', inputProblems);
     const input = toRunInput(messages);
     const settings = options ?? {};
-    settings.signal?.throwIfAborted();
     const optionProblems = runOptionProblems(settings);
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
-    const history = settings.session === undefined ? [] : await loadSession(this.settings.sessionStore, settings.session);
-    settings.signal?.throwIfAborted();
     const { controller, dispose } = linkedController(settings.signal);
-    const runId = createId('run');
-    const queue: AgentRunItem[] = [];
-    const context = { settings: this.settings as AgentSettings, runId, emitter: this.emitter };
-    const request = modelRequest(this.settings as AgentSettings, initialConversation(this.settings as AgentSettings, history, input), controller.signal, requestHooks(context, queue, () => 1), settings.output);
-    let firstCall;
-    try {
-      firstCall = openChatBatches(this.settings.chatClient, request);
-    } catch (error) {
-      dispose();
-      throw error;
-    }
-    const loop = agentLoop({ ...context, history, input, sessionId: settings.session, signal: controller.signal, first: { request, call: firstCall }, queue, output: settings.output });
-    async function* guarded(): AsyncGenerator<AgentRunItem[], void, undefined> {
+    const context = { settings: this.settings as AgentSettings, runId: createId('run'), emitter: this.emitter, queue: [] as AgentRunItem[] };
+    const { signal } = controller;
+    async function* started(): AsyncGenerator<AgentRunItem[], void, undefined> {
       try {
-        yield* loop;
+        let history: ChatMessage[] = [];
+        try {
+          if (settings.session !== undefined) history = await loadSession(context.settings.sessionStore, settings.session);
+          signal.throwIfAborted();
+        } catch (error) {
+          // Nothing ran, so nothing is saved: the stream's one item says why the run could not start.
+          const failure = signal.aborted ? signal.reason : error;
+          safeEmit(context, context.queue, 'error', { runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) });
+          yield [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
+          return;
+        }
+        yield* agentLoop({ ...context, history, input, sessionId: settings.session, signal, output: settings.output });
       } finally {
         dispose();
       }
     }
-    return streamFromBatches(guarded(), (reason) => controller.abort(reason));
+    return streamFromBatches(started(), (reason) => controller.abort(reason));
   }
 }
 

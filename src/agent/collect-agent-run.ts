@@ -27,7 +27,7 @@ export interface AgentRunResult<Output = unknown> {
  *
  * @example
  * ```ts
- * const { text, toolResults } = await collectAgentRun(await agent.run('Weather in Paris?'));
+ * const { text, toolResults } = await collectAgentRun(agent.run('Weather in Paris?'));
  * ```
  */
 export async function collectAgentRun<Output = unknown>(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult<Output>> {

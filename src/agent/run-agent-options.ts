@@ -72,8 +72,6 @@ export function runAgentProblems(options: unknown): string[] {
   else if (typeof prompt !== 'string' || prompt.trim() === '') problems.push('prompt must be a non-empty string');
   if (options.session !== undefined && options.sessionStore === undefined) problems.push('session needs a sessionStore (kept across calls)');
   if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  const signal = options.signal as { aborted?: unknown; addEventListener?: unknown } | undefined;
-  if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) problems.push('signal must be an AbortSignal');
   problems.push(...unknownOptions(options), ...runOptionProblems(options));
   return problems;
 }

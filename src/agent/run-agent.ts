@@ -21,9 +21,9 @@ const NO_MODEL = { name: 'none', stream: String, complete: String } as unknown a
  * Runs an agent once and streams its items — the same items as `agent.run` (text and reasoning deltas, tool calls and
  * results, usage, recoverable errors, then one `finish` or one terminal `error`, always last).
  *
- * Rejects with one `ConfigError` listing every problem of `options` (the model, `prompt` / `messages`, the tools, the
- * limits, the store, the schema…), and otherwise only where `agent.run` does: a session that cannot be loaded, a first
- * request that can never be sent, an aborted `signal` (with its reason).
+ * Returns the stream at once, like `agent.run` and `Runner.run`. Throws one `ConfigError` listing every problem of
+ * `options` (the model, `prompt` / `messages`, the tools, the limits, the store, the schema…); every other failure —
+ * a session that cannot be loaded, an aborted `signal` (its reason) — is the stream's last item, a terminal `error`.
  *
  * @param options - `model`, `prompt` or `messages`, and optionally `instructions`, `tools`, `maxIterations`, `output`,
  *   `signal`, `session` + `sessionStore`, `toolLogger`, `secrets`, `name`.
@@ -31,14 +31,14 @@ const NO_MODEL = { name: 'none', stream: String, complete: String } as unknown a
  *
  * @example
  * ```ts
- * const stream = await streamAgent({ model, instructions: 'Use the tools.', tools: [getWeather], prompt: 'Weather in Paris?' });
+ * const stream = streamAgent({ model, instructions: 'Use the tools.', tools: [getWeather], prompt: 'Weather in Paris?' });
  * for await (const item of stream) {
  *   if (item.type === 'text-delta') write(item.delta);
  *   if (item.type === 'error' && item.terminal) console.error(item.error);
  * }
  * ```
  */
-export async function streamAgent<Output = unknown>(options: RunAgentOptions<Output>): Promise<AgentRunStream> {
+export function streamAgent<Output = unknown>(options: RunAgentOptions<Output>): AgentRunStream {
   const problems = runAgentProblems(options);
   let agent: Agent | undefined;
   if (isPlainObject(options)) {
@@ -76,7 +76,7 @@ export async function streamAgent<Output = unknown>(options: RunAgentOptions<Out
  * ```
  */
 export async function runAgent<Output = unknown>(options: RunAgentOptions<Output>): Promise<AgentRunResult<Output>> {
-  return collectAgentRun<Output>(await streamAgent(options));
+  return collectAgentRun<Output>(streamAgent(options));
 }
 
 function configure(options: RunAgentOptions<unknown>): AgentBuilder {

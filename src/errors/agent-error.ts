@@ -35,7 +35,7 @@ export interface AgentErrorJSON {
  * @example
  * ```ts
  * try {
- *   await registry.run('planner', messages);
+ *   registry.run('planner', messages);
  * } catch (error) {
  *   if (AgentNotFoundError.isInstance(error)) console.log(error.availableIds);
  *   else if (AgentError.isInstance(error)) console.log(error.kind, error.message);

@@ -34,7 +34,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
       let stream;
       try {
-        stream = await agent.run(input.length > 0 ? input : '', { signal: invocation.signal });
+        stream = agent.run(input.length > 0 ? input : '', { signal: invocation.signal });
       } catch (error) {
         yield createErrorEvent(origin, agentResponseError(error));
         return;

@@ -777,34 +777,7 @@ describe('Agent.run: sessions', () => {
   });
 });
 
-describe('Agent.run: rejections for stream-level problems', () => {
-  it('rejects empty input with a ConfigError and sends nothing', async () => {
-    const endpoint = serve(() => sseResponse(textEvents(['unused'])));
-    const rejected = await builder().build().run([]).catch((error: unknown) => error);
-    expect(ConfigError.isInstance(rejected)).toBe(true);
-    expect(rejected).toMatchObject({ problems: ['messages must not be empty'], message: 'Invalid run input: messages must not be empty' });
-    expect(endpoint.calls).toBe(0);
-  });
-
-  it('rejects an already-aborted signal with its exact reason', async () => {
-    const endpoint = serve(() => sseResponse(textEvents(['unused'])));
-    const reason = new Error('cancelled before start');
-    await expect(builder().build().run('Hello?', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
-    expect(endpoint.calls).toBe(0);
-  });
-
-  it('rejects with a SessionError when the session store cannot load', async () => {
-    const endpoint = serve(() => sseResponse(textEvents(['unused'])));
-    const cause = new Error('disk on fire');
-    const agent = builder()
-      .sessionStore({ load: () => Promise.reject(cause), save: async () => {} })
-      .build();
-    const rejected = await agent.run('Hello?', { session: 's1' }).catch((error: unknown) => error);
-    expect(SessionError.isInstance(rejected)).toBe(true);
-    expect(rejected).toMatchObject({ sessionId: 's1', cause, message: 'Could not load session "s1": disk on fire' });
-    expect(endpoint.calls).toBe(0);
-  });
-});
+// How a run that cannot start ends (input, options, aborted signal, session load): test/agent/run-shape.test.ts.
 
 describe('Agent.on: observability', () => {
   it('delivers serializable payloads without the API key, and stops after unbinding', async () => {

@@ -174,7 +174,7 @@ describe('streamAgent', () => {
 
   it('rejects invalid options with a ConfigError before any model call', async () => {
     const model = createScriptedChatClient([{ text: 'x' }]);
-    const error = await rejection(streamAgent({ model, prompt: 'Hi', tools: 'get_weather' as never }));
+    const error = await rejection(Promise.resolve().then(() => streamAgent({ model, prompt: 'Hi', tools: 'get_weather' as never })));
     expect((error as ConfigError).problems).toEqual(['tools[0] is not a tool made by defineTool()']);
     expect(model.requests).toHaveLength(0);
   });

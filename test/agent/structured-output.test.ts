@@ -74,6 +74,6 @@ describe('structured output', () => {
 
   it('output must be a Standard Schema', async () => {
     const agent = new AgentBuilder('orders').chatClient(createScriptedChatClient([{ text: '{}' }])).build();
-    await expect(agent.run('x', { output: { type: 'object' } as never })).rejects.toThrow(ConfigError);
+    expect(() => agent.run('x', { output: { type: 'object' } as never })).toThrow(ConfigError);
   });
 });

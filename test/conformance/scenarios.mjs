@@ -123,7 +123,7 @@ export const scenarios = [
       calls.push({ name: 'lookup', arguments: '{not json' }, { name: 'lookup', arguments: { order: 7 } }, { name: 'lokup', arguments: {} });
       const model = F.createScriptedChatClient([{ toolCalls: calls }, { text: 'Done.' }]);
       const agent = new F.AgentBuilder('conformance').chatClient(model).tools([lookup]).toolLogger(() => {}).build();
-      const result = await F.collectAgentRun(await agent.run('Check the orders.'));
+      const result = await F.collectAgentRun(agent.run('Check the orders.'));
       equal(result.text, 'Done.', 'final answer');
       const types = result.toolResults.map((item) => JSON.parse(item.content).error?.type ?? 'ok');
       equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolError', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
@@ -147,7 +147,7 @@ export const scenarios = [
       const second = [{ name: 'session-expired', arguments: {} }, { name: 'local_session-expired', arguments: {} }];
       const model = F.createScriptedChatClient([{ toolCalls: first }, { toolCalls: second }, { text: 'Done.' }]);
       const agent = new F.AgentBuilder('mcp-conformance').chatClient(model).tools([...remote, ...slow, ...localTwins(F)]).toolLogger(() => {}).build();
-      const result = await F.collectAgentRun(await agent.run('Call every tool.'));
+      const result = await F.collectAgentRun(agent.run('Call every tool.'));
       equal(result.text, 'Done.', 'final answer');
       const contents = result.toolResults.map((item) => JSON.parse(item.content));
       const types = contents.map((content) => content.error?.type ?? 'ok');
@@ -250,7 +250,7 @@ export const scenarios = [
         },
       });
       const agent = new F.AgentBuilder('claude-conformance').chatClient(anthropicClient(F, baseURL, 'tool-round', runId)).tools([lookup]).build();
-      const result = await F.collectAgentRun(await agent.run('Where is order A-1?'));
+      const result = await F.collectAgentRun(agent.run('Where is order A-1?'));
       equal(seen, [{ order: 'A-1' }], 'the tool ran once with the tool_use input');
       const content = '{"ok":true,"data":{"order":"A-1","status":"shipped"}}';
       equal(result.toolResults.map((item) => [item.toolName, item.content]), [['lookup', content]], 'one tool result');
