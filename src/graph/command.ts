@@ -6,33 +6,34 @@ const symbol = Symbol.for(marker);
 
 /**
  * A node result that updates state and routes explicitly: `goto` names the next node(s) (or `END`), replacing the
- * node's static and conditional edges for this run of the node.
+ * node's static and conditional edges for this run of the node. In a typed graph, `U` is the update type and `G` the
+ * node ids a node declared with `ends` (`addNode(id, fn, { ends: ['ship', 'ask'] })`), so a typo is a type error.
  *
  * @example
  * ```ts
  * graph.addNode('check', (state) => new Command({ update: { checked: true }, goto: state.ok ? 'ship' : 'fallback_lookup' }));
  * ```
  */
-export class Command {
+export class Command<U = State, G extends string = string> {
   private readonly [symbol] = true;
   /** The state update, reduced like any node result. */
-  readonly update?: State;
+  readonly update?: U;
   /** Where to go next. */
-  readonly goto?: string | readonly string[];
+  readonly goto?: G | readonly G[];
 
-  constructor(options: { update?: State | undefined; goto?: string | readonly string[] | undefined } = {}) {
+  constructor(options: { update?: U | undefined; goto?: G | readonly G[] | undefined } = {}) {
     if (options.update !== undefined) this.update = options.update;
     if (options.goto !== undefined) this.goto = options.goto;
   }
 
   /** True for commands from any copy of the package. */
-  static isInstance(value: unknown): value is Command {
+  static isInstance(value: unknown): value is Command<unknown> {
     return hasMarker(value, marker);
   }
 
   /** The targets as a list. */
-  targets(): string[] {
+  targets(): G[] {
     if (this.goto === undefined) return [];
-    return typeof this.goto === 'string' ? [this.goto] : [...this.goto];
+    return typeof this.goto === 'string' ? [this.goto as G] : [...(this.goto as readonly G[])];
   }
 }

@@ -8,15 +8,15 @@ import { GraphRun, type StartMode } from './executor.js';
 import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFallback, NodeRetryPolicy } from './node-options.js';
-import type { NodeFunction, Router } from './state-graph.js';
-import type { State, StateSchema } from './state-schema.js';
+import type { NodeFunction, Router } from './node-function.js';
+import type { State, StateSchema, StateUpdate } from './state-schema.js';
 
 /** @internal A compiled node. */
 export interface GraphNode {
   id: string;
   name: string;
   type: string;
-  run: NodeFunction;
+  run: NodeFunction<any, any>;
   retry?: NodeRetryPolicy | undefined;
   /** Time limit of each attempt (none when absent). */
   timeoutMs?: number | undefined;
@@ -38,13 +38,13 @@ export interface CompiledNode extends GraphNode {
 /** @internal A compiled conditional edge. */
 export interface GraphBranch {
   from: string;
-  router: Router;
+  router: Router<any>;
   pathMap?: Record<string, string> | undefined;
 }
 
 /** @internal */
 export interface GraphParts {
-  schema: StateSchema;
+  schema: StateSchema<any, any>;
   nodes: Map<string, CompiledNode>;
   /** Edge targets by source node, in declaration order. */
   edgesFrom: Map<string, string[]>;
@@ -84,13 +84,16 @@ export interface GraphResumeOptions extends GraphRunOptions {
  * How a graph run ended. `steps` counts the supersteps that ran (a failed step counts; an aborted one does not).
  * `listenerErrors` is there when the `onEvent` listener threw (the run went on; up to 100 are kept, then a count).
  */
-export type GraphOutcome = (
+export type GraphOutcome<S extends State = State> = (
   /** The run reached the end: the final state (also emitted as the `graph.execution` snapshot). */
-  | { status: 'completed'; state: State; steps: number }
-  /** A node failure ended the run: the error, and the fallback state — everything reduced so far plus every record. */
-  | { status: 'failed'; error: WorkflowError; fallbackState: State; steps: number }
+  | { status: 'completed'; state: S; steps: number }
+  /**
+   * A node failure ended the run: the error, and the fallback state — everything reduced so far plus every record
+   * (partial: a run that failed before its first step, e.g. `STATE_INVALID`, may lack fields).
+   */
+  | { status: 'failed'; error: WorkflowError; fallbackState: Partial<S> & State; steps: number }
   /** The signal aborted the run: its reason, and the state reduced so far. */
-  | { status: 'aborted'; reason: unknown; state: State; steps: number }
+  | { status: 'aborted'; reason: unknown; state: S; steps: number }
 ) & { listenerErrors?: readonly AgentError[] };
 
 /**
@@ -102,12 +105,15 @@ export type GraphOutcome = (
  * if (outcome.status === 'failed') console.log(executionErrors(outcome.fallbackState));
  * ```
  */
-export class CompiledGraph {
+export class CompiledGraph<S extends State = State, U extends State = StateUpdate<S>> {
   /** @internal */
   constructor(readonly parts: Readonly<GraphParts>) {}
 
-  /** Runs the graph on `input` (reduced into the schema's defaults). Never rejects for node failures: see the outcome. */
-  run(input: State = {}, options: GraphRunOptions = {}): Promise<GraphOutcome> {
+  /**
+   * Runs the graph on `input` (an update, reduced into the schema's defaults). Never rejects for node failures: see
+   * the outcome.
+   */
+  run(input: U = {} as U, options: GraphRunOptions = {}): Promise<GraphOutcome<S>> {
     return this.start(input, options, 'run');
   }
 
@@ -125,13 +131,13 @@ export class CompiledGraph {
    * if (first.status !== 'completed') console.log((await compiled.resume('order-42', { checkpointer })).status);
    * ```
    */
-  resume(runId: string, options: GraphResumeOptions): Promise<GraphOutcome> {
+  resume(runId: string, options: GraphResumeOptions): Promise<GraphOutcome<S>> {
     if (!isCheckpointer(options?.checkpointer)) return Promise.reject(ConfigError.fromProblems('resume options', ['checkpointer is required: the store the run saved its checkpoints to']));
     return this.start({}, { ...options, runId }, 'resume');
   }
 
   /** @internal A run from `mode`'s starting point (see `StartMode`). */
-  start(input: State, options: GraphRunOptions, mode: StartMode): Promise<GraphOutcome> {
+  start(input: State, options: GraphRunOptions, mode: StartMode): Promise<GraphOutcome<S>> {
     const problems: string[] = [];
     if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
     if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) problems.push('runId must be a non-empty string');
@@ -146,14 +152,14 @@ export class CompiledGraph {
       requestId: options.requestId,
       checkpointer: options.checkpointer,
       runId: options.runId,
-    }).start(input, mode);
+    }).start(input, mode) as Promise<GraphOutcome<S>>;
   }
 
   /**
    * Runs the graph and returns its final state; a failed run rejects with its `WorkflowError` (whose
    * `fallbackState` holds what was reduced so far), an aborted one with the abort reason.
    */
-  async invoke(input: State = {}, options: GraphRunOptions = {}): Promise<State> {
+  async invoke(input: U = {} as U, options: GraphRunOptions = {}): Promise<S> {
     const outcome = await this.run(input, options);
     if (outcome.status === 'completed') return outcome.state;
     if (outcome.status === 'aborted') throw outcome.reason;

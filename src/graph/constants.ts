@@ -88,3 +88,9 @@ export const CHECKPOINT_FAILED = 'CHECKPOINT_FAILED';
  * @example `new ExecutionErrorCollector({ recoverable: (error) => WorkflowError.isInstance(error) && error.code === NODE_TIMEOUT })`
  */
 export const NODE_TIMEOUT = 'NODE_TIMEOUT';
+/**
+ * `WorkflowError.code` of a run whose first state (defaults, then the input) does not match the Standard Schema of a
+ * `stateSchema(schema)`: the run fails before any node; `problems` lists each issue as `path: message`.
+ * @example `if (outcome.status === 'failed' && outcome.error.code === STATE_INVALID) console.log(outcome.error.problems)`
+ */
+export const STATE_INVALID = 'STATE_INVALID';

@@ -10,7 +10,7 @@ import { COLLECTOR_STATE_KEY, type NodeCallbacks } from './node-callbacks.js';
 import { EXECUTION, type NodeCallbackContext } from './node-context.js';
 import { StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 import type { SubgraphResult } from './subgraph-result.js';
-import type { GraphExtensionTarget } from './state-graph.js';
+import type { GraphExtension, GraphExtensionTarget } from './state-graph.js';
 
 /**
  * What a policy decides for a failed node: recover (record `recoverable`, continue, optionally with a replacement
@@ -41,9 +41,9 @@ export function defaultExecutionErrorPolicy(_context: NodeCallbackContext | unde
 }
 
 /** Options of {@link ExecutionErrorCollector}. */
-export interface ExecutionErrorCollectorOptions {
+export interface ExecutionErrorCollectorOptions<K extends string = string> {
   /** @default 'execution_errors' (an empty string keeps the default) */
-  stateKey?: string | undefined;
+  stateKey?: K | undefined;
   /** Custom event type of the fatal fallback emission. @default 'execution_error' */
   eventType?: string | undefined;
   /** Replaces the default policy. */
@@ -63,13 +63,15 @@ export interface ExecutionErrorCollectorOptions {
  * const graph = new StateGraph(messagesStateSchema()).use(collector); // its state field and its callbacks, in one step
  * ```
  */
-export class ExecutionErrorCollector {
-  readonly stateKey: string;
+export class ExecutionErrorCollector<K extends string = typeof STATE_KEY_EXECUTION_ERRORS> implements GraphExtension<{ [P in K]: ExecutionError[] }> {
+  readonly stateKey: K;
   readonly eventType: string;
+  /** Type-level only: the record field this collector adds to a graph's state (see `StateGraph.use`). */
+  declare readonly stateType?: { [P in K]: ExecutionError[] };
   private readonly policy: ExecutionErrorPolicyFunction;
 
-  constructor(options: ExecutionErrorCollectorOptions = {}) {
-    this.stateKey = options.stateKey || STATE_KEY_EXECUTION_ERRORS;
+  constructor(options: ExecutionErrorCollectorOptions<K> = {}) {
+    this.stateKey = (options.stateKey || STATE_KEY_EXECUTION_ERRORS) as K;
     this.eventType = options.eventType || EXECUTION_ERROR_EVENT_TYPE;
     const base = options.policy ?? defaultExecutionErrorPolicy;
     const extra = options.recoverable;
@@ -87,8 +89,8 @@ export class ExecutionErrorCollector {
   }
 
   /** Registers the field on `schema` (a new schema when none is given) and returns the schema. */
-  addField(schema?: StateSchema): StateSchema {
-    return (schema ?? new StateSchema()).addField(this.stateKey, this.stateField());
+  addField(schema?: StateSchema<any, any>): StateSchema {
+    return (schema ?? new StateSchema()).addField(this.stateKey, this.stateField()) as unknown as StateSchema;
   }
 
   /**

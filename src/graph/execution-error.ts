@@ -25,7 +25,8 @@ export interface ExecutionError {
   nodeType?: string;
   stepNumber: number;
   timestamp: string;
-  error?: ResponseError;
+  /** Always there: the failure as a wire-safe `ResponseError` (a record decoded without one says so in its message). */
+  error: ResponseError;
   path?: string[];
 }
 
@@ -50,8 +51,8 @@ export function createExecutionError(origin: ExecutionErrorOrigin | undefined, e
   if (origin?.nodeType) record.nodeType = origin.nodeType;
   record.stepNumber = origin?.stepNumber ?? 0;
   record.timestamp = isoTimestamp();
-  const responseError = toResponseError(error, ErrorType.FlowError);
-  if (responseError) record.error = maskCredentials(responseError);
+  const responseError = toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: `the node failed with ${error === undefined ? 'no error value' : String(error)}` };
+  record.error = maskCredentials(responseError);
   return record;
 }
 
@@ -71,7 +72,7 @@ function maskCredentials(error: ResponseError): ResponseError {
  * @example `const copy = cloneExecutionError(record)`
  */
 export function cloneExecutionError(record: ExecutionError): ExecutionError {
-  const copy: ExecutionError = { severity: record.severity, stepNumber: record.stepNumber ?? 0, timestamp: record.timestamp };
+  const copy = { severity: record.severity, stepNumber: record.stepNumber ?? 0, timestamp: record.timestamp } as ExecutionError;
   if (record.nodeId !== undefined) copy.nodeId = record.nodeId;
   if (record.nodeName !== undefined) copy.nodeName = record.nodeName;
   if (record.nodeType !== undefined) copy.nodeType = record.nodeType;
@@ -101,16 +102,15 @@ export function normalizeExecutionError(value: unknown): ExecutionError | undefi
   if (!isPlainObject(value)) return undefined;
   const severity = value.severity === Severity.Recoverable ? Severity.Recoverable : value.severity === Severity.Fatal ? Severity.Fatal : undefined;
   if (!severity) return undefined;
-  const record: ExecutionError = {
+  const record = {
     severity,
     stepNumber: typeof value.stepNumber === 'number' && Number.isFinite(value.stepNumber) ? value.stepNumber : 0,
     timestamp: typeof value.timestamp === 'string' ? value.timestamp : '0001-01-01T00:00:00Z',
-  };
+  } as ExecutionError;
   if (typeof value.nodeId === 'string') record.nodeId = value.nodeId;
   if (typeof value.nodeName === 'string') record.nodeName = value.nodeName;
   if (typeof value.nodeType === 'string') record.nodeType = value.nodeType;
-  const error = normalizeResponseError(value.error);
-  if (error) record.error = error;
+  record.error = normalizeResponseError(value.error) ?? { type: ErrorType.FlowError, message: 'the record carries no error details' };
   if (Array.isArray(value.path) && value.path.every((part) => typeof part === 'string')) record.path = [...value.path];
   return orderKeys(record);
 }

@@ -31,6 +31,7 @@ import { runNode, type RunScope } from './node-runner.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
+import { checkInitialState } from './typed-state.js';
 import { nodeOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode, type SucceededNode } from './superstep.js';
 
 /** @internal */
@@ -119,7 +120,13 @@ export class GraphRun {
     try {
       state = this.parts.schema.initialState(input);
     } catch (error) {
-      return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }));
+      return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }), 0);
+    }
+    const { validator } = this.parts.schema;
+    if (validator) {
+      const checked = await checkInitialState(validator, state);
+      if (!checked.ok) return this.fail(state, [], 0, checked.error, 0);
+      state = checked.state;
     }
     const pending = [...this.parts.entries];
     if (this.checkpoints) {

@@ -21,6 +21,7 @@ export {
   START,
   STATE_DELTA_EVENT_TYPE,
   STATE_KEY_EXECUTION_ERRORS,
+  STATE_INVALID,
   STATE_NOT_SERIALIZABLE,
   type NodeTypeName,
   type SeverityName,
@@ -48,16 +49,30 @@ export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
 export type { NodeCallbackContext, NodeContext } from './node-context.js';
 export { isRetryableNodeError } from './node-runner.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
+export { StateGraph, type CompileOptions, type GraphExtension, type GraphExtensionTarget } from './state-graph.js';
+export type { NodeFunction, NodeResult, Router } from './node-function.js';
 export {
-  StateGraph,
-  type CompileOptions,
-  type GraphExtension,
-  type GraphExtensionTarget,
-  type NodeFunction,
-  type Router,
-} from './state-graph.js';
+  field,
+  stateSchema,
+  type FieldDefinitions,
+  type FieldsFor,
+  type StateOfFields,
+  type StateOfSchema,
+  type UpdateOfFields,
+  type UpdateOfSchema,
+} from './typed-state.js';
 export type { NodeBehaviourOptions, NodeFallback, NodeOptions, NodeRetryPolicy } from './node-options.js';
-export { messagesStateSchema, reducers, StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
+export {
+  messagesStateSchema,
+  reducers,
+  StateSchema,
+  type MessagesState,
+  type MessagesStateUpdate,
+  type Reducer,
+  type State,
+  type StateField,
+  type StateUpdate,
+} from './state-schema.js';
 export { SubgraphResult } from './subgraph-result.js';
 export type { AgentNodeOptions } from './agent-node.js';
 export type { SubgraphNodeOptions } from './subgraph-node.js';

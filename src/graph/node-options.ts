@@ -25,15 +25,15 @@ export interface NodeRetryPolicy extends RetryOptions {
  * });
  * ```
  */
-export interface NodeFallback {
+export interface NodeFallback<U = State> {
   /** The state update applied instead of the node's result (the failure's record is merged into it). */
-  update?: State | undefined;
+  update?: U | undefined;
   /** The next node(s), or `END`. @default the node's own edges */
   goto?: string | readonly string[] | undefined;
 }
 
-/** Options of `addNode`. */
-export interface NodeOptions {
+/** Options of `addNode` (`U`: the graph's update type; `E`: the `ends` a typed graph checks `Command.goto` against). */
+export interface NodeOptions<U = State, E extends readonly string[] = readonly string[]> {
   /** @default the node id */
   name?: string | undefined;
   /** @default 'function' */
@@ -47,17 +47,17 @@ export interface NodeOptions {
    */
   timeoutMs?: number | undefined;
   /** The update and route that replace the node's result when its failure is recovered (see {@link NodeFallback}). */
-  fallback?: NodeFallback | undefined;
+  fallback?: NodeFallback<U> | undefined;
   callbacks?: NodeCallbacks | undefined;
-  /** Nodes this node may route to with `Command.goto` (checked at compile). */
-  ends?: readonly string[] | undefined;
+  /** Nodes this node may route to with `Command.goto` (checked at compile; in a typed graph, also by type). */
+  ends?: E | undefined;
 }
 
 /** The options `addAgentNode`, `addLLMNode` and `addToolsNode` share with `addNode`. */
-export type NodeBehaviourOptions = Pick<NodeOptions, 'retry' | 'callbacks' | 'timeoutMs' | 'fallback'>;
+export type NodeBehaviourOptions<U = State> = Pick<NodeOptions<U>, 'retry' | 'callbacks' | 'timeoutMs' | 'fallback'>;
 
 /** @internal The problems of node `id`'s options (unknown `goto` targets are found later, at `compile()`). */
-export function nodeOptionProblems(id: string, options: NodeOptions): string[] {
+export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): string[] {
   const name = `node ${JSON.stringify(id)}`;
   const problems = retryOptionProblems(options.retry, `${name} retry`);
   if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') problems.push(`${name} retry.retryOn must be a function`);
@@ -80,7 +80,7 @@ export function nodeOptionProblems(id: string, options: NodeOptions): string[] {
 }
 
 /** @internal The `goto` targets of a fallback, as a list (none when it has no valid `goto`). */
-export function fallbackTargets(fallback: NodeFallback | undefined): string[] {
+export function fallbackTargets(fallback: NodeFallback<unknown> | undefined): string[] {
   const goto = fallback?.goto;
   if (typeof goto === 'string') return goto === '' ? [] : [goto];
   return Array.isArray(goto) ? goto.filter((target): target is string => typeof target === 'string' && target !== '') : [];

@@ -92,16 +92,16 @@ function nodeMetadata(node: GraphNode, step: number, tail: string): string {
  * a getter that throws is this node's failure (not a nameless run failure later), and a getter or an object that
  * changes afterwards cannot change what is reduced.
  */
-function checkResult(node: GraphNode, result: unknown): State | Command | undefined {
+function checkResult(node: GraphNode, result: unknown): State | Command<State> | undefined {
   if (result === undefined || result === null) return undefined;
-  if (Command.isInstance(result)) return result.update === undefined ? result : new Command({ update: materialize(node, result.update), goto: result.goto });
+  if (Command.isInstance(result)) return result.update === undefined ? (result as Command<State>) : new Command({ update: materialize(node, result.update), goto: result.goto });
   if (isPlainObject(result)) return materialize(node, result);
   throw new WorkflowError(`node ${node.id} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
     nodeId: node.id,
   });
 }
 
-function materialize(node: GraphNode, update: State): State {
+function materialize(node: GraphNode, update: unknown): State {
   if (!isPlainObject(update)) throw new WorkflowError(`node ${node.id} returned a Command whose update is not a state update object`, { nodeId: node.id });
   const copy: State = {};
   for (const key of Object.keys(update)) {

@@ -1,58 +1,56 @@
-import { WorkflowError } from '../errors/workflow-error.js';
 import type { ChatClient } from '../chat/core/types.js';
-import { resolveRetryOptions } from '../internal/retry.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
+import { compileDraft, type CompileOptions } from './compile-graph.js';
+import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
+import { END, NodeType, START } from './constants.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
+import type { NodeCallbacks } from './node-callbacks.js';
+import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './node-function.js';
+import { nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
+import { StateSchema, type State, type StateUpdate } from './state-schema.js';
 import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
 import { toolsNode, toolsNodeProblems, type ToolsNodeOptions } from './tools-node.js';
-import { CompiledGraph, type CompiledNode, type GraphBranch, type GraphNode } from './compiled-graph.js';
-import { END, NodeType, START } from './constants.js';
-import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
-import type { NodeContext } from './node-context.js';
-import { fallbackTargets, nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
-import type { State, StateSchema } from './state-schema.js';
 
-/** A node: takes the state (a copy; treat it as read-only), returns a state update, a `Command`, or nothing. */
-export type NodeFunction = (state: State, context: NodeContext) => unknown;
-
-/** Picks the next node(s) from the state after a step. */
-export type Router = (state: State) => string | readonly string[] | Promise<string | readonly string[]>;
+export type { CompileOptions } from './compile-graph.js';
 
 /** What an extension installs itself into (see `StateGraph.use`). */
 export interface GraphExtensionTarget {
-  readonly schema: StateSchema;
+  readonly schema: StateSchema<any, any>;
   withNodeCallbacks(callbacks: NodeCallbacks): unknown;
 }
 
 /**
  * Something that wires itself into a graph in one step (state fields, callbacks), like `ExecutionErrorCollector`.
+ * `X` is the state it adds (the collector's record field), which joins the graph's state type.
  * @example `const audit: GraphExtension = { install: (graph) => graph.withNodeCallbacks({ afterNode: log }) };`
  */
-export interface GraphExtension {
+export interface GraphExtension<X extends State = {}> {
   install(graph: GraphExtensionTarget): void;
+  /** @internal Type-level only: the state the extension adds. */
+  readonly stateType?: X | undefined;
 }
 
-/** Options of `compile`. */
-export interface CompileOptions {
-  /** Supersteps before a runaway run is stopped with a `WorkflowError`. @default 100 */
-  stepLimit?: number | undefined;
-  /**
-   * Check that every execution-error collector is wired whole (its record field and its callbacks, on every node).
-   * Turn it off only when you install a collector's callbacks through a wrapper of your own. @default true
-   */
-  collectorCheck?: boolean | undefined;
-}
+/** The state of a graph after `use(extension)`: a typed state gains the extension's fields; an open one stays open. */
+export type WithExtension<S extends State, X extends State> = string extends keyof S ? S : S & X;
+
+/** The state an extension adds (see `GraphExtension`). */
+export type ExtensionState<E> = E extends { readonly stateType?: infer X } ? (NonNullable<X> extends State ? NonNullable<X> : {}) : {};
 
 /**
  * Builds a state graph: nodes, edges, conditional edges, entry and finish points, node callbacks. Nothing is checked
  * while building; `compile()` reports every problem at once as one `WorkflowError` listing each.
  *
+ * Over a schema typed whole (`stateSchema(…)`), nodes get a typed `state` and their updates are checked, and node ids
+ * are tracked through the chain: edges, routers, path maps and `Command.goto` (against a node's `ends`) accept only
+ * nodes added so far, or `END` — so add the nodes first, then the edges, in one chain (as in LangGraph.js). Over an
+ * open schema (`new StateSchema()`, `messagesStateSchema()`) ids are plain strings and only `compile()` checks them.
+ *
  * @example
  * ```ts
  * const compiled = new StateGraph(schema)
- *   .withNodeCallbacks(collector.nodeCallbacks())
+ *   .use(collector)
  *   .addNode('lookup_inventory', lookupInventory)
  *   .addNode('finalize', () => ({ done: true }))
  *   .addEdge('lookup_inventory', 'finalize')
@@ -61,24 +59,30 @@ export interface CompileOptions {
  *   .compile();
  * ```
  */
-export class StateGraph {
+export class StateGraph<S extends State = State, U extends State = StateUpdate<S>, N extends string = InitialNodeIds<S>> {
   protected readonly nodes = new Map<string, GraphNode>();
   protected readonly edges: Array<{ from: string; to: string }> = [];
   protected readonly branches: GraphBranch[] = [];
   protected readonly callbacks: NodeCallbacks[] = [];
   protected readonly problems: string[] = [];
 
-  constructor(readonly schema: StateSchema) {}
+  /** The graph's own copy of the schema it was built on (extensions add their fields here, not to the original). */
+  readonly schema: StateSchema<S, U>;
+
+  constructor(schema: StateSchema<S, U>) {
+    this.schema = schema instanceof StateSchema ? schema.clone() : schema;
+  }
 
   /**
    * Adds a node. Options: `retry`, `timeoutMs` (each attempt's time limit: a retryable `NODE_TIMEOUT` failure),
-   * `fallback` (the update and route a recovered failure turns into), `callbacks`, `ends`; all checked at `compile()`.
+   * `fallback` (the update and route a recovered failure turns into), `callbacks`, `ends` (where its `Command` may
+   * go: in a typed graph, `goto` is checked against them); all checked at `compile()`.
    * @example `graph.addNode('lookup', lookup, { timeoutMs: 2_000, fallback: { update: { status: 'unknown' }, goto: 'ask' } })`
    */
-  addNode(id: string, run: NodeFunction, options: NodeOptions = {}): this {
+  addNode<Id extends string, const E extends readonly string[] = readonly string[]>(id: Id, run: NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>>, options: NodeOptions<U, E> = {}): StateGraph<S, U, N | Id> {
     if (typeof id !== 'string' || id.trim() === '') {
       this.problems.push(`a node id must be a non-empty string (got ${JSON.stringify(id) ?? String(id)})`);
-      return this;
+      return this.widened<Id>();
     }
     if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
     if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
@@ -96,7 +100,7 @@ export class StateGraph {
       callbacks: options.callbacks,
       ends: [...(options.ends ?? [])],
     });
-    return this;
+    return this.widened<Id>();
   }
 
   /**
@@ -104,12 +108,12 @@ export class StateGraph {
    * events are forwarded; its result reaches the parent through `outputMapper` (use the collector's
    * `subgraphOutputMapper()` to bring the child's execution errors home, each with `path`).
    */
-  addAgentNode(id: string, agent: RunnableAgent, options: AgentNodeOptions & NodeBehaviourOptions = {}): this {
+  addAgentNode<Id extends string>(id: Id, agent: RunnableAgent, options: AgentNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!agent || typeof agent.runEvents !== 'function') {
       this.problems.push(`agent node ${JSON.stringify(id)} needs an agent with runEvents() (see toRunnableAgent)`);
-      return this;
+      return this.widened<Id>();
     }
-    return this.addNode(id, agentNode(id, agent, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });
+    return this.addBuilt(id, agentNode(id, agent, this.schema, options), NodeType.Agent, options);
   }
 
   /**
@@ -121,69 +125,72 @@ export class StateGraph {
    * parent.addSubgraph('inventory', inventoryGraph, { outputMapper: collector.subgraphOutputMapper(), timeoutMs: 5_000 });
    * ```
    */
-  addSubgraph(id: string, graph: CompiledGraph, options: SubgraphNodeOptions = {}): this {
+  addSubgraph<Id extends string>(id: Id, graph: CompiledGraph<any, any>, options: SubgraphNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!isCompiledGraph(graph)) {
       this.problems.push(`subgraph node ${JSON.stringify(id)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
-      return this;
+      return this.widened<Id>();
     }
-    return this.addNode(id, subgraphNode(id, graph, this.schema, options), { name: options.name, type: NodeType.Agent, ...behaviourOf(options) });
+    return this.addBuilt(id, subgraphNode(id, graph, this.schema, options), NodeType.Agent, options);
   }
 
   /** Adds a node that makes one model call over the state's messages (see `routeToolCalls` for the tool loop). */
-  addLLMNode(id: string, client: ChatClient, options: LLMNodeOptions & NodeBehaviourOptions = {}): this {
+  addLLMNode<Id extends string>(id: Id, client: ChatClient, options: LLMNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!client || typeof client.stream !== 'function') {
       this.problems.push(`LLM node ${JSON.stringify(id)} needs a chat client`);
-      return this;
+      return this.widened<Id>();
     }
-    return this.addNode(id, llmNode(id, client, options), { name: options.name, type: NodeType.LLM, ...behaviourOf(options) });
+    return this.addBuilt(id, llmNode(id, client, options), NodeType.LLM, options);
   }
 
   /** Adds a node that answers the last assistant message's tool calls through `runToolCall`. */
-  addToolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions & NodeBehaviourOptions = {}): this {
+  addToolsNode<Id extends string>(id: Id, tools: readonly AnyTool[], options: ToolsNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     const problems = toolsNodeProblems(id, tools, options);
     this.problems.push(...problems);
-    if (problems.length > 0) return this;
-    return this.addNode(id, toolsNode(id, tools, options), { name: options.name, type: NodeType.Tool, ...behaviourOf(options) });
+    if (problems.length > 0) return this.widened<Id>();
+    return this.addBuilt(id, toolsNode(id, tools, options), NodeType.Tool, options);
   }
 
   /** Adds a static edge; `from` may be `START`, `to` may be `END`. */
-  addEdge(from: string, to: string): this {
+  addEdge(from: N | typeof START, to: N | typeof END): this {
     this.edges.push({ from, to });
     return this;
   }
 
   /**
-   * Adds a conditional edge: after `from` runs, `router` picks the next node(s) from the new state. With `pathMap`,
-   * the router's answer is a key of the map.
+   * Adds a conditional edge: after `from` runs, `router` picks the next node(s) from the new state — node ids or
+   * `END`; with `pathMap`, keys of the map, each mapped to a node id or `END`.
+   * @example `graph.addConditionalEdges('check', (state) => (state.ok ? 'ship' : 'ask'), { ship: 'ship_order', ask: END })`
    */
-  addConditionalEdges(from: string, router: Router, pathMap?: Readonly<Record<string, string>>): this {
+  addConditionalEdges<const M extends Readonly<Record<string, N | typeof END>>>(from: N, router: Router<S, string extends N ? string : Extract<keyof M, string>>, pathMap: M): this;
+  addConditionalEdges(from: N, router: Router<S, N | typeof END>): this;
+  addConditionalEdges(from: string, router: Router<S>, pathMap?: Readonly<Record<string, string>>): this {
     if (typeof router !== 'function') this.problems.push(`the conditional edge from ${JSON.stringify(from)} needs a router function`);
     this.branches.push({ from, router, pathMap: pathMap ? { ...pathMap } : undefined });
     return this;
   }
 
   /** Where a run starts (an edge from `START`). */
-  setEntryPoint(id: string): this {
+  setEntryPoint(id: N): this {
     return this.addEdge(START, id);
   }
 
   /** A node after which the run may end (an edge to `END`). */
-  setFinishPoint(id: string): this {
+  setFinishPoint(id: N): this {
     return this.addEdge(id, END);
   }
 
   /**
    * Installs an extension in one step — for the execution-error collector, its state field and its callbacks, so
-   * neither can be forgotten. The documented way to use a collector.
+   * neither can be forgotten; the field joins the state's type. The documented way to use a collector.
    * @example `new StateGraph(messagesStateSchema()).use(collector)`
    */
-  use(extension: GraphExtension): this {
+  use<E extends Pick<GraphExtension, 'install'>>(extension: E): StateGraph<WithExtension<S, ExtensionState<E>>, U, N> {
     if (!extension || typeof extension.install !== 'function') {
       this.problems.push('use() needs an extension with install(graph), such as an ExecutionErrorCollector');
-      return this;
+    } else {
+      extension.install(this);
     }
-    extension.install(this);
-    return this;
+    return this as unknown as StateGraph<WithExtension<S, ExtensionState<E>>, U, N>;
   }
 
   /** Adds graph-wide callbacks (may be called several times; they run in the order added). */
@@ -192,107 +199,19 @@ export class StateGraph {
     return this;
   }
 
+  /** This graph, its node ids grown by `Id` (the same object). */
+  private widened<Id extends string>(): StateGraph<S, U, N | Id> {
+    return this as unknown as StateGraph<S, U, N | Id>;
+  }
+
+  /** A node built by one of the `add…Node` helpers, with the behaviour options it forwards. */
+  private addBuilt<Id extends string>(id: Id, run: NodeFunction<any, any>, type: string, options: NodeBehaviourOptions<U> & { name?: string | undefined }): StateGraph<S, U, N | Id> {
+    return this.addNode(id, run as NodeFunction<S, NodeOutput<S, U>>, { name: options.name, type, retry: options.retry, callbacks: options.callbacks, timeoutMs: options.timeoutMs, fallback: options.fallback });
+  }
+
   /** Checks the graph and returns the runnable graph, or throws one `WorkflowError` listing every problem. */
-  compile(options: CompileOptions = {}): CompiledGraph {
-    const problems = [...this.problems];
-    const known = (id: string) => this.nodes.has(id);
-    const entries = this.edges.filter((edge) => edge.from === START).map((edge) => edge.to);
-    if (entries.length === 0) problems.push('no entry point: call setEntryPoint(nodeId)');
-    for (const edge of this.edges) {
-      if (edge.from !== START && edge.from !== END && !known(edge.from)) problems.push(`edge from unknown node ${JSON.stringify(edge.from)}`);
-      if (edge.to !== END && !known(edge.to)) problems.push(`edge to unknown node ${JSON.stringify(edge.to)}${edge.from === START ? ' (the entry point)' : ''}`);
-      if (edge.from === END) problems.push('no edge can start at END');
-    }
-    for (const branch of this.branches) {
-      if (!known(branch.from)) problems.push(`conditional edge from unknown node ${JSON.stringify(branch.from)}`);
-      for (const [key, target] of Object.entries(branch.pathMap ?? {})) {
-        if (target !== END && !known(target)) problems.push(`conditional edge from ${JSON.stringify(branch.from)} maps ${JSON.stringify(key)} to unknown node ${JSON.stringify(target)}`);
-      }
-    }
-    for (const node of this.nodes.values()) {
-      for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
-      for (const target of fallbackTargets(node.fallback)) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} has a fallback goto to unknown node ${JSON.stringify(target)}`);
-    }
-    if (options.collectorCheck !== false) problems.push(...this.collectorProblems());
-    const stepLimit = options.stepLimit ?? 100;
-    if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
-    const edgesFrom = new Map<string, string[]>();
-    for (const edge of this.edges) edgesFrom.set(edge.from, [...(edgesFrom.get(edge.from) ?? []), edge.to]);
-    const branchesFrom = new Map<string, GraphBranch[]>();
-    for (const branch of this.branches) branchesFrom.set(branch.from, [...(branchesFrom.get(branch.from) ?? []), branch]);
-    if (entries.length > 0 && !this.reachesEnd(entries, edgesFrom, branchesFrom)) {
-      problems.push('no path from the entry point reaches the end: add setFinishPoint(nodeId), an edge to END, or a node with ends: [END]');
-    }
-    if (problems.length > 0) {
-      throw new WorkflowError(`The graph cannot be compiled: ${problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join('; ')}`}`, {
-        problems,
-      });
-    }
-    const global = [...this.callbacks];
-    const nodes = new Map<string, CompiledNode>();
-    for (const [id, node] of this.nodes) {
-      const own = node.callbacks ? [node.callbacks] : [];
-      nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global], retryOptions: resolveRetryOptions(node.retry ?? false) });
-    }
-    return new CompiledGraph({ schema: this.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit });
+  compile(options: CompileOptions = {}): CompiledGraph<S, U> {
+    const { schema, nodes, edges, branches, callbacks, problems } = this;
+    return new CompiledGraph<S, U>(compileDraft({ schema, nodes, edges, branches, callbacks, problems }, options));
   }
-
-  /**
-   * A collector wired in half is a silent loss: callbacks without the record field overwrite earlier records; a
-   * record field without the callbacks turns a recoverable failure fatal with no record. Both are compile problems.
-   */
-  private collectorProblems(): string[] {
-    const problems: string[] = [];
-    const graphWide = this.callbacks.map(collectorStateKey).filter((key): key is string => key !== undefined);
-    const perNode = [...this.nodes.values()].map((node) => ({ id: node.id, key: collectorStateKey(node.callbacks) }));
-    const installed = new Set([...graphWide, ...perNode.map((node) => node.key).filter((key): key is string => key !== undefined)]);
-    const fix = 'wire it with graph.use(collector) (or compile({ collectorCheck: false }) if you install its callbacks through a wrapper of your own)';
-    for (const key of installed) {
-      if (this.schema.field(key)?.executionErrors !== true) {
-        problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last; ${fix}`);
-      }
-    }
-    for (const key of new Set(graphWide)) {
-      const twice = perNode.filter((node) => node.key === key).map((node) => JSON.stringify(node.id));
-      if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
-      else if (twice.length > 0) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed graph-wide and again on ${twice.join(', ')}: each failure there would be recorded twice`);
-    }
-    const withFallback = perNode.filter((node) => node.key === undefined && graphWide.length === 0 && this.nodes.get(node.id)?.fallback !== undefined);
-    if (withFallback.length > 0) {
-      problems.push(`${withFallback.map((node) => JSON.stringify(node.id)).join(', ')} declare${withFallback.length === 1 ? 's' : ''} a fallback but no ExecutionErrorCollector records its failures: the fallback would never be used; ${fix}`);
-    }
-    for (const key of this.schema.executionErrorKeys) {
-      if (graphWide.includes(key)) continue;
-      const uncovered = perNode.filter((node) => node.key !== key).map((node) => node.id);
-      if (!installed.has(key)) {
-        problems.push(`the state field ${JSON.stringify(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record; ${fix}`);
-      } else if (uncovered.length > 0) {
-        problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed on some nodes only: a failure of ${uncovered.map((id) => JSON.stringify(id)).join(', ')} would end the run with no record; ${fix}`);
-      }
-    }
-    return problems;
-  }
-
-  private reachesEnd(entries: readonly string[], edgesFrom: ReadonlyMap<string, string[]>, branchesFrom: ReadonlyMap<string, GraphBranch[]>): boolean {
-    const seen = new Set<string>();
-    const stack = [...entries];
-    while (stack.length > 0) {
-      const id = stack.pop() as string;
-      if (id === END) return true;
-      if (seen.has(id) || !this.nodes.has(id)) continue;
-      seen.add(id);
-      stack.push(...(edgesFrom.get(id) ?? []));
-      for (const branch of branchesFrom.get(id) ?? []) {
-        if (!branch.pathMap) return true; // a router without a map may go anywhere, END included
-        stack.push(...Object.values(branch.pathMap));
-      }
-      stack.push(...(this.nodes.get(id)?.ends ?? []), ...fallbackTargets(this.nodes.get(id)?.fallback));
-    }
-    return false;
-  }
-}
-
-/** The `addNode` options an agent, LLM or tools node forwards. */
-function behaviourOf(options: NodeBehaviourOptions): NodeBehaviourOptions {
-  return { retry: options.retry, callbacks: options.callbacks, timeoutMs: options.timeoutMs, fallback: options.fallback };
 }

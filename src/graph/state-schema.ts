@@ -2,22 +2,33 @@ import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { defineData, isForbiddenKey, isPlainObject } from '../internal/json.js';
+import type { ChatMessage } from '../chat/core/types.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 
 /** Graph state: a plain object of named fields. */
 export type State = Record<string, unknown>;
 
-/** Combines a field's current value with an update. Must not mutate either; return a new value. */
-export type Reducer<T = unknown> = (existing: T | undefined, update: T) => T;
+/**
+ * The updates a node may return for state `S`: any subset of its fields, each of the field's type.
+ * @example `const update: StateUpdate<{ status: 'ok' | 'unknown'; count: number }> = { status: 'ok' };`
+ */
+export type StateUpdate<S> = { [K in keyof S]?: S[K] };
 
-/** One field of a state schema. */
-export interface StateField<T = unknown> {
+/** Combines a field's current value with an update (of type `U`). Must not mutate either; return a new value. */
+export type Reducer<T = unknown, U = T> = (existing: T | undefined, update: U) => T;
+
+/** One field of a state schema: its value is a `T`, an update of it a `U` (the reducer combines the two). */
+export interface StateField<T = unknown, U = T> {
   /** @default overwrite */
-  reducer?: Reducer<T>;
+  reducer?: Reducer<T, U>;
   /** The value a fresh run starts with (a function, so each run gets its own copy). */
   default?: () => T;
   /** Marks fields that hold execution-error records (the agent node keeps the parent's records out of a child). */
   executionErrors?: boolean;
 }
+
+/** A schema with one more field: typed when `T` is given, unchanged for an untyped (`unknown`) field. */
+export type WithField<S extends State, U extends State, K extends string, T, V> = unknown extends T ? StateSchema<S, U> : StateSchema<S & { [P in K]: T }, U & { [P in K]?: V }>;
 
 /**
  * Built-in reducers: `overwrite` (the default), `append` (lists: a new array, existing then update), `merge`
@@ -38,25 +49,45 @@ export const reducers = Object.freeze({
 });
 
 /**
- * The fields of a graph's state and how updates combine. Keys without a field are overwritten.
+ * The fields of a graph's state and how updates combine. Keys without a field are overwritten. `S` is the state's
+ * type, `U` the type of a node's update; `new StateSchema()` is untyped (any key, `unknown` values) and each
+ * `addField<T>` adds a typed field to it. For a state typed whole — closed to other keys — use `stateSchema()`.
  *
  * @example
  * ```ts
  * const schema = new StateSchema()
- *   .addField('messages', { reducer: reducers.append, default: () => [] })
+ *   .addField<'messages', ChatMessage[]>('messages', { reducer: reducers.append, default: () => [] })
  *   .addField('inventory_status', {});
  * ```
  */
-export class StateSchema {
+export class StateSchema<S extends State = State, U extends State = StateUpdate<S>> {
   private readonly fields = new Map<string, StateField>();
+  /** @internal Set by `stateSchema(standardSchema)`: checks the state a run starts from. */
+  readonly validator?: StandardSchemaV1 | undefined;
 
-  /** Adds (or replaces) a field. */
-  addField<T>(name: string, field: StateField<T> = {}): this {
+  /** @internal Use `new StateSchema()` or `stateSchema(…)`. */
+  constructor(validator?: StandardSchemaV1) {
+    if (validator !== undefined) this.validator = validator;
+  }
+
+  /** Adds (or replaces) a field; its type joins the schema's. */
+  addField<K extends string, T = unknown, V = T>(name: K, field: StateField<T, V> = {}): WithField<S, U, K, T, V> {
     if (typeof name !== 'string' || name === '' || isForbiddenKey(name)) {
       throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${JSON.stringify(name)})`]);
     }
     this.fields.set(name, field as StateField);
-    return this;
+    return this as unknown as WithField<S, U, K, T, V>;
+  }
+
+  /**
+   * A copy with the same fields and validator. A `StateGraph` keeps a copy of the schema it is built on, so what one
+   * graph adds (`use(collector)`) never changes another graph built on the same schema.
+   * @example `const mine = shared.clone().addField('notes', {});`
+   */
+  clone(): StateSchema<S, U> {
+    const copy = new StateSchema<S, U>(this.validator);
+    for (const [name, field] of this.fields) copy.fields.set(name, field);
+    return copy;
   }
 
   /** The field, if declared. */
@@ -75,18 +106,18 @@ export class StateSchema {
   }
 
   /** A fresh state: every field's default, then `input` reduced into it. */
-  initialState(input: State = {}): State {
+  initialState(input: U | State = {}): S {
     const state: State = {};
     for (const [name, field] of this.fields) if (field.default) defineData(state, name, field.default());
     if (input) this.reduceInto(state, input);
-    return state;
+    return state as S;
   }
 
   /** A new state with `update` reduced into `state` field by field (neither input is mutated). */
-  reduce(state: State, update: State | undefined): State {
+  reduce(state: S, update: U | undefined): S {
     const next: State = { ...state };
     if (update) this.reduceInto(next, update);
-    return next;
+    return next as S;
   }
 
   /**
@@ -96,13 +127,13 @@ export class StateSchema {
    * reducer's own error).
    * @example `const next = { ...state }; schema.reduceInto(next, first); schema.reduceInto(next, second);`
    */
-  reduceInto(target: State, update: State): void {
+  reduceInto(target: State, update: U | State): void {
     const keys = Object.keys(update);
     const values: unknown[] = new Array(keys.length);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
       const reducer = this.fields.get(key)?.reducer;
-      const value = update[key];
+      const value = (update as State)[key];
       if (!reducer) {
         values[index] = value;
         continue;
@@ -117,15 +148,32 @@ export class StateSchema {
   }
 }
 
+/** The state of `messagesStateSchema()`: its four fields typed, any other key allowed. */
+export type MessagesState = State & {
+  messages: ChatMessage[];
+  user_input?: string | undefined;
+  last_response?: string | undefined;
+  node_responses: Record<string, unknown>;
+};
+
+/** An update of a `MessagesState`: `messages` appends one message or a list, `node_responses` merges. */
+export type MessagesStateUpdate = State & {
+  messages?: ChatMessage | readonly ChatMessage[] | undefined;
+  user_input?: string | undefined;
+  last_response?: string | undefined;
+  node_responses?: Record<string, unknown> | undefined;
+};
+
 /**
  * The common conversational schema: `messages` (append), `user_input`, `last_response` (overwrite) and
- * `node_responses` (merge), like tRPC-Agent-Go's `MessagesStateSchema`.
- * @example `const schema = messagesStateSchema(); collector.addField(schema);`
+ * `node_responses` (merge), like tRPC-Agent-Go's `MessagesStateSchema`. Its four fields are typed; other keys are
+ * allowed (untyped).
+ * @example `const graph = new StateGraph(messagesStateSchema()).use(collector);`
  */
-export function messagesStateSchema(): StateSchema {
+export function messagesStateSchema(): StateSchema<MessagesState, MessagesStateUpdate> {
   return new StateSchema()
     .addField('messages', { reducer: reducers.append as Reducer, default: () => [] })
     .addField('user_input', {})
     .addField('last_response', {})
-    .addField('node_responses', { reducer: reducers.merge as Reducer, default: () => ({}) });
+    .addField('node_responses', { reducer: reducers.merge as Reducer, default: () => ({}) }) as unknown as StateSchema<MessagesState, MessagesStateUpdate>;
 }

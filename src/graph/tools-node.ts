@@ -8,7 +8,7 @@ import { toolRunContent, type ToolErrorFormat } from '../tools/serialize-tool-re
 import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
 import { END } from './constants.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
-import type { Router } from './state-graph.js';
+import type { Router } from './node-function.js';
 import type { State } from './state-schema.js';
 
 /** Options of `addToolsNode`. */
@@ -78,10 +78,10 @@ export function toolsNode(id: string, tools: readonly AnyTool[], options: ToolsN
  * else to `otherwise` (default `END`).
  * @example `graph.addConditionalEdges('llm', routeToolCalls('tools'))`
  */
-export function routeToolCalls(toolsNodeId: string, options: { messagesKey?: string; otherwise?: string } = {}): Router {
+export function routeToolCalls<T extends string, O extends string = typeof END>(toolsNodeId: T, options: { messagesKey?: string; otherwise?: O } = {}): Router<State, T | O> {
   const key = options.messagesKey ?? 'messages';
   return (state) => {
     const messages = Array.isArray(state[key]) ? (state[key] as ChatMessage[]) : [];
-    return pendingToolCalls(messages).length > 0 ? toolsNodeId : (options.otherwise ?? END);
+    return pendingToolCalls(messages).length > 0 ? toolsNodeId : ((options.otherwise ?? END) as O);
   };
 }

@@ -135,8 +135,11 @@ describe('ExecutionErrorCollector: recoverable errors and policies', () => {
     result.rawStateDelta = { biz_errors: '[{"severity":"fatal"}]', execution_errors: '[{"severity":"fatal"}]' };
     const update = collector.subgraphOutputMapper()({}, result);
     expect(Object.keys(update ?? {})).toEqual(['biz_errors']);
-    // A Go peer's minimal record: no stepNumber (read as 0) and no timestamp (Go's zero time).
-    expect(recordsOf(update, 'biz_errors')).toEqual([{ severity: 'fatal', stepNumber: 0, timestamp: '0001-01-01T00:00:00Z', path: ['child'] }]);
+    // A Go peer's minimal record: no stepNumber (read as 0), no timestamp (Go's zero time), no error (a record's
+    // `error` is always there for its readers: it says the record carried none).
+    expect(recordsOf(update, 'biz_errors')).toEqual([
+      { severity: 'fatal', stepNumber: 0, timestamp: '0001-01-01T00:00:00Z', error: { type: 'flow_error', message: 'the record carries no error details' }, path: ['child'] },
+    ]);
 
     const recovered = await collector.afterNode(bareContext, {}, undefined, markRecoverable(new Error('soft')));
     expect(Object.keys(recovered as State)).toEqual(['biz_errors']);

@@ -2,7 +2,7 @@
  * Execution-error records, their reducer and decoders (seed-systems §1.2, §1.9, §1.10; scenarios 1–9 of §8.1).
  * Where decisions.md point 2 differs from tRPC-Agent-Go (`stepNumber` always written), the test says so.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { cloneResponseError, SerializeError, type ResponseError } from '../../src/errors/index.js';
 import type { RunEvent } from '../../src/runner/index.js';
 import { EXECUTION } from '../../src/graph/node-context.js';
@@ -229,10 +229,12 @@ describe('createExecutionError', () => {
     expect(JSON.parse(JSON.stringify(created))).toHaveProperty('stepNumber', 0);
   });
 
-  it('leaves out the error when there is none', () => {
+  it('always carries an error, typed as present: a failure without an error value says so', () => {
     const created = createExecutionError({ nodeId: 'n' }, undefined, 'fatal');
-    expect(created.error).toBeUndefined();
-    expect(Object.keys(created)).not.toContain('error');
+    expect(created.error).toEqual({ type: 'flow_error', message: 'the node failed with no error value' });
+    expectTypeOf(created.error).toEqualTypeOf<ResponseError>();
+    expect(createExecutionError({ nodeId: 'n' }, null, 'fatal').error).toEqual({ type: 'flow_error', message: 'the node failed with null' });
+    expect(normalizeExecutionError({ severity: 'recoverable' })?.error).toEqual({ type: 'flow_error', message: 'the record carries no error details' });
   });
 });
 

@@ -17,6 +17,8 @@ const options: ts.CompilerOptions = {
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   moduleDetection: ts.ModuleDetectionKind.Force, // every block is its own module, even one without import or export
   strict: true,
+  exactOptionalPropertyTypes: true, // a user's strictest settings: what the README shows compiles there too
+  noUncheckedIndexedAccess: true,
   noEmit: true,
   types: ['node'], // a block may serve a handler under Node's http (faultline/node)
   paths: {
