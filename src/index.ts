@@ -6,3 +6,4 @@ export * from './graph/index.js';
 export * from './runner/index.js';
 export * from './a2a/index.js';
 export * from './mcp/index.js';
+export * from './resilience/index.js';

@@ -6,6 +6,7 @@ import { isPlainObject } from '../internal/json.js';
 import { headerSecrets, redactURL, removeSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js';
 import { A2AMethod, A2AMethodV1, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
@@ -15,7 +16,7 @@ import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMess
 import { messageToV1 } from './v1-codec.js';
 
 /** Options of {@link createA2AClient}. One of `url`, `agentCardUrl` or `card` is required. */
-export interface A2AClientOptions {
+export interface A2AClientOptions extends ResilienceOptions {
   /** The JSON-RPC endpoint (no card discovery). */
   url?: string | undefined;
   /** The agent's base URL or its card's URL: the card is fetched (`/.well-known/agent-card.json`, then `agent.json`). */
@@ -150,6 +151,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         fetch: fetchImpl,
         headers: { ...settings.headers },
         retry: resolveRetryOptions(settings.retry),
+        guard: resilienceGuard(dependencyOf(endpoint.url), settings),
         timeoutMs,
         idleTimeoutMs: settings.idleTimeoutMs ?? 300_000,
         streamTimeoutMs: settings.streamTimeoutMs ?? 1_800_000,
@@ -284,7 +286,7 @@ function validate(options: A2AClientOptions): A2AClientOptions {
   if (options.protocolVersion !== undefined && options.protocolVersion !== '0.3' && options.protocolVersion !== '1.0') problems.push(`protocolVersion must be '0.3' or '1.0'`);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
   if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
-  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'));
+  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
   const allow: unknown = options.allowCrossOrigin;
   if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
     problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');

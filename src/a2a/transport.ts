@@ -14,7 +14,7 @@ import { clampDelay } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactError, redactText, redactURL } from '../internal/redact.js';
-import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
+import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 import { Attempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER, type A2AProtocolVersion } from './constants.js';
@@ -26,6 +26,8 @@ export interface TransportConfig {
   fetch: typeof fetch;
   headers: Record<string, string>;
   retry: ResolvedRetryOptions;
+  /** The client's circuit breaker / retry budget, if any (one circuit per agent endpoint). */
+  guard?: RetryGuard | undefined;
   /** A unary call, and a stream's first event. */
   timeoutMs: number;
   /** Between two events of a stream. */
@@ -87,7 +89,7 @@ export class A2ATransport {
           attempt.close();
         }
       },
-      { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent) },
+      { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent), guard: this.config.guard },
     );
   }
 
@@ -128,7 +130,7 @@ export class A2ATransport {
             throw failure;
           }
         },
-        { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent) },
+        { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent), guard: this.config.guard },
       );
       if (!opened.events) {
         yield opened.single;

@@ -76,7 +76,15 @@ export function requestHooks(context: Pick<LoopContext, 'runId' | 'settings' | '
   const agent = context.settings.name;
   return {
     onRetry: (notice) =>
-      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error: redactValue(notice.error, context.settings.secrets) }),
+      safeEmit(context, queue, 'retry', {
+        runId: context.runId,
+        agent,
+        source: 'model',
+        attempt: notice.attempt,
+        delayMs: notice.delayMs,
+        error: redactValue(notice.error, context.settings.secrets),
+        ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
+      }),
     onFallback: (notice) => {
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
       safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to });

@@ -49,6 +49,7 @@ export async function* runTools(
           error: redactValue(notice.error, settings.secrets),
           callId: call.id,
           toolName: notice.toolName,
+          ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
         }),
     }).then(
       (run): Settled => ({ ok: true, run }),

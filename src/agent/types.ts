@@ -128,6 +128,8 @@ export interface AgentEvents {
     fallbackTo?: string;
     callId?: string;
     toolName?: string;
+    /** A shared retry budget refused this retry: the failure was reported instead (`delayMs` is 0). */
+    budgetExhausted?: boolean;
   }) => void;
   error: (event: { runId: string; agent: string; iteration: number; terminal: boolean; error: AgentErrorJSON | Record<string, unknown> }) => void;
 }

@@ -35,4 +35,5 @@ export type AgentErrorKind =
   | 'jsonrpc'
   | 'mcp'
   | 'output_validation'
+  | 'circuit_open'
   | 'other';

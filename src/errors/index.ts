@@ -7,6 +7,7 @@ export {
   type ChatClientErrorReason,
   type ChatTimeoutLimit,
 } from './chat-client-error.js';
+export { CircuitOpenError, type CircuitOpenErrorOptions } from './circuit-open-error.js';
 export { ConfigError, type ConfigErrorOptions } from './config-error.js';
 export { ErrorType, type AgentErrorKind, type ErrorTypeName } from './constants.js';
 export { isRecoverable, markRecoverable, recoverableError, type RecoverableError } from './recoverable.js';

@@ -52,6 +52,26 @@ export interface RetryNotice {
   error: unknown;
   /** Whether the delay came from a server hint. */
   fromRetryAfter: boolean;
+  /** Set when a shared retry budget refused this retry: no wait follows, the call fails with `error`. */
+  budgetExhausted?: boolean | undefined;
+}
+
+/** How one attempt's outcome is reported to a shared policy (a circuit breaker's permit). */
+export interface AttemptReport {
+  success(): void;
+  failure(retryable: boolean): void;
+  release(): void;
+}
+
+/**
+ * Hooks of a policy shared across calls — a circuit breaker, a retry budget (`src/resilience/`) — into the loop:
+ * `start` once per call, `enter` before each attempt (it throws to refuse one: an open circuit), `allowRetry` before
+ * each retry (false: the budget is spent, the failure is reported instead).
+ */
+export interface RetryGuard {
+  start(): void;
+  enter(): AttemptReport | undefined;
+  allowRetry(): boolean;
 }
 
 export interface RetryLoopConfig {
@@ -60,6 +80,7 @@ export interface RetryLoopConfig {
   signal?: AbortSignal | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   random?: () => number;
+  guard?: RetryGuard | undefined;
 }
 
 /** Problems with user-supplied retry options, as sentences; empty when valid. */
@@ -111,18 +132,30 @@ export function backoffDelay(retryNumber: number, options: ResolvedRetryOptions,
  * Rethrows the last error unchanged.
  */
 export async function retry<T>(operation: (attempt: number) => Promise<T>, config: RetryLoopConfig): Promise<T> {
-  const { options, classify, signal, onRetry } = config;
+  const { options, classify, signal, onRetry, guard } = config;
+  guard?.start();
   for (let attempt = 1; ; attempt++) {
+    const report = guard?.enter(); // an open circuit refuses the attempt here: its error is the call's
     try {
-      return await operation(attempt);
+      const value = await operation(attempt);
+      report?.success();
+      return value;
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw error;
-      if (attempt >= options.maxAttempts) throw error;
+      if (signal?.aborted || isAbortError(error)) {
+        report?.release();
+        throw error;
+      }
       const decision = classify(error, attempt);
-      if (!decision.retry) throw error;
+      // An outage counts against a circuit even where this call may not retry it (a timeout of a non-idempotent call).
+      report?.failure(decision.retry || (error as { retryable?: unknown } | null)?.retryable === true);
+      if (attempt >= options.maxAttempts || !decision.retry) throw error;
       const hinted = decision.retryAfterMs;
       if (hinted !== undefined && hinted > options.maxRetryAfterMs) throw error;
       const delayMs = hinted ?? backoffDelay(attempt, options, config.random);
+      if (guard && !guard.allowRetry()) {
+        onRetry?.({ attempt, delayMs: 0, error, fromRetryAfter: false, budgetExhausted: true });
+        throw error;
+      }
       onRetry?.({ attempt, delayMs, error, fromRetryAfter: hinted !== undefined });
       await delay(delayMs, signal);
     }

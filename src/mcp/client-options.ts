@@ -1,7 +1,8 @@
 /** Options of `createMCPClient`, their defaults and their checks. */
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
-import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
+import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
 
 /** Time limits of an MCP client, in ms; `Infinity` disables one. */
@@ -19,7 +20,7 @@ export interface MCPNotification {
 }
 
 /** Options of `createMCPClient`. */
-export interface MCPClientOptions {
+export interface MCPClientOptions extends ResilienceOptions {
   /** The server's MCP endpoint (Streamable HTTP), e.g. `https://example.com/mcp`. */
   url: string | URL;
   /** @default globalThis.fetch */
@@ -70,6 +71,8 @@ export interface ResolvedClientOptions {
   onNotification: ((notification: MCPNotification) => void) | undefined;
   listen: boolean;
   onWarning: ((warning: string) => void) | undefined;
+  /** The circuit breaker / retry budget guard of the server's calls (one circuit per server URL). */
+  guard: RetryGuard | undefined;
 }
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
@@ -97,7 +100,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     const value = (timeouts as MCPClientTimeouts)[key];
     if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
   }
-  problems.push(...retryOptionProblems(record.retry, 'retry'));
+  problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };
   if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') problems.push('clientInfo must be { name: string, version: string }');
   const protocolVersion = record.protocolVersion ?? (MCP_PROTOCOL_VERSIONS[0] as string);
@@ -125,5 +128,6 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     onNotification: record.onNotification,
     listen: record.listen === true,
     onWarning: record.onWarning,
+    guard: resilienceGuard(dependencyOf(url), record),
   };
 }

@@ -71,6 +71,7 @@ class Client implements MCPClient {
       fetch: options.fetch,
       headers: options.headers,
       retry: resolveRetryOptions(options.retry),
+      guard: options.guard,
       maxResponseBytes: options.maxResponseBytes,
       maxResumes: options.maxResumes,
       answer: this.ctx,

@@ -14,7 +14,7 @@ import { clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactError, redactText } from '../internal/redact.js';
-import { retry, type ResolvedRetryOptions } from '../internal/retry.js';
+import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { DEFAULT_MAX_EVENT_LENGTH } from '../wire/sse-decoder.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
@@ -27,6 +27,8 @@ export interface TransportConfig {
   fetch: typeof fetch;
   headers: Readonly<Record<string, string>>;
   retry: ResolvedRetryOptions;
+  /** The client's circuit breaker / retry budget, if any. */
+  guard?: RetryGuard | undefined;
   maxResponseBytes: number;
   /** Resumptions of one request's stream at most. */
   maxResumes: number;
@@ -104,6 +106,7 @@ export class MCPTransport {
         if (!MCPError.isInstance(error) || !error.retryable) return { retry: false };
         return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
       },
+      guard: this.config.guard,
     }).finally(scope.end);
   }
 

@@ -3,6 +3,9 @@ import { hasMarker } from '../internal/brand.js';
 import { messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import type { CircuitBreaker } from '../resilience/circuit-breaker.js';
+import { resilienceProblems } from '../resilience/guard.js';
+import type { RetryBudget } from '../resilience/retry-budget.js';
 import type { ToolLogger } from './tool-log.js';
 import type { ToolErrorInput, ToolResult } from './tool-result.js';
 import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
@@ -58,6 +61,16 @@ export interface ToolDefinition<Schema extends StandardSchemaV1 = StandardSchema
   retry?: RetryOptions | false | undefined;
   /** Turns a crash into what the model sees (default: a generic `ToolInternalError`). Never expose secrets here. */
   formatError?: ((error: unknown, context: ToolCrashContext) => ToolErrorInput | undefined) | undefined;
+  /**
+   * A circuit breaker shared with other tools and clients (`createCircuitBreaker`): this tool's circuit is its
+   * `dependency` (default its name), opened by its retryable failures; while open, calls are not made and the model
+   * gets a `ServiceUnavailableError` with a suggestion.
+   */
+  circuitBreaker?: CircuitBreaker | undefined;
+  /** A retry budget shared with other tools and clients (`createRetryBudget`) bounding this tool's retries. */
+  retryBudget?: RetryBudget | undefined;
+  /** The circuit this tool's calls count against: tools calling the same API share it. @default the tool's name */
+  dependency?: string | undefined;
 }
 
 /** A validated, immutable tool, ready for `runTool` and the agent. */
@@ -108,7 +121,8 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
     problems.push(`timeoutMs must be a number > 0 or Infinity (got ${String(timeoutMs)})`);
   }
-  problems.push(...retryOptionProblems(record.retry, 'retry'));
+  problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
+  if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
   const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';

@@ -13,6 +13,7 @@ export {
 } from './define-tool.js';
 export { InputValidationError } from './input-validation-error.js';
 export { NetworkError } from './network-error.js';
+export { ServiceUnavailableError } from './service-unavailable-error.js';
 export { PermissionError } from './permission-error.js';
 export { RateLimitError } from './rate-limit-error.js';
 export { runToolCall, type ToolCallRequest, type ToolSet } from './run-tool-call.js';

@@ -4,7 +4,10 @@ import { abortPromise, clampDelay, linkedController } from '../internal/delay.js
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { redactError, redactText } from '../internal/redact.js';
+import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { resolveRetryOptions, retry, type RetryOptions } from '../internal/retry.js';
+import { resilienceGuard } from '../resilience/guard.js';
+import { ServiceUnavailableError } from './service-unavailable-error.js';
 import type { AnyTool } from './define-tool.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
 import { TimeoutError } from './timeout-error.js';
@@ -59,6 +62,8 @@ export interface ToolRetryNotice {
   /** What failed, as the model would have seen it. */
   error: ToolErrorInfo;
   fromRetryAfter: boolean;
+  /** A shared retry budget refused this retry: the failure is the call's result (`delayMs` is 0). */
+  budgetExhausted?: boolean;
 }
 
 /** How a call ended. */
@@ -182,6 +187,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
         throw timeoutFailure;
       }
       if (ToolFailure.isInstance(error)) throw error;
+      if (CircuitOpenError.isInstance(error)) throw ServiceUnavailableError.fromCircuitOpen(error, tool.name); // e.g. an MCP client's open circuit
       throw new Crash(error);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -199,14 +205,24 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
         ToolFailure.isInstance(error) && error.retryable ? { retry: true, retryAfterMs: error.retryAfterMs } : { retry: false },
       onRetry: (notice) => {
         const info = toErrorInfo(notice.error as ToolFailure);
-        log.write('info', 'tool.retry', `attempt ${notice.attempt} failed (${info.type}: ${info.message}); retrying in ${notice.delayMs} ms`, {
+        const what = notice.budgetExhausted ? 'not retrying: the retry budget is spent' : `retrying in ${notice.delayMs} ms`;
+        log.write('info', 'tool.retry', `attempt ${notice.attempt} failed (${info.type}: ${info.message}); ${what}`, { attempt: notice.attempt });
+        settings.onRetry?.({
+          toolName: tool.name,
+          callId,
           attempt: notice.attempt,
+          delayMs: notice.delayMs,
+          error: info,
+          fromRetryAfter: notice.fromRetryAfter,
+          ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
         });
-        settings.onRetry?.({ toolName: tool.name, callId, attempt: notice.attempt, delayMs: notice.delayMs, error: info, fromRetryAfter: notice.fromRetryAfter });
       },
+      guard: resilienceGuard(tool.dependency ?? tool.name, tool),
     });
-  } catch (error) {
-    if (error instanceof Crash) return crashed(error.error, attempts, args);
+  } catch (thrown) {
+    if (thrown instanceof Crash) return crashed(thrown.error, attempts, args);
+    // The tool's own circuit refused the call before it was made.
+    const error = CircuitOpenError.isInstance(thrown) ? ServiceUnavailableError.fromCircuitOpen(thrown, tool.name) : thrown;
     if (!ToolFailure.isInstance(error)) throw error;
     log.write('warn', 'tool.failure', `${error.type}: ${error.message}`, {
       attempt: attempts,

@@ -6,6 +6,7 @@ import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
 import { outputAsText, outputResponseAsText, outputToolName } from './anthropic-output-tool.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
+import type { ResilienceOptions } from '../../resilience/guard.js';
 
 /**
  * The API version this client speaks (`anthropic-version`).
@@ -20,7 +21,7 @@ export const ANTHROPIC_VERSION = '2023-06-01';
  * const options: AnthropicClientOptions = { apiKey, model: 'claude-sonnet-4-5', maxTokens: 1024 };
  * ```
  */
-export interface AnthropicClientOptions {
+export interface AnthropicClientOptions extends ResilienceOptions {
   /** Sent as `x-api-key`; never appears in any error, log or event. */
   apiKey?: string | undefined;
   /** The API root (a proxy or gateway may stand in). @default 'https://api.anthropic.com' */

@@ -9,7 +9,7 @@ import { StreamError } from '../../errors/stream-error.js';
 import { describeError } from '../../internal/error-json.js';
 import { requestIdOf } from '../../internal/http-body.js';
 import { redactText } from '../../internal/redact.js';
-import { retry, type ResolvedRetryOptions, type RetryNotice } from '../../internal/retry.js';
+import { retry, type ResolvedRetryOptions, type RetryGuard, type RetryNotice } from '../../internal/retry.js';
 import { Attempt, CallScope, classify } from './attempt.js';
 import { responseChunks } from './collect-chat-stream.js';
 import { StreamReader, type StreamDecoder } from './stream-reader.js';
@@ -44,6 +44,8 @@ export interface CallConfig {
   secrets: readonly string[];
   maxLineLength?: number | undefined;
   createId: () => string;
+  /** The shared circuit breaker / retry budget of the client, if it was given any. */
+  guard?: RetryGuard | undefined;
 }
 
 function afterOutput(error: unknown): unknown {
@@ -89,7 +91,13 @@ function parsed(protocol: CallProtocol, text: string, config: CallConfig, reques
 
 function notify(request: ChatRequest): (notice: RetryNotice) => void {
   return (notice) =>
-    request.onRetry?.({ attempt: notice.attempt, delayMs: notice.delayMs, fromRetryAfter: notice.fromRetryAfter, error: describeError(notice.error) as Record<string, unknown> });
+    request.onRetry?.({
+      attempt: notice.attempt,
+      delayMs: notice.delayMs,
+      fromRetryAfter: notice.fromRetryAfter,
+      error: describeError(notice.error) as Record<string, unknown>,
+      ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
+    });
 }
 
 /** A streamed call: batches of chunks; retried only until the first batch reaches the caller. */
@@ -122,7 +130,7 @@ export async function* streamCall(
         const batch = await streamReader.next();
         return { chunks: batch ?? [], reader: streamReader };
       },
-      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request) },
+      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request), guard: config.guard },
     );
     reader = first.reader;
     yield first.chunks;
@@ -156,7 +164,7 @@ export async function completeCall(config: CallConfig, request: ChatRequest, bod
         const response = await attempt.send(body, 'application/json');
         return parsed(protocol, await attempt.text(response), config, requestIdOf(response.headers, config.secrets));
       },
-      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request) },
+      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request), guard: config.guard },
     );
   } catch (error) {
     throw scope.surface(error);

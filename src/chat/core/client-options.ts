@@ -8,6 +8,7 @@ import { createId } from '../../internal/ids.js';
 import { isPlainObject } from '../../internal/json.js';
 import { headerSecrets } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
+import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
 import type { CallConfig, ChatTimeouts } from './call.js';
 
 /**
@@ -30,7 +31,7 @@ export const DEFAULT_CHAT_RETRY: ResolvedRetryOptions = Object.freeze({
 export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ totalMs: 600_000, firstChunkMs: 120_000, idleMs: 60_000 });
 
 /** The options of every HTTP chat client. */
-export interface HttpChatOptions {
+export interface HttpChatOptions extends ResilienceOptions {
   apiKey?: string | undefined;
   baseURL?: string | undefined;
   model: string;
@@ -98,7 +99,7 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
   }
   const fetchImpl = settings.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
-  problems.push(...retryOptionProblems(settings.retry, 'retry'));
+  problems.push(...retryOptionProblems(settings.retry, 'retry'), ...resilienceProblems(settings));
   const timeouts = { ...DEFAULT_CHAT_TIMEOUTS };
   if (settings.timeouts !== undefined) {
     if (!isPlainObject(settings.timeouts)) problems.push('timeouts must be an object');
@@ -131,6 +132,8 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     secrets,
     maxLineLength: settings.maxLineLength,
     createId: () => createId('call'),
+    // One circuit per API root and model: a model that is down does not open the circuit of its siblings.
+    guard: resilienceGuard(`${dependencyOf(base)} ${settings.model as string}`, settings),
   };
   return { config, host: url.host, settings };
 }

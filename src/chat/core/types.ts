@@ -90,6 +90,8 @@ export interface ChatRetryNotice {
   fromRetryAfter: boolean;
   /** The failure, JSON-safe. */
   error: Record<string, unknown>;
+  /** The shared retry budget refused this retry: no wait follows, the call fails with `error`. */
+  budgetExhausted?: boolean;
 }
 
 /** One model call. */

@@ -5,6 +5,7 @@ import { resolveHttpChat } from '../core/client-options.js';
 import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
 import { OPENAI_RESPONSES } from './responses-call.js';
 import { encodeResponsesRequest, type ResponsesEncodeSettings } from './responses-request.js';
+import type { ResilienceOptions } from '../../resilience/guard.js';
 
 /**
  * Options of {@link createOpenAIResponsesClient}.
@@ -13,7 +14,7 @@ import { encodeResponsesRequest, type ResponsesEncodeSettings } from './response
  * const options: OpenAIResponsesClientOptions = { apiKey, model: 'gpt-5-mini', store: false };
  * ```
  */
-export interface OpenAIResponsesClientOptions {
+export interface OpenAIResponsesClientOptions extends ResilienceOptions {
   /** Sent as `Authorization: Bearer …`; never appears in any error, log or event. */
   apiKey?: string | undefined;
   /** The API root (a proxy or gateway may stand in). @default 'https://api.openai.com/v1' */

@@ -5,9 +5,10 @@ import { CHAT_COMPLETIONS } from './openai-call.js';
 import { encodeRequest } from './openai-wire.js';
 import { batchClient, type ChatBatches } from '../core/chat-batches.js';
 import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
+import type { ResilienceOptions } from '../../resilience/guard.js';
 
 /** Options of {@link createOpenAICompatibleClient}. */
-export interface OpenAICompatibleClientOptions {
+export interface OpenAICompatibleClientOptions extends ResilienceOptions {
   /** The API root, e.g. `https://api.openai.com/v1` or `https://api.deepseek.com`. */
   baseURL: string;
   /** Sent as `Authorization: Bearer …`; never appears in any error, log or event. */

@@ -1,0 +1,50 @@
+/**
+ * @internal A client's circuit breaker and retry budget as the shared retry loop's guard: one circuit per
+ * `dependency`, one retry budget for every call given it. Also the checks of the two options, for every client.
+ */
+import type { RetryGuard } from '../internal/retry.js';
+import { isCircuitBreaker, type CircuitBreaker } from './circuit-breaker.js';
+import { isRetryBudget, type RetryBudget } from './retry-budget.js';
+
+/** The options every client (chat, MCP, A2A) and `defineTool` take. */
+export interface ResilienceOptions {
+  /**
+   * A circuit breaker shared with other clients (`createCircuitBreaker`): this client's calls go through its circuit,
+   * and while it is open they fail at once with a `CircuitOpenError`.
+   */
+  circuitBreaker?: CircuitBreaker | undefined;
+  /** A retry budget shared with other clients (`createRetryBudget`): when it is spent, failures are not retried. */
+  retryBudget?: RetryBudget | undefined;
+}
+
+/** The problems of `circuitBreaker` / `retryBudget` in `options`. */
+export function resilienceProblems(options: ResilienceOptions): string[] {
+  const problems: string[] = [];
+  if (options.circuitBreaker !== undefined && !isCircuitBreaker(options.circuitBreaker)) problems.push('circuitBreaker must come from createCircuitBreaker()');
+  if (options.retryBudget !== undefined && !isRetryBudget(options.retryBudget)) problems.push('retryBudget must come from createRetryBudget()');
+  return problems;
+}
+
+/**
+ * The circuit name of an HTTP dependency: its origin and path, without credentials or query (the name travels in
+ * `CircuitOpenError`s and state events).
+ */
+export function dependencyOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return String(url);
+  }
+}
+
+/** The guard of calls to `dependency`, or undefined when neither option is set. */
+export function resilienceGuard(dependency: string, options: ResilienceOptions): RetryGuard | undefined {
+  const { circuitBreaker, retryBudget } = options;
+  if (!circuitBreaker && !retryBudget) return undefined;
+  return {
+    start: () => retryBudget?.recordCall(),
+    enter: () => circuitBreaker?.acquire(dependency),
+    allowRetry: () => retryBudget?.tryRetry() ?? true,
+  };
+}
