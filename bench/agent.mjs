@@ -2,7 +2,7 @@
 // returning prebuilt SSE responses. Floor: a minimal hand-written loop on the same mock (fetch, split, JSON.parse,
 // call the function, fetch again), which does no validation, no events, no sessions.
 import * as z from 'zod';
-import { AgentBuilder, createOpenAICompatibleClient, defineTool } from '../dist/index.js';
+import { AgentBuilder, createCircuitBreaker, createOpenAICompatibleClient, createRetryBudget, defineTool } from '../dist/index.js';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 2000);
@@ -38,11 +38,22 @@ const agent = new AgentBuilder('bench')
   .tools([defineTool({ name: 'get_weather', description: 'Weather for a city.', parameters: z.object({ city: z.string() }), execute: weather })])
   .build();
 
-async function faultlineRun() {
+// The same agent with a shared circuit breaker and retry budget on its model and its tool (issue 16).
+const circuitBreaker = createCircuitBreaker();
+const retryBudget = createRetryBudget();
+const guardedAgent = new AgentBuilder('bench')
+  .chatClient(createOpenAICompatibleClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', apiKey: 'sk-bench', fetch: mockFetch, circuitBreaker, retryBudget }))
+  .instructions('Answer with the tools.')
+  .tools([defineTool({ name: 'get_weather', description: 'Weather for a city.', parameters: z.object({ city: z.string() }), execute: weather, circuitBreaker, retryBudget })])
+  .build();
+
+async function runOf(subject) {
   let text = '';
-  for await (const item of agent.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
+  for await (const item of subject.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
   if (text !== 'It is sunny in Paris.') throw new Error(`unexpected answer: ${text}`);
 }
+const faultlineRun = () => runOf(agent);
+const guardedRun = () => runOf(guardedAgent);
 
 /** The floor: the least a streaming tool loop must do. */
 async function handWrittenRun() {
@@ -81,10 +92,17 @@ async function handWrittenRun() {
 const batch = (run) => async () => {
   for (let index = 0; index < RUNS; index++) await run();
 };
-const results = await compare({ faultline: batch(faultlineRun), 'hand-written loop (floor)': batch(handWrittenRun) }, { warmup: 1, rounds: Number(process.env.BENCH_ROUNDS ?? 7) });
+const results = await compare(
+  { faultline: batch(faultlineRun), 'faultline + circuit breaker + retry budget': batch(guardedRun), 'hand-written loop (floor)': batch(handWrittenRun) },
+  { warmup: 1, rounds: Number(process.env.BENCH_ROUNDS ?? 7) },
+);
 const perRun = (name) => results[name].median / RUNS;
-table(`Agent loop: a 2-step streaming tool loop on a fetch mock, ${RUNS} sequential runs per round (median of rounds)`, ['loop', 'ms per run', '× floor'], [
-  ['faultline Agent.run', perRun('faultline').toFixed(3), (perRun('faultline') / perRun('hand-written loop (floor)')).toFixed(1)],
-  ['hand-written loop (floor)', perRun('hand-written loop (floor)').toFixed(3), '1.0'],
+const floor = perRun('hand-written loop (floor)');
+const base = perRun('faultline');
+const guarded = perRun('faultline + circuit breaker + retry budget');
+table(`Agent loop: a 2-step streaming tool loop on a fetch mock, ${RUNS} sequential runs per round (median of rounds)`, ['loop', 'ms per run', '× floor', '× plain faultline'], [
+  ['faultline Agent.run', base.toFixed(3), (base / floor).toFixed(1), '1.00'],
+  ['… with a shared circuit breaker and retry budget (model + tool)', guarded.toFixed(3), (guarded / floor).toFixed(1), (guarded / base).toFixed(2)],
+  ['hand-written loop (floor)', floor.toFixed(3), '1.0', ''],
 ]);
-jsonLine('agent', { msPerRun: fixed(perRun('faultline'), 3), floorMsPerRun: fixed(perRun('hand-written loop (floor)'), 3), target: 0.6 });
+jsonLine('agent', { msPerRun: fixed(base, 3), floorMsPerRun: fixed(floor, 3), breakerMsPerRun: fixed(guarded, 3), breakerOverhead: fixed(guarded / base, 3), target: 0.6 });

@@ -10,15 +10,15 @@
  */
 import type { Emitter } from 'nanoevents';
 import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/core/chat-batches.js';
-import { chatToolDefinitions } from '../chat/core/tool-definitions.js';
-import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
+import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
-import { redactText, redactValue } from '../internal/redact.js';
+import { redactText } from '../internal/redact.js';
 import { truncate } from '../internal/json.js';
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
+import { initialConversation, modelRequest, requestHooks } from './model-request.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
@@ -45,53 +45,6 @@ export interface LoopContext {
 }
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-
-/** Builds the request of one model call. */
-export function modelRequest(
-  settings: AgentSettings,
-  conversation: readonly ChatMessage[],
-  signal: AbortSignal,
-  hooks: Pick<ChatRequest, 'onRetry' | 'onFallback'>,
-  output?: StandardSchemaV1,
-): ChatRequest {
-  const request: ChatRequest = { messages: [...conversation], signal, ...hooks };
-  const format = output ? outputFormat(output) : undefined;
-  if (format) request.responseFormat = format;
-  if (settings.tools.length > 0) {
-    request.tools = chatToolDefinitions(settings.tools);
-    if (settings.toolChoice !== undefined) request.toolChoice = settings.toolChoice;
-  }
-  if (settings.temperature !== undefined) request.temperature = settings.temperature;
-  return request;
-}
-
-/** The conversation sent to the model: instructions, the session so far, the new input. */
-export function initialConversation(settings: AgentSettings, history: readonly ChatMessage[], input: readonly ChatMessage[]): ChatMessage[] {
-  const system: ChatMessage[] = settings.instructions ? [{ role: 'system', content: settings.instructions }] : [];
-  return [...system, ...history, ...input];
-}
-
-/** The model-request hooks of a run: retries and fallbacks become events, a fallback also a recoverable item. */
-export function requestHooks(context: Pick<LoopContext, 'runId' | 'settings' | 'emitter'>, queue: AgentRunItem[], iteration: () => number): Pick<ChatRequest, 'onRetry' | 'onFallback'> {
-  const agent = context.settings.name;
-  return {
-    onRetry: (notice) =>
-      safeEmit(context, queue, 'retry', {
-        runId: context.runId,
-        agent,
-        source: 'model',
-        attempt: notice.attempt,
-        delayMs: notice.delayMs,
-        error: redactValue(notice.error, context.settings.secrets),
-        ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
-      }),
-    onFallback: (notice) => {
-      queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
-      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to });
-      safeEmit(context, queue, 'error', { runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) });
-    },
-  };
-}
 
 /** The run itself, as batches of items. */
 export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunItem[], void, undefined> {

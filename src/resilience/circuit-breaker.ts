@@ -239,12 +239,6 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   };
 }
 
-/** @internal True for breakers made by `createCircuitBreaker` (or anything with the same shape). */
-export function isCircuitBreaker(value: unknown): value is CircuitBreaker {
-  const candidate = value as Partial<CircuitBreaker> | null;
-  return typeof candidate?.acquire === 'function' && typeof candidate.state === 'function' && typeof candidate.on === 'function';
-}
-
 type Resolved = Required<Omit<CircuitBreakerOptions, 'failureRate'>> & { failureRate?: number | undefined };
 
 function resolve(options: CircuitBreakerOptions): Resolved {

@@ -3,8 +3,20 @@
  * `dependency`, one retry budget for every call given it. Also the checks of the two options, for every client.
  */
 import type { RetryGuard } from '../internal/retry.js';
-import { isCircuitBreaker, type CircuitBreaker } from './circuit-breaker.js';
-import { isRetryBudget, type RetryBudget } from './retry-budget.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { RetryBudget } from './retry-budget.js';
+
+/** True for breakers made by `createCircuitBreaker` (or anything with the same shape). */
+function isCircuitBreaker(value: unknown): value is CircuitBreaker {
+  const candidate = value as Partial<CircuitBreaker> | null;
+  return typeof candidate?.acquire === 'function' && typeof candidate.state === 'function' && typeof candidate.on === 'function';
+}
+
+/** True for budgets made by `createRetryBudget` (or anything with the same shape). */
+function isRetryBudget(value: unknown): value is RetryBudget {
+  const candidate = value as Partial<RetryBudget> | null;
+  return typeof candidate?.recordCall === 'function' && typeof candidate.tryRetry === 'function';
+}
 
 /** The options every client (chat, MCP, A2A) and `defineTool` take. */
 export interface ResilienceOptions {

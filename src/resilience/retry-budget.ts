@@ -125,9 +125,3 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
     },
   };
 }
-
-/** @internal True for budgets made by `createRetryBudget` (or anything with the same shape). */
-export function isRetryBudget(value: unknown): value is RetryBudget {
-  const candidate = value as Partial<RetryBudget> | null;
-  return typeof candidate?.recordCall === 'function' && typeof candidate.tryRetry === 'function';
-}

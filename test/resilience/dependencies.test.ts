@@ -9,6 +9,7 @@ import { createMCPClient } from '../../src/mcp/index.js';
 import { createCircuitBreaker } from '../../src/resilience/index.js';
 import { defineTool, NetworkError, runTool, ServiceUnavailableError } from '../../src/tools/index.js';
 import { createOpenAICompatibleClient } from '../../src/chat/index.js';
+import { ExecutionErrorCollector, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
 
 const unavailable = () => new Response('upstream down', { status: 503, headers: { 'retry-after': '0' } });
 
@@ -117,5 +118,29 @@ describe('each dependency has its own circuit in one shared breaker', () => {
     expect(() => defineTool({ name: 't', description: 'd', parameters: z.object({}), execute: () => 1, circuitBreaker: {} as never, dependency: '' })).toThrow(
       /circuitBreaker must come from createCircuitBreaker\(\).*dependency must be a non-empty string/,
     );
+  });
+
+  it('a graph node meeting an open circuit is recovered where the collector says so, fatal otherwise', async () => {
+    const circuitBreaker = createCircuitBreaker({ failureThreshold: 1, openMs: 60_000 });
+    const mcp = createMCPClient({ url: 'https://tools.test/mcp', fetch: counting(unavailable).fetch, retry: { maxAttempts: 1 }, circuitBreaker });
+    await rejection(mcp.connect());
+    const build = (collector: ExecutionErrorCollector) =>
+      new StateGraph(messagesStateSchema())
+        .use(collector)
+        .addNode('lookup', async () => ({ last_response: JSON.stringify(await mcp.connect()) }))
+        .addNode('answer', () => ({ last_response: 'answered without the tools' }))
+        .addEdge('lookup', 'answer')
+        .setEntryPoint('lookup')
+        .setFinishPoint('answer')
+        .compile();
+    const recovered = await build(new ExecutionErrorCollector({ recoverable: CircuitOpenError.isInstance })).run({ user_input: 'go' });
+    expect(recovered.status).toBe('completed');
+    if (recovered.status === 'completed') {
+      expect(recovered.state.last_response).toBe('answered without the tools');
+      expect(recovered.state.execution_errors).toMatchObject([{ severity: 'recoverable', nodeId: 'lookup', error: { code: 'CIRCUIT_OPEN' } }]);
+    }
+    const fatal = await build(new ExecutionErrorCollector()).run({ user_input: 'go' });
+    expect(fatal.status).toBe('failed');
+    if (fatal.status === 'failed') expect(fatal.error.code).toBe('CIRCUIT_OPEN');
   });
 });
