@@ -7,3 +7,4 @@ export * from './runner/index.js';
 export * from './a2a/index.js';
 export * from './mcp/index.js';
 export * from './resilience/index.js';
+export * from './telemetry/index.js';

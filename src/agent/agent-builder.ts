@@ -8,6 +8,8 @@ import { Agent } from './agent.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 import type { AgentSettings } from './types.js';
+import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /**
  * Model calls per run when not set (RAF's `max_rounds`).
@@ -42,6 +44,7 @@ export class AgentBuilder {
   private readonly secretList: string[] = [];
   private repair: ArgumentRepair | undefined;
   private store: SessionStore | LoadSaveSessionStore | undefined;
+  private tracing: Telemetry | undefined;
 
   /** @param name - The agent's id (used by `AgentRegistry`). */
   constructor(private readonly name: string) {}
@@ -128,6 +131,17 @@ export class AgentBuilder {
     return this;
   }
 
+  /**
+   * Where the agent's spans go: one `invoke_agent` span per run, a `chat` span per model call (retries and fallbacks as
+   * its events), an `execute_tool` span per tool call — OpenTelemetry GenAI conventions, every attribute redacted.
+   * @default `NO_TELEMETRY` (nothing recorded)
+   * @example `new AgentBuilder('support').telemetry(openTelemetry(otel, { secrets: [apiKey] }))`
+   */
+  telemetry(telemetry: Telemetry): this {
+    this.tracing = telemetry;
+    return this;
+  }
+
   /** Checks everything and returns the agent, or throws one `ConfigError` listing every problem. */
   build(): Agent {
     const problems: string[] = [];
@@ -150,6 +164,7 @@ export class AgentBuilder {
     if (this.store !== undefined) problems.push(...sessionStoreProblems(this.store, 'sessionStore'));
     const loggerProblem = toolLogOptionProblem(this.logger, 'toolLogger');
     if (loggerProblem !== undefined) problems.push(loggerProblem);
+    if (this.tracing !== undefined && !isTelemetry(this.tracing)) problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY)');
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,
@@ -165,6 +180,7 @@ export class AgentBuilder {
       secrets: Object.freeze([...this.secretList]),
       repairArguments: this.repair,
       sessionStore: this.store === undefined ? new InMemorySessionStore() : toSessionStore(this.store),
+      telemetry: this.tracing ?? NO_TELEMETRY,
     };
     return new Agent(Object.freeze(settings));
   }

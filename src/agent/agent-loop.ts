@@ -19,6 +19,8 @@ import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
 import { initialConversation, modelRequest, requestHooks } from './model-request.js';
+import { endModelSpan, failSpan, startModelSpan } from './run-span.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
@@ -42,6 +44,8 @@ export interface LoopContext {
   queue: AgentRunItem[];
   /** The schema the final answer must match. */
   output?: StandardSchemaV1 | undefined;
+  /** The run's `invoke_agent` span: each model call's `chat` span and each tool's span are its children. */
+  span: SpanHandle;
 }
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -56,7 +60,8 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
   let iteration = 0;
   let outputRetried = false;
   let usage: Usage = { ...ZERO_USAGE };
-  const hooks = requestHooks(context, queue, () => iteration);
+  let modelSpan: SpanHandle | undefined;
+  const hooks = requestHooks(context, queue, () => iteration, () => modelSpan);
   const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
     const batch = queue.length > 0 ? [...queue.splice(0), ...items] : items;
     return batch;
@@ -84,6 +89,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       return;
     }
     iteration++;
+    modelSpan = startModelSpan(settings, context.span);
     const request = modelRequest(settings, conversation, signal, hooks, context.output);
     safeEmit(context, queue, 'model-request', {
       runId,
@@ -98,6 +104,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     try {
       call = openChatBatches(settings.chatClient, request);
     } catch (error) {
+      failSpan(modelSpan, error);
       yield await terminal(error);
       return;
     }
@@ -108,6 +115,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const calls: ToolCall[] = [];
     let finishReason: FinishReason | undefined;
     let stepUsage: Usage | undefined;
+    let requestId: string | undefined;
     let settled = false;
     try {
       for (;;) {
@@ -137,6 +145,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
               finishReason = value.reason;
               stepUsage = value.usage ?? stepUsage;
               replay = value.replay;
+              requestId = value.requestId;
               break;
             default:
               break;
@@ -147,15 +156,22 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       settled = true;
     } catch (error) {
       settled = true;
+      failSpan(modelSpan, error);
       yield await terminal(error);
       return;
     } finally {
-      if (!settled) closeChatBatches(call); // the run's consumer stopped mid-call
+      if (!settled) {
+        closeChatBatches(call); // the run's consumer stopped mid-call
+        modelSpan.end();
+      }
     }
     if (finishReason === undefined) {
-      yield await terminal(new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 }));
+      const incomplete = new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 });
+      failSpan(modelSpan, incomplete);
+      yield await terminal(incomplete);
       return;
     }
+    endModelSpan(modelSpan, finishReason, stepUsage, requestId);
     if (stepUsage) {
       usage = addUsage(usage, stepUsage);
       queue.push({ type: 'usage', iteration, usage: stepUsage });

@@ -6,6 +6,7 @@ import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { agentLoop } from './agent-loop.js';
+import { runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import { loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
@@ -70,8 +71,11 @@ export class Agent {
     const optionProblems = runOptionProblems(settings);
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
     const { controller, dispose } = linkedController(settings.signal);
-    const context = { settings: this.settings as AgentSettings, runId: createId('run'), emitter: this.emitter, queue: [] as AgentRunItem[] };
+    const runId = createId('run');
+    const span = runSpan(this.settings, runId, settings);
+    const context = { settings: this.settings as AgentSettings, runId, emitter: this.emitter, queue: [] as AgentRunItem[], span };
     const { signal } = controller;
+    let ended = false; // the last item (finish or terminal error) was delivered
     async function* started(): AsyncGenerator<AgentRunItem[], void, undefined> {
       try {
         let history: ChatMessage[] = [];
@@ -82,11 +86,18 @@ export class Agent {
           // Nothing ran, so nothing is saved: the stream's one item says why the run could not start.
           const failure = signal.aborted ? signal.reason : error;
           safeEmit(context, context.queue, 'error', { runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) });
-          yield [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
+          const batch: AgentRunItem[] = [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
+          ended = traceBatch(span, batch);
+          yield batch;
           return;
         }
-        yield* agentLoop({ ...context, history, input, sessionId: settings.session, signal, output: settings.output });
+        for await (const batch of agentLoop({ ...context, history, input, sessionId: settings.session, signal, output: settings.output })) {
+          ended = traceBatch(span, batch) || ended;
+          yield batch;
+        }
       } finally {
+        if (!ended) span.fail(signal.aborted ? signal.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
+        span.end();
         dispose();
       }
     }

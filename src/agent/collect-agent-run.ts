@@ -34,22 +34,27 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
   const toolResults: ToolResultItem[] = [];
   const errors: unknown[] = [];
   const reader = stream.getReader();
+  let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
   try {
+    // Read to the very end, past the last item, so the run finishes its own work (spans, listeners) before we return.
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (ending) continue;
       if (value.type === 'tool-result') toolResults.push(value);
       else if (value.type === 'error') {
-        if (value.terminal) throw value.error;
-        errors.push(value.error);
+        if (value.terminal) ending = { error: value.error };
+        else errors.push(value.error);
       } else if (value.type === 'finish') {
         const result: AgentRunResult<Output> = { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
         if ('output' in value) result.output = value.output as Output;
-        return result;
+        ending = { result };
       }
     }
   } finally {
     reader.releaseLock();
   }
+  if (ending && 'result' in ending) return ending.result;
+  if (ending) throw ending.error;
   throw new StreamError('The agent run stream ended without a finish or a terminal error', { reason: 'incomplete' });
 }

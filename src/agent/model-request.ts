@@ -10,6 +10,9 @@ import { errorJSON, safeEmit } from './agent-events.js';
 import type { LoopContext } from './agent-loop.js';
 import { outputFormat } from './structured-output.js';
 import type { AgentRunItem, AgentSettings } from './types.js';
+import { CommonAttribute, FaultlineAttribute, TelemetryEvent } from '../telemetry/attributes.js';
+import { errorTypeOf } from '../telemetry/error-type.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
 
 /** Builds the request of one model call. */
 export function modelRequest(
@@ -37,10 +40,21 @@ export function initialConversation(settings: AgentSettings, history: readonly C
 }
 
 /** The model-request hooks of a run: retries and fallbacks become events, a fallback also a recoverable item. */
-export function requestHooks(context: Pick<LoopContext, 'runId' | 'settings' | 'emitter'>, queue: AgentRunItem[], iteration: () => number): Pick<ChatRequest, 'onRetry' | 'onFallback'> {
+export function requestHooks(
+  context: Pick<LoopContext, 'runId' | 'settings' | 'emitter'>,
+  queue: AgentRunItem[],
+  iteration: () => number,
+  span: () => SpanHandle | undefined = () => undefined,
+): Pick<ChatRequest, 'onRetry' | 'onFallback'> {
   const agent = context.settings.name;
   return {
-    onRetry: (notice) =>
+    onRetry: (notice) => {
+      span()?.addEvent(TelemetryEvent.Retry, {
+        [FaultlineAttribute.RetryAttempt]: notice.attempt + 1,
+        [FaultlineAttribute.RetryDelayMs]: notice.delayMs,
+        [FaultlineAttribute.RetryBudgetExhausted]: notice.budgetExhausted,
+        [CommonAttribute.ErrorType]: typeof notice.error.kind === 'string' ? notice.error.kind : undefined,
+      });
       safeEmit(context, queue, 'retry', {
         runId: context.runId,
         agent,
@@ -49,8 +63,10 @@ export function requestHooks(context: Pick<LoopContext, 'runId' | 'settings' | '
         delayMs: notice.delayMs,
         error: redactValue(notice.error, context.settings.secrets),
         ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
-      }),
+      });
+    },
     onFallback: (notice) => {
+      span()?.addEvent(TelemetryEvent.Fallback, { [FaultlineAttribute.FallbackFrom]: notice.from, [FaultlineAttribute.FallbackTo]: notice.to, [CommonAttribute.ErrorType]: errorTypeOf(notice.error) });
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
       safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to });
       safeEmit(context, queue, 'error', { runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) });

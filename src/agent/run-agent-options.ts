@@ -6,6 +6,7 @@ import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { ToolLogOption } from '../tools/tool-log-option.js';
 import { runInputProblems, runOptionProblems } from './run-input.js';
 import type { LoadSaveSessionStore, SessionStore } from './session-store.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** What `runAgent` and `streamAgent` take besides the turn's input (`prompt` or `messages`). */
 export interface RunAgentSettings<Output = unknown> {
@@ -37,6 +38,8 @@ export interface RunAgentSettings<Output = unknown> {
   secrets?: readonly string[] | undefined;
   /** The agent's name in events (`agent`). @default 'agent' */
   name?: string | undefined;
+  /** Where the run's spans go (`openTelemetry(otel)`). @default nothing recorded */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -50,9 +53,9 @@ export interface RunAgentSettings<Output = unknown> {
 export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
   ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
 
-const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages']);
+const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry']);
 /** The names other SDKs use for these options (AI SDK, OpenAI Agents), so a misplaced habit gets a pointer. */
-const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger' };
+const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger', tracer: 'telemetry' };
 
 /** An option this function does not know is a problem, never silently ignored. */
 function unknownOptions(options: Record<string, unknown>): string[] {

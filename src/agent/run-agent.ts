@@ -13,6 +13,7 @@ import { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
 import { runAgentProblems, type RunAgentOptions } from './run-agent-options.js';
 import type { SessionStore } from './session-store.js';
 import type { AgentRunStream } from './types.js';
+import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 
 /** Stands in for an invalid `model` while the builder checks the rest (never called: the run does not start). */
 const NO_MODEL = { name: 'none', stream: String, complete: String } as unknown as ChatClient;
@@ -26,7 +27,7 @@ const NO_MODEL = { name: 'none', stream: String, complete: String } as unknown a
  * a session that cannot be loaded, an aborted `signal` (its reason) — is the stream's last item, a terminal `error`.
  *
  * @param options - `model`, `prompt` or `messages`, and optionally `instructions`, `tools`, `maxIterations`, `output`,
- *   `signal`, `session` + `sessionStore`, `toolLogger`, `secrets`, `name`.
+ *   `signal`, `session` + `sessionStore`, `toolLogger`, `secrets`, `name`, `telemetry`.
  * @returns The run's item stream (a `ReadableStream`, also async-iterable).
  *
  * @example
@@ -88,5 +89,6 @@ function configure(options: RunAgentOptions<unknown>): AgentBuilder {
     .maxIterations(options.maxIterations ?? DEFAULT_MAX_ITERATIONS)
     .toolLogger(options.toolLogger as ToolLogOption)
     .secrets(Array.isArray(secrets) ? secrets : [])
-    .sessionStore(options.sessionStore as SessionStore);
+    .sessionStore(options.sessionStore as SessionStore)
+    .telemetry(options.telemetry ?? NO_TELEMETRY);
 }

@@ -19,7 +19,7 @@ type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
 
 /** @internal Runs the calls of one round concurrently; yields their results in call order. Returns a terminal failure, if any. */
 export async function* runTools(
-  context: Pick<LoopContext, 'settings' | 'runId' | 'signal' | 'emitter'>,
+  context: Pick<LoopContext, 'settings' | 'runId' | 'signal' | 'emitter' | 'span'>,
   calls: readonly ToolCall[],
   iteration: number,
   conversation: ChatMessage[],
@@ -39,6 +39,8 @@ export async function* runTools(
       secrets: settings.secrets,
       onToolCrash: settings.onToolCrash,
       repair: settings.repairArguments,
+      telemetry: settings.telemetry,
+      parentSpan: context.span,
       onRetry: (notice) =>
         safeEmit(context, queue, 'retry', {
           runId,

@@ -10,6 +10,8 @@ import type { ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ToolResultJSON } from '../tools/tool-result.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { SessionStore } from './session-store.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import type { TraceParent } from '../telemetry/traceparent.js';
 
 /** How a tool call ended, from the run's point of view (`aborted` and `interrupted` are synthetic answers). */
 export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted';
@@ -74,6 +76,11 @@ export interface AgentRunOptions {
    * (issues + raw text). The value is on the `finish` item (`output`) and on `collectAgentRun`'s result.
    */
   output?: StandardSchemaV1 | undefined;
+  /**
+   * The span this run's `invoke_agent` span is a child of: one of ours, or a parsed W3C `traceparent` (the Runner and
+   * the A2A handler pass theirs). Only with the agent's `telemetry`. @default the active OpenTelemetry context
+   */
+  parentSpan?: SpanHandle | TraceParent | undefined;
 }
 
 /** Observability payloads: plain serializable objects. */
@@ -149,4 +156,6 @@ export interface AgentSettings {
   secrets: readonly string[];
   repairArguments?: ArgumentRepair | undefined;
   sessionStore: SessionStore;
+  /** Where spans go (`openTelemetry(otel)`); `NO_TELEMETRY` records nothing. */
+  telemetry: Telemetry;
 }

@@ -8,6 +8,8 @@ import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { resolveRetryOptions, retry, type RetryOptions } from '../internal/retry.js';
 import { resilienceGuard } from '../resilience/guard.js';
 import { ServiceUnavailableError } from './service-unavailable-error.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import { endToolSpan, toolSpan, traceRetry } from './tool-span.js';
 import type { AnyTool } from './define-tool.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
 import { TimeoutError } from './timeout-error.js';
@@ -50,6 +52,10 @@ export interface RunToolOptions {
   secrets?: readonly string[] | undefined;
   /** Bound on raw argument text. @default 1000000 */
   maxArgumentsLength?: number | undefined;
+  /** Where the call's `execute_tool` span goes (`openTelemetry(otel)`). @default nothing recorded */
+  telemetry?: Telemetry | undefined;
+  /** The span the call's span is a child of (the agent passes its run's). */
+  parentSpan?: SpanHandle | undefined;
 }
 
 /** Passed to `onRetry`. */
@@ -130,9 +136,23 @@ class Crash {
  * ```
  */
 export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions = {}): Promise<ToolRun<T>> {
-  const settings = options ?? {};
+  const given = options ?? {};
+  const settings = { ...given, callId: typeof given.callId === 'string' && given.callId !== '' ? given.callId : createId('call') };
+  const span = toolSpan(tool, settings.callId, settings, rawArguments);
+  try {
+    const run = await runUntraced<T>(tool, rawArguments, settings, span);
+    endToolSpan(span, run, settings.telemetry);
+    return run;
+  } catch (error) {
+    span.fail(error); // an abort, or onToolCrash: 'throw'
+    span.end();
+    throw error;
+  }
+}
+
+async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: RunToolOptions & { callId: string }, span: SpanHandle): Promise<ToolRun<T>> {
   const started = monotonic();
-  const callId = typeof settings.callId === 'string' && settings.callId !== '' ? settings.callId : createId('call');
+  const { callId } = settings;
   const secrets = settings.secrets ?? [];
   const log = new ToolLogWriter(toolLogSink(settings.logger), tool.name, callId, secrets);
   const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> =>
@@ -174,7 +194,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
     const aborted = abortPromise(controller.signal);
     try {
       const execution = Promise.resolve().then(() =>
-        tool.execute(args, { signal: controller.signal, callId, attempt, toolName: tool.name, logger: log.loggerFor(attempt) }),
+        span.run(() => tool.execute(args, { signal: controller.signal, callId, attempt, toolName: tool.name, logger: log.loggerFor(attempt) })),
       );
       execution.catch(() => {});
       const value = await Promise.race([execution, aborted.promise]);
@@ -205,6 +225,7 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
         ToolFailure.isInstance(error) && error.retryable ? { retry: true, retryAfterMs: error.retryAfterMs } : { retry: false },
       onRetry: (notice) => {
         const info = toErrorInfo(notice.error as ToolFailure);
+        traceRetry(span, notice, info.type);
         const what = notice.budgetExhausted ? 'not retrying: the retry budget is spent' : `retrying in ${notice.delayMs} ms`;
         log.write('info', 'tool.retry', `attempt ${notice.attempt} failed (${info.type}: ${info.message}); ${what}`, { attempt: notice.attempt });
         settings.onRetry?.({

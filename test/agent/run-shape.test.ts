@@ -145,3 +145,37 @@ describe('a run that cannot start ends with one terminal error item, and nothing
     expect(events.at(-1)).toSatisfy(isRunnerCompletion);
   });
 });
+
+describe('a collected run finishes its own work before it returns', () => {
+  // collectAgentRun / runAgent used to stop reading at the last item, leaving the run suspended: its listener stayed
+  // on the caller's signal (one per run) and its span never ended. Every ending is checked.
+  function countedSignal() {
+    const controller = new AbortController();
+    let live = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+      live++;
+      add(...args);
+    }) as AbortSignal['addEventListener'];
+    controller.signal.removeEventListener = ((...args: Parameters<AbortSignal['removeEventListener']>) => {
+      live--;
+      remove(...args);
+    }) as AbortSignal['removeEventListener'];
+    return { signal: controller.signal, live: () => live };
+  }
+
+  it('after a finish, a terminal error and a run that could not start, no listener is left on the caller’s signal', async () => {
+    const ok = countedSignal();
+    await expect(runAgent({ model: scripted(), prompt: 'Hi', signal: ok.signal })).resolves.toMatchObject({ text: 'Hello!' });
+    expect(ok.live()).toBe(0);
+    const failing = countedSignal();
+    const broken = { name: 'broken', complete: () => Promise.reject(new Error('x')), stream: () => { throw new Error('cannot stream'); } };
+    await expect(runAgent({ model: broken as never, prompt: 'Hi', signal: failing.signal })).rejects.toThrow('cannot stream');
+    expect(failing.live()).toBe(0);
+    const session = countedSignal();
+    const agent = new AgentBuilder('greeter').chatClient(scripted()).sessionStore({ load: () => Promise.reject(new Error('down')), save: async () => {} }).build();
+    await expect(collectAgentRun(agent.run('Hi', { session: 's', signal: session.signal }))).rejects.toSatisfy(SessionError.isInstance);
+    expect(session.live()).toBe(0);
+  });
+});

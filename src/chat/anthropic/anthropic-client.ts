@@ -94,6 +94,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
   return batchClient<ChatClient>(
     {
       name: `${options.name ?? host}/${config.model}`,
+      model: config.model,
+      provider: 'anthropic',
+      host,
       complete(request: ChatRequest): Promise<ChatResponse> {
         let body: string;
         try {

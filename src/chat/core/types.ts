@@ -147,6 +147,12 @@ export type ChatStream = ReadableStream<ChatChunk> & AsyncIterable<ChatChunk>;
 export interface ChatClient {
   /** A label for logs and errors, e.g. `openai:gpt-4o-mini`. */
   readonly name: string;
+  /** The model asked for, when the client has one (telemetry's `gen_ai.request.model`). */
+  readonly model?: string | undefined;
+  /** Who serves it, when known: `openai`, `anthropic`, or the API's host (telemetry's `gen_ai.provider.name`). */
+  readonly provider?: string | undefined;
+  /** The API's host (telemetry's `server.address`). */
+  readonly host?: string | undefined;
   stream(request: ChatRequest): ChatStream;
   complete(request: ChatRequest): Promise<ChatResponse>;
 }

@@ -107,6 +107,9 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
   return batchClient<ChatClient>(
     {
       name: `${options.name ?? host}/${config.model}`,
+      model: config.model,
+      provider: 'openai',
+      host,
       complete(request: ChatRequest): Promise<ChatResponse> {
         let body: string;
         try {

@@ -81,6 +81,9 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
   };
   return batchClient<ChatClient>({
     name: `${options.name ?? host}/${config.model}`,
+    model: config.model,
+    provider: host === 'api.openai.com' ? 'openai' : host,
+    host,
     complete(request: ChatRequest): Promise<ChatResponse> {
       let body: string;
       try {

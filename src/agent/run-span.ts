@@ -1,0 +1,78 @@
+/**
+ * @internal A run's `invoke_agent` span (OpenTelemetry GenAI conventions): started with the run, told about every
+ * item that matters — a terminal error fails it, a recoverable one is an event, the finish adds usage and its reason —
+ * and ended when the stream ends, however it ends.
+ */
+import type { FinishReason, Usage } from '../chat/core/types.js';
+import { agentSpanName, chatSpanName, CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, TelemetryEvent } from '../telemetry/attributes.js';
+import { errorTypeOf } from '../telemetry/error-type.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
+import type { AgentRunItem, AgentRunOptions, AgentSettings } from './types.js';
+
+/** The span of one run of the agent. */
+export function runSpan(settings: Readonly<AgentSettings>, runId: string, options: AgentRunOptions): SpanHandle {
+  return settings.telemetry.startSpan(agentSpanName(settings.name), {
+    parent: options.parentSpan,
+    attributes: {
+      [GenAIAttribute.OperationName]: GenAIOperation.InvokeAgent,
+      [GenAIAttribute.AgentName]: settings.name,
+      [GenAIAttribute.AgentId]: runId,
+      [GenAIAttribute.ConversationId]: options.session,
+      [GenAIAttribute.RequestModel]: settings.chatClient.model,
+      [GenAIAttribute.ProviderName]: settings.chatClient.provider,
+    },
+  });
+}
+
+/** What a batch of items tells the run's span; true when it held the run's last item. */
+export function traceBatch(span: SpanHandle, batch: readonly AgentRunItem[]): boolean {
+  let last = false;
+  for (const item of batch) {
+    if (item.type === 'error') {
+      last ||= item.terminal;
+      if (item.terminal) span.fail(item.error);
+      else span.addEvent(TelemetryEvent.RecoverableError, { [CommonAttribute.ErrorType]: errorTypeOf(item.error), 'faultline.iteration': item.iteration });
+    } else if (item.type === 'finish') {
+      span.setAttributes({
+        [FaultlineAttribute.FinishReason]: item.finishReason,
+        [GenAIAttribute.UsageInputTokens]: item.usage.promptTokens,
+        [GenAIAttribute.UsageOutputTokens]: item.usage.completionTokens,
+        'faultline.iterations': item.iterations,
+      });
+      last = true;
+    }
+  }
+  return last;
+}
+
+/** A model call's `chat` span, a child of the run's. */
+export function startModelSpan(settings: Readonly<AgentSettings>, parent: SpanHandle): SpanHandle {
+  const client = settings.chatClient;
+  return settings.telemetry.startSpan(chatSpanName(client.model ?? client.name), {
+    kind: 'client',
+    parent,
+    attributes: {
+      [GenAIAttribute.OperationName]: GenAIOperation.Chat,
+      [GenAIAttribute.ProviderName]: client.provider,
+      [GenAIAttribute.RequestModel]: client.model ?? client.name,
+      [CommonAttribute.ServerAddress]: client.host,
+    },
+  });
+}
+
+/** Ends a model call's span with what its finish said. */
+export function endModelSpan(span: SpanHandle, finishReason: FinishReason, usage: Usage | undefined, requestId: string | undefined): void {
+  span.setAttributes({
+    [GenAIAttribute.ResponseFinishReasons]: [finishReason],
+    [GenAIAttribute.UsageInputTokens]: usage?.promptTokens,
+    [GenAIAttribute.UsageOutputTokens]: usage?.completionTokens,
+    [GenAIAttribute.ResponseId]: requestId,
+  });
+  span.end();
+}
+
+/** Fails and ends a span. */
+export function failSpan(span: SpanHandle, error: unknown): void {
+  span.fail(error);
+  span.end();
+}

@@ -1,0 +1,45 @@
+import { read } from '../internal/error-chain.js';
+import type { SpanHandle, Telemetry } from './telemetry.js';
+
+const NO_SPAN: SpanHandle = Object.freeze({
+  setAttributes(): void {},
+  addEvent(): void {},
+  end(): void {},
+  fail(): void {},
+  traceparent(): string | undefined {
+    return undefined;
+  },
+  run<T>(fn: () => T): T {
+    return fn();
+  },
+});
+
+/**
+ * Telemetry that records nothing: what instrumented code uses when no telemetry is configured. `startSpan` returns
+ * one shared, inert span (no allocation); `run(fn)` just calls `fn`; `recordContent` is false.
+ *
+ * @example
+ * ```ts
+ * const telemetry = options.telemetry ?? NO_TELEMETRY;
+ * const span = telemetry.startSpan(toolSpanName(tool.name));
+ * ```
+ */
+export const NO_TELEMETRY: Telemetry = Object.freeze({
+  recordContent: false,
+  startSpan(): SpanHandle {
+    return NO_SPAN;
+  },
+});
+
+/**
+ * True for a {@link Telemetry}: an object with a `startSpan` method and a boolean `recordContent` (what option
+ * checks accept as `telemetry`). Never throws.
+ *
+ * @example
+ * ```ts
+ * if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+ * ```
+ */
+export function isTelemetry(value: unknown): value is Telemetry {
+  return typeof read(value, 'startSpan') === 'function' && typeof read(value, 'recordContent') === 'boolean';
+}
