@@ -2,7 +2,9 @@
 // returning prebuilt SSE responses. Floor: a minimal hand-written loop on the same mock (fetch, split, JSON.parse,
 // call the function, fetch again), which does no validation, no events, no sessions.
 import * as z from 'zod';
-import { AgentBuilder, createCircuitBreaker, createOpenAICompatibleClient, createRetryBudget, defineTool } from '../dist/index.js';
+import * as otel from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AgentBuilder, createCircuitBreaker, createOpenAICompatibleClient, createRetryBudget, defineTool, openTelemetry } from '../dist/index.js';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 2000);
@@ -52,8 +54,20 @@ async function runOf(subject) {
   for await (const item of subject.run('Weather in Paris?')) if (item.type === 'text-delta') text += item.delta;
   if (text !== 'It is sunny in Paris.') throw new Error(`unexpected answer: ${text}`);
 }
+// The same agent traced through the OpenTelemetry SDK (a simple processor into an in-memory exporter, emptied per
+// round): 4 spans per run (invoke_agent, 2 × chat, execute_tool), every attribute redacted.
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracedAgent = new AgentBuilder('bench')
+  .chatClient(createOpenAICompatibleClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', apiKey: 'sk-bench', fetch: mockFetch }))
+  .instructions('Answer with the tools.')
+  .tools([defineTool({ name: 'get_weather', description: 'Weather for a city.', parameters: z.object({ city: z.string() }), execute: weather })])
+  .telemetry(openTelemetry(otel, { tracer: provider.getTracer('bench'), secrets: ['sk-bench'] }))
+  .build();
+
 const faultlineRun = () => runOf(agent);
 const guardedRun = () => runOf(guardedAgent);
+const tracedRun = () => runOf(tracedAgent);
 
 /** The floor: the least a streaming tool loop must do. */
 async function handWrittenRun() {
@@ -93,16 +107,26 @@ const batch = (run) => async () => {
   for (let index = 0; index < RUNS; index++) await run();
 };
 const results = await compare(
-  { faultline: batch(faultlineRun), 'faultline + circuit breaker + retry budget': batch(guardedRun), 'hand-written loop (floor)': batch(handWrittenRun) },
+  {
+    faultline: batch(faultlineRun),
+    'faultline + circuit breaker + retry budget': batch(guardedRun),
+    'faultline + OpenTelemetry': async () => {
+      exporter.reset();
+      await batch(tracedRun)();
+    },
+    'hand-written loop (floor)': batch(handWrittenRun),
+  },
   { warmup: 1, rounds: Number(process.env.BENCH_ROUNDS ?? 7) },
 );
 const perRun = (name) => results[name].median / RUNS;
 const floor = perRun('hand-written loop (floor)');
 const base = perRun('faultline');
 const guarded = perRun('faultline + circuit breaker + retry budget');
+const traced = perRun('faultline + OpenTelemetry');
 table(`Agent loop: a 2-step streaming tool loop on a fetch mock, ${RUNS} sequential runs per round (median of rounds)`, ['loop', 'ms per run', '× floor', '× plain faultline'], [
   ['faultline Agent.run', base.toFixed(3), (base / floor).toFixed(1), '1.00'],
   ['… with a shared circuit breaker and retry budget (model + tool)', guarded.toFixed(3), (guarded / floor).toFixed(1), (guarded / base).toFixed(2)],
+  ['… traced (OTel SDK, 4 spans per run, in-memory exporter)', traced.toFixed(3), (traced / floor).toFixed(1), (traced / base).toFixed(2)],
   ['hand-written loop (floor)', floor.toFixed(3), '1.0', ''],
 ]);
-jsonLine('agent', { msPerRun: fixed(base, 3), floorMsPerRun: fixed(floor, 3), breakerMsPerRun: fixed(guarded, 3), breakerOverhead: fixed(guarded / base, 3), target: 0.6 });
+jsonLine('agent', { msPerRun: fixed(base, 3), floorMsPerRun: fixed(floor, 3), breakerMsPerRun: fixed(guarded, 3), breakerOverhead: fixed(guarded / base, 3), tracedMsPerRun: fixed(traced, 3), tracingOverhead: fixed(traced / base, 3), target: 0.6 });

@@ -1,12 +1,13 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
-import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
-import { isPlainObject } from '../internal/json.js';
-import { headerSecrets, redactURL, removeSecrets } from '../internal/redact.js';
+import { headerSecrets, removeSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
-import { backoffDelay, resolveRetryOptions, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
-import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
+import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
+import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
+import { a2aCallSpan, traced, traceResult } from './client-spans.js';
+import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
+
 import { streamFromBatches } from '../internal/streams.js';
 import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js';
 import { A2AMethod, A2AMethodV1, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
@@ -15,50 +16,7 @@ import { A2ATransport } from './transport.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
-/** Options of {@link createA2AClient}. One of `url`, `agentCardUrl` or `card` is required. */
-export interface A2AClientOptions extends ResilienceOptions {
-  /** The JSON-RPC endpoint (no card discovery). */
-  url?: string | undefined;
-  /** The agent's base URL or its card's URL: the card is fetched (`/.well-known/agent-card.json`, then `agent.json`). */
-  agentCardUrl?: string | undefined;
-  /** A card you already have. */
-  card?: AgentCard | undefined;
-  /** Force a protocol version. @default from the card; `0.3` without one */
-  protocolVersion?: A2AProtocolVersion | undefined;
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch | undefined;
-  /** Extra request headers (credential-like values never appear in errors). */
-  headers?: Record<string, string> | undefined;
-  /** Retries of retryable failures before any output: reads and cancels always; sends only on 429/503. @default { maxAttempts: 3 } */
-  retry?: RetryOptions | false | undefined;
-  /**
-   * Limit of a unary call (until its whole answer is read), of card discovery (the whole card), and of waiting for a
-   * stream's first event (an SSE event: comments, blank lines and parts of a line do not count). A timeout error says
-   * which limit fired (`timeout`: `call` or `first_event`); both are retried like any retryable failure. `Infinity`
-   * disables it. @default 60000
-   */
-  timeoutMs?: number | undefined;
-  /**
-   * Limit between two events of a stream: re-armed by each SSE event only, so a remote that sends nothing but
-   * keep-alive comments is idle (`timeout: 'idle'`, not retried). `Infinity` disables it. @default 300000
-   */
-  idleTimeoutMs?: number | undefined;
-  /**
-   * Limit of a whole stream (`streamMessage`, `resubscribe`), from its first request to its final event, the
-   * resubscriptions and their back-off waits included (`timeout: 'total'`, not retried). `Infinity` disables it.
-   * @default 1800000 (30 minutes)
-   */
-  streamTimeoutMs?: number | undefined;
-  /**
-   * Which endpoint origins a fetched card (`agentCardUrl`) may name besides its own: the client sends its `headers`
-   * (credentials) to that endpoint, so by default an endpoint on another origin is refused with a `ConfigError`.
-   * `true` trusts any origin; a list trusts those origins (compared as `new URL(entry).origin`). A `card` you pass
-   * and a `url` are trusted as given. @default false
-   */
-  allowCrossOrigin?: boolean | readonly string[] | undefined;
-  /** Resubscribe (`tasks/resubscribe`) with backoff when a stream drops before its final event. @default false */
-  resubscribe?: RetryOptions | false | undefined;
-}
+export type { A2AClientOptions } from './client-options.js';
 
 /** Per-call options. */
 export interface A2ACallOptions {
@@ -125,7 +83,7 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
  * ```
  */
 export function createA2AClient(options: A2AClientOptions): A2AClient {
-  const settings = validate(options);
+  const settings = validateClientOptions(options);
   const secrets = headerSecrets(settings.headers);
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
   // A remote may quote the credentials we sent (a failed task forwarding our Authorization header's refusal): they are
@@ -177,22 +135,33 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     };
   };
 
+  async function taskCall(kind: 'GetTask' | 'CancelTask', params: { id: string; historyLength?: number }, signal: AbortSignal | undefined): Promise<Task> {
+    const { endpoint, transport } = await connection(signal);
+    const name = method(endpoint.version, kind);
+    return traced(a2aCallSpan(settings.telemetry, kind, name, endpoint.url), async (traceparent) =>
+      clean(decodeTask(await transport.call(name, params, { signal, idempotent: true, traceparent }), endpoint.version)),
+    );
+  }
+
   async function* streaming(kind: 'StreamMessage' | 'Resubscribe', params: MessageSendParams | string | { id: string }, callerSignal?: AbortSignal) {
     const { endpoint, transport } = await connection(callerSignal);
     const body = kind === 'StreamMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
     // The whole logical stream — every request of it and the waits between — runs under the total limit.
     const scope = transport.streamScope(callerSignal, method(endpoint.version, kind));
     const signal = scope.controller.signal;
+    const span = a2aCallSpan(settings.telemetry, kind, method(endpoint.version, kind), endpoint.url);
+    const traceparent = span.traceparent();
     try {
       let taskId: string | undefined;
       let final = false;
       let inTask = kind === 'Resubscribe';
-      let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe' });
+      let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe', traceparent });
       for (let resubscriptions = 0; ; ) {
         let dropped: unknown;
         try {
           for await (const result of stream) {
             const event = clean(decodeStreamEvent(result, endpoint.version));
+            traceResult(span, event);
             taskId ??= event.kind === 'task' ? event.id : event.taskId;
             final = isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
@@ -210,9 +179,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         }
         resubscriptions++;
         await delay(backoffDelay(resubscriptions, resubscribe), signal);
-        stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true });
+        stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true, traceparent });
       }
+    } catch (error) {
+      span.fail(error);
+      throw error;
     } finally {
+      span.end();
       scope.close();
     }
   }
@@ -223,79 +196,22 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     },
     async sendMessage(message, callOptions = {}) {
       const { endpoint, transport } = await connection(callOptions.signal);
-      const result = await transport.call(method(endpoint.version, 'SendMessage'), sendParams(message, endpoint.version), { signal: callOptions.signal, idempotent: false });
-      return clean(decodeSendResult(result, endpoint.version));
+      const name = method(endpoint.version, 'SendMessage');
+      return traced(a2aCallSpan(settings.telemetry, 'SendMessage', name, endpoint.url), async (traceparent) =>
+        clean(decodeSendResult(await transport.call(name, sendParams(message, endpoint.version), { signal: callOptions.signal, idempotent: false, traceparent }), endpoint.version)),
+      );
     },
     streamMessage(message, callOptions = {}) {
       return streamFromBatches(streaming('StreamMessage', message, callOptions.signal));
     },
-    async getTask(params, callOptions = {}) {
-      const { endpoint, transport } = await connection(callOptions.signal);
-      return clean(decodeTask(await transport.call(method(endpoint.version, 'GetTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version));
-    },
-    async cancelTask(params, callOptions = {}) {
-      const { endpoint, transport } = await connection(callOptions.signal);
-      return clean(decodeTask(await transport.call(method(endpoint.version, 'CancelTask'), params, { signal: callOptions.signal, idempotent: true }), endpoint.version));
-    },
+    getTask: (params, callOptions = {}) => taskCall('GetTask', params, callOptions.signal),
+    cancelTask: (params, callOptions = {}) => taskCall('CancelTask', params, callOptions.signal),
     resubscribe(params, callOptions = {}) {
       return streamFromBatches(streaming('Resubscribe', params, callOptions.signal));
     },
   };
 }
 
-/**
- * Refuses a fetched card's endpoint on another origin than the card's own, unless `allowCrossOrigin` trusts it: the
- * client's headers would go there.
- */
-function checkOrigin(endpoint: string, cardURL: string, allow: A2AClientOptions['allowCrossOrigin']): void {
-  const origin = originOf(endpoint, cardURL);
-  const cardOrigin = originOf(cardURL);
-  if (origin === cardOrigin || allow === true || (Array.isArray(allow) && allow.some((entry: string) => originOf(entry) === origin))) return;
-  const problem = `the card at ${redactURL(cardURL)} names an endpoint on ${origin}, not ${cardOrigin}: the client's headers go there only if allowCrossOrigin is true or lists it`;
-  throw new ConfigError(`Refused the A2A endpoint: ${problem}`, { problems: [problem] });
-}
-
-/** The origin of `url` (resolved against `base`), `'null'` for an opaque or unparsable one. */
-function originOf(url: string, base?: string): string {
-  try {
-    return new URL(url, base).origin;
-  } catch {
-    return 'null';
-  }
-}
-
 function isDrop(error: unknown): boolean {
   return A2ATransportError.isInstance(error) && error.reason === 'network';
 }
-
-function validate(options: A2AClientOptions): A2AClientOptions {
-  if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A client options', ['options must be an object']);
-  const problems: string[] = [];
-  if (options.url === undefined && options.agentCardUrl === undefined && options.card === undefined) problems.push('give url, agentCardUrl or card');
-  for (const key of ['url', 'agentCardUrl'] as const) {
-    const value: unknown = options[key];
-    if (value === undefined) continue;
-    try {
-      const parsed = new URL(String(value));
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${key} must be an http(s) URL`);
-    } catch {
-      problems.push(`${key} must be an absolute URL (got ${JSON.stringify(value)})`);
-    }
-  }
-  if (options.card !== undefined && !isPlainObject(options.card)) problems.push('card must be an agent card object');
-  if (options.protocolVersion !== undefined && options.protocolVersion !== '0.3' && options.protocolVersion !== '1.0') problems.push(`protocolVersion must be '0.3' or '1.0'`);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
-  if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
-  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
-  const allow: unknown = options.allowCrossOrigin;
-  if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
-    problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');
-  }
-  for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) problems.push(`${key} must be a number > 0 or Infinity`);
-  }
-  if (problems.length > 0) throw ConfigError.fromProblems('A2A client options', problems);
-  return options;
-}
-

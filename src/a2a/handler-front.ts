@@ -13,6 +13,9 @@ import { normalizePath, parseVersion } from './handler-http.js';
 import { readRPCRequest, type RequestLimits } from './handler-request.js';
 import { errorBody, jsonResponse, rpcError, type RequestId } from './jsonrpc.js';
 import type { MessageSendParams } from './types.js';
+import { A2AAttribute, a2aSpanName, CommonAttribute, RPC_SYSTEM_JSONRPC } from '../telemetry/attributes.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import { parseTraceparent } from '../telemetry/traceparent.js';
 
 /** @internal `tasks/get`, `tasks/cancel`, `tasks/resubscribe` params. */
 export interface TaskQueryParams {
@@ -29,6 +32,8 @@ interface CallBase {
   method: string;
   /** Who asked (the handler's `userId` option). */
   userId: string;
+  /** The W3C `traceparent` the task's run is a child of (the server span's, when the handler is traced). */
+  traceparent?: string | undefined;
 }
 
 /** @internal One checked, decoded A2A request: what a task backend answers. Plain JSON (it crosses to a Durable Object). */
@@ -46,6 +51,8 @@ export interface FrontSettings {
   versions: readonly A2AProtocolVersion[];
   limits: RequestLimits;
   userId?: ((request: Request) => string) | undefined;
+  /** Where each request's `server` span goes: a child of the request's `traceparent`. */
+  telemetry?: Telemetry | undefined;
 }
 
 type Operation = keyof typeof A2AMethod;
@@ -108,16 +115,32 @@ export function createRPCFront(settings: FrontSettings, backend: CallBackend): (
     const operation = known?.operation;
     if (!operation) return failure(id, A2AErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`, version);
     if (operation === 'GetExtendedCard') return failure(id, A2AErrorCode.AuthenticatedExtendedCardNotConfigured, undefined, version);
+    let span: SpanHandle | undefined;
     try {
       const userId = settings.userId?.(request) ?? 'a2a-user';
-      const base = { id, version, method, userId };
+      const incoming = settings.telemetry ? request.headers.get('traceparent') : null;
+      span = serverSpan(settings.telemetry, operation, method, incoming);
+      const base = { id, version, method, userId, traceparent: span?.traceparent() ?? incoming ?? undefined };
       const call: A2ACall =
         operation === 'SendMessage' || operation === 'StreamMessage'
           ? { ...base, operation, params: decodeMessageSendParams(checked.params, version) }
           : { ...base, operation, params: decodeTaskQueryParams(checked.params) };
       return await backend(call, platform);
     } catch (error) {
+      span?.fail(error);
       return callFailure({ id, method, version }, error);
+    } finally {
+      span?.end();
     }
   };
+}
+
+/** The `server` span of one request, a child of the caller's `traceparent` (none without telemetry). */
+function serverSpan(telemetry: Telemetry | undefined, operation: string, method: string, traceparent: string | null): SpanHandle | undefined {
+  if (!telemetry) return undefined;
+  return telemetry.startSpan(a2aSpanName(operation), {
+    kind: 'server',
+    parent: parseTraceparent(traceparent),
+    attributes: { [A2AAttribute.MethodName]: operation, [CommonAttribute.RPCSystemName]: RPC_SYSTEM_JSONRPC, [CommonAttribute.RPCMethod]: method },
+  });
 }

@@ -6,6 +6,8 @@ import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AgentCardInput } from './agent-card.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { A2ATaskStore } from './task-store.js';
+import { isTelemetry } from '../telemetry/no-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
 export interface A2AHandlerOptions {
@@ -58,6 +60,11 @@ export interface A2AHandlerOptions {
   secrets?: readonly string[] | undefined;
   /** The user id passed to the runner. @default 'a2a-user' */
   userId?: ((request: Request) => string) | undefined;
+  /**
+   * Where spans go (`openTelemetry(otel)`): a `server` span per request, a child of the request's W3C `traceparent`
+   * (an A2A client's span), and the task's run — the runner's and the agent's spans — under it. @default nothing
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** @internal Checks the options of `createA2AHandler`, listing every problem in one `ConfigError`. */
@@ -75,6 +82,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
   }
+  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
   if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
   return options;
 }

@@ -46,7 +46,7 @@ export type A2AHandler = (request: Request, ...platform: unknown[]) => Promise<R
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const settings = validateHandlerOptions(options);
-  const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent });
+  const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent, telemetry: settings.telemetry });
   const store = settings.taskStore ?? new InMemoryA2ATaskStore();
   const journal = storeJournal(store);
   const operations = createTaskOperations({
@@ -68,6 +68,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       versions: settings.protocolVersions ?? ['0.3', '1.0'],
       limits: { maxBodyBytes: settings.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: settings.bodyTimeoutMs ?? 30_000, maxDepth: settings.maxDepth ?? MAX_JSON_DEPTH },
       userId: settings.userId,
+      telemetry: settings.telemetry,
     },
     operations.answer,
   );

@@ -54,6 +54,8 @@ export interface TaskExecutionOptions {
   invocationId?: string | undefined;
   /** How long one journal (task store) write may take before the task goes on without it. @default 10000 */
   journalTimeoutMs?: number | undefined;
+  /** The W3C `traceparent` the run's spans are children of (the request's server span). */
+  traceparent?: string | undefined;
 }
 
 export class TaskExecution {
@@ -186,7 +188,7 @@ export class TaskExecution {
     try {
       const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => encodeJSON(part.data, 'data part of the message')).join('\n');
       const invocationId = this.invocationId;
-      for await (const raw of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId })) {
+      for await (const raw of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId, traceparent: this.options.traceparent })) {
         const event = scrubEvent(raw, this.options.secrets);
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
         if (isRunnerCompletion(event)) completion = event;

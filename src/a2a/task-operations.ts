@@ -65,7 +65,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
     const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
-    const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs });
+    const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent });
     track(execution, platform);
     return execution;
   };

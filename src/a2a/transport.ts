@@ -49,6 +49,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Safe to repeat (reads, cancels): retried on any retryable failure; otherwise only on 429/503. */
   idempotent: boolean;
+  /** The W3C `traceparent` of the caller's span, sent so the remote's spans are its children. */
+  traceparent?: string | undefined;
 }
 
 export class A2ATransport {
@@ -80,7 +82,7 @@ export class A2ATransport {
         const id = ++this.nextId;
         const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'call'));
         try {
-          const response = await attempt.race(this.post(method, id, params, 'application/json', attempt.controller.signal));
+          const response = await attempt.race(this.post(method, id, params, 'application/json', attempt.controller.signal, options.traceparent));
           const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
           return resultOf(this.answer, body, response, method, id);
         } catch (error) {
@@ -116,7 +118,7 @@ export class A2ATransport {
           const attempt: Attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'first_event'));
           current = attempt;
           try {
-            const response = await attempt.race(this.post(method, id, params, 'text/event-stream', attempt.controller.signal));
+            const response = await attempt.race(this.post(method, id, params, 'text/event-stream', attempt.controller.signal, options.traceparent));
             if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
               const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
               return { attempt, single: resultOf(this.answer, body, response, method, id) };
@@ -197,10 +199,12 @@ export class A2ATransport {
     }
   }
 
-  private post(method: string, id: number, params: unknown, accept: string, signal: AbortSignal): Promise<Response> {
+  private post(method: string, id: number, params: unknown, accept: string, signal: AbortSignal, traceparent: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { ...this.config.headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: this.config.version };
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     return this.config.fetch(this.config.endpoint, {
       method: 'POST',
-      headers: { ...this.config.headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: this.config.version },
+      headers,
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
       signal,
     });

@@ -91,6 +91,8 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
       path: [...(context.path ?? []), id],
       signal: context.signal,
       ...(checkpointer ? { checkpointer } : {}),
+      telemetry: context[EXECUTION]?.telemetry,
+      traceparent: context[EXECUTION]?.span?.traceparent(),
     })) {
       emit?.(event);
       const own = event.invocationId === invocationId;

@@ -10,6 +10,10 @@ import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFallback, NodeRetryPolicy } from './node-options.js';
 import type { NodeFunction, Router } from './node-function.js';
 import type { State, StateSchema, StateUpdate } from './state-schema.js';
+import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import type { TraceParent } from '../telemetry/traceparent.js';
+import { endGraphRunSpan, graphRunSpan } from './node-span.js';
 
 /** @internal A compiled node. */
 export interface GraphNode {
@@ -73,6 +77,15 @@ export interface GraphRunOptions {
   checkpointer?: Checkpointer | undefined;
   /** The id the run's checkpoints are saved under (a subgraph's: `<parent run id>/<agent node id>`). @default the invocation id */
   runId?: string | undefined;
+  /**
+   * Where the run's spans go (`openTelemetry(otel)`): one `invoke_workflow` span, one `graph.node <id>` span per node
+   * step; a failed node fails its span with its record's severity. @default nothing recorded
+   */
+  telemetry?: Telemetry | undefined;
+  /** The run span's parent: one of ours or a parsed `traceparent`. @default the active OpenTelemetry context */
+  parentSpan?: SpanHandle | TraceParent | undefined;
+  /** The workflow's name in its span (`gen_ai.workflow.name`). @default 'graph' */
+  workflowName?: string | undefined;
 }
 
 /** Options of `CompiledGraph.resume`: those of a run, with the checkpointer required. */
@@ -141,9 +154,12 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
     const problems: string[] = [];
     if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
     if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) problems.push('runId must be a non-empty string');
+    if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
     if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
     const invocationId = options.invocationId ?? createId('invocation');
-    return new GraphRun(this.parts, {
+    const telemetry = options.telemetry ?? NO_TELEMETRY;
+    const span = graphRunSpan(telemetry, options.workflowName, options.parentSpan, options.runId ?? invocationId);
+    const outcome = new GraphRun(this.parts, {
       signal: options.signal,
       emit: options.onEvent ?? (() => {}),
       invocationId,
@@ -152,7 +168,20 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
       requestId: options.requestId,
       checkpointer: options.checkpointer,
       runId: options.runId,
+      telemetry,
+      span,
     }).start(input, mode) as Promise<GraphOutcome<S>>;
+    return outcome.then(
+      (done) => {
+        endGraphRunSpan(span, done);
+        return done;
+      },
+      (error: unknown) => {
+        span.fail(error);
+        span.end();
+        throw error;
+      },
+    );
   }
 
   /**

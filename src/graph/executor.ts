@@ -32,6 +32,7 @@ import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { nodeOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode, type SucceededNode } from './superstep.js';
 
 /** @internal */
@@ -45,6 +46,8 @@ export interface GraphRunSettings {
   /** Saves the run's checkpoints under `runId` (default: the invocation id). */
   checkpointer?: Checkpointer | undefined;
   runId?: string | undefined;
+  telemetry: Telemetry;
+  span: SpanHandle;
 }
 
 /**
@@ -78,6 +81,8 @@ export class GraphRun {
       path: settings.path,
       branch: settings.branch,
       requestId: settings.requestId,
+      telemetry: settings.telemetry,
+      span: settings.span,
       // A throwing listener must not fail the run (agent listeners are guarded the same way): the run goes on and its
       // outcome lists the failures.
       emit: (event) => {

@@ -8,6 +8,9 @@ import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
 import { isCheckpointer, type Checkpointer } from './checkpoint.js';
 import type { CompiledGraph } from './compiled-graph.js';
 import type { State } from './state-schema.js';
+import { isTelemetry } from '../telemetry/no-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { parseTraceparent } from '../telemetry/traceparent.js';
 
 /** Options of {@link createGraphAgent}. */
 export interface GraphAgentOptions {
@@ -21,6 +24,11 @@ export interface GraphAgentOptions {
    * meets an old checkpoint. As a parent graph's agent node, the parent's checkpointer is used instead.
    */
   checkpointer?: Checkpointer | undefined;
+  /**
+   * Where the graph's spans go (`openTelemetry(otel)`). @default the invocation's (a Runner's, an A2A handler's, a
+   * parent graph's), else nothing recorded
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** A graph as an agent. */
@@ -45,9 +53,10 @@ function defaultInput(invocation: Invocation): State {
  * ```
  */
 export function createGraphAgent(name: string, graph: CompiledGraph, options: GraphAgentOptions = {}): GraphAgent {
-  if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) {
-    throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, ['checkpointer must have get(), put() and delete()']);
-  }
+  const problems: string[] = [];
+  if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
+  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, problems);
   return {
     name,
     graph,
@@ -80,6 +89,9 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         branch: invocation.branch,
         requestId: invocation.requestId,
         onEvent: (event: RunEvent) => queue.push(event),
+        telemetry: options.telemetry ?? (isTelemetry(invocation.telemetry) ? invocation.telemetry : undefined),
+        parentSpan: parseTraceparent(invocation.traceparent),
+        workflowName: name,
       };
       graph
         .start(input, runOptions, mode)

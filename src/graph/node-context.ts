@@ -2,6 +2,7 @@ import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { NodeFallback } from './node-options.js';
 import type { State } from './state-schema.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 
 /** @internal The executor's hooks carried by contexts (absent in hand-made contexts: emission is then a no-op). */
 export const EXECUTION = Symbol.for('faultline.graph.execution');
@@ -26,6 +27,9 @@ export interface ExecutionHooks {
   checkpoint?: CheckpointHooks | undefined;
   /** The node's declared fallback (`addNode(…, { fallback })`), which a recovering collector applies. */
   fallback?: NodeFallback | undefined;
+  /** The run's telemetry and this node's span (an agent node's child runs under it). */
+  telemetry?: Telemetry | undefined;
+  span?: SpanHandle | undefined;
 }
 
 /**

@@ -18,6 +18,8 @@ import { NODE_METADATA_KEY } from './constants.js';
 import { NodeTimer } from './node-timer.js';
 import { EXECUTION, type CheckpointHooks, type NodeCallbackContext, type NodeContext } from './node-context.js';
 import type { State } from './state-schema.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import { endNodeSpan, nodeSpan, traceNodeRetry } from './node-span.js';
 
 /** @internal What a node runner needs from its run. */
 export interface RunScope {
@@ -33,6 +35,9 @@ export interface RunScope {
   /** Set when the run is checkpointed (the executor updates `resuming` between steps). */
   checkpoint?: CheckpointHooks | undefined;
   emit(event: RunEvent): void;
+  /** Where node spans go, and the run's span they are children of. */
+  telemetry: Telemetry;
+  span?: SpanHandle | undefined;
 }
 
 /** @internal How one node ended. */
@@ -117,7 +122,7 @@ function materialize(node: GraphNode, update: unknown): State {
 }
 
 /** The context node callbacks receive; fallback updates registered through it are collected in `fallbackUpdates`. */
-function callbackContext(scope: RunScope, node: CompiledNode, step: number, fallbackUpdates: State[]): NodeCallbackContext {
+function callbackContext(scope: RunScope, node: CompiledNode, step: number, fallbackUpdates: State[], span: SpanHandle): NodeCallbackContext {
   const context: NodeCallbackContext = {
     nodeId: node.id,
     nodeName: node.name,
@@ -131,6 +136,8 @@ function callbackContext(scope: RunScope, node: CompiledNode, step: number, fall
       requestId: scope.requestId,
       checkpoint: scope.checkpoint && { ...scope.checkpoint },
       fallback: node.fallback,
+      telemetry: scope.telemetry,
+      span,
     },
   };
   if (scope.path.length > 0) context.path = scope.path;
@@ -140,7 +147,8 @@ function callbackContext(scope: RunScope, node: CompiledNode, step: number, fall
 /** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
 export async function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
   const fallbackUpdates: State[] = [];
-  const context = callbackContext(scope, node, step, fallbackUpdates);
+  const span = nodeSpan(scope.telemetry, scope.span, node, step);
+  const context = callbackContext(scope, node, step, fallbackUpdates, span);
   scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, PHASE_START));
 
   let result: unknown;
@@ -158,15 +166,18 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
         break;
       }
     }
-    if (!skipped) result = await attempts(scope, node, context, state, (attempt) => (attemptsMade = attempt));
+    if (!skipped) result = await attempts(scope, node, context, state, (attempt) => (attemptsMade = attempt), span);
     result = checkResult(node, result);
   } catch (caught) {
-    if (scope.signal?.aborted) throw scope.signal.reason;
+    if (scope.signal?.aborted) {
+      endNodeSpan(span, attemptsMade, { error: scope.signal.reason, recovered: false });
+      throw scope.signal.reason;
+    }
     failed = true;
     // A thrown null/undefined still is a failure: give it a shape, so callbacks and the collector record it.
     error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
   }
-  return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_ERROR });
+  return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_ERROR, span });
 }
 
 /**
@@ -176,8 +187,9 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
  */
 export function failNodeUpdate(scope: RunScope, node: CompiledNode, state: State, step: number, error: unknown, attemptsMade: number): Promise<NodeOutcome> {
   const fallbackUpdates: State[] = [];
-  const context = callbackContext(scope, node, step, fallbackUpdates);
-  return settleNode(scope, node, context, state, step, { result: undefined, error, failed: true, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_REDUCE });
+  const span = nodeSpan(scope.telemetry, scope.span, node, step);
+  const context = callbackContext(scope, node, step, fallbackUpdates, span);
+  return settleNode(scope, node, context, state, step, { result: undefined, error, failed: true, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_REDUCE, span });
 }
 
 interface Settling {
@@ -187,10 +199,21 @@ interface Settling {
   attempts: number;
   fallbackUpdates: State[];
   errorTail: string;
+  span: SpanHandle;
 }
 
 /** The end of a node step: its error event when it failed, the `afterNode` chain (which may recover it), its outcome. */
 async function settleNode(scope: RunScope, node: CompiledNode, context: NodeCallbackContext, state: State, step: number, settling: Settling): Promise<NodeOutcome> {
+  const outcome = await settleUntraced(scope, node, context, state, step, settling).catch((abort: unknown) => {
+    endNodeSpan(settling.span, settling.attempts, { error: abort, recovered: false });
+    throw abort;
+  });
+  const original = settling.failed ? settling.error : undefined;
+  endNodeSpan(settling.span, settling.attempts, outcome.ok ? (outcome.recovered ? { error: original, recovered: true } : undefined) : { error: outcome.error, recovered: false });
+  return outcome;
+}
+
+async function settleUntraced(scope: RunScope, node: CompiledNode, context: NodeCallbackContext, state: State, step: number, settling: Settling): Promise<NodeOutcome> {
   let { result, error, failed } = settling;
   const { fallbackUpdates } = settling;
   if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, settling.errorTail, error));
@@ -223,6 +246,7 @@ async function attempts(
   context: NodeCallbackContext,
   state: State,
   onAttempt: (attempt: number) => void,
+  span: SpanHandle,
 ): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
     scope.signal?.throwIfAborted();
@@ -230,7 +254,7 @@ async function attempts(
     try {
       const timer = node.timeoutMs === undefined ? undefined : new NodeTimer(node, context.stepNumber, attempt, scope.signal);
       try {
-        const outcome: unknown = node.run({ ...state }, withAttempt(context, scope, attempt, timer));
+        const outcome: unknown = span.run(() => node.run({ ...state }, withAttempt(context, scope, attempt, timer)));
         if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
         if (timer) return await timer.race(outcome); // ends at the time limit, whether the node listens or not
         if (!scope.signal) return await outcome; // nothing can abort the run
@@ -251,6 +275,7 @@ async function attempts(
       for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
       if (!willRetry) throw error;
       const delayMs = backoffDelay(attempt, options);
+      traceNodeRetry(span, attempt, delayMs, error);
       scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, metadataTail({ phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }), error));
       await delay(delayMs, scope.signal);
     }

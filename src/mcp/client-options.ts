@@ -3,6 +3,8 @@ import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
 import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
+import { isTelemetry } from '../telemetry/no-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
 
 /** Time limits of an MCP client, in ms; `Infinity` disables one. */
@@ -53,6 +55,11 @@ export interface MCPClientOptions extends ResilienceOptions {
   onWarning?: ((warning: string) => void) | undefined;
   /** Every notification the server sends; `notifications/tools/list_changed` is also handled for you. */
   onNotification?: ((notification: MCPNotification) => void) | undefined;
+  /**
+   * Where each request's `client` span goes (`openTelemetry(otel)`: `tools/call get_weather`, `initialize`…); its
+   * W3C `traceparent` is sent with the request. @default nothing recorded, no header
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** @internal The defaults, filled in. */
@@ -73,6 +80,7 @@ export interface ResolvedClientOptions {
   onWarning: ((warning: string) => void) | undefined;
   /** The circuit breaker / retry budget guard of the server's calls (one circuit per server URL). */
   guard: RetryGuard | undefined;
+  telemetry: Telemetry | undefined;
 }
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
@@ -112,6 +120,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (record.listen !== undefined && typeof record.listen !== 'boolean') problems.push('listen must be a boolean');
   if (record.onWarning !== undefined && typeof record.onWarning !== 'function') problems.push('onWarning must be a function');
   if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
+  if (record.telemetry !== undefined && !isTelemetry(record.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
   if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
   return {
     url,
@@ -129,5 +138,6 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     listen: record.listen === true,
     onWarning: record.onWarning,
     guard: resilienceGuard(dependencyOf(url), record),
+    telemetry: record.telemetry,
   };
 }

@@ -72,6 +72,7 @@ class Client implements MCPClient {
       headers: options.headers,
       retry: resolveRetryOptions(options.retry),
       guard: options.guard,
+      telemetry: options.telemetry,
       maxResponseBytes: options.maxResponseBytes,
       maxResumes: options.maxResumes,
       answer: this.ctx,

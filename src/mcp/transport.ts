@@ -5,21 +5,21 @@
  * event ids, retries of transient failures, one time limit per request that only the response ends (keep-alive
  * comments and notifications do not extend it), and `notifications/cancelled` for a request given up.
  */
-import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
-import { SerializeError } from '../errors/serialize-error.js';
-import { StreamError } from '../errors/stream-error.js';
 import { Attempt } from '../internal/attempt.js';
 import { clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
-import { redactError, redactText } from '../internal/redact.js';
+import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { DEFAULT_MAX_EVENT_LENGTH } from '../wire/sse-decoder.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
 import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
+import { mcpRequestSpan, traceRequest } from './request-span.js';
+import { requestTimer, transportFailure } from './transport-failure.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** @internal */
 export interface TransportConfig {
@@ -29,6 +29,8 @@ export interface TransportConfig {
   retry: ResolvedRetryOptions;
   /** The client's circuit breaker / retry budget, if any. */
   guard?: RetryGuard | undefined;
+  /** Where each request's `client` span goes; its `traceparent` is sent with the request. */
+  telemetry?: Telemetry | undefined;
   maxResponseBytes: number;
   /** Resumptions of one request's stream at most. */
   maxResumes: number;
@@ -99,7 +101,9 @@ export class MCPTransport {
     if (this.closedError) return Promise.reject(this.closedError);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
-    return retry((attemptNumber) => this.attempt(method, params, options, scope.controller.signal, attemptNumber), {
+    const span = mcpRequestSpan(this.config.telemetry, method, params, this.config.endpoint, this.sessionId);
+    const traceparent = span.traceparent();
+    return traceRequest(span, retry((attemptNumber) => this.attempt(method, params, options, scope.controller.signal, traceparent), {
       options: this.config.retry,
       signal: scope.controller.signal,
       classify: (error) => {
@@ -107,7 +111,7 @@ export class MCPTransport {
         return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
       },
       guard: this.config.guard,
-    }).finally(scope.end);
+    })).finally(scope.end);
   }
 
   /** A controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
@@ -123,20 +127,20 @@ export class MCPTransport {
     };
   }
 
-  private async attempt(method: string, params: unknown, options: RequestOptions, signal: AbortSignal, _attemptNumber: number): Promise<unknown> {
+  private async attempt(method: string, params: unknown, options: RequestOptions, signal: AbortSignal, traceparent: string | undefined): Promise<unknown> {
     if (this.closedError) throw this.closedError;
     const id = ++this.nextId;
-    const attempt = new Attempt(signal, (controller) => this.timer(controller, method, options));
+    const attempt = new Attempt(signal, (controller) => requestTimer(this.ctx, controller, method, options));
     let sent = false;
     const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       sent = true;
-      const response = await attempt.race(this.post(body, attempt.controller.signal));
+      const response = await attempt.race(this.post(body, attempt.controller.signal, traceparent));
       if (method === 'initialize') this.takeSession(response);
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
-      const failure = this.failure(error, attempt.controller, signal, method);
+      const failure = transportFailure(this.ctx, error, attempt.controller, signal, method);
       const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
       if (sent && method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
         this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
@@ -151,14 +155,14 @@ export class MCPTransport {
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     if (this.closedError && !options.quiet) throw this.closedError;
     const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => this.timer(controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
+    const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
       const response = await attempt.race(this.post(body, attempt.controller.signal));
       const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
-      if (!options.quiet) throw this.failure(error, attempt.controller, scope.controller.signal, method);
+      if (!options.quiet) throw transportFailure(this.ctx, error, attempt.controller, scope.controller.signal, method);
     } finally {
       attempt.close();
       scope.end();
@@ -216,8 +220,10 @@ export class MCPTransport {
     void sending.finally(() => this.background.delete(sending));
   }
 
-  private post(body: string, signal: AbortSignal): Promise<Response> {
-    return this.config.fetch(this.config.endpoint, { method: 'POST', headers: this.headers('application/json, text/event-stream'), body, signal });
+  private post(body: string, signal: AbortSignal, traceparent?: string): Promise<Response> {
+    const headers = this.headers('application/json, text/event-stream');
+    if (traceparent !== undefined) headers.traceparent = traceparent;
+    return this.config.fetch(this.config.endpoint, { method: 'POST', headers, body, signal });
   }
 
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
@@ -285,36 +291,5 @@ export class MCPTransport {
       route: (messages) => this.route(messages, id),
     };
     return readStreamAnswer(host, first, attempt, method, id);
-  }
-
-  private timer(controller: AbortController, method: string, options: Pick<RequestOptions, 'timeoutMs' | 'limit'>): ReturnType<typeof setTimeout> | undefined {
-    if (!Number.isFinite(options.timeoutMs)) return undefined;
-    const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
-    return setTimeout(
-      () =>
-        controller.abort(
-          new MCPError(`MCP ${method} to ${this.ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
-            reason: 'timeout',
-            timeout: options.limit,
-            url: this.ctx.url,
-            method,
-          }),
-        ),
-      clampDelay(options.timeoutMs),
-    );
-  }
-
-  /** The error the caller sees: its own abort reason, a limit that fired, or a typed failure. */
-  private failure(error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
-    if (userSignal?.aborted) return userSignal.reason;
-    if (controller.signal.aborted && MCPError.isInstance(controller.signal.reason)) return controller.signal.reason;
-    if (MCPError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
-    if (StreamError.isInstance(error)) return protocolError(this.ctx, `its stream answering ${method} broke a bound: ${error.message}`, error, method);
-    return new MCPError(`MCP ${method} to ${this.ctx.server} failed: ${redactText(messageOf(error), this.ctx.secrets)}`, {
-      reason: 'network',
-      url: this.ctx.url,
-      method,
-      cause: redactError(error, this.ctx.secrets),
-    });
   }
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../chat/core/types.js';
 import type { RunEvent } from './event.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** One run of an agent under the runner (or as a graph agent node). */
 export interface Invocation {
@@ -23,6 +24,10 @@ export interface Invocation {
   checkpointer?: unknown;
   branch?: string | undefined;
   requestId?: string | undefined;
+  /** The caller's telemetry (a Runner's, an A2A handler's, a parent graph's), for agents without their own. */
+  telemetry?: Telemetry | undefined;
+  /** The W3C `traceparent` of the caller's span: an agent's spans are its children. */
+  traceparent?: string | undefined;
 }
 
 /**

@@ -12,9 +12,13 @@ import { isPlainObject } from '../internal/json.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
-import { cancelledError, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
+import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
+import { agentSpanName, GenAIAttribute, GenAIOperation } from '../telemetry/attributes.js';
+import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import { parseTraceparent } from '../telemetry/traceparent.js';
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -28,6 +32,11 @@ export interface RunnerOptions {
    * @default a new `InMemorySessionStore` (bounded: 10,000 sessions, 16 MiB)
    */
   sessionStore?: SessionStore | LoadSaveSessionStore | undefined;
+  /**
+   * Where each run's root span goes (`openTelemetry(otel)`): `invoke_agent <appName>`, failed when the completion
+   * carries an error; the agent's own spans (a graph agent's, an LLM agent's) are its children. @default nothing
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 /** What one run is about. */
@@ -43,6 +52,8 @@ export interface RunnerRunOptions {
   requestId?: string | undefined;
   /** The run's invocation id (its own events carry it; child agents' events carry theirs). @default a new `invocation-<uuid>` */
   invocationId?: string | undefined;
+  /** A W3C `traceparent` the run's root span is a child of (e.g. an incoming request's), with `telemetry`. */
+  traceparent?: string | undefined;
 }
 
 /** The events of one run, ending with exactly one `runner.completion`. */
@@ -66,6 +77,7 @@ export class Runner {
   readonly appName: string;
   private readonly agent: RunnableAgent;
   private readonly sessions: SessionStore;
+  private readonly telemetry: Telemetry | undefined;
 
   constructor(options: RunnerOptions) {
     const problems: string[] = [];
@@ -74,10 +86,12 @@ export class Runner {
     const agent = options.agent instanceof Agent ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
     if (options.sessionStore !== undefined) problems.push(...sessionStoreProblems(options.sessionStore, 'sessionStore'));
+    if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
     if (problems.length > 0) throw ConfigError.fromProblems('runner options', problems);
     this.appName = options.appName;
     this.agent = agent as RunnableAgent;
     this.sessions = options.sessionStore === undefined ? new InMemorySessionStore() : toSessionStore(options.sessionStore);
+    this.telemetry = options.telemetry;
   }
 
   /** Starts a run. Invalid options throw a `ConfigError`; everything else arrives as events. */
@@ -91,18 +105,26 @@ export class Runner {
     if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
     if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
     const { controller, dispose } = linkedController(options.signal);
-    const generator = this.events(options, message as ChatMessage, controller.signal);
+    const span = (this.telemetry ?? NO_TELEMETRY).startSpan(agentSpanName(this.appName), {
+      parent: parseTraceparent(options.traceparent),
+      attributes: { [GenAIAttribute.OperationName]: GenAIOperation.InvokeAgent, [GenAIAttribute.AgentName]: this.appName, [GenAIAttribute.ConversationId]: options.sessionId },
+    });
+    const generator = this.events(options, message as ChatMessage, controller.signal, span);
     async function* guarded() {
       try {
-        yield* generator;
+        for await (const batch of generator) {
+          for (const event of batch) if (isRunnerCompletion(event) && event.response.error) span.fail(event.response.error);
+          yield batch;
+        }
       } finally {
+        span.end();
         dispose();
       }
     }
     return streamFromBatches(guarded(), (reason) => controller.abort(reason));
   }
 
-  private async *events(options: RunnerRunOptions, message: ChatMessage, signal: AbortSignal): AsyncGenerator<RunEvent[], void, undefined> {
+  private async *events(options: RunnerRunOptions, message: ChatMessage, signal: AbortSignal, span: SpanHandle): AsyncGenerator<RunEvent[], void, undefined> {
     const invocationId = typeof options.invocationId === 'string' && options.invocationId !== '' ? options.invocationId : createId('invocation');
     const origin: EventOrigin = { invocationId, author: this.appName, requestId: options.requestId };
     const tracker = new CompletionTracker(invocationId);
@@ -123,7 +145,7 @@ export class Runner {
       return;
     }
 
-    const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId };
+    const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId, telemetry: this.telemetry, traceparent: span.traceparent() };
     const racer = new AbortRace(signal);
     let iterator: AsyncIterator<RunEvent> | undefined;
     let finished = false;

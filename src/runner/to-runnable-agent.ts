@@ -6,6 +6,7 @@ import { isAbortError } from '../internal/error-chain.js';
 import { ObjectType } from './constants.js';
 import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
+import { parseTraceparent } from '../telemetry/traceparent.js';
 
 /**
  * The `ResponseError` of an agent failure: an abort is `cancelled`; framework errors keep their wire type
@@ -34,7 +35,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
       let stream;
       try {
-        stream = agent.run(input.length > 0 ? input : '', { signal: invocation.signal });
+        stream = agent.run(input.length > 0 ? input : '', { signal: invocation.signal, parentSpan: parseTraceparent(invocation.traceparent) });
       } catch (error) {
         yield createErrorEvent(origin, agentResponseError(error));
         return;

@@ -2,7 +2,6 @@
  * The `error.type` attribute of a failed span: the SDK's error taxonomy, low-cardinality by construction.
  * @see https://opentelemetry.io/docs/specs/semconv/registry/attributes/error/
  */
-import { AgentError } from '../errors/agent-error.js';
 import { ErrorType } from '../errors/constants.js';
 import { hasMarker } from '../internal/brand.js';
 import { isAbortError, read } from '../internal/error-chain.js';
@@ -15,6 +14,8 @@ import { ERROR_TYPE_OTHER } from './attributes.js';
  * telemetry/; the folders must not form a cycle). test/telemetry/error-type.test.ts keeps the two in step.
  */
 const TOOL_FAILURE_MARKER = 'faultline.tool.ToolFailure';
+/** The brand of `AgentError` (what `AgentError.isInstance` checks), read without pulling the class in. */
+const AGENT_ERROR_MARKER = 'faultline.error';
 
 /** A kind or a category: a short identifier (word characters, `.` and `-`). */
 const CATEGORY = /^\w[\w.-]{0,127}$/;
@@ -45,7 +46,7 @@ function category(value: unknown): string | undefined {
  * ```
  */
 export function errorTypeOf(error: unknown): string {
-  if (AgentError.isInstance(error)) {
+  if (hasMarker(error, AGENT_ERROR_MARKER)) {
     const kind = category(read(error, 'kind'));
     if (kind !== undefined) return kind;
   }

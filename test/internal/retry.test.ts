@@ -258,8 +258,8 @@ describe('retry', () => {
     expect(outcome.rejected && outcome.reason).toBe(errors[3]);
     expect(operation).toHaveBeenCalledTimes(4);
     expect(errors).toHaveLength(4);
-    // The last failure is not classified: there is no attempt left to decide about.
-    expect(classify).toHaveBeenCalledTimes(3);
+    // Every failure is classified, the last one too: a shared circuit breaker counts it even with no attempt left.
+    expect(classify).toHaveBeenCalledTimes(4);
   });
 
   it('makes a single attempt when maxAttempts is 1', async () => {

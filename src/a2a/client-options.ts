@@ -1,0 +1,115 @@
+/** The options of `createA2AClient`, their checks, and the origin rule for a fetched card's endpoint. */
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject } from '../internal/json.js';
+import { redactURL } from '../internal/redact.js';
+import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
+import { isTelemetry } from '../telemetry/no-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { A2AProtocolVersion } from './constants.js';
+import type { AgentCard } from './types.js';
+
+/** Options of {@link createA2AClient}. One of `url`, `agentCardUrl` or `card` is required. */
+export interface A2AClientOptions extends ResilienceOptions {
+  /** The JSON-RPC endpoint (no card discovery). */
+  url?: string | undefined;
+  /** The agent's base URL or its card's URL: the card is fetched (`/.well-known/agent-card.json`, then `agent.json`). */
+  agentCardUrl?: string | undefined;
+  /** A card you already have. */
+  card?: AgentCard | undefined;
+  /** Force a protocol version. @default from the card; `0.3` without one */
+  protocolVersion?: A2AProtocolVersion | undefined;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /**
+   * Where each call's `client` span goes (`openTelemetry(otel)`); its W3C `traceparent` is sent with the request, so
+   * a traced remote (our A2A handler) makes its spans children of it. @default nothing recorded, no header
+   */
+  telemetry?: Telemetry | undefined;
+  /** Extra request headers (credential-like values never appear in errors). */
+  headers?: Record<string, string> | undefined;
+  /** Retries of retryable failures before any output: reads and cancels always; sends only on 429/503. @default { maxAttempts: 3 } */
+  retry?: RetryOptions | false | undefined;
+  /**
+   * Limit of a unary call (until its whole answer is read), of card discovery (the whole card), and of waiting for a
+   * stream's first event (an SSE event: comments, blank lines and parts of a line do not count). A timeout error says
+   * which limit fired (`timeout`: `call` or `first_event`); both are retried like any retryable failure. `Infinity`
+   * disables it. @default 60000
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Limit between two events of a stream: re-armed by each SSE event only, so a remote that sends nothing but
+   * keep-alive comments is idle (`timeout: 'idle'`, not retried). `Infinity` disables it. @default 300000
+   */
+  idleTimeoutMs?: number | undefined;
+  /**
+   * Limit of a whole stream (`streamMessage`, `resubscribe`), from its first request to its final event, the
+   * resubscriptions and their back-off waits included (`timeout: 'total'`, not retried). `Infinity` disables it.
+   * @default 1800000 (30 minutes)
+   */
+  streamTimeoutMs?: number | undefined;
+  /**
+   * Which endpoint origins a fetched card (`agentCardUrl`) may name besides its own: the client sends its `headers`
+   * (credentials) to that endpoint, so by default an endpoint on another origin is refused with a `ConfigError`.
+   * `true` trusts any origin; a list trusts those origins (compared as `new URL(entry).origin`). A `card` you pass
+   * and a `url` are trusted as given. @default false
+   */
+  allowCrossOrigin?: boolean | readonly string[] | undefined;
+  /** Resubscribe (`tasks/resubscribe`) with backoff when a stream drops before its final event. @default false */
+  resubscribe?: RetryOptions | false | undefined;
+}
+
+
+/**
+ * Refuses a fetched card's endpoint on another origin than the card's own, unless `allowCrossOrigin` trusts it: the
+ * client's headers would go there.
+ */
+export function checkOrigin(endpoint: string, cardURL: string, allow: A2AClientOptions['allowCrossOrigin']): void {
+  const origin = originOf(endpoint, cardURL);
+  const cardOrigin = originOf(cardURL);
+  if (origin === cardOrigin || allow === true || (Array.isArray(allow) && allow.some((entry: string) => originOf(entry) === origin))) return;
+  const problem = `the card at ${redactURL(cardURL)} names an endpoint on ${origin}, not ${cardOrigin}: the client's headers go there only if allowCrossOrigin is true or lists it`;
+  throw new ConfigError(`Refused the A2A endpoint: ${problem}`, { problems: [problem] });
+}
+
+/** The origin of `url` (resolved against `base`), `'null'` for an opaque or unparsable one. */
+function originOf(url: string, base?: string): string {
+  try {
+    return new URL(url, base).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+
+export function validateClientOptions(options: A2AClientOptions): A2AClientOptions {
+  if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A client options', ['options must be an object']);
+  const problems: string[] = [];
+  if (options.url === undefined && options.agentCardUrl === undefined && options.card === undefined) problems.push('give url, agentCardUrl or card');
+  for (const key of ['url', 'agentCardUrl'] as const) {
+    const value: unknown = options[key];
+    if (value === undefined) continue;
+    try {
+      const parsed = new URL(String(value));
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${key} must be an http(s) URL`);
+    } catch {
+      problems.push(`${key} must be an absolute URL (got ${JSON.stringify(value)})`);
+    }
+  }
+  if (options.card !== undefined && !isPlainObject(options.card)) problems.push('card must be an agent card object');
+  if (options.protocolVersion !== undefined && options.protocolVersion !== '0.3' && options.protocolVersion !== '1.0') problems.push(`protocolVersion must be '0.3' or '1.0'`);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
+  if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
+  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
+  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  const allow: unknown = options.allowCrossOrigin;
+  if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
+    problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');
+  }
+  for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) problems.push(`${key} must be a number > 0 or Infinity`);
+  }
+  if (problems.length > 0) throw ConfigError.fromProblems('A2A client options', problems);
+  return options;
+}

@@ -1,0 +1,42 @@
+/** @internal The MCP client's per-request time limit and the mapping of every request failure to a typed error. */
+import { JSONRPCError } from '../errors/jsonrpc-error.js';
+import { MCPError } from '../errors/mcp-error.js';
+import { SerializeError } from '../errors/serialize-error.js';
+import { StreamError } from '../errors/stream-error.js';
+import { clampDelay } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
+import { redactError, redactText } from '../internal/redact.js';
+import { protocolError, type AnswerContext } from './client-messages.js';
+import type { RequestOptions } from './transport.js';
+
+/** The time limit of one request: aborts `controller` with a typed timeout naming the option that sets it. */
+export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: Pick<RequestOptions, 'timeoutMs' | 'limit'>): ReturnType<typeof setTimeout> | undefined {
+  if (!Number.isFinite(options.timeoutMs)) return undefined;
+  const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
+  return setTimeout(
+    () =>
+      controller.abort(
+        new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
+          reason: 'timeout',
+          timeout: options.limit,
+          url: ctx.url,
+          method,
+        }),
+      ),
+    clampDelay(options.timeoutMs),
+  );
+}
+
+/** The error the caller sees: its own abort reason, a limit that fired, or a typed failure. */
+export function transportFailure(ctx: AnswerContext, error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
+  if (userSignal?.aborted) return userSignal.reason;
+  if (controller.signal.aborted && MCPError.isInstance(controller.signal.reason)) return controller.signal.reason;
+  if (MCPError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
+  if (StreamError.isInstance(error)) return protocolError(ctx, `its stream answering ${method} broke a bound: ${error.message}`, error, method);
+  return new MCPError(`MCP ${method} to ${ctx.server} failed: ${redactText(messageOf(error), ctx.secrets)}`, {
+    reason: 'network',
+    url: ctx.url,
+    method,
+    cause: redactError(error, ctx.secrets),
+  });
+}
