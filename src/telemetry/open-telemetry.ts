@@ -132,6 +132,7 @@ export function openTelemetry(api: OTelAPI, options: OpenTelemetryOptions = {}):
     secrets,
     redactionMargin: redactionMargin(secrets),
     keyCache: new Map(),
+    valueCache: new Map(),
     maxAttributeLength: given.maxAttributeLength ?? 1000,
     maxStatusMessageLength: given.maxStatusMessageLength ?? 2000,
     statusError: code(api, 'SpanStatusCode', 'ERROR', 2),

@@ -42,7 +42,12 @@ export interface CleanLimits {
   redactionMargin: number;
   /** Attribute keys already cleaned (keys are mostly the same few constants), per telemetry instance. */
   keyCache?: Map<string, string> | undefined;
+  /** Short values already cleaned (model, tool and node names, finish reasons repeat on every span), per instance. */
+  valueCache?: Map<string, string> | undefined;
 }
+
+/** Values up to this length are remembered once cleaned (their cleaning does not depend on the length limit). */
+const SHORT_VALUE = 128;
 
 /** Keys remembered per instance; past it, keys are cleaned every time. */
 const KEY_CACHE_LIMIT = 512;
@@ -58,7 +63,15 @@ function cleanKey(key: string, limits: CleanLimits): string {
 
 /** `text` redacted, then cut to `limit` characters; bounded work on huge input. */
 export function cleanText(text: string, limits: CleanLimits, limit: number): string {
-  const { secrets, redactionMargin: margin } = limits;
+  const { secrets, redactionMargin: margin, valueCache } = limits;
+  if (valueCache !== undefined && text.length <= SHORT_VALUE && text.length <= limit) {
+    const cached = valueCache.get(text);
+    if (cached !== undefined) return cached;
+    const clean = redactText(text, secrets);
+    if (valueCache.size >= KEY_CACHE_LIMIT) valueCache.clear(); // bounded: 512 values, then it starts afresh
+    valueCache.set(text, clean);
+    return clean;
+  }
   if (text.length > limit + margin) {
     const redacted = redactText(text.slice(0, limit + margin), secrets);
     if (redacted.length >= limit + margin / 2) return truncate(redacted, limit);
