@@ -19,7 +19,7 @@ import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
 import { initialConversation, modelRequest, requestHooks } from './model-request.js';
-import { endModelSpan, failSpan, startModelSpan } from './run-span.js';
+import { endModelSpan, failSpan, recordModelInput, startModelSpan } from './run-span.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
@@ -91,6 +91,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     iteration++;
     modelSpan = startModelSpan(settings, context.span);
     const request = modelRequest(settings, conversation, signal, hooks, context.output);
+    recordModelInput(settings, modelSpan, request.messages);
     safeEmit(context, queue, 'model-request', {
       runId,
       agent,
@@ -171,7 +172,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       yield await terminal(incomplete);
       return;
     }
-    endModelSpan(modelSpan, finishReason, stepUsage, requestId);
+    endModelSpan(modelSpan, finishReason, stepUsage, requestId, settings.telemetry.recordContent ? text : undefined);
     if (stepUsage) {
       usage = addUsage(usage, stepUsage);
       queue.push({ type: 'usage', iteration, usage: stepUsage });

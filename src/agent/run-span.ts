@@ -3,7 +3,7 @@
  * item that matters — a terminal error fails it, a recoverable one is an event, the finish adds usage and its reason —
  * and ended when the stream ends, however it ends.
  */
-import type { FinishReason, Usage } from '../chat/core/types.js';
+import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { agentSpanName, chatSpanName, CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, TelemetryEvent } from '../telemetry/attributes.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
@@ -60,9 +60,16 @@ export function startModelSpan(settings: Readonly<AgentSettings>, parent: SpanHa
   });
 }
 
-/** Ends a model call's span with what its finish said. */
-export function endModelSpan(span: SpanHandle, finishReason: FinishReason, usage: Usage | undefined, requestId: string | undefined): void {
+/** With `recordContent` only: the messages sent (OpenTelemetry GenAI `gen_ai.input.messages`, JSON, redacted). */
+export function recordModelInput(settings: Readonly<AgentSettings>, span: SpanHandle, messages: readonly ChatMessage[]): void {
+  if (!settings.telemetry.recordContent) return;
+  span.setAttributes({ [GenAIAttribute.InputMessages]: JSON.stringify(messages.map((message) => ({ role: message.role, content: message.content, ...(message.toolCalls ? { tool_calls: message.toolCalls } : {}) }))) });
+}
+
+/** Ends a model call's span with what its finish said (and, with `recordContent`, the answer's text). */
+export function endModelSpan(span: SpanHandle, finishReason: FinishReason, usage: Usage | undefined, requestId: string | undefined, output?: string): void {
   span.setAttributes({
+    [GenAIAttribute.OutputMessages]: output === undefined ? undefined : JSON.stringify([{ role: 'assistant', content: output, finish_reason: finishReason }]),
     [GenAIAttribute.ResponseFinishReasons]: [finishReason],
     [GenAIAttribute.UsageInputTokens]: usage?.promptTokens,
     [GenAIAttribute.UsageOutputTokens]: usage?.completionTokens,

@@ -344,6 +344,64 @@ export const scenarios = [
     },
   },
   {
+    name: 'resilience: a shared breaker opens on 500s, the fallback chain moves past the open circuit at once',
+    async run({ F, baseURL, runId }) {
+      const circuitBreaker = F.createCircuitBreaker({ failureThreshold: 2, openMs: 60_000 });
+      const retryBudget = F.createRetryBudget({ ratio: 0.1, minRetries: 5 });
+      const primary = faultClient(F, baseURL, 'server-error', runId, { circuitBreaker, retryBudget });
+      const chain = F.createFallbackChatClient([primary, faultClient(F, baseURL, 'ok', runId, { circuitBreaker, retryBudget })]);
+      const fallbacks = [];
+      const first = await F.collectChatStream(chain.stream({ messages: [{ role: 'user', content: 'hi' }], onFallback: (notice) => fallbacks.push(notice.error.name) }));
+      equal(first.message.content, 'Hello from the fault server.', 'the fallback answered');
+      equal(circuitBreaker.state(`${baseURL}/chat/server-error/${runId} fault-model`), 'open', 'the primary circuit is open');
+      const second = await F.collectChatStream(chain.stream({ messages: [{ role: 'user', content: 'again' }], onFallback: (notice) => fallbacks.push(notice.error.name) }));
+      equal(second.message.content, 'Hello from the fault server.', 'the fallback answered again');
+      equal(fallbacks, ['CircuitOpenError', 'CircuitOpenError'], 'each time past the open circuit');
+      const refused = await failureOf(F.collectChatStream(primary.stream({ messages: [{ role: 'user', content: 'hi' }] })));
+      equal([refused?.name, refused?.kind, refused?.retryable, refused?.retryAfterMs > 0], ['CircuitOpenError', 'circuit_open', true, true], 'the open circuit refuses at once');
+    },
+  },
+  {
+    name: 'telemetry: spans through a plain tracer, children by traceparent, a planted secret in none',
+    async run({ F }) {
+      const secret = 'sk-live-conformance-PLANTED-42';
+      const ended = [];
+      let next = 1;
+      const hex = (value, width) => value.toString(16).padStart(width, '0');
+      const tracer = {
+        startSpan(name, options, context) {
+          const parent = context?.parent;
+          const spanContext = { traceId: parent?.traceId ?? hex(next * 7919, 32), spanId: hex(next++, 16), traceFlags: 1 };
+          const span = { name, attributes: { ...(options?.attributes ?? {}) }, status: { code: 0 }, events: [], parent: parent?.spanId };
+          return {
+            spanContext: () => spanContext,
+            isRecording: () => true,
+            setAttribute: (key, value) => void (span.attributes[key] = value),
+            setAttributes: (attributes) => void Object.assign(span.attributes, attributes),
+            addEvent: (eventName, attributes) => void span.events.push({ name: eventName, attributes }),
+            setStatus: (status) => void (span.status = status),
+            end: () => void ended.push(span),
+          };
+        },
+      };
+      const api = {
+        trace: { getTracer: () => tracer, setSpan: (ctx, span) => ({ ...ctx, parent: span.spanContext() }), setSpanContext: (ctx, parent) => ({ ...ctx, parent }), getSpan: () => undefined },
+        context: { active: () => ({}), with: (_ctx, fn) => fn() },
+      };
+      const telemetry = F.openTelemetry(api, { secrets: [secret] });
+      const root = telemetry.startSpan('invoke_agent root', { attributes: { prompt: `key ${secret}` } });
+      const child = telemetry.startSpan('execute_tool lookup', { parent: F.parseTraceparent(root.traceparent()) });
+      child.fail(new Error(`upstream refused ${secret}`));
+      child.end();
+      root.end();
+      equal(ended.map((span) => span.name), ['execute_tool lookup', 'invoke_agent root'], 'both spans ended');
+      equal(ended[0].parent, root.traceparent().split('-')[2], 'the child of the root, by traceparent');
+      equal([ended[0].status.code, ended[0].attributes['error.type']], [2, 'Error'], 'the failure');
+      check(!JSON.stringify(ended).includes(secret), 'no secret in any span');
+      equal([F.parseTraceparent('00-ABC-def-01'), F.parseTraceparent(undefined)], [undefined, undefined], 'odd traceparents ignored');
+    },
+  },
+  {
     name: 'errors: framework errors keep their brand, kind, cause and wire form',
     async run({ F }) {
       const cause = new Error('socket hang up');

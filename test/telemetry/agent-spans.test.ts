@@ -84,6 +84,7 @@ describe('an agent run as spans', () => {
     expect(tool.status.code).toBe(otel.SpanStatusCode.ERROR);
     expect(tool.events.map((event) => event.name)).toEqual(['faultline.retry', 'exception']);
     expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined(); // content is opt-in
+    for (const span of chats) expect([span.attributes['gen_ai.input.messages'], span.attributes['gen_ai.output.messages']]).toEqual([undefined, undefined]);
 
     for (const span of recorder.spans()) expect(exported(span)).not.toContain(SECRET);
   });
@@ -112,6 +113,10 @@ describe('an agent run as spans', () => {
     const recorder = record({ secrets: [SECRET], recordContent: true });
     for await (const _ of agentWith(recorder.telemetry).run('Weather?')) void _;
     const tool = recorder.span('execute_tool get_weather');
+    const [firstChat, lastChat] = recorder.spans().filter((span) => span.name === 'chat gpt-test') as [ReadableSpan, ReadableSpan];
+    expect(String(firstChat.attributes['gen_ai.input.messages'])).toContain('Weather?');
+    expect(String(lastChat.attributes['gen_ai.output.messages'])).toContain('done');
+    for (const span of recorder.spans()) expect(exported(span)).not.toContain(SECRET);
     expect(String(tool.attributes['gen_ai.tool.call.arguments'])).toContain('Oslo');
     expect(String(tool.attributes['gen_ai.tool.call.result'])).toContain('NetworkError');
     expect(exported(tool)).not.toContain(SECRET);
