@@ -15,14 +15,13 @@ import { encodeJSON } from '../wire/safe-json.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
-import type { Runner } from '../runner/runner.js';
 import { withoutMetadata } from '../runner/state-delta.js';
 import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-import type { TaskJournal } from './task-journal.js';
 import { agentMessage, artifactUpdate, scrubEvent, stateString } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
+import type { TaskExecutionOptions } from './task-execution-options.js';
 
 /**
  * The text of the generic answer when structured task errors are off (tRPC's).
@@ -40,23 +39,7 @@ export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';
 /** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
 export const MAX_STREAMS_PER_TASK = 100;
 
-export interface TaskExecutionOptions {
-  runner: Runner;
-  /** Where each transition and chunk is written before it is published. */
-  journal: TaskJournal;
-  structured: boolean;
-  userId: string;
-  /** Removed, in every form, from everything the task sends. */
-  secrets: readonly string[];
-  /** @default a new `task-<uuid>` (a Durable Object deployment mints ids that route to their object) */
-  taskId?: string | undefined;
-  /** The run's invocation id (kept with the task, so a restarted object can resume a checkpointed run). @default a new one */
-  invocationId?: string | undefined;
-  /** How long one journal (task store) write may take before the task goes on without it. @default 10000 */
-  journalTimeoutMs?: number | undefined;
-  /** The W3C `traceparent` the run's spans are children of (the request's server span). */
-  traceparent?: string | undefined;
-}
+export type { TaskExecutionOptions } from './task-execution-options.js';
 
 export class TaskExecution {
   task: Task;

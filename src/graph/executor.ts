@@ -127,12 +127,9 @@ export class GraphRun {
     } catch (error) {
       return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }), 0);
     }
-    const { validator } = this.parts.schema;
-    if (validator) {
-      const checked = await checkInitialState(validator, state);
-      if (!checked.ok) return this.fail(state, [], 0, checked.error, 0);
-      state = checked.state;
-    }
+    const checked = this.parts.schema.validator && (await checkInitialState(this.parts.schema.validator, state)); // a typed state's schema
+    if (checked && !checked.ok) return this.fail(state, [], 0, checked.error, 0);
+    if (checked) state = checked.state;
     const pending = [...this.parts.entries];
     if (this.checkpoints) {
       try {

@@ -6,20 +6,18 @@
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
-import { abortPromise, delay } from '../internal/delay.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { defineData, isPlainObject } from '../internal/json.js';
-import { backoffDelay } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
 import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
-import { NodeTimer } from './node-timer.js';
-import { EXECUTION, type CheckpointHooks, type NodeCallbackContext, type NodeContext } from './node-context.js';
+import { EXECUTION, type CheckpointHooks, type NodeCallbackContext } from './node-context.js';
 import type { State } from './state-schema.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
-import { endNodeSpan, nodeSpan, traceNodeRetry } from './node-span.js';
+import { attempts } from './node-attempts.js';
+import { endNodeSpan, nodeSpan } from './node-span.js';
 
 /** @internal What a node runner needs from its run. */
 export interface RunScope {
@@ -59,7 +57,7 @@ function origin(scope: RunScope, node: GraphNode): EventOrigin {
 }
 
 /** The JSON text after `"stepNumber":n` in node-event metadata: `,"phase":"start"}`. */
-function metadataTail(extra: Record<string, unknown>): string {
+export function metadataTail(extra: Record<string, unknown>): string {
   const rest = JSON.stringify(extra);
   return rest === '{}' ? '}' : `,${rest.slice(1)}`;
 }
@@ -72,7 +70,7 @@ const PHASE_COMPLETE_RECOVERED = metadataTail({ phase: 'complete', recovered: tr
 const PHASE_REDUCE = metadataTail({ phase: 'reduce' });
 const PHASE_AFTER_CALLBACK = metadataTail({ phase: 'after_callback' });
 
-function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
+export function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
   const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
   return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, tail) } });
 }
@@ -238,72 +236,4 @@ async function settleUntraced(scope: RunScope, node: CompiledNode, context: Node
   if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates };
   scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? PHASE_COMPLETE_RECOVERED : PHASE_COMPLETE));
   return { ok: true, node, result: result as State | Command | undefined, recovered, attempts: settling.attempts };
-}
-
-async function attempts(
-  scope: RunScope,
-  node: CompiledNode,
-  context: NodeCallbackContext,
-  state: State,
-  onAttempt: (attempt: number) => void,
-  span: SpanHandle,
-): Promise<unknown> {
-  for (let attempt = 1; ; attempt++) {
-    scope.signal?.throwIfAborted();
-    onAttempt(attempt);
-    try {
-      const timer = node.timeoutMs === undefined ? undefined : new NodeTimer(node, context.stepNumber, attempt, scope.signal);
-      try {
-        const outcome: unknown = span.run(() => node.run({ ...state }, withAttempt(context, scope, attempt, timer)));
-        if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
-        if (timer) return await timer.race(outcome); // ends at the time limit, whether the node listens or not
-        if (!scope.signal) return await outcome; // nothing can abort the run
-        const aborted = abortPromise(scope.signal);
-        try {
-          return await Promise.race([outcome, aborted.promise]);
-        } finally {
-          aborted.dispose();
-        }
-      } finally {
-        timer?.dispose();
-      }
-    } catch (error) {
-      if (scope.signal?.aborted) throw scope.signal.reason;
-      const options = node.retryOptions;
-      const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
-      const willRetry = attempt < options.maxAttempts && retryOn(error);
-      for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
-      if (!willRetry) throw error;
-      const delayMs = backoffDelay(attempt, options);
-      traceNodeRetry(span, attempt, delayMs, error);
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, metadataTail({ phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }), error));
-      await delay(delayMs, scope.signal);
-    }
-  }
-}
-
-/**
- * The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). Its
- * `signal` is read through a getter, so a run without a caller's signal makes its never-firing one only for nodes
- * that look at it; a timed node's is its attempt's own (see `NodeTimer`).
- */
-function withAttempt(context: NodeCallbackContext, scope: RunScope, attempt: number, timer: NodeTimer | undefined): NodeContext {
-  const nodeContext: NodeContext = {
-    nodeId: context.nodeId,
-    nodeName: context.nodeName,
-    nodeType: context.nodeType,
-    stepNumber: context.stepNumber,
-    invocationId: context.invocationId,
-    [EXECUTION]: timer ? timer.guard(context[EXECUTION]) : context[EXECUTION],
-    get signal() {
-      return timer ? timer.signal : scope.nodeSignal();
-    },
-    attempt,
-  };
-  if (context.path !== undefined) nodeContext.path = context.path;
-  return nodeContext;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -15,38 +15,9 @@ import { protocolError, type AnswerContext, type ServerMessage } from './client-
 import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
 import { MCPTransport } from './transport.js';
+import type { MCPCallOptions, MCPClient } from './client-api.js';
 
-/** Per-call options. */
-export interface MCPCallOptions {
-  signal?: AbortSignal | undefined;
-  /** Overrides `timeouts.requestMs` for this call. */
-  timeoutMs?: number | undefined;
-}
-
-/** A connection to one MCP server. Create it with {@link createMCPClient}. */
-export interface MCPClient {
-  /** The endpoint, without credentials or query string. */
-  readonly url: string;
-  /** The handshake's answer, once connected. */
-  readonly server: MCPInitializeResult | undefined;
-  /** The session id the server gave, if any. */
-  readonly sessionId: string | undefined;
-  /** Runs the handshake (every other method does it first, once); a failed one is tried again by the next call. */
-  connect(options?: MCPCallOptions): Promise<MCPInitializeResult>;
-  /** Every tool of the server (all pages of `tools/list`). */
-  listTools(options?: MCPCallOptions): Promise<MCPToolDescription[]>;
-  /** The server's tools as faultline tools, for `AgentBuilder.tools`, graph tool nodes and `runTool`. */
-  tools(options?: MCPToolsOptions & MCPCallOptions): Promise<AnyTool[]>;
-  /** One `tools/call`, its result as sent (`isError` included); a failure of the call rejects with a typed error. */
-  callTool(name: string, args?: Record<string, unknown>, options?: MCPCallOptions): Promise<MCPCallToolResult>;
-  ping(options?: MCPCallOptions): Promise<void>;
-  /** Any other request, by method name. */
-  request(method: string, params?: Record<string, unknown>, options?: MCPCallOptions): Promise<unknown>;
-  /** Called after the server says its tools changed (`notifications/tools/list_changed`); returns the unsubscribe. */
-  onToolsChanged(listener: () => void): () => void;
-  /** Ends the session (HTTP DELETE) and every pending call (`MCPError` `closed`). */
-  close(): Promise<void>;
-}
+export type { MCPCallOptions, MCPClient } from './client-api.js';
 
 /** Pages of `tools/list` read at most, and tools kept. */
 const MAX_PAGES = 100;

@@ -1,0 +1,21 @@
+/** @internal What one task's execution needs (see `TaskExecution`). */
+import type { Runner } from '../runner/runner.js';
+import type { TaskJournal } from './task-journal.js';
+
+export interface TaskExecutionOptions {
+  runner: Runner;
+  /** Where each transition and chunk is written before it is published. */
+  journal: TaskJournal;
+  structured: boolean;
+  userId: string;
+  /** Removed, in every form, from everything the task sends. */
+  secrets: readonly string[];
+  /** @default a new `task-<uuid>` (a Durable Object deployment mints ids that route to their object) */
+  taskId?: string | undefined;
+  /** The run's invocation id (kept with the task, so a restarted object can resume a checkpointed run). @default a new one */
+  invocationId?: string | undefined;
+  /** How long one journal (task store) write may take before the task goes on without it. @default 10000 */
+  journalTimeoutMs?: number | undefined;
+  /** The W3C `traceparent` the run's spans are children of (the request's server span). */
+  traceparent?: string | undefined;
+}
