@@ -126,4 +126,4 @@ table('Graph: µs per node-step and per run (median of rounds)', ['case', 'µs',
   ['  a node only builds the Error, per run', us('collector graph, a node builds an Error and succeeds', REPS * 10).toFixed(1), `+${buildExtra.toFixed(1)}`],
   ['a node retried once with zero delay, per run', retryRun.toFixed(1), '(1 ms = a timer)'],
 ]);
-jsonLine('graph', { linearStepUs: fixed(linearStep), loopStepUs: fixed(loopStep), errorPathExtraUs: fixed(errorExtra, 1), errorPathSdkExtraUs: fixed(sdkErrorExtra, 1), errorBuildInNodeUs: fixed(buildExtra, 1), zeroDelayRetryRunUs: fixed(retryRun, 1), targets: { stepUs: 10, errorPathExtraUs: 20, zeroDelayRetryRunUs: 1000 } });
+jsonLine('graph', { linearStepUs: fixed(linearStep), plainLinearStepUs: fixed(us('plain loop 100 steps', REPS * 100), 4), loopStepUs: fixed(loopStep), errorPathExtraUs: fixed(errorExtra, 1), errorPathSdkExtraUs: fixed(sdkErrorExtra, 1), errorBuildInNodeUs: fixed(buildExtra, 1), zeroDelayRetryRunUs: fixed(retryRun, 1), targets: { stepUs: 10, errorPathExtraUs: 20, zeroDelayRetryRunUs: 1000 } });
