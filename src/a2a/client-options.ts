@@ -4,7 +4,7 @@ import { isPlainObject } from '../internal/json.js';
 import { redactURL } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { isTelemetry } from '../telemetry/no-telemetry.js';
+import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { AgentCard } from './types.js';
@@ -101,7 +101,7 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
   if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
   if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
   problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
-  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  problems.push(...telemetryProblems(options.telemetry));
   const allow: unknown = options.allowCrossOrigin;
   if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
     problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');

@@ -4,7 +4,7 @@
  * failed, rejected or canceled, fails its span with the task's error type.
  */
 import { A2AAttribute, a2aSpanName, CommonAttribute, RPC_SYSTEM_JSONRPC } from '../telemetry/attributes.js';
-import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_TELEMETRY, serverAddressOf } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { statusResponseError } from './event-converter.js';
 import type { A2AStreamEvent, SendMessageResult, Task } from './types.js';
@@ -13,12 +13,7 @@ const UNSUCCESSFUL = new Set(['failed', 'rejected', 'canceled']);
 
 /** A span for one A2A call to `url`. */
 export function a2aCallSpan(telemetry: Telemetry | undefined, operation: string, method: string, url: string): SpanHandle {
-  let host: string | undefined;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    host = undefined;
-  }
+  const host = serverAddressOf(url);
   return (telemetry ?? NO_TELEMETRY).startSpan(a2aSpanName(operation), {
     kind: 'client',
     attributes: { [A2AAttribute.MethodName]: operation, [CommonAttribute.RPCSystemName]: RPC_SYSTEM_JSONRPC, [CommonAttribute.RPCMethod]: method, [CommonAttribute.ServerAddress]: host },

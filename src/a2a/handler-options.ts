@@ -6,7 +6,7 @@ import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AgentCardInput } from './agent-card.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { A2ATaskStore } from './task-store.js';
-import { isTelemetry } from '../telemetry/no-telemetry.js';
+import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
@@ -82,7 +82,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
   }
-  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  problems.push(...telemetryProblems(options.telemetry));
   if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
   return options;
 }

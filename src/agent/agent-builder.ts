@@ -8,7 +8,7 @@ import { Agent } from './agent.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 import type { AgentSettings } from './types.js';
-import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
 /**
@@ -164,7 +164,7 @@ export class AgentBuilder {
     if (this.store !== undefined) problems.push(...sessionStoreProblems(this.store, 'sessionStore'));
     const loggerProblem = toolLogOptionProblem(this.logger, 'toolLogger');
     if (loggerProblem !== undefined) problems.push(loggerProblem);
-    if (this.tracing !== undefined && !isTelemetry(this.tracing)) problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY)');
+    problems.push(...telemetryProblems(this.tracing));
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,

@@ -10,7 +10,7 @@ import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFallback, NodeRetryPolicy } from './node-options.js';
 import type { NodeFunction, Router } from './node-function.js';
 import type { State, StateSchema, StateUpdate } from './state-schema.js';
-import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { TraceParent } from '../telemetry/traceparent.js';
 import { endGraphRunSpan, graphRunSpan } from './node-span.js';
@@ -154,7 +154,7 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
     const problems: string[] = [];
     if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
     if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) problems.push('runId must be a non-empty string');
-    if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+    problems.push(...telemetryProblems(options.telemetry));
     if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
     const invocationId = options.invocationId ?? createId('invocation');
     const telemetry = options.telemetry ?? NO_TELEMETRY;

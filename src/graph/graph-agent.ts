@@ -8,7 +8,7 @@ import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
 import { isCheckpointer, type Checkpointer } from './checkpoint.js';
 import type { CompiledGraph } from './compiled-graph.js';
 import type { State } from './state-schema.js';
-import { isTelemetry } from '../telemetry/no-telemetry.js';
+import { isTelemetry, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
 
@@ -55,7 +55,7 @@ function defaultInput(invocation: Invocation): State {
 export function createGraphAgent(name: string, graph: CompiledGraph, options: GraphAgentOptions = {}): GraphAgent {
   const problems: string[] = [];
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
-  if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  problems.push(...telemetryProblems(options.telemetry));
   if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, problems);
   return {
     name,

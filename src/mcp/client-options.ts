@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
 import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { isTelemetry } from '../telemetry/no-telemetry.js';
+import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
 
@@ -120,7 +120,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (record.listen !== undefined && typeof record.listen !== 'boolean') problems.push('listen must be a boolean');
   if (record.onWarning !== undefined && typeof record.onWarning !== 'function') problems.push('onWarning must be a function');
   if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
-  if (record.telemetry !== undefined && !isTelemetry(record.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+  problems.push(...telemetryProblems(record.telemetry));
   if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
   return {
     url,

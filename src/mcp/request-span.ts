@@ -3,19 +3,14 @@
  * session, the server), its `traceparent` sent with the request; a failed request fails it.
  */
 import { CommonAttribute, GenAIAttribute, GenAIOperation, MCPAttribute, mcpSpanName } from '../telemetry/attributes.js';
-import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_TELEMETRY, serverAddressOf } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 
 /** The span of one request. */
 export function mcpRequestSpan(telemetry: Telemetry | undefined, method: string, params: unknown, endpoint: string, sessionId: string | undefined): SpanHandle {
   if (!telemetry) return NO_TELEMETRY.startSpan(method);
   const tool = method === 'tools/call' && typeof (params as { name?: unknown } | undefined)?.name === 'string' ? (params as { name: string }).name : undefined;
-  let host: string | undefined;
-  try {
-    host = new URL(endpoint).hostname;
-  } catch {
-    host = undefined;
-  }
+  const host = serverAddressOf(endpoint);
   return telemetry.startSpan(mcpSpanName(method, tool), {
     kind: 'client',
     attributes: {

@@ -16,7 +16,7 @@ import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 import { agentSpanName, GenAIAttribute, GenAIOperation } from '../telemetry/attributes.js';
-import { isTelemetry, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
 
@@ -86,7 +86,7 @@ export class Runner {
     const agent = options.agent instanceof Agent ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
     if (options.sessionStore !== undefined) problems.push(...sessionStoreProblems(options.sessionStore, 'sessionStore'));
-    if (options.telemetry !== undefined && !isTelemetry(options.telemetry)) problems.push('telemetry must come from openTelemetry(otel)');
+    problems.push(...telemetryProblems(options.telemetry));
     if (problems.length > 0) throw ConfigError.fromProblems('runner options', problems);
     this.appName = options.appName;
     this.agent = agent as RunnableAgent;

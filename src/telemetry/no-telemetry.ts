@@ -43,3 +43,20 @@ export const NO_TELEMETRY: Telemetry = Object.freeze({
 export function isTelemetry(value: unknown): value is Telemetry {
   return typeof read(value, 'startSpan') === 'function' && typeof read(value, 'recordContent') === 'boolean';
 }
+
+/**
+ * @internal The problem of a `telemetry` option, for the option checks of every traced part (none when it is absent
+ * or a `Telemetry`).
+ */
+export function telemetryProblems(value: unknown): string[] {
+  return value === undefined || isTelemetry(value) ? [] : ['telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY)'];
+}
+
+/** @internal The host name of `url` for `server.address`, or undefined when it is not a URL. */
+export function serverAddressOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
