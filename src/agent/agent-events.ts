@@ -12,12 +12,19 @@ export function errorJSON(error: unknown, secrets: readonly string[]): Record<st
   return typeof described === 'object' && described !== null ? (described as Record<string, unknown>) : { message: String(described) };
 }
 
-/** @internal Emits an event; a throwing listener becomes a recoverable error item instead of breaking the run. */
-export function safeEmit<E extends keyof AgentEvents>(context: { emitter: Emitter<AgentEvents> }, queue: AgentRunItem[], event: E, ...payload: Parameters<AgentEvents[E]>): void {
+/**
+ * @internal Emits an event when someone listens; a throwing listener becomes a recoverable error item instead of
+ * breaking the run. The payload is built only then: redacting arguments, results and errors for nobody is the
+ * agent loop's largest avoidable cost (issue 17), so every event of the agent goes through here.
+ */
+export function safeEmit<E extends keyof AgentEvents>(context: { emitter: Emitter<AgentEvents> }, queue: AgentRunItem[], event: E, payload: () => Parameters<AgentEvents[E]>[0]): void {
+  const listeners = context.emitter.events[event];
+  if (listeners === undefined || listeners.length === 0) return;
+  const built = payload();
   try {
-    context.emitter.emit(event, ...payload);
+    (context.emitter.emit as (name: E, value: Parameters<AgentEvents[E]>[0]) => void)(event, built);
   } catch (error) {
-    const iteration = (payload[0] as { iteration?: unknown } | undefined)?.iteration;
+    const iteration = (built as { iteration?: unknown }).iteration;
     if (event !== 'error') {
       queue.push({
         type: 'error',

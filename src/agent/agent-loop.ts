@@ -72,13 +72,13 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const failure = await appendSession(settings.sessionStore, context.sessionId, [...context.input, ...added]); // this run's turn, atomically
     if (failure) {
       queue.push({ type: 'error', iteration, terminal: false, error: failure });
-      safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) });
+      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) }));
     }
   };
 
   const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
     await save();
-    safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) });
+    safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
     return take([{ type: 'error', iteration, terminal: true, error }]);
   };
 
@@ -92,14 +92,14 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     modelSpan = startModelSpan(settings, context.span);
     const request = modelRequest(settings, conversation, signal, hooks, context.output);
     recordModelInput(settings, modelSpan, request.messages);
-    safeEmit(context, queue, 'model-request', {
+    safeEmit(context, queue, 'model-request', () => ({
       runId,
       agent,
       iteration,
       model: settings.chatClient.name,
       messageCount: request.messages.length,
       tools: settings.tools.map((tool) => tool.name),
-    });
+    }));
     const started = monotonic();
     let call: ChatBatches;
     try {
@@ -177,7 +177,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       usage = addUsage(usage, stepUsage);
       queue.push({ type: 'usage', iteration, usage: stepUsage });
     }
-    safeEmit(context, queue, 'model-response', {
+    safeEmit(context, queue, 'model-response', () => ({
       runId,
       agent,
       iteration,
@@ -186,7 +186,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       textLength: text.length,
       ...(stepUsage ? { usage: stepUsage } : {}),
       durationMs: monotonic() - started,
-    });
+    }));
 
     const assistant: ChatMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text };
     if (calls.length > 0) assistant.toolCalls = calls;
@@ -199,7 +199,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     if (stopped) {
       // A refusal or a content filter is a typed outcome the caller can branch on, never an empty success.
       queue.push({ type: 'error', iteration, terminal: false, error: stopped });
-      safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) });
+      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
     }
     if (calls.length === 0) {
       if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
@@ -259,13 +259,11 @@ function addUsage(total: Usage, step: Usage): Usage {
 
 /** The error item of a turn the model refused or the provider's content filter stopped; undefined otherwise. */
 function stoppedByProvider(reason: FinishReason, text: string, settings: AgentSettings): ChatClientError | undefined {
+  if (reason !== 'refusal' && reason !== 'content_filter') return undefined;
   const model = settings.chatClient.name;
   const said = redactText(text, settings.secrets);
   if (reason === 'refusal') {
     return new ChatClientError(`${model} refused to answer${said === '' ? '' : `: ${truncate(said, 300)}`}`, { reason: 'refused', retryable: false, providerMessage: truncate(said, 2000) });
   }
-  if (reason === 'content_filter') {
-    return new ChatClientError(`The content filter of ${model} stopped its answer${said === '' ? '' : ` after ${said.length} characters`}`, { reason: 'content_filter', retryable: false });
-  }
-  return undefined;
+  return new ChatClientError(`The content filter of ${model} stopped its answer${said === '' ? '' : ` after ${said.length} characters`}`, { reason: 'content_filter', retryable: false });
 }

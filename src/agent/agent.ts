@@ -85,7 +85,7 @@ export class Agent {
         } catch (error) {
           // Nothing ran, so nothing is saved: the stream's one item says why the run could not start.
           const failure = signal.aborted ? signal.reason : error;
-          safeEmit(context, context.queue, 'error', { runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) });
+          safeEmit(context, context.queue, 'error', () => ({ runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) }));
           const batch: AgentRunItem[] = [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
           ended = traceBatch(span, batch);
           yield batch;

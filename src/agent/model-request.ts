@@ -55,7 +55,7 @@ export function requestHooks(
         [FaultlineAttribute.RetryBudgetExhausted]: notice.budgetExhausted,
         [CommonAttribute.ErrorType]: typeof notice.error.kind === 'string' ? notice.error.kind : undefined,
       });
-      safeEmit(context, queue, 'retry', {
+      safeEmit(context, queue, 'retry', () => ({
         runId: context.runId,
         agent,
         source: 'model',
@@ -63,13 +63,13 @@ export function requestHooks(
         delayMs: notice.delayMs,
         error: redactValue(notice.error, context.settings.secrets),
         ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
-      });
+      }));
     },
     onFallback: (notice) => {
       span()?.addEvent(TelemetryEvent.Fallback, { [FaultlineAttribute.FallbackFrom]: notice.from, [FaultlineAttribute.FallbackTo]: notice.to, [CommonAttribute.ErrorType]: errorTypeOf(notice.error) });
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
-      safeEmit(context, queue, 'retry', { runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to });
-      safeEmit(context, queue, 'error', { runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) });
+      safeEmit(context, queue, 'retry', () => ({ runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to }));
+      safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) }));
     },
   };
 }

@@ -30,7 +30,7 @@ export async function* runTools(
   const { settings, runId, signal } = context;
   const agent = settings.name;
   const runs: Array<Promise<Settled>> = calls.map((call) => {
-    safeEmit(context, queue, 'tool-start', { runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) });
+    safeEmit(context, queue, 'tool-start', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
     const cut = cutByLimit ? cutOffRun(call, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
     if (cut) return Promise.resolve<Settled>({ ok: true, run: cut });
     return runToolCall(settings.tools, call, {
@@ -42,7 +42,7 @@ export async function* runTools(
       telemetry: settings.telemetry,
       parentSpan: context.span,
       onRetry: (notice) =>
-        safeEmit(context, queue, 'retry', {
+        safeEmit(context, queue, 'retry', () => ({
           runId,
           agent,
           source: 'tool',
@@ -52,7 +52,7 @@ export async function* runTools(
           callId: call.id,
           toolName: notice.toolName,
           ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
-        }),
+        })),
     }).then(
       (run): Settled => ({ ok: true, run }),
       (error: unknown): Settled => ({ ok: false, error }),
@@ -78,7 +78,7 @@ export async function* runTools(
           cause: redactError(cause, settings.secrets),
         });
         items.push({ type: 'error', iteration, terminal: false, error: crash });
-        safeEmit(context, queue, 'error', { runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) });
+        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) }));
       }
     } else {
       failure ??= { error: settled.error };
@@ -98,9 +98,9 @@ export async function* runTools(
     added.push(message);
     const json: ToolResultJSON = result.toJSON();
     items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
-    safeEmit(context, queue, 'tool-end', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON });
+    safeEmit(context, queue, 'tool-end', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
     if (json.error && outcome !== 'success' && outcome !== 'partial') {
-      safeEmit(context, queue, 'tool-error', { runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) });
+      safeEmit(context, queue, 'tool-error', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
     }
     yield [...queue.splice(0), ...items];
   }

@@ -77,7 +77,8 @@ export interface RetryGuard {
 export interface RetryLoopConfig {
   options: ResolvedRetryOptions;
   classify: (error: unknown, attempt: number) => RetryDecision;
-  signal?: AbortSignal | undefined;
+  /** Ends the loop (and any wait); a function is asked only after a failure (a scope that makes its signal lazily). */
+  signal?: AbortSignal | (() => AbortSignal) | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
   random?: () => number;
   guard?: RetryGuard | undefined;
@@ -132,7 +133,7 @@ export function backoffDelay(retryNumber: number, options: ResolvedRetryOptions,
  * Rethrows the last error unchanged.
  */
 export async function retry<T>(operation: (attempt: number) => Promise<T>, config: RetryLoopConfig): Promise<T> {
-  const { options, classify, signal, onRetry, guard } = config;
+  const { options, classify, onRetry, guard } = config;
   guard?.start();
   for (let attempt = 1; ; attempt++) {
     const report = guard?.enter(); // an open circuit refuses the attempt here: its error is the call's
@@ -141,6 +142,7 @@ export async function retry<T>(operation: (attempt: number) => Promise<T>, confi
       report?.success();
       return value;
     } catch (error) {
+      const signal = typeof config.signal === 'function' ? config.signal() : config.signal;
       if (signal?.aborted || isAbortError(error)) {
         report?.release();
         throw error;

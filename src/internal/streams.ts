@@ -31,29 +31,92 @@ export function iterableStream<T>(stream: ReadableStream<T>): ReadableStream<T> 
 /**
  * A pull-based stream over an async generator of batches: each pull takes one batch and enqueues its items, so
  * per-item overhead stays low. Generator errors error the stream; cancelling the stream returns the generator.
+ *
+ * `for await` over it reads the batches directly, without the stream's queue and promise machinery (a Web stream
+ * costs ~20 µs for 6 items in Node 20, a generator ~2: issue 17). The iteration behaves as the standard one: it locks
+ * the stream while it runs, breaking out of it cancels the work (`onCancel`, then the generator returns), an error of
+ * the generator is thrown from `next()`, and the stream is closed when it ends. `getReader()`, `pipeTo()`, `tee()` and
+ * `values()` still use the stream itself.
  */
 export function streamFromBatches<T>(batches: AsyncGenerator<readonly T[], void, undefined>, onCancel?: (reason: unknown) => void): ReadableStream<T> & AsyncIterable<T> {
-  return iterableStream(
-    new ReadableStream<T>(
-      {
-        async pull(controller) {
-          for (;;) {
-            const next = await batches.next();
-            if (next.done) {
-              controller.close();
-              return;
-            }
-            if (next.value.length === 0) continue;
-            for (const item of next.value) controller.enqueue(item);
+  let direct = false; // iterated by `for await`: the stream's own source is not used
+  const stream = new ReadableStream<T>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const next = await batches.next();
+          if (next.done) {
+            controller.close();
             return;
           }
-        },
-        async cancel(reason) {
-          onCancel?.(reason);
-          await batches.return(undefined).catch(() => {});
-        },
+          if (next.value.length === 0) continue;
+          for (const item of next.value) controller.enqueue(item);
+          return;
+        }
       },
-      { highWaterMark: 0 },
-    ),
+      async cancel(reason) {
+        if (direct) return;
+        onCancel?.(reason);
+        await batches.return(undefined).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
   );
+  Object.defineProperty(stream, Symbol.asyncIterator, {
+    configurable: true,
+    value: function (): AsyncIterator<T> {
+      const reader = stream.getReader(); // locked while iterated, as with the standard iterator (throws if locked)
+      direct = true;
+      let batch: readonly T[] = [];
+      let index = 0;
+      let finished = false;
+      const finish = (): void => {
+        finished = true;
+        reader.cancel().catch(() => {}); // closes the stream (its source ignores it: `direct`)
+        reader.releaseLock();
+      };
+      const step = async (): Promise<IteratorResult<T, undefined>> => {
+        while (index >= batch.length) {
+          if (finished) return { done: true, value: undefined };
+          let next: IteratorResult<readonly T[], void>;
+          try {
+            next = await batches.next();
+          } catch (error) {
+            finish();
+            throw error;
+          }
+          if (next.done) {
+            finish();
+            return { done: true, value: undefined };
+          }
+          batch = next.value;
+          index = 0;
+        }
+        return { done: false, value: batch[index++] as T };
+      };
+      let queue: Promise<unknown> | undefined;
+      let waiting = 0;
+      return {
+        // Calls are served in order, one at a time (a caller may call `next()` again before the last one settled).
+        next() {
+          if (waiting === 0 && index < batch.length) return Promise.resolve({ done: false, value: batch[index++] as T });
+          waiting++;
+          const result = (queue ?? Promise.resolve()).then(step).finally(() => waiting--);
+          queue = result.catch(() => {});
+          return result;
+        },
+        async return(value?: unknown) {
+          await queue;
+          batch = [];
+          if (!finished) {
+            finish();
+            onCancel?.(value);
+            await batches.return(undefined).catch(() => {});
+          }
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  });
+  return stream as ReadableStream<T> & AsyncIterable<T>;
 }

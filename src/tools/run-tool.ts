@@ -1,6 +1,5 @@
 import { ToolError } from '../errors/tool-error.js';
 import { monotonic } from '../internal/clock.js';
-import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { redactError, redactText } from '../internal/redact.js';
@@ -10,7 +9,8 @@ import { resilienceGuard } from '../resilience/guard.js';
 import { ServiceUnavailableError } from './service-unavailable-error.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { endToolSpan, toolSpan, traceRetry } from './tool-span.js';
-import type { AnyTool } from './define-tool.js';
+import type { AnyTool, ToolContext } from './define-tool.js';
+import { ToolAttempt } from './tool-attempt.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
 import { TimeoutError } from './timeout-error.js';
 import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
@@ -183,25 +183,26 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
   const executeOnce = async (attempt: number): Promise<ToolResult> => {
     settings.signal?.throwIfAborted();
     attempts = attempt;
-    const { controller, dispose } = linkedController(settings.signal);
-    let timedOut = false;
-    const timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new DOMException(`Tool '${tool.name}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
-        }, clampDelay(timeoutMs))
-      : undefined;
-    const aborted = abortPromise(controller.signal);
+    const scope = new ToolAttempt(settings.signal, timeoutMs, tool.name);
+    const context: ToolContext = {
+      get signal() {
+        return scope.signal;
+      },
+      callId,
+      attempt,
+      toolName: tool.name,
+      get logger() {
+        return log.loggerFor(attempt);
+      },
+    };
     try {
-      const execution = Promise.resolve().then(() =>
-        span.run(() => tool.execute(args, { signal: controller.signal, callId, attempt, toolName: tool.name, logger: log.loggerFor(attempt) })),
-      );
+      const execution = Promise.resolve().then(() => span.run(() => tool.execute(args, context)));
       execution.catch(() => {});
-      const value = await Promise.race([execution, aborted.promise]);
+      const value = await Promise.race([execution, scope.stopped]);
       return ToolResult.isInstance(value) ? value : ToolResult.success(value);
     } catch (error) {
       if (settings.signal?.aborted) throw settings.signal.reason;
-      if (timedOut) {
+      if (scope.timedOut) {
         log.write('warn', 'tool.timeout', `did not finish within ${timeoutMs} ms`, { attempt, arguments: args });
         timeoutFailure = new TimeoutError(`The tool '${tool.name}' did not finish within ${timeoutMs} ms.`, { context: { timeoutMs }, cause: error });
         throw timeoutFailure;
@@ -210,9 +211,7 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
       if (CircuitOpenError.isInstance(error)) throw ServiceUnavailableError.fromCircuitOpen(error, tool.name); // e.g. an MCP client's open circuit
       throw new Crash(error);
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      aborted.dispose();
-      dispose();
+      scope.dispose();
     }
   };
 

@@ -6,7 +6,9 @@
  */
 import { ChatClientError, type ChatTimeoutLimit } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
-import { AbortRace, clampDelay, linkedController } from '../../internal/delay.js';
+import { monotonic } from '../../internal/clock.js';
+import { clampDelay, watchAbort } from '../../internal/delay.js';
+import { RaceSet } from '../../internal/race-set.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { describeBytes, readBoundedBody, type BoundedText } from '../../internal/http-body.js';
 import { redactError, redactText } from '../../internal/redact.js';
@@ -37,34 +39,75 @@ function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: numb
   });
 }
 
-/** The caller's signal plus the total time limit; maps any failure to what the caller should see. */
+/**
+ * The caller's signal plus the total time limit; maps any failure to what the caller should see. It makes no
+ * `AbortController` of its own unless one is asked for (`signal`, `controller`: back-off waits, a cancel): an abort —
+ * the caller's, the total limit, a cancel — goes straight to the attempt in flight (issue 17: two linked controllers
+ * and three listeners per model call were a tenth of the agent loop).
+ */
 export class CallScope {
-  readonly controller: AbortController;
-  private readonly detach: () => void;
+  private lazyController: AbortController | undefined;
+  private readonly stopWatching: () => void;
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private reason: unknown;
+  /** The attempt in flight, which an abort of the scope aborts with the same reason. */
+  current: Attempt | undefined;
+  aborted = false;
   attempt = 0;
 
   constructor(
     config: CallConfig,
     private readonly userSignal: AbortSignal | undefined,
   ) {
-    const { controller, dispose } = linkedController(userSignal);
-    this.controller = controller;
-    this.detach = dispose;
+    this.stopWatching = userSignal ? watchAbort(userSignal, () => this.abort(userSignal.reason)) : () => {};
+    if (userSignal?.aborted) this.abort(userSignal.reason);
     const total = config.timeouts.totalMs;
-    this.timer = Number.isFinite(total) ? setTimeout(() => controller.abort(timeoutError(config, 'total', this.attempt)), clampDelay(total)) : undefined;
+    this.timer = Number.isFinite(total) ? setTimeout(() => this.abort(timeoutError(config, 'total', this.attempt)), clampDelay(total)) : undefined;
+  }
+
+  /** Aborts the call: the attempt in flight, any wait, and every later attempt. A second call is ignored. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.current?.abort(reason);
+    this.lazyController?.abort(reason);
+  }
+
+  /** The reason of the abort, once aborted. */
+  get abortReason(): unknown {
+    return this.reason;
+  }
+
+  /**
+   * A controller of the scope, made on first use: its signal aborts with the scope, and aborting it aborts the scope
+   * (a client's `cancel`).
+   */
+  get controller(): AbortController {
+    if (this.lazyController === undefined) {
+      const controller = new AbortController();
+      this.lazyController = controller;
+      if (this.aborted) controller.abort(this.reason);
+      else watchAbort(controller.signal, () => this.abort(controller.signal.reason));
+    }
+    return this.lazyController;
+  }
+
+  /** The scope's signal (for waits between attempts), made on first use. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
   /** The error the caller sees: the exact abort reason, a timeout, or the error itself. */
   surface(error: unknown): unknown {
     if (this.userSignal?.aborted) return this.userSignal.reason;
-    if (this.controller.signal.aborted && ChatClientError.isInstance(this.controller.signal.reason)) return this.controller.signal.reason;
+    if (this.aborted && ChatClientError.isInstance(this.reason)) return this.reason;
     return error;
   }
 
   close(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.detach();
+    this.stopWatching();
   }
 }
 
@@ -73,41 +116,91 @@ export function classify(error: unknown): RetryDecision {
   return { retry: isFallbackWorthy(error), retryAfterMs: ChatClientError.isInstance(error) ? error.retryAfterMs : undefined };
 }
 
-/** One HTTP attempt: its own controller (so a timeout can cancel just this attempt) and its timer. */
+/**
+ * One HTTP attempt: its own controller (the signal `fetch` gets, so a timeout can cancel just this attempt) and one
+ * timer. The timer is not re-armed per event: progress moves a deadline, and a timer that fires before it is set
+ * again for the rest — one timer for the first chunk, one more when the idle limit is shorter, however many events.
+ */
 export class Attempt {
-  readonly controller: AbortController;
-  private readonly detach: () => void;
+  readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly racer: AbortRace;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private deadline = Number.POSITIVE_INFINITY;
+  private limit: 'first_chunk' | 'idle' = 'first_chunk';
+  private moved = false;
+  private readonly races = new RaceSet();
+  private closed = false;
   /** Bytes arrived since the timer was armed, but no progress: what a timeout error then says. */
   partial = false;
 
   constructor(
     private readonly config: CallConfig,
-    scope: CallScope,
+    private readonly scope: CallScope,
     readonly number: number,
   ) {
-    const { controller, dispose } = linkedController(scope.controller.signal);
-    this.controller = controller;
-    this.detach = dispose;
-    this.racer = new AbortRace(controller.signal);
-    this.arm('first_chunk');
+    scope.current = this;
+    if (scope.aborted) this.abort(scope.abortReason);
+    else this.arm('first_chunk');
   }
 
   /**
    * `promise`, or this attempt's abort reason when it aborts first (a limit, the caller). Leak-free in a read loop: a
-   * settled race keeps nothing (see `AbortRace`).
+   * settled race keeps nothing (see `RaceSet`).
    */
   race<T>(promise: Promise<T>): Promise<T> {
-    return this.racer.race(promise);
+    return this.races.race(promise);
   }
 
-  /** (Re)starts the timer for `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
+  /** Aborts this attempt (its `fetch`, its body, every race) with `reason`. */
+  abort(reason: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(reason);
+    this.races.abort(reason);
+  }
+
+  /** (Re)starts the limit `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
   arm(limit: 'first_chunk' | 'idle'): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.closed) return;
     const ms = limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs;
+    this.limit = limit;
     this.partial = false;
-    this.timer = Number.isFinite(ms) ? setTimeout(() => this.controller.abort(timeoutError(this.config, limit, this.number, this.partial)), clampDelay(ms)) : undefined;
+    if (!Number.isFinite(ms)) {
+      this.deadline = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const delayMs = clampDelay(ms);
+    this.deadline = monotonic() + delayMs;
+    if (this.timer === undefined || this.deadline < this.timerAt) this.schedule(delayMs);
+    else this.moved = true;
+  }
+
+  private limitMs(): number {
+    return clampDelay(this.limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.moved = false;
+    this.timerAt = monotonic() + delayMs;
+    this.timer = setTimeout(() => this.expire(), delayMs);
+  }
+
+  /**
+   * The timer fired: the limit is reached, or progress since it was set moved the deadline and the rest is waited for
+   * (once per progress: with mocked timers and a real clock the limit still fires, at most one period late).
+   */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    if (this.closed || this.deadline === Number.POSITIVE_INFINITY) return;
+    if (this.moved) {
+      const left = Math.min(this.deadline - monotonic(), this.limitMs());
+      if (left > 1) {
+        this.schedule(left);
+        return;
+      }
+    }
+    this.abort(timeoutError(this.config, this.limit, this.number, this.partial));
   }
 
   /** The error to raise when an operation of this attempt failed with `error`. */
@@ -190,9 +283,10 @@ export class Attempt {
   }
 
   close(): void {
+    this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.racer.dispose();
-    this.detach();
+    this.races.clear();
+    if (this.scope.current === this) this.scope.current = undefined;
   }
 }

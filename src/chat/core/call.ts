@@ -130,7 +130,7 @@ export async function* streamCall(
         const batch = await streamReader.next();
         return { chunks: batch ?? [], reader: streamReader };
       },
-      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request), guard: config.guard },
+      { options: config.retry, signal: () => scope.signal, classify, onRetry: notify(request), guard: config.guard },
     );
     reader = first.reader;
     yield first.chunks;
@@ -164,7 +164,7 @@ export async function completeCall(config: CallConfig, request: ChatRequest, bod
         const response = await attempt.send(body, 'application/json');
         return parsed(protocol, await attempt.text(response), config, requestIdOf(response.headers, config.secrets));
       },
-      { options: config.retry, signal: scope.controller.signal, classify, onRetry: notify(request), guard: config.guard },
+      { options: config.retry, signal: () => scope.signal, classify, onRetry: notify(request), guard: config.guard },
     );
   } catch (error) {
     throw scope.surface(error);
