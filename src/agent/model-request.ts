@@ -3,7 +3,8 @@
  * the chat client's retries and fallbacks into the run's events and items.
  */
 import { chatToolDefinitions } from '../chat/core/tool-definitions.js';
-import type { ChatMessage, ChatRequest } from '../chat/core/types.js';
+import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../chat/core/types.js';
+import type { AnyTool } from '../tools/define-tool.js';
 import { redactValue } from '../internal/redact.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { errorJSON, safeEmit } from './agent-events.js';
@@ -13,6 +14,20 @@ import type { AgentRunItem, AgentSettings } from './types.js';
 import { CommonAttribute, FaultlineAttribute, TelemetryEvent } from '../telemetry/attributes.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
+
+/**
+ * The tool definitions of an agent's (frozen) tool list, made once: every model call of every run sends the same.
+ * Each request gets its own array of the shared, frozen definitions.
+ */
+const definitions = new WeakMap<readonly AnyTool[], readonly ChatToolDefinition[]>();
+function toolDefinitionsOf(tools: readonly AnyTool[]): ChatToolDefinition[] {
+  let made = definitions.get(tools);
+  if (made === undefined) {
+    made = chatToolDefinitions(tools).map((definition) => Object.freeze(definition));
+    definitions.set(tools, made);
+  }
+  return [...made];
+}
 
 /** Builds the request of one model call. */
 export function modelRequest(
@@ -26,7 +41,7 @@ export function modelRequest(
   const format = output ? outputFormat(output) : undefined;
   if (format) request.responseFormat = format;
   if (settings.tools.length > 0) {
-    request.tools = chatToolDefinitions(settings.tools);
+    request.tools = toolDefinitionsOf(settings.tools);
     if (settings.toolChoice !== undefined) request.toolChoice = settings.toolChoice;
   }
   if (settings.temperature !== undefined) request.temperature = settings.temperature;

@@ -35,6 +35,9 @@ export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
   maxRetryAfterMs: 60_000,
 });
 
+/** `retry: false` with the default options: one attempt (shared: tools resolve it on every call). */
+const NO_RETRY: ResolvedRetryOptions = Object.freeze({ ...DEFAULT_RETRY, maxAttempts: 1 });
+
 /** What a failed attempt means for the loop. */
 export interface RetryDecision {
   retry: boolean;
@@ -111,7 +114,7 @@ export function resolveRetryOptions(
   options: RetryOptions | false | undefined,
   defaults: ResolvedRetryOptions = DEFAULT_RETRY,
 ): ResolvedRetryOptions {
-  if (options === false) return { ...defaults, maxAttempts: 1 };
+  if (options === false) return defaults === DEFAULT_RETRY ? NO_RETRY : { ...defaults, maxAttempts: 1 };
   return { ...defaults, ...stripUndefined(options ?? {}) };
 }
 

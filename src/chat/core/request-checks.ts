@@ -14,6 +14,7 @@ export function requestProblems(request: ChatRequest): string[] {
   if (!Array.isArray(request.messages)) return ['messages must be an array'];
   if (request.messages.length === 0) problems.push('messages must not be empty');
   request.messages.forEach((message, index) => {
+    if (isValidMessage(message)) return; // the common case: no problem, nothing built
     const at = `messages[${index}]`;
     if (!isPlainObject(message)) {
       problems.push(`${at} must be an object`);
@@ -46,6 +47,20 @@ export function requestProblems(request: ChatRequest): string[] {
       });
   }
   return problems;
+}
+
+/** A message every check passes, checked without building anything (the sentences come only for a bad one). */
+function isValidMessage(message: unknown): boolean {
+  if (!isPlainObject(message) || !ROLES.has(message.role as string)) return false;
+  if (message.content !== null && typeof message.content !== 'string') return false;
+  if (message.role === 'tool' && (typeof message.toolCallId !== 'string' || message.toolCallId === '')) return false;
+  if (message.replay !== undefined) return false; // checked in full below
+  if (message.toolCalls === undefined) return true;
+  if (!Array.isArray(message.toolCalls)) return false;
+  for (const call of message.toolCalls as unknown[]) {
+    if (!isPlainObject(call) || typeof call.id !== 'string' || typeof call.name !== 'string' || typeof call.arguments !== 'string') return false;
+  }
+  return true;
 }
 
 /**
