@@ -25,7 +25,7 @@ import { checkOutput, outputFeedback, outputFormat } from './structured-output.j
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { runTools } from './run-tools.js';
-import { appendSession } from './session-store.js';
+import { appendSession, loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 
 /** What one run needs. */
@@ -33,8 +33,6 @@ export interface LoopContext {
   settings: AgentSettings;
   runId: string;
   emitter: Emitter<AgentEvents>;
-  /** Stored conversation of the session (without the system message). */
-  history: ChatMessage[];
   /** The caller's new messages. */
   input: ChatMessage[];
   sessionId?: string | undefined;
@@ -46,205 +44,226 @@ export interface LoopContext {
   output?: StandardSchemaV1 | undefined;
   /** The run's `invoke_agent` span: each model call's `chat` span and each tool's span are its children. */
   span: SpanHandle;
+  /** Called once when the run is over, however it ends (finished, failed, cancelled). */
+  close: () => void;
 }
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
-/** The run itself, as batches of items. */
+/**
+ * The run itself, as batches of items: the session is loaded first (a session that cannot load, or an aborted signal,
+ * is the one item: a terminal error; nothing is saved), then the turns. `context.close` runs once at the end. One
+ * generator from the session to the last item: no relay between it and the run's stream (issue 17).
+ */
 export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunItem[], void, undefined> {
-  const { settings, runId, signal } = context;
-  const agent = settings.name;
-  const queue = context.queue;
-  const added: ChatMessage[] = [];
-  const conversation = initialConversation(settings, context.history, context.input);
-  let iteration = 0;
-  let outputRetried = false;
-  let usage: Usage = { ...ZERO_USAGE };
-  let modelSpan: SpanHandle | undefined;
-  const hooks = requestHooks(context, queue, () => iteration, () => modelSpan);
-  const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
-    const batch = queue.length > 0 ? [...queue.splice(0), ...items] : items;
-    return batch;
-  };
-
-  const save = async (): Promise<void> => {
-    if (context.sessionId === undefined) return;
-    const failure = await appendSession(settings.sessionStore, context.sessionId, [...context.input, ...added]); // this run's turn, atomically
-    if (failure) {
-      queue.push({ type: 'error', iteration, terminal: false, error: failure });
-      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) }));
+  try {
+    let history: ChatMessage[] = [];
+    try {
+      if (context.sessionId !== undefined) history = await loadSession(context.settings.sessionStore, context.sessionId);
+      context.signal.throwIfAborted();
+    } catch (error) {
+      const failure = context.signal.aborted ? context.signal.reason : error;
+      safeEmit(context, context.queue, 'error', () => ({ runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) }));
+      yield [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
+      return;
     }
-  };
+    const { settings, runId, signal } = context;
+    const agent = settings.name;
+    const queue = context.queue;
+    const added: ChatMessage[] = [];
+    const conversation = initialConversation(settings, history, context.input);
+    let iteration = 0;
+    let outputRetried = false;
+    let usage: Usage = { ...ZERO_USAGE };
+    let modelSpan: SpanHandle | undefined;
+    const hooks = requestHooks(context, queue, () => iteration, () => modelSpan);
+    const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
+      const batch = queue.length > 0 ? [...queue.splice(0), ...items] : items;
+      return batch;
+    };
 
-  const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
-    await save();
-    safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
-    return take([{ type: 'error', iteration, terminal: true, error }]);
-  };
+    const save = async (): Promise<void> => {
+      if (context.sessionId === undefined) return;
+      const failure = await appendSession(settings.sessionStore, context.sessionId, [...context.input, ...added]); // this run's turn, atomically
+      if (failure) {
+        queue.push({ type: 'error', iteration, terminal: false, error: failure });
+        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) }));
+      }
+    };
 
-  for (;;) {
-    if (iteration >= settings.maxIterations) {
+    const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
       await save();
-      yield take([{ type: 'finish', finishReason: 'max_iterations', iterations: iteration, usage, text: '', messages: added }]);
-      return;
-    }
-    iteration++;
-    modelSpan = startModelSpan(settings, context.span);
-    const request = modelRequest(settings, conversation, signal, hooks, context.output);
-    recordModelInput(settings, modelSpan, request.messages);
-    safeEmit(context, queue, 'model-request', () => ({
-      runId,
-      agent,
-      iteration,
-      model: settings.chatClient.name,
-      messageCount: request.messages.length,
-      tools: settings.tools.map((tool) => tool.name),
-    }));
-    const started = monotonic();
-    let call: ChatBatches;
-    try {
-      call = openChatBatches(settings.chatClient, request);
-    } catch (error) {
-      failSpan(modelSpan, error);
-      yield await terminal(error);
-      return;
-    }
+      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
+      return take([{ type: 'error', iteration, terminal: true, error }]);
+    };
 
-    let text = '';
-    let reasoning = '';
-    let replay: ChatMessage['replay'];
-    const calls: ToolCall[] = [];
-    let finishReason: FinishReason | undefined;
-    let stepUsage: Usage | undefined;
-    let requestId: string | undefined;
-    let settled = false;
-    try {
-      for (;;) {
-        const next = await call.batches.next();
-        if (next.done) break;
-        const items: AgentRunItem[] = [];
-        for (const value of next.value) {
-          switch (value.type) {
-            case 'text-delta':
-              text += value.delta;
-              items.push({ type: 'text-delta', iteration, delta: value.delta });
-              break;
-            case 'reasoning-delta':
-              reasoning += value.delta;
-              items.push({ type: 'reasoning-delta', iteration, delta: value.delta });
-              break;
-            case 'tool-call-end': {
-              const toolCall = { id: value.id, name: value.name, arguments: value.arguments };
-              calls.push(toolCall);
-              items.push({ type: 'tool-call', iteration, call: toolCall });
-              break;
+    for (;;) {
+      if (iteration >= settings.maxIterations) {
+        await save();
+        yield take([{ type: 'finish', finishReason: 'max_iterations', iterations: iteration, usage, text: '', messages: added }]);
+        return;
+      }
+      iteration++;
+      modelSpan = startModelSpan(settings, context.span);
+      const request = modelRequest(settings, conversation, signal, hooks, context.output);
+      recordModelInput(settings, modelSpan, request.messages);
+      safeEmit(context, queue, 'model-request', () => ({
+        runId,
+        agent,
+        iteration,
+        model: settings.chatClient.name,
+        messageCount: request.messages.length,
+        tools: settings.tools.map((tool) => tool.name),
+      }));
+      const started = monotonic();
+      let call: ChatBatches;
+      try {
+        call = openChatBatches(settings.chatClient, request);
+      } catch (error) {
+        failSpan(modelSpan, error);
+        yield await terminal(error);
+        return;
+      }
+
+      let text = '';
+      let reasoning = '';
+      let replay: ChatMessage['replay'];
+      const calls: ToolCall[] = [];
+      let finishReason: FinishReason | undefined;
+      let stepUsage: Usage | undefined;
+      let requestId: string | undefined;
+      let settled = false;
+      try {
+        for (;;) {
+          const next = await call.batches.next();
+          if (next.done) break;
+          const items: AgentRunItem[] = [];
+          for (const value of next.value) {
+            switch (value.type) {
+              case 'text-delta':
+                text += value.delta;
+                items.push({ type: 'text-delta', iteration, delta: value.delta });
+                break;
+              case 'reasoning-delta':
+                reasoning += value.delta;
+                items.push({ type: 'reasoning-delta', iteration, delta: value.delta });
+                break;
+              case 'tool-call-end': {
+                const toolCall = { id: value.id, name: value.name, arguments: value.arguments };
+                calls.push(toolCall);
+                items.push({ type: 'tool-call', iteration, call: toolCall });
+                break;
+              }
+              case 'usage':
+                stepUsage = value.usage;
+                break;
+              case 'finish':
+                finishReason = value.reason;
+                stepUsage = value.usage ?? stepUsage;
+                replay = value.replay;
+                requestId = value.requestId;
+                break;
+              default:
+                break;
             }
-            case 'usage':
-              stepUsage = value.usage;
-              break;
-            case 'finish':
-              finishReason = value.reason;
-              stepUsage = value.usage ?? stepUsage;
-              replay = value.replay;
-              requestId = value.requestId;
-              break;
-            default:
-              break;
           }
+          if (items.length > 0 || queue.length > 0) yield take(items);
         }
-        if (items.length > 0 || queue.length > 0) yield take(items);
+        settled = true;
+      } catch (error) {
+        settled = true;
+        failSpan(modelSpan, error);
+        yield await terminal(error);
+        return;
+      } finally {
+        if (!settled) {
+          closeChatBatches(call); // the run's consumer stopped mid-call
+          modelSpan.end();
+        }
       }
-      settled = true;
-    } catch (error) {
-      settled = true;
-      failSpan(modelSpan, error);
-      yield await terminal(error);
-      return;
-    } finally {
-      if (!settled) {
-        closeChatBatches(call); // the run's consumer stopped mid-call
-        modelSpan.end();
+      if (finishReason === undefined) {
+        const incomplete = new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 });
+        failSpan(modelSpan, incomplete);
+        yield await terminal(incomplete);
+        return;
       }
-    }
-    if (finishReason === undefined) {
-      const incomplete = new StreamError(`The model stream of ${settings.chatClient.name} ended without a finish`, { reason: 'incomplete', afterOutput: text !== '' || calls.length > 0 });
-      failSpan(modelSpan, incomplete);
-      yield await terminal(incomplete);
-      return;
-    }
-    endModelSpan(modelSpan, finishReason, stepUsage, requestId, settings.telemetry.recordContent ? text : undefined);
-    if (stepUsage) {
-      usage = addUsage(usage, stepUsage);
-      queue.push({ type: 'usage', iteration, usage: stepUsage });
-    }
-    safeEmit(context, queue, 'model-response', () => ({
-      runId,
-      agent,
-      iteration,
-      finishReason,
-      toolCalls: calls.length,
-      textLength: text.length,
-      ...(stepUsage ? { usage: stepUsage } : {}),
-      durationMs: monotonic() - started,
-    }));
+      endModelSpan(modelSpan, finishReason, stepUsage, requestId, settings.telemetry.recordContent ? text : undefined);
+      if (stepUsage) {
+        usage = addUsage(usage, stepUsage);
+        queue.push({ type: 'usage', iteration, usage: stepUsage });
+      }
+      safeEmit(context, queue, 'model-response', () => ({
+        runId,
+        agent,
+        iteration,
+        finishReason,
+        toolCalls: calls.length,
+        textLength: text.length,
+        ...(stepUsage ? { usage: stepUsage } : {}),
+        durationMs: monotonic() - started,
+      }));
 
-    const assistant: ChatMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text };
-    if (calls.length > 0) assistant.toolCalls = calls;
-    if (reasoning !== '') assistant.reasoning = reasoning;
-    if (replay && replay.length > 0) assistant.replay = replay;
-    conversation.push(assistant);
-    added.push(assistant);
+      const assistant: ChatMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text };
+      if (calls.length > 0) assistant.toolCalls = calls;
+      if (reasoning !== '') assistant.reasoning = reasoning;
+      if (replay && replay.length > 0) assistant.replay = replay;
+      conversation.push(assistant);
+      added.push(assistant);
 
-    const stopped = stoppedByProvider(finishReason, text, settings);
-    if (stopped) {
-      // A refusal or a content filter is a typed outcome the caller can branch on, never an empty success.
-      queue.push({ type: 'error', iteration, terminal: false, error: stopped });
-      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
-    }
-    if (calls.length === 0) {
-      if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
-        const checked = await checkOutput(context.output, text);
-        if (!checked.ok) {
-          if (!outputRetried) {
-            // Shown to the model once, naming each problem, like invalid tool arguments.
-            outputRetried = true;
-            const feedback = outputFeedback(checked.issues, outputFormat(context.output));
-            conversation.push(feedback);
-            added.push(feedback);
-            continue;
+      const stopped = stoppedByProvider(finishReason, text, settings);
+      if (stopped) {
+        // A refusal or a content filter is a typed outcome the caller can branch on, never an empty success.
+        queue.push({ type: 'error', iteration, terminal: false, error: stopped });
+        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
+      }
+      if (calls.length === 0) {
+        if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
+          const checked = await checkOutput(context.output, text);
+          if (!checked.ok) {
+            if (!outputRetried) {
+              // Shown to the model once, naming each problem, like invalid tool arguments.
+              outputRetried = true;
+              const feedback = outputFeedback(checked.issues, outputFormat(context.output));
+              conversation.push(feedback);
+              added.push(feedback);
+              continue;
+            }
+            yield await terminal(
+              new OutputValidationError(`The final answer of ${settings.chatClient.name} does not match the output schema, also after being shown the problems: ${checked.issues.map((issue) => `${issue.path || '(the answer)'}: ${issue.message}`).join('; ').slice(0, 500)}`, {
+                issues: checked.issues,
+                text: truncate(redactText(text, settings.secrets), 10_000),
+              }),
+            );
+            return;
           }
-          yield await terminal(
-            new OutputValidationError(`The final answer of ${settings.chatClient.name} does not match the output schema, also after being shown the problems: ${checked.issues.map((issue) => `${issue.path || '(the answer)'}: ${issue.message}`).join('; ').slice(0, 500)}`, {
-              issues: checked.issues,
-              text: truncate(redactText(text, settings.secrets), 10_000),
-            }),
-          );
+          await save();
+          yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added, output: checked.value }]);
           return;
         }
         await save();
-        yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added, output: checked.value }]);
+        yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
         return;
       }
-      await save();
-      yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
-      return;
-    }
 
-    const cut = cutByOutputLimit(finishReason);
-    const failure = yield* runTools(context, calls, iteration, conversation, added, queue, cut);
-    if (failure !== undefined) {
-      yield await terminal(failure.error);
-      return;
+      const cut = cutByOutputLimit(finishReason);
+      const failure = yield* runTools(context, calls, iteration, conversation, added, queue, cut);
+      if (failure !== undefined) {
+        yield await terminal(failure.error);
+        return;
+      }
+      if (cut) {
+        // The output limit cut this turn: its calls are answered (a cut-off one with an InputValidationError), and the
+        // run ends saying so — the session holds a valid transcript for the next run.
+        await save();
+        yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
+        return;
+      }
     }
-    if (cut) {
-      // The output limit cut this turn: its calls are answered (a cut-off one with an InputValidationError), and the
-      // run ends saying so — the session holds a valid transcript for the next run.
-      await save();
-      yield take([{ type: 'finish', finishReason, iterations: iteration, usage, text, messages: added }]);
-      return;
-    }
+  } finally {
+    context.close();
   }
 }
+
 
 function addUsage(total: Usage, step: Usage): Usage {
   const sum: Usage = {

@@ -4,11 +4,9 @@ import { ConfigError } from '../errors/config-error.js';
 import { linkedController } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
-import { errorJSON, safeEmit } from './agent-events.js';
-import { agentLoop } from './agent-loop.js';
-import { runSpan, traceBatch } from './run-span.js';
+import { agentLoop, type LoopContext } from './agent-loop.js';
+import { isTraced, runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
-import { loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
 
 /**
@@ -73,35 +71,27 @@ export class Agent {
     const { controller, dispose } = linkedController(settings.signal);
     const runId = createId('run');
     const span = runSpan(this.settings, runId, settings);
-    const context = { settings: this.settings as AgentSettings, runId, emitter: this.emitter, queue: [] as AgentRunItem[], span };
     const { signal } = controller;
     let ended = false; // the last item (finish or terminal error) was delivered
-    async function* started(): AsyncGenerator<AgentRunItem[], void, undefined> {
-      try {
-        let history: ChatMessage[] = [];
-        try {
-          if (settings.session !== undefined) history = await loadSession(context.settings.sessionStore, settings.session);
-          signal.throwIfAborted();
-        } catch (error) {
-          // Nothing ran, so nothing is saved: the stream's one item says why the run could not start.
-          const failure = signal.aborted ? signal.reason : error;
-          safeEmit(context, context.queue, 'error', () => ({ runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) }));
-          const batch: AgentRunItem[] = [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
-          ended = traceBatch(span, batch);
-          yield batch;
-          return;
-        }
-        for await (const batch of agentLoop({ ...context, history, input, sessionId: settings.session, signal, output: settings.output })) {
-          ended = traceBatch(span, batch) || ended;
-          yield batch;
-        }
-      } finally {
-        if (!ended) span.fail(signal.aborted ? signal.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
+    // Only a traced run looks at its batches on their way out; an untraced one is its loop and its stream, nothing between.
+    const observe = isTraced(span) ? (batch: readonly AgentRunItem[]) => void (ended = traceBatch(span, batch) || ended) : undefined;
+    const context: LoopContext = {
+      settings: this.settings as AgentSettings,
+      runId,
+      emitter: this.emitter,
+      queue: [],
+      span,
+      input,
+      sessionId: settings.session,
+      signal,
+      output: settings.output,
+      close: () => {
+        if (!ended && observe) span.fail(signal.aborted ? signal.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
         span.end();
         dispose();
-      }
-    }
-    return streamFromBatches(started(), (reason) => controller.abort(reason));
+      },
+    };
+    return streamFromBatches(agentLoop(context), (reason) => controller.abort(reason), observe);
   }
 }
 

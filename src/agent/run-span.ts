@@ -13,6 +13,11 @@ import type { AgentRunItem, AgentRunOptions, AgentSettings } from './types.js';
 /** The span every untraced run shares: nothing is built for it. */
 const INERT: SpanHandle = NO_TELEMETRY.startSpan('');
 
+/** False for the inert span of an untraced run (nothing it is told is kept). */
+export function isTraced(span: SpanHandle): boolean {
+  return span !== INERT;
+}
+
 /** The span of one run of the agent. */
 export function runSpan(settings: Readonly<AgentSettings>, runId: string, options: AgentRunOptions): SpanHandle {
   if (settings.telemetry === NO_TELEMETRY) return INERT;
