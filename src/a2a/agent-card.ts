@@ -1,13 +1,13 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
-import { messageOf } from '../internal/error-chain.js';
 import { describeBytes, readBoundedBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
-import { redactError, redactHeaders, redactText, redactURL } from '../internal/redact.js';
+import { redactHeaders, redactURL } from '../internal/redact.js';
 import { Attempt } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
+import { networkError } from './transport-response.js';
 import type { AgentCard } from './types.js';
 
 /** The largest agent card we read. */
@@ -82,10 +82,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }));
       } catch (error) {
         if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
-        throw new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${redactText(messageOf(error), options.secrets)}`, {
-          url: redactURL(candidate),
-          cause: redactError(error, options.secrets ?? []),
-        });
+        throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, options.secrets ?? []);
       }
       if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
       if (response.status === 404 && index < candidates.length - 1) {

@@ -3,20 +3,19 @@
  * `traceparent` sent with the request so the remote's spans are its children; a call that fails, or whose task ends
  * failed, rejected or canceled, fails its span with the task's error type.
  */
-import { A2AAttribute, a2aSpanName, CommonAttribute, RPC_SYSTEM_JSONRPC } from '../telemetry/attributes.js';
+import { A2A_METHOD_NAME, A2A_TASK_ID, A2A_TASK_STATE, a2aSpanName, RPC_METHOD, RPC_SYSTEM_JSONRPC, RPC_SYSTEM_NAME, SERVER_ADDRESS } from '../telemetry/attributes.js';
 import { NO_TELEMETRY, serverAddressOf } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
+import { FAILURE_STATES } from './constants.js';
 import { statusResponseError } from './event-converter.js';
 import type { A2AStreamEvent, SendMessageResult, Task } from './types.js';
-
-const UNSUCCESSFUL = new Set(['failed', 'rejected', 'canceled']);
 
 /** A span for one A2A call to `url`. */
 export function a2aCallSpan(telemetry: Telemetry | undefined, operation: string, method: string, url: string): SpanHandle {
   const host = serverAddressOf(url);
   return (telemetry ?? NO_TELEMETRY).startSpan(a2aSpanName(operation), {
     kind: 'client',
-    attributes: { [A2AAttribute.MethodName]: operation, [CommonAttribute.RPCSystemName]: RPC_SYSTEM_JSONRPC, [CommonAttribute.RPCMethod]: method, [CommonAttribute.ServerAddress]: host },
+    attributes: { [A2A_METHOD_NAME]: operation, [RPC_SYSTEM_NAME]: RPC_SYSTEM_JSONRPC, [RPC_METHOD]: method, [SERVER_ADDRESS]: host },
   });
 }
 
@@ -24,8 +23,8 @@ export function a2aCallSpan(telemetry: Telemetry | undefined, operation: string,
 export function traceResult(span: SpanHandle, result: SendMessageResult | Task | A2AStreamEvent): void {
   const status = result.kind === 'task' || result.kind === 'status-update' ? result.status : undefined;
   if (!status) return;
-  span.setAttributes({ [A2AAttribute.TaskId]: result.kind === 'task' ? result.id : result.taskId, [A2AAttribute.TaskState]: status.state });
-  if (UNSUCCESSFUL.has(status.state)) {
+  span.setAttributes({ [A2A_TASK_ID]: result.kind === 'task' ? result.id : result.taskId, [A2A_TASK_STATE]: status.state });
+  if (FAILURE_STATES.has(status.state)) {
     const error = statusResponseError(status, result.metadata) ?? { type: 'run_error', message: `the remote task ended ${status.state}` };
     span.fail(error, { type: error.type });
   }

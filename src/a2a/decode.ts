@@ -2,39 +2,31 @@
  * Validating what arrives from the wire. Every decoder either returns a typed value or throws a `SerializeError`
  * whose `issues` name each path that failed (`result.status.state: expected one of …`) — never a crash.
  */
-import * as z from 'zod/mini';
 import { SerializeError, type SerializeIssue } from '../errors/serialize-error.js';
 import { truncate } from '../internal/json.js';
-import { formatPath } from '../tools/tool-arguments.js';
 import type { A2AProtocolVersion } from './constants.js';
-import {
-  agentCardSchema,
-  messageSendParamsSchema,
-  sendResultSchema,
-  streamEventSchema,
-  taskQueryParamsSchema,
-  taskSchema,
-} from './schemas.js';
+import { agentCard, messageSendParams, sendResult, streamEvent, task, taskQueryParams } from './schemas.js';
 import type { A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
+import type { Check, PathKey, Walk } from './validation.js';
 import { messageFromV1, sendResultFromV1, streamEventFromV1, taskFromV1 } from './v1-codec.js';
 
-function describe(issue: z.core.$ZodIssue): string {
-  const details = issue as unknown as { expected?: unknown; values?: unknown[]; options?: unknown[]; note?: string };
-  if (issue.code === 'invalid_value' && Array.isArray(details.values)) return `expected one of ${details.values.map(String).join('|')}`;
-  if (issue.code === 'invalid_type' && details.expected !== undefined) return `expected ${String(details.expected)}`;
-  if (issue.code === 'invalid_union' && Array.isArray(details.options)) return `expected one of ${details.options.map(String).join('|')}`;
-  return details.note ?? issue.message;
+/** `where` followed by the path: `result.parts[0].text`, `result["odd key"]`. */
+function formatPath(where: string, path: readonly PathKey[]): string {
+  let text = where;
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) text += `.${key}`;
+    else text += `[${JSON.stringify(String(key))}]`;
+  }
+  return text;
 }
 
-/** Validates `value` against `schema`; failures become a `SerializeError` naming `where` + each issue's path. */
-export function validate<T>(schema: z.ZodMiniType, value: unknown, where: string, subject: string): T {
-  const result = z.safeParse(schema, value);
-  if (result.success) return result.data as T;
-  const issues: SerializeIssue[] = result.error.issues.slice(0, 20).map((issue) => {
-    const inner = formatPath(issue.path as PropertyKey[]);
-    const path = inner === '(root)' ? where : inner.startsWith('[') ? `${where}${inner}` : `${where}.${inner}`;
-    return { code: issue.code, path, message: describe(issue) };
-  });
+/** Checks `value` with `check`; failures become a `SerializeError` naming `where` + each issue's path. */
+export function validate<T>(check: Check, value: unknown, where: string, subject: string): T {
+  const walk: Walk = { issues: [], path: [] };
+  const result = check(walk, value);
+  if (walk.issues.length === 0) return result as T;
+  const issues: SerializeIssue[] = walk.issues.map((issue) => ({ code: issue.code, path: formatPath(where, issue.path), message: issue.message }));
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
   throw new SerializeError(`Invalid ${subject}: ${truncate(summary, 1000)}`, { subject, issues });
 }
@@ -44,7 +36,7 @@ export function validate<T>(schema: z.ZodMiniType, value: unknown, where: string
  * @example `decodeSendResult(json.result, '0.3')`
  */
 export function decodeSendResult(value: unknown, version: A2AProtocolVersion, where = 'result'): SendMessageResult {
-  return validate(sendResultSchema, version === '1.0' ? sendResultFromV1(value) : value, version === '1.0' ? wrapped(value, where) : where, 'A2A send result');
+  return validate(sendResult, version === '1.0' ? sendResultFromV1(value) : value, version === '1.0' ? wrapped(value, where) : where, 'A2A send result');
 }
 
 /** The 1.0 wire path of a wrapped value: `result.task` for `{task: …}`. */
@@ -60,7 +52,7 @@ function wrapped(value: unknown, where: string): string {
  */
 export function decodeStreamEvent(value: unknown, version: A2AProtocolVersion, where = 'result'): A2AStreamEvent {
   const normalized = version === '1.0' ? streamEventFromV1(value) : value;
-  return validate(streamEventSchema, normalized, version === '1.0' ? wrapped(value, where) : where, 'A2A stream event');
+  return validate(streamEvent, normalized, version === '1.0' ? wrapped(value, where) : where, 'A2A stream event');
 }
 
 /**
@@ -68,7 +60,7 @@ export function decodeStreamEvent(value: unknown, version: A2AProtocolVersion, w
  * @example `decodeTask(json.result, '0.3').status.state`
  */
 export function decodeTask(value: unknown, version: A2AProtocolVersion, where = 'result'): Task {
-  return validate(taskSchema, version === '1.0' ? taskFromV1(value) : value, where, 'A2A task');
+  return validate(task, version === '1.0' ? taskFromV1(value) : value, where, 'A2A task');
 }
 
 /**
@@ -80,12 +72,12 @@ export function decodeMessageSendParams(value: unknown, version: A2AProtocolVers
   if (version === '1.0' && value !== null && typeof value === 'object' && 'message' in value) {
     normalized = { ...(value as object), message: messageFromV1((value as { message: unknown }).message) };
   }
-  return validate(messageSendParamsSchema, normalized, 'params', 'message/send params');
+  return validate(messageSendParams, normalized, 'params', 'message/send params');
 }
 
 /** `{id, historyLength?}` params of tasks/get, tasks/cancel, tasks/resubscribe. */
 export function decodeTaskQueryParams(value: unknown): { id: string; historyLength?: number } {
-  return validate(taskQueryParamsSchema, value, 'params', 'task params');
+  return validate(taskQueryParams, value, 'params', 'task params');
 }
 
 /**
@@ -93,5 +85,5 @@ export function decodeTaskQueryParams(value: unknown): { id: string; historyLeng
  * @example `decodeAgentCard(await response.json()).name`
  */
 export function decodeAgentCard(value: unknown, where = 'agent card'): AgentCard {
-  return validate(agentCardSchema, value, where, 'agent card');
+  return validate(agentCard, value, where, 'agent card');
 }

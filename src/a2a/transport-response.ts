@@ -8,7 +8,8 @@ import { SerializeError } from '../errors/serialize-error.js';
 import { type BoundedText, describeBytes } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { redactHeaders, redactText, redactValue } from '../internal/redact.js';
+import { messageOf } from '../internal/error-chain.js';
+import { redactError, redactHeaders, redactText, redactValue } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import type { SSEEvent } from '../wire/sse-decoder.js';
 
@@ -86,4 +87,9 @@ function httpError(ctx: AnswerContext, response: Response, method: string, body:
     method,
     retryAfterMs: parseRetryAfter(response.headers),
   });
+}
+
+/** A request that got no answer (`reason: 'network'`): `<what failed>: <the error's message>`, both redacted. */
+export function networkError(what: string, url: string, error: unknown, secrets: readonly string[], method?: string): A2ATransportError {
+  return new A2ATransportError(`${what}: ${redactText(messageOf(error), secrets)}`, { reason: 'network', url, method, cause: redactError(error, secrets) });
 }

@@ -11,14 +11,13 @@ import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
-import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
-import { redactError, redactText, redactURL } from '../internal/redact.js';
+import { redactURL } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 import { Attempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER, type A2AProtocolVersion } from './constants.js';
-import { MAX_RESPONSE_BYTES, resultOf, streamItem, type AnswerContext } from './transport-response.js';
+import { MAX_RESPONSE_BYTES, networkError, resultOf, streamItem, type AnswerContext } from './transport-response.js';
 
 export interface TransportConfig {
   endpoint: string;
@@ -160,21 +159,22 @@ export class A2ATransport {
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the one BOM the spec allows
     const queue: SSEEvent[] = [];
     const parser = new SSEParser({ onEvent: (event) => queue.push(event) });
+    let ended = false;
+    let broken: { error: unknown } | undefined;
     try {
       for (;;) {
         while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
+        // A bound broken (StreamError line_too_long): the events completed before it are delivered first.
+        if (broken) throw broken.error;
+        if (ended) return;
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
           chunk = await attempt.race(reader.read());
         } catch (error) {
           if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason;
-          throw new A2ATransportError(`The A2A stream from ${this.url} dropped: ${redactText(messageOf(error), this.config.secrets)}`, {
-            reason: 'network',
-            url: this.url,
-            method,
-            cause: redactError(error, this.config.secrets),
-          });
+          throw networkError(`The A2A stream from ${this.url} dropped`, this.url, error, this.config.secrets, method);
         }
+        ended = chunk.done;
         try {
           if (chunk.done) {
             parser.feed(decoder.decode());
@@ -183,16 +183,11 @@ export class A2ATransport {
             parser.feed(decoder.decode(chunk.value, { stream: true }));
           }
         } catch (error) {
-          // A bound broken (StreamError line_too_long): the events completed before it are delivered first.
-          while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
-          throw error;
-        }
-        if (chunk.done) {
-          while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
-          return;
+          broken = { error };
+          continue;
         }
         // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
-        if (queue.length > 0) attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
+        if (!ended && queue.length > 0) attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
       }
     } finally {
       reader.cancel().catch(() => {});
@@ -238,11 +233,6 @@ export class A2ATransport {
     if (userSignal?.aborted) return userSignal.reason;
     if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
     if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
-    return new A2ATransportError(`A2A request to ${this.url} failed: ${redactText(messageOf(error), this.config.secrets)}`, {
-      reason: 'network',
-      url: this.url,
-      method,
-      cause: redactError(error, this.config.secrets),
-    });
+    return networkError(`A2A request to ${this.url} failed`, this.url, error, this.config.secrets, method);
   }
 }

@@ -94,6 +94,21 @@ export const MCPAttribute = Object.freeze({
   ResourceURI: 'mcp.resource.uri',
 } as const);
 
+// The attributes every A2A client span carries, each a constant of its own that the tables below reuse: a bundle of
+// the A2A client holds these few strings, not the whole tables.
+/** @internal `a2a.method.name` ({@link A2AAttribute}.MethodName). */
+export const A2A_METHOD_NAME = 'a2a.method.name';
+/** @internal `a2a.task.id` ({@link A2AAttribute}.TaskId). */
+export const A2A_TASK_ID = 'a2a.task.id';
+/** @internal `a2a.task.state` ({@link A2AAttribute}.TaskState). */
+export const A2A_TASK_STATE = 'a2a.task.state';
+/** @internal `rpc.system.name` ({@link CommonAttribute}.RPCSystemName). */
+export const RPC_SYSTEM_NAME = 'rpc.system.name';
+/** @internal `rpc.method` ({@link CommonAttribute}.RPCMethod). */
+export const RPC_METHOD = 'rpc.method';
+/** @internal `server.address` ({@link CommonAttribute}.ServerAddress). */
+export const SERVER_ADDRESS = 'server.address';
+
 /**
  * A2A attributes (`a2a.*`). `a2a.method.name` is the logical A2A 1.0 operation name (`SendMessage`,
  * `SendStreamingMessage`, `GetTask`, `CancelTask`, `SubscribeToTask`, `GetExtendedAgentCard`), also for A2A 0.3's
@@ -102,10 +117,10 @@ export const MCPAttribute = Object.freeze({
  * @example `{ [A2AAttribute.MethodName]: 'SendMessage', [A2AAttribute.TaskId]: task.id }`
  */
 export const A2AAttribute = Object.freeze({
-  MethodName: 'a2a.method.name',
+  MethodName: A2A_METHOD_NAME,
   ProtocolVersion: 'a2a.protocol.version',
-  TaskId: 'a2a.task.id',
-  TaskState: 'a2a.task.state',
+  TaskId: A2A_TASK_ID,
+  TaskState: A2A_TASK_STATE,
   MessageId: 'a2a.message.id',
   ReferenceTaskIds: 'a2a.message.reference_task_ids',
   Tenant: 'a2a.tenant',
@@ -117,12 +132,12 @@ export const A2AAttribute = Object.freeze({
  */
 export const CommonAttribute = Object.freeze({
   ErrorType: 'error.type',
-  ServerAddress: 'server.address',
+  ServerAddress: SERVER_ADDRESS,
   ServerPort: 'server.port',
   NetworkTransport: 'network.transport',
   NetworkProtocolName: 'network.protocol.name',
-  RPCSystemName: 'rpc.system.name',
-  RPCMethod: 'rpc.method',
+  RPCSystemName: RPC_SYSTEM_NAME,
+  RPCMethod: RPC_METHOD,
   RPCResponseStatusCode: 'rpc.response.status_code',
   JSONRPCRequestId: 'jsonrpc.request.id',
   JSONRPCProtocolVersion: 'jsonrpc.protocol.version',

@@ -136,6 +136,25 @@ describe('SSEParser (WHATWG HTML §9.2.6)', () => {
 });
 
 describe('SSEDecoderStream', () => {
+  it('is a TransformStream subclass (instanceof both, readable and writable, subclassable) that needs new', async () => {
+    const stream = new SSEDecoderStream();
+    expect(stream).toBeInstanceOf(SSEDecoderStream);
+    expect(stream).toBeInstanceOf(TransformStream);
+    expect(stream.readable).toBeInstanceOf(ReadableStream);
+    expect(stream.writable).toBeInstanceOf(WritableStream);
+    expect(Object.getPrototypeOf(SSEDecoderStream)).toBe(TransformStream);
+    expect(() => (SSEDecoderStream as unknown as () => unknown)()).toThrow(TypeError);
+    class Tagged extends SSEDecoderStream {
+      readonly tag = 'tagged';
+    }
+    const tagged = new Tagged();
+    expect(tagged).toBeInstanceOf(Tagged);
+    expect(tagged).toBeInstanceOf(SSEDecoderStream);
+    expect(tagged.tag).toBe('tagged');
+    const reader = new Response('data: a\n\n').body!.pipeThrough(tagged).getReader();
+    expect(await reader.read()).toEqual({ done: false, value: { type: 'message', data: 'a', id: undefined } });
+  });
+
   it('gives the same events when the input is split at every byte boundary', async () => {
     const bytes = encoder.encode(TORTURE);
     const whole = await decodeChunks([bytes]);

@@ -1,0 +1,166 @@
+/**
+ * @internal Checking a received value against a shape with plain functions: nothing is built at import or per call
+ * but the copy of what passes. Objects are loose (unknown fields kept, copied like zod's `looseObject`: declared
+ * fields first in declaration order, then the others; a `__proto__` key is never copied), records are shallow copies,
+ * and every problem is an issue `{code, path, message}` whose message says what was expected — never what was
+ * received. The walk follows the shape, never the value, so its depth is the shape's and its time linear in the
+ * checked arrays.
+ */
+
+/** One key of a path: an object key or an array index. */
+export type PathKey = string | number | symbol;
+
+/** A problem found: its zod-style code, where, and what was expected. */
+export interface Issue {
+  code: string;
+  path: PathKey[];
+  message: string;
+}
+
+/** Issues kept per walk: decoding reports the first 20, so nothing beyond them is needed. */
+const MAX_ISSUES = 20;
+
+/** One walk: the issues found so far and the path being checked (a stack: a key is pushed on the way down). */
+export interface Walk {
+  readonly issues: Issue[];
+  readonly path: PathKey[];
+  /** Set when an issue was found past {@link MAX_ISSUES}. */
+  failed?: boolean;
+}
+
+/** A check: the value to keep (a copy for objects, arrays and records), with an issue in `walk` when it fails. */
+export type Check = (walk: Walk, value: unknown) => unknown;
+
+/** A field of a shape: a check; a string, the literal it must be; a list, the values it may take; `{optional}`. */
+export type Field = Check | string | readonly string[] | { readonly optional: Check };
+
+/** The fields of a loose object, in the order they are checked and copied. */
+export type Shape = Readonly<Record<string, Field>>;
+
+/** True when a walk found any problem. */
+function failed(walk: Walk): boolean {
+  return walk.issues.length > 0 || walk.failed === true;
+}
+
+/** Records a problem at the current path (or below it, at `key`). */
+function report(walk: Walk, code: string, message: string, key?: PathKey): void {
+  if (walk.issues.length >= MAX_ISSUES) {
+    walk.failed = true;
+    return;
+  }
+  walk.issues.push({ code, path: key === undefined ? [...walk.path] : [...walk.path, key], message });
+}
+
+/** zod's object test: any non-null object but an array. */
+function isObject(value: unknown): value is Record<PropertyKey, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** zod's plain-object test (records): no prototype, or a constructor whose prototype has its own `isPrototypeOf`. */
+function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
+  if (!isObject(value)) return false;
+  const constructor = value.constructor;
+  if (typeof constructor !== 'function') return true;
+  const prototype: unknown = constructor.prototype;
+  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+}
+
+function expected(walk: Walk, value: unknown, type: string): unknown {
+  report(walk, 'invalid_type', `expected ${type}`);
+  return value;
+}
+
+/** A string. */
+export function string(walk: Walk, value: unknown): unknown {
+  return typeof value === 'string' ? value : expected(walk, value, 'string');
+}
+
+/** A boolean. */
+export function boolean(walk: Walk, value: unknown): unknown {
+  return typeof value === 'boolean' ? value : expected(walk, value, 'boolean');
+}
+
+/** A finite number. */
+export function number(walk: Walk, value: unknown): unknown {
+  return typeof value === 'number' && Number.isFinite(value) ? value : expected(walk, value, 'number');
+}
+
+/** One of `values` (an enum), or `values` itself (a literal). */
+function oneOf(walk: Walk, value: unknown, values: string | readonly string[]): unknown {
+  const known = typeof values === 'string' ? value === values : values.includes(value as string);
+  if (!known) report(walk, 'invalid_value', `expected one of ${typeof values === 'string' ? values : values.join('|')}`);
+  return value;
+}
+
+/** A record of string keys to anything: a shallow copy of its own enumerable keys (`__proto__` left out). */
+export function record(walk: Walk, value: unknown): unknown {
+  if (!isRecord(value)) return expected(walk, value, 'record');
+  const copy: Record<PropertyKey, unknown> = {};
+  for (const key of Reflect.ownKeys(value)) {
+    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+    if (typeof key === 'symbol') report(walk, 'invalid_key', 'Invalid input', key);
+    else copy[key] = value[key];
+  }
+  return copy;
+}
+
+/** An array whose every item passes `item`: a copy of the checked items. */
+export function array(walk: Walk, value: unknown, item: Check): unknown {
+  if (!Array.isArray(value)) return expected(walk, value, 'array');
+  const copy: unknown[] = new Array(value.length);
+  for (let index = 0; index < value.length; index++) {
+    walk.path.push(index);
+    copy[index] = item(walk, value[index]);
+    walk.path.pop();
+  }
+  return copy;
+}
+
+/** Checks `value[key]` against `field` and writes what passes to `copy` (an absent optional field is left out). */
+function checkField(walk: Walk, value: Record<PropertyKey, unknown>, copy: Record<string, unknown>, key: string, field: Field): void {
+  const item = value[key];
+  const optional = typeof field === 'object' && !Array.isArray(field) ? (field as { readonly optional: Check }).optional : undefined;
+  if (optional && item === undefined) {
+    if (key in value) copy[key] = undefined;
+    return;
+  }
+  walk.path.push(key);
+  const result = optional ? optional(walk, item) : typeof field === 'function' ? field(walk, item) : oneOf(walk, item, field as string | readonly string[]);
+  walk.path.pop();
+  if (key in value) copy[key] = result;
+}
+
+/** A loose object of `shape`: its fields checked and copied in order, then every other key copied as it is. */
+export function object(walk: Walk, value: unknown, shape: Shape): unknown {
+  if (!isObject(value)) return expected(walk, value, 'object');
+  const copy: Record<string, unknown> = {};
+  for (const key in shape) checkField(walk, value, copy, key, shape[key] as Field);
+  for (const key in value) {
+    if (key === '__proto__' || Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    copy[key] = value[key];
+  }
+  return copy;
+}
+
+/**
+ * One of `options`, chosen by the value's `kind` (zod's `discriminatedUnion`): an unknown kind is an issue at
+ * `kind` listing the known ones.
+ */
+export function byKind(walk: Walk, value: unknown, options: Readonly<Record<string, Shape>>): unknown {
+  if (!isObject(value)) return expected(walk, value, 'object');
+  const kind = value.kind;
+  if (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(options, kind)) return object(walk, value, options[kind] as Shape);
+  report(walk, 'invalid_union', `expected one of ${Object.keys(options).join('|')}`, 'kind');
+  return value;
+}
+
+/** The first of `options` that `value` passes (zod's `union`); none is one issue here, the options' own dropped. */
+export function firstOf(walk: Walk, value: unknown, options: readonly Shape[]): unknown {
+  for (const shape of options) {
+    const trial: Walk = { issues: [], path: walk.path };
+    const result = object(trial, value, shape);
+    if (!failed(trial)) return result;
+  }
+  report(walk, 'invalid_union', 'Invalid input');
+  return value;
+}
