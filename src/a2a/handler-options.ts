@@ -1,4 +1,5 @@
-import { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import { isAgent } from '../agent/agent-brand.js';
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { Runner } from '../runner/runner.js';
@@ -72,7 +73,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A handler options', ['options must be an object']);
   const problems: string[] = [];
   if (!options.agent && !options.runner) problems.push('give agent or runner');
-  if (options.agent && !(options.agent instanceof Agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
+  if (options.agent && !isAgent(options.agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');

@@ -1,6 +1,7 @@
 import { createNanoEvents, type Emitter } from 'nanoevents';
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
+import { AGENT_BRAND, isAgent } from './agent-brand.js';
 import { linkedController } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
@@ -28,6 +29,17 @@ import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentS
  * ```
  */
 export class Agent {
+  /**
+   * True for an `Agent` from any copy of the package (a brand, not `instanceof`: bundles and realms included).
+   * @example `if (Agent.isInstance(value)) value.run('hi');`
+   */
+  static isInstance(value: unknown): value is Agent {
+    return isAgent(value);
+  }
+
+  /** @internal The brand {@link Agent.isInstance} checks. */
+  readonly [AGENT_BRAND] = true;
+
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
 
   /** @internal Use `AgentBuilder`. */

@@ -2,7 +2,8 @@
  * @internal What a task object builds once (its agent, runner and task backend) and what it does with a task its last
  * instance left running: resume it from its graph checkpoint, or end it `failed` with `TASK_ABANDONED`.
  */
-import { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import { isAgent } from '../agent/agent-brand.js';
 import { errorKind } from '../a2a/handler-front.js';
 import { createTaskOperations, type TaskOperations } from '../a2a/task-operations.js';
 import { TaskExecution } from '../a2a/task-execution.js';
@@ -74,7 +75,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
     secrets = typeof options.secrets === 'function' ? [...options.secrets(env)] : [...(options.secrets ?? [])];
     if (secrets.some((secret) => typeof secret !== 'string')) throw new TypeError('the secrets function must return strings');
     const factory = options.agent;
-    const agent = typeof factory === 'function' && !(factory instanceof Agent) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
+    const agent = typeof factory === 'function' && !isAgent(factory) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
     const sessionStore = new DurableObjectSessionStore(resolveNamespace(options.namespace, env));
     const runner = new Runner({ appName: options.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
     return { operations: operations(runner), runner, secrets, structured };

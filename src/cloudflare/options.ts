@@ -1,5 +1,6 @@
 /** Options of the Durable Object deployment of an A2A agent, and their checks. */
-import { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import { isAgent } from '../agent/agent-brand.js';
 import type { AgentCardInput } from '../a2a/agent-card.js';
 import type { A2AProtocolVersion } from '../a2a/constants.js';
 import { ConfigError } from '../errors/config-error.js';
@@ -96,7 +97,7 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A Durable Object options', ['options must be an object']);
   const problems = commonProblems(options);
   const agent = options.agent as unknown;
-  if (typeof agent !== 'function' && !(agent instanceof Agent) && typeof (agent as RunnableAgent | undefined)?.runEvents !== 'function') {
+  if (typeof agent !== 'function' && !isAgent(agent) && typeof (agent as RunnableAgent | undefined)?.runEvents !== 'function') {
     problems.push('agent must be an Agent, a RunnableAgent, or a function returning one');
   }
   const secrets = options.secrets as unknown;

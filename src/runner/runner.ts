@@ -1,4 +1,5 @@
-import { Agent } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import { isAgent } from '../agent/agent-brand.js';
 import { InMemorySessionStore } from '../agent/in-memory-session-store.js';
 import { appendSession, loadSession, sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from '../agent/session-store.js';
 import type { ChatMessage } from '../chat/core/types.js';
@@ -83,7 +84,7 @@ export class Runner {
     const problems: string[] = [];
     if (!isPlainObject(options)) throw ConfigError.fromProblems('runner options', ['options must be an object']);
     if (typeof options.appName !== 'string' || options.appName.trim() === '') problems.push('appName must be a non-empty string');
-    const agent = options.agent instanceof Agent ? toRunnableAgent(options.agent as Agent) : options.agent;
+    const agent = isAgent(options.agent) ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');
     if (options.sessionStore !== undefined) problems.push(...sessionStoreProblems(options.sessionStore, 'sessionStore'));
     problems.push(...telemetryProblems(options.telemetry));
