@@ -17,11 +17,10 @@
  */
 import type { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
-import { read } from '../../internal/error-chain.js';
-import { isPlainObject } from '../../internal/json.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
-import { EventDecoder, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
+import { EventDecoder, field, isJSONObject, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
+import { readDeltaFrame, type DeltaFrame, type DeltaFrameKind } from './anthropic-delta-frame.js';
 import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
 
 /** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
@@ -47,6 +46,8 @@ export class AnthropicStreamDecoder extends EventDecoder {
   private model: string | undefined;
   /** A tool_use block that ended with no arguments: `{}`, unless the next event says the output limit cut it. */
   private emptyEnd: OpenBlock['call'];
+  /** The delta frame being read, refilled for each one. */
+  private readonly frameRead: DeltaFrame = { index: 0, kind: 'text_delta', value: '' };
 
   protected unfinished(): StreamError {
     return new StreamError(`The ${this.options.label} stream ended before message_stop${this.stopReason ? ` (stop_reason ${this.stopReason} had arrived)` : ''}`, { reason: 'incomplete' });
@@ -55,8 +56,10 @@ export class AnthropicStreamDecoder extends EventDecoder {
   protected event(type: string, data: Record<string, unknown>, raw: string): void {
     // A call that ended with no arguments stays open until an event says whether the output limit cut it: `ping` and
     // event types added later say nothing, so they leave it pending.
-    const telling = type.startsWith('content_block_') || type === 'message_delta' || type === 'message_stop';
-    if (this.emptyEnd && telling && !(type === 'message_delta' && read(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
+    if (this.emptyEnd) {
+      const telling = type.startsWith('content_block_') || type === 'message_delta' || type === 'message_stop';
+      if (telling && !(type === 'message_delta' && field(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
+    }
     switch (type) {
       case 'message_start':
         return this.start(data.message);
@@ -78,71 +81,91 @@ export class AnthropicStreamDecoder extends EventDecoder {
   }
 
   private start(message: unknown): void {
-    const id = read(message, 'id');
+    const id = field(message, 'id');
     if (typeof id === 'string') this.responseId = this.excerpt(id);
-    const model = read(message, 'model');
+    const model = field(message, 'model');
     if (typeof model === 'string') this.model = this.excerpt(model);
-    readTokens(read(message, 'usage'), this.tokens);
+    readTokens(field(message, 'usage'), this.tokens);
   }
 
   private blockStart(data: Record<string, unknown>, raw: string): void {
     const index = this.indexOf(data, raw);
     const block = data.content_block;
-    const type = read(block, 'type');
+    const type = field(block, 'type');
     const kind = typeof type === 'string' ? blockKind(type) : 'unknown';
     if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${this.excerpt(String(type), 60)})`, raw);
     const open: OpenBlock = { kind };
     if (kind === 'tool_use') {
-      const id = read(block, 'id');
-      const name = read(block, 'name');
+      const id = field(block, 'id');
+      const name = field(block, 'name');
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a tool_use block without an id or name', raw);
       open.call = { index: this.calls++, id, name, arguments: '' };
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
       // The API starts every tool_use with `input: {}` and streams the rest; a gateway may send the whole input here.
-      const input = read(block, 'input');
-      if (isPlainObject(input) && Object.keys(input).length > 0) {
+      const input = field(block, 'input');
+      if (isJSONObject(input) && Object.keys(input).length > 0) {
         open.call.arguments = toolArgumentsText(input, name);
         this.argumentsDelta(open.call.index, id, open.call.arguments);
       }
     } else if (kind === 'text' || kind === 'thinking') {
-      const initial = read(block, kind);
+      const initial = field(block, kind);
       if (typeof initial === 'string' && initial !== '') this.textDelta(kind === 'text' ? 'text-delta' : 'reasoning-delta', initial);
       if (kind === 'thinking') {
-        const signature = read(block, 'signature');
+        const signature = field(block, 'signature');
         open.thinking = { text: typeof initial === 'string' ? initial : '', signature: typeof signature === 'string' ? signature : '' };
       }
     } else if (kind === 'redacted_thinking') {
-      const data = read(block, 'data');
+      const data = field(block, 'data');
       open.thinking = { text: '', signature: typeof data === 'string' ? data : '' };
     }
     this.blocks.set(index, open);
+  }
+
+  /** A `content_block_delta` in the API's compact form, read without `JSON.parse` (`anthropic-delta-frame.ts`). */
+  protected override frame(raw: string): boolean {
+    // A call waiting for its `{}` and anything unusual take the full path, which decides them as before.
+    if (this.emptyEnd !== undefined || !readDeltaFrame(raw, this.frameRead)) return false;
+    const open = this.blocks.get(this.frameRead.index);
+    return open !== undefined && this.deltaOf(open, this.frameRead.kind, this.frameRead.value);
   }
 
   private blockDelta(data: Record<string, unknown>, raw: string): void {
     const open = this.blocks.get(this.indexOf(data, raw));
     if (!open) throw this.malformed('a delta for a content block that was never started', raw);
     const delta = data.delta;
-    const type = read(delta, 'type');
-    if (type === 'text_delta' && open.kind === 'text') {
-      const text = read(delta, 'text');
-      if (typeof text === 'string' && text !== '') this.textDelta('text-delta', text);
-    } else if (type === 'thinking_delta' && open.kind === 'thinking') {
-      const text = read(delta, 'thinking');
-      if (typeof text === 'string' && text !== '') {
-        this.textDelta('reasoning-delta', text);
-        if (open.thinking) open.thinking.text += text;
-      }
-    } else if (type === 'signature_delta' && open.thinking) {
-      const signature = read(delta, 'signature');
+    const type = field(delta, 'type');
+    if (type === 'text_delta') this.deltaOf(open, type, field(delta, 'text'));
+    else if (type === 'thinking_delta') this.deltaOf(open, type, field(delta, 'thinking'));
+    else if (type === 'input_json_delta') this.deltaOf(open, type, field(delta, 'partial_json'));
+    else if (type === 'signature_delta' && open.thinking) {
+      const signature = field(delta, 'signature');
       if (typeof signature === 'string') open.thinking.signature += signature;
-    } else if (type === 'input_json_delta' && open.call) {
-      const part = read(delta, 'partial_json');
-      if (typeof part !== 'string' || part === '') return;
-      const call = open.call;
-      call.arguments += part;
-      this.argumentsDelta(call.index, call.id, part);
     }
     // citations_delta, deltas of skipped blocks: nothing a chunk can carry
+  }
+
+  /** A text, thinking or arguments delta for `open`; `false` when the block takes no delta of that kind (nothing done). */
+  private deltaOf(open: OpenBlock, kind: DeltaFrameKind, value: unknown): boolean {
+    if (kind === 'text_delta') {
+      if (open.kind !== 'text') return false;
+      if (typeof value === 'string' && value !== '') this.textDelta('text-delta', value);
+      return true;
+    }
+    if (kind === 'thinking_delta') {
+      if (open.kind !== 'thinking') return false;
+      if (typeof value === 'string' && value !== '') {
+        this.textDelta('reasoning-delta', value);
+        if (open.thinking) open.thinking.text += value;
+      }
+      return true;
+    }
+    const call = open.call;
+    if (!call) return false;
+    if (typeof value === 'string' && value !== '') {
+      call.arguments += value;
+      this.argumentsDelta(call.index, call.id, value);
+    }
+    return true;
   }
 
   private blockStop(data: Record<string, unknown>): void {
@@ -169,7 +192,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
   }
 
   private messageDelta(data: Record<string, unknown>): void {
-    const stopReason = read(data.delta, 'stop_reason');
+    const stopReason = field(data.delta, 'stop_reason');
     if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = this.excerpt(stopReason, 100);
     // A tool_use block cut by the output limit keeps what arrived (maybe nothing): the agent loop refuses to run it.
     if (this.emptyEnd) this.endEmpty(this.stopReason === 'max_tokens' ? '' : '{}');
@@ -200,9 +223,9 @@ export class AnthropicStreamDecoder extends EventDecoder {
 
   /** `event: error`: before any output a retryable `ChatClientError` for transient types, else a `StreamError`. */
   private providerError(detail: unknown, raw: string): ChatClientError | StreamError {
-    const type = read(detail, 'type');
+    const type = field(detail, 'type');
     const code = typeof type === 'string' && type !== '' ? this.excerpt(type, 100) : undefined;
-    const message = read(detail, 'message');
+    const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
     const status = code !== undefined && Object.hasOwn(RETRYABLE_STREAM_ERRORS, code) ? RETRYABLE_STREAM_ERRORS[code] : undefined;
     return providerFailure(this.options, { code, said, chunk: this.excerpt(raw), status }, this.beforeOutput);

@@ -2,15 +2,29 @@
  * @internal The frame of a provider's stream decoder whose events are JSON objects (Anthropic Messages, OpenAI
  * Responses): bytes in through the bounded SSE parser, batches of chunks out, progress counted in events, and the
  * rule that output decoded before a failure in the same bytes is returned first, the failure raised on the next call.
- * A provider writes `event()` (one parsed JSON object) and says when its answer is `finished`.
+ * A provider writes `event()` (one parsed JSON object) and says when its answer is `finished`; it may also read its
+ * most frequent frames without `JSON.parse` (`frame()`), when it can tell exactly that `JSON.parse` would read the same.
  */
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
-import { isPlainObject, truncate } from '../../internal/json.js';
+import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
 import type { StreamDecoder } from './stream-reader.js';
 import type { ChatChunk } from './types.js';
+
+/**
+ * A field of a value `JSON.parse` made, or `undefined` when the value is no object. Such values are plain data (no
+ * getters, no proxies), so the guarded read of `internal/error-chain.ts` is not needed on the hot path.
+ */
+export function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** True for a JSON object `JSON.parse` made: an object that is not an array (its prototype is always `Object.prototype`). */
+export function isJSONObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** What every JSON-event decoder needs. */
 export interface EventDecoderOptions {
@@ -25,6 +39,7 @@ export interface EventDecoderOptions {
   attempt: number;
 }
 
+/** The shared frame of the Anthropic and Responses stream decoders (see the module's summary). */
 export abstract class EventDecoder implements StreamDecoder {
   private readonly parser: SSEParser;
   private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -59,13 +74,26 @@ export abstract class EventDecoder implements StreamDecoder {
   /** One event's JSON object; `raw` is its data, for excerpts. */
   protected abstract event(type: string, data: Record<string, unknown>, raw: string): void;
 
+  /**
+   * A frame the provider reads without `JSON.parse` (its most frequent ones, in the exact form the API sends them);
+   * `false` leaves it to `JSON.parse` and {@link event}, which must then decide it exactly as this would have.
+   */
+  protected frame?(raw: string): boolean;
+
   /** The failure of a body that ended before the answer was complete. */
   protected abstract unfinished(): StreamError;
 
   /** Feeds network bytes; returns the chunks they completed (possibly none). */
   push(bytes: Uint8Array): ChatChunk[] {
+    this.throwIfPending();
     this.out = [];
-    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
+    try {
+      this.parser.feed(this.textDecoder.decode(bytes, { stream: true }));
+    } catch (error) {
+      this.hold(error);
+    }
+    if (this.out.length > 0) this.emitted = true;
+    return this.out;
   }
 
   /** Raises a failure held back by {@link push} (call it before waiting for more bytes). */
@@ -77,11 +105,15 @@ export abstract class EventDecoder implements StreamDecoder {
   end(): ChatChunk[] {
     this.throwIfPending();
     this.out = [];
-    return this.settle(() => {
+    try {
       this.parser.feed(this.textDecoder.decode());
       this.parser.end();
       if (!this.finished) throw this.unfinished();
-    });
+    } catch (error) {
+      this.hold(error);
+    }
+    if (this.out.length > 0) this.emitted = true;
+    return this.out;
   }
 
   /** True while nothing has left the decoder and nothing is waiting in this batch. */
@@ -113,27 +145,27 @@ export abstract class EventDecoder implements StreamDecoder {
     return truncate(redactText(text, this.options.secrets), length);
   }
 
-  private settle(step: () => void): ChatChunk[] {
-    this.throwIfPending();
-    try {
-      step();
-    } catch (error) {
-      if (this.out.length === 0) throw error;
-      this.pending = { error };
-    }
-    if (this.out.length > 0) this.emitted = true;
-    return this.out;
+  /**
+   * A failure of a decoding step: raised now when the step decoded nothing, else held back so that the chunks decoded
+   * before it are returned first (output that arrived before an error is never lost).
+   */
+  private hold(error: unknown): void {
+    if (this.out.length === 0) throw error;
+    this.pending = { error };
   }
 
   private json(event: SSEEvent): void {
+    const raw = event.data;
+    if (this.frame?.(raw) === true) return;
     let data: unknown;
     try {
-      data = JSON.parse(event.data);
+      data = JSON.parse(raw);
     } catch (error) {
-      throw this.malformed('an event that is not JSON', event.data, error);
+      throw this.malformed('an event that is not JSON', raw, error);
     }
-    if (!isPlainObject(data)) throw this.malformed('an event that is not a JSON object', event.data);
-    this.event(typeof data.type === 'string' ? data.type : event.type, data, event.data);
+    if (!isJSONObject(data)) throw this.malformed('an event that is not a JSON object', raw);
+    const type = data.type;
+    this.event(typeof type === 'string' ? type : event.type, data, raw);
   }
 }
 

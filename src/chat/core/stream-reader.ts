@@ -4,6 +4,11 @@
  * idle limit; comments, blank lines and parts of a line mark the attempt as having sent bytes but no event, which is
  * what a timeout then says. Reading stops at the answer's final event: the body is cancelled there, so a peer that
  * keeps the connection open after it cannot turn a complete answer into a timeout.
+ *
+ * One plain read loop, no promise per read around `reader.read()`: the reader races one promise that never settles
+ * against the attempt, once, and when the attempt aborts (a limit, the caller) that race cancels the body, which ends
+ * the pending read at once; the reader then raises the abort's reason. A read that settled before the abort still
+ * delivers its bytes (as a race per read would), and nothing is held per read.
  */
 import type { Attempt } from './attempt.js';
 import type { ChatChunk } from './types.js';
@@ -25,6 +30,7 @@ export interface StreamDecoder {
 /** Batches of chunks from one attempt's body; `undefined` at the end. */
 export class StreamReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly signal: AbortSignal;
   private finished = false;
   private ended = false;
 
@@ -35,6 +41,11 @@ export class StreamReader {
     private readonly requestId: string | undefined,
   ) {
     this.reader = body.getReader();
+    this.signal = attempt.controller.signal;
+    // The attempt's abort ends a pending read (a cancelled stream resolves its reads as done) and releases the body.
+    attempt.race(new Promise<never>(() => {})).catch((reason: unknown) => {
+      this.reader.cancel(reason).catch(() => {});
+    });
   }
 
   /** The next non-empty batch, or `undefined` at the end. */
@@ -48,12 +59,18 @@ export class StreamReader {
       }
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await this.attempt.race(this.reader.read());
+        if (this.signal.aborted) throw this.signal.reason;
+        result = await this.reader.read();
       } catch (error) {
         this.stop();
         throw this.attempt.failure(error, 'read');
       }
       if (result.done) {
+        if (this.signal.aborted) {
+          // The abort cancelled the body: its reason, never a clean end.
+          this.stop();
+          throw this.attempt.failure(this.signal.reason, 'read');
+        }
         this.finished = true;
         this.ended = true;
         this.attempt.close();
@@ -89,6 +106,7 @@ export class StreamReader {
     return batch;
   }
 
+  /** Stops reading: the attempt's timers end and the body is cancelled (releasing the connection). */
   stop(): void {
     this.finished = true;
     this.attempt.close();

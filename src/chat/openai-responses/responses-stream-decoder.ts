@@ -16,9 +16,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { StreamError } from '../../errors/stream-error.js';
-import { read } from '../../internal/error-chain.js';
-import { isPlainObject } from '../../internal/json.js';
-import { EventDecoder, providerFailure } from '../core/event-decoder.js';
+import { EventDecoder, field, isJSONObject, providerFailure } from '../core/event-decoder.js';
 import { responseChunks } from '../core/collect-chat-stream.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
 import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
@@ -72,20 +70,20 @@ export class ResponsesStreamDecoder extends EventDecoder {
       case 'response.incomplete':
         return this.complete(data.response, raw);
       case 'response.failed': {
-        const error = read(data.response, 'error');
-        throw this.failure(isPlainObject(error) ? error : data, raw, 'a failed response');
+        const error = field(data.response, 'error');
+        throw this.failure(isJSONObject(error) ? error : data, raw, 'a failed response');
       }
       case 'error':
-        throw this.failure(read(data, 'error') ?? data, raw, 'an error');
+        throw this.failure(field(data, 'error') ?? data, raw, 'an error');
       default:
         return;
     }
   }
 
   private identify(response: unknown): void {
-    const id = read(response, 'id');
+    const id = field(response, 'id');
     if (typeof id === 'string' && this.responseId === undefined) this.responseId = this.excerpt(id);
-    const model = read(response, 'model');
+    const model = field(response, 'model');
     if (typeof model === 'string' && this.model === undefined) this.model = this.excerpt(model);
   }
 
@@ -99,15 +97,15 @@ export class ResponsesStreamDecoder extends EventDecoder {
     const index = this.indexOf(data, raw);
     if (this.items.has(index)) return; // a repeated output_item.added: the item is open already
     const item = data.item;
-    const kind = itemKind(read(item, 'type'));
-    if (kind === 'unknown') throw this.malformed(`an output item of a type this client does not decode (${this.excerpt(String(read(item, 'type')), 60)})`, raw);
+    const kind = itemKind(field(item, 'type'));
+    if (kind === 'unknown') throw this.malformed(`an output item of a type this client does not decode (${this.excerpt(String(field(item, 'type')), 60)})`, raw);
     this.sawOutput = true;
     const open: OpenItem = { kind, streamed: false, done: false };
     if (kind === 'function_call') {
-      const id = read(item, 'call_id');
-      const name = read(item, 'name');
+      const id = field(item, 'call_id');
+      const name = field(item, 'name');
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a function_call item without a call_id or name', raw);
-      const initial = read(item, 'arguments');
+      const initial = field(item, 'arguments');
       open.call = { index: this.calls++, id, name, arguments: typeof initial === 'string' ? initial : '', ended: false };
       this.callIds.add(id);
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
@@ -167,17 +165,17 @@ export class ResponsesStreamDecoder extends EventDecoder {
   private itemDone(data: Record<string, unknown>, raw: string): void {
     const index = this.indexOf(data, raw);
     const item = data.item;
-    if (!isPlainObject(item)) throw this.malformed('an output_item.done without its item', raw);
+    if (!isJSONObject(item)) throw this.malformed('an output_item.done without its item', raw);
     // An item never announced by output_item.added is opened here: its content is in this event, never dropped.
     if (!this.items.has(index)) this.itemAdded(data, raw);
     const open = this.items.get(index);
     if (!open || open.done) return;
     open.done = true;
     if (open.call) {
-      const given = read(item, 'arguments');
+      const given = field(item, 'arguments');
       const args = typeof given === 'string' ? given : open.call.arguments;
       // No arguments at all are `{}`, unless the output limit cut the call (the agent loop then refuses to run it).
-      this.endCall(open.call, args === '' && read(item, 'status') !== 'incomplete' ? '{}' : args);
+      this.endCall(open.call, args === '' && field(item, 'status') !== 'incomplete' ? '{}' : args);
     } else if (open.kind === 'message' && !open.streamed) {
       // An item whose text came only whole (no deltas): never an empty answer.
       const said = messageText(item, this.options.label, this.options.secrets);
@@ -195,7 +193,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
 
   private complete(response: unknown, raw: string): void {
     this.identify(response);
-    const output = read(response, 'output');
+    const output = field(response, 'output');
     if (!this.sawOutput && Array.isArray(output) && output.length > 0) {
       // A server that sent only the final event: the whole answer, as the chunks a stream of it would have given.
       const whole = decodeResponse(response, this.options);
@@ -205,16 +203,16 @@ export class ResponsesStreamDecoder extends EventDecoder {
     }
     // A function call the final output has but the events never showed is decoded from it, never dropped.
     (Array.isArray(output) ? output : []).forEach((item, index) => {
-      const callId = read(item, 'call_id');
-      if (read(item, 'type') !== 'function_call' || typeof callId !== 'string' || this.callIds.has(callId)) return;
+      const callId = field(item, 'call_id');
+      if (field(item, 'type') !== 'function_call' || typeof callId !== 'string' || this.callIds.has(callId)) return;
       const slot = this.items.has(index) ? Math.max(...this.items.keys()) + 1 : index;
       this.itemDone({ output_index: slot, item }, raw);
     });
     // Calls still open at the end: what arrived, which a cut (incomplete) answer may leave unfinished or empty.
-    const cut = read(response, 'status') === 'incomplete';
+    const cut = field(response, 'status') === 'incomplete';
     for (const open of this.items.values()) if (open.call && !open.call.ended) this.endCall(open.call, cut || open.call.arguments !== '' ? open.call.arguments : '{}');
     this.finished = true;
-    const usage = toUsage(read(response, 'usage'));
+    const usage = toUsage(field(response, 'usage'));
     if (usage) this.out.push({ type: 'usage', usage });
     const finish: ChatChunk = { type: 'finish', reason: finishOf(response, this.calls, this.refused, this.options.secrets) };
     if (usage) finish.usage = usage;
@@ -225,9 +223,9 @@ export class ResponsesStreamDecoder extends EventDecoder {
   }
 
   private failure(detail: unknown, raw: string, what: string) {
-    const given = read(detail, 'code') ?? read(detail, 'type');
+    const given = field(detail, 'code') ?? field(detail, 'type');
     const code = typeof given === 'string' && given !== '' ? this.excerpt(given, 100) : undefined;
-    const message = read(detail, 'message');
+    const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
     return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw), status: retryableStatus(code) }, this.beforeOutput);
   }

@@ -9,12 +9,12 @@
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 import { StreamError } from '../../errors/stream-error.js';
-import { read } from '../../internal/error-chain.js';
-import { isPlainObject, truncate } from '../../internal/json.js';
+import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
+import { field, isJSONObject } from '../core/event-decoder.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
 
@@ -74,19 +74,13 @@ export class OpenAIStreamDecoder {
 
   /** Feeds network bytes; returns the chunks they completed (possibly none). */
   push(bytes: Uint8Array): ChatChunk[] {
-    this.out = [];
-    return this.settle(() => this.parser.feed(this.textDecoder.decode(bytes, { stream: true })));
-  }
-
-  /**
-   * Runs a decoding step. When it fails after some chunks were decoded from the same bytes, those chunks are returned
-   * first and the failure is raised on the next call: output that arrived before an error is never lost.
-   */
-  private settle(step: () => void): ChatChunk[] {
     if (this.pending) throw this.pending.error;
+    this.out = [];
     try {
-      step();
+      this.parser.feed(this.textDecoder.decode(bytes, { stream: true }));
     } catch (error) {
+      // Chunks decoded from the same bytes before a failure are returned first, the failure raised on the next call:
+      // output that arrived before an error is never lost.
       if (this.out.length === 0) throw error;
       this.pending = { error };
     }
@@ -129,7 +123,7 @@ export class OpenAIStreamDecoder {
     } catch (error) {
       throw new StreamError(`The model stream sent a chunk that is not JSON: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data), cause: error });
     }
-    if (!isPlainObject(chunk)) {
+    if (!isJSONObject(chunk)) {
       throw new StreamError(`The model stream sent a chunk that is not a JSON object: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
     }
     if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
@@ -139,7 +133,7 @@ export class OpenAIStreamDecoder {
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices) {
-        if (isPlainObject(choice) && (choice.index === undefined || choice.index === 0)) this.choice(choice);
+        if (isJSONObject(choice) && (choice.index === undefined || choice.index === 0)) this.choice(choice);
       }
     } else if (choices !== undefined && choices !== null) {
       throw new StreamError(`The model stream sent "choices" that is not an array: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
@@ -153,7 +147,7 @@ export class OpenAIStreamDecoder {
 
   private choice(choice: Record<string, unknown>): void {
     const delta = choice.delta;
-    if (isPlainObject(delta)) {
+    if (isJSONObject(delta)) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') this.textDelta('reasoning-delta', reasoning);
       const content = delta.content;
@@ -164,7 +158,7 @@ export class OpenAIStreamDecoder {
       }
       if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal(delta.refusal);
       const toolCalls = delta.tool_calls;
-      if (Array.isArray(toolCalls)) toolCalls.forEach((toolCall, position) => this.toolCall(toolCall, position));
+      if (Array.isArray(toolCalls)) for (let position = 0; position < toolCalls.length; position++) this.toolCall(toolCalls[position], position);
     }
     const finishReason = choice.finish_reason;
     if (typeof finishReason === 'string' && finishReason !== '') {
@@ -206,9 +200,9 @@ export class OpenAIStreamDecoder {
   }
 
   private toolCall(toolCall: unknown, position: number): void {
-    if (!isPlainObject(toolCall)) return;
+    if (!isJSONObject(toolCall)) return;
     const index = typeof toolCall.index === 'number' ? toolCall.index : position;
-    const fn = isPlainObject(toolCall.function) ? toolCall.function : {};
+    const fn = isJSONObject(toolCall.function) ? toolCall.function : {};
     const id = typeof toolCall.id === 'string' && toolCall.id !== '' ? toolCall.id : undefined;
     let call = this.calls.get(index);
     if (call && id !== undefined && id !== call.id) {
@@ -261,14 +255,14 @@ export class OpenAIStreamDecoder {
     if (detail === undefined) {
       try {
         const parsed: unknown = JSON.parse(data);
-        detail = read(parsed, 'error') ?? parsed;
+        detail = field(parsed, 'error') ?? parsed;
       } catch {
         detail = data;
       }
     }
-    const message = read(detail, 'message');
+    const message = field(detail, 'message');
     const text = typeof message === 'string' ? message : typeof detail === 'string' ? detail : this.excerpt(data);
-    const code = read(detail, 'code');
+    const code = field(detail, 'code');
     return new StreamError(`The model provider reported an error mid-stream: ${this.excerpt(text)}`, {
       reason: 'provider_error',
       chunk: this.excerpt(data),
