@@ -1,5 +1,5 @@
 // Build: per-module ESM (one file per source module, entry per capability folder), bundled .d.ts per entry, and a
-// minified IIFE (global `Faultline`, zod/mini and nanoevents inlined) for a <script> tag.
+// minified IIFE (global `Faultline`, nanoevents inlined) for a <script> tag.
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
