@@ -1,4 +1,3 @@
-import { hasMarker } from '../internal/brand.js';
 import type { State } from './state-schema.js';
 
 const marker = 'faultline.graph.Command';
@@ -28,7 +27,12 @@ export class Command<U = State, G extends string = string> {
 
   /** True for commands from any copy of the package. */
   static isInstance(value: unknown): value is Command<unknown> {
-    return hasMarker(value, marker);
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+    try {
+      return (value as Record<symbol, unknown>)[symbol] === true; // `hasMarker`, with the symbol looked up once
+    } catch {
+      return false;
+    }
   }
 
   /** The targets as a list. */

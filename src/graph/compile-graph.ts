@@ -72,7 +72,16 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
   const nodes = new Map<string, CompiledNode>();
   for (const [id, node] of draft.nodes) {
     const own = node.callbacks ? [node.callbacks] : [];
-    nodes.set(id, { ...node, callbacksBefore: [...global, ...own], callbacksAfter: [...own, ...global], retryOptions: resolveRetryOptions(node.retry ?? false) });
+    const compiled: CompiledNode = {
+      ...node,
+      callbacksBefore: [...global, ...own],
+      callbacksAfter: [...own, ...global],
+      retryOptions: resolveRetryOptions(node.retry ?? false),
+      direct: global.length === 0 && own.length === 0 && node.timeoutMs === undefined,
+      successors: branchesFrom.has(id) ? undefined : [...new Set(edgesFrom.get(id) ?? [])].filter((target) => target !== END),
+      updateShape: undefined,
+    };
+    nodes.set(id, compiled);
   }
   return { schema: draft.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit };
 }

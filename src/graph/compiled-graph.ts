@@ -4,7 +4,7 @@ import type { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import type { RunEvent } from '../runner/event.js';
 import { isCheckpointer, type Checkpointer } from './checkpoint.js';
-import { GraphRun, type StartMode } from './executor.js';
+import { GraphRun, type GraphRunSettings, type StartMode } from './executor.js';
 import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { NodeFallback, NodeRetryPolicy } from './node-options.js';
@@ -27,6 +27,8 @@ export interface GraphNode {
   fallback?: NodeFallback | undefined;
   callbacks?: NodeCallbacks | undefined;
   ends: string[];
+  /** The keys of the node's last update and an object with them (see `checkResult` in `node-runner.ts`). */
+  updateShape?: { keys: readonly string[]; template: State } | undefined;
 }
 
 /** @internal A node as the executor runs it: its callbacks in both orders, fixed at compile. */
@@ -37,6 +39,13 @@ export interface CompiledNode extends GraphNode {
   callbacksAfter: readonly NodeCallbacks[];
   /** The node's retry policy with defaults filled in (`maxAttempts: 1` without one). */
   retryOptions: ResolvedRetryOptions;
+  /** No callbacks and no time limit: the executor may run it on its direct path (`direct-step.ts`). */
+  direct: boolean;
+  /**
+   * The next step's nodes when the node ends without a `Command.goto` and is alone in its step: its static edges in
+   * order, each once, `END` left out. Absent when it has conditional edges (its routers decide).
+   */
+  successors?: readonly string[] | undefined;
 }
 
 /** @internal A compiled conditional edge. */
@@ -88,6 +97,22 @@ export interface GraphRunOptions {
   workflowName?: string | undefined;
 }
 
+/** A run's settings from its options (one literal, so every run's settings share one hidden class). */
+function runSettings(options: GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle): GraphRunSettings {
+  return {
+    signal: options.signal,
+    emit: options.onEvent,
+    invocationId,
+    path: options.path ?? [],
+    branch: options.branch,
+    requestId: options.requestId,
+    checkpointer: options.checkpointer,
+    runId: options.runId,
+    telemetry,
+    span,
+  };
+}
+
 /** Options of `CompiledGraph.resume`: those of a run, with the checkpointer required. */
 export interface GraphResumeOptions extends GraphRunOptions {
   checkpointer: Checkpointer;
@@ -119,8 +144,16 @@ export type GraphOutcome<S extends State = State> = (
  * ```
  */
 export class CompiledGraph<S extends State = State, U extends State = StateUpdate<S>> {
+  /**
+   * An idle run, never started: while the graph lives, so does the hidden class of its runs, and a full GC between
+   * runs cannot drop it — with it the optimized code of the executor, which every run after would pay to rebuild.
+   */
+  readonly #idleRun: GraphRun;
+
   /** @internal */
-  constructor(readonly parts: Readonly<GraphParts>) {}
+  constructor(readonly parts: Readonly<GraphParts>) {
+    this.#idleRun = new GraphRun(parts, runSettings({}, '', NO_TELEMETRY, NO_TELEMETRY.startSpan('')));
+  }
 
   /**
    * Runs the graph on `input` (an update, reduced into the schema's defaults). Never rejects for node failures: see
@@ -159,18 +192,7 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
     const invocationId = options.invocationId ?? createId('invocation');
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     const span = graphRunSpan(telemetry, options.workflowName, options.parentSpan, options.runId ?? invocationId);
-    const outcome = new GraphRun(this.parts, {
-      signal: options.signal,
-      emit: options.onEvent ?? (() => {}),
-      invocationId,
-      path: options.path ?? [],
-      branch: options.branch,
-      requestId: options.requestId,
-      checkpointer: options.checkpointer,
-      runId: options.runId,
-      telemetry,
-      span,
-    }).start(input, mode) as Promise<GraphOutcome<S>>;
+    const outcome = new GraphRun(this.parts, runSettings(options, invocationId, telemetry, span)).start(input, mode) as Promise<GraphOutcome<S>>;
     return outcome.then(
       (done) => {
         endGraphRunSpan(span, done);

@@ -8,37 +8,35 @@
  * after every step, at the end and on a fatal step (`run-checkpoints.ts`), and a run can start from one.
  */
 import { AgentError } from '../errors/agent-error.js';
-import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
-import { isoTimestamp } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
-import { defineData } from '../internal/json.js';
-import { ObjectType } from '../runner/constants.js';
-import { createEvent, type RunEvent } from '../runner/event.js';
+import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
-import {
-  CHECKPOINT_FAILED,
-  CHECKPOINT_NOT_FOUND,
-  COMPLETION_METADATA_KEY,
-  FALLBACK_STATE_EVENT_TYPE,
-  GRAPH_PREGEL_AUTHOR,
-  NODE_CUSTOM_METADATA_KEY,
-  PREGEL_METADATA_KEY,
-} from './constants.js';
-import { runNode, type RunScope } from './node-runner.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND } from './constants.js';
+import type { RunScope } from './node-runner.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
-import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
+import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
-import { nodeOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode, type SucceededNode } from './superstep.js';
+import { runStepNodes } from './direct-step.js';
+import { emitFailedRun, emitSnapshot } from './run-events.js';
+import { reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode } from './superstep.js';
+
+/** The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
+function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
+  let failures: FailedNode[] | undefined;
+  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
+  return failures;
+}
 
 /** @internal */
 export interface GraphRunSettings {
   signal?: AbortSignal | undefined;
-  emit: (event: RunEvent) => void;
+  /** The run's listener; without one, no event is built. */
+  emit?: ((event: RunEvent) => void) | undefined;
   invocationId: string;
   path: readonly string[];
   branch?: string | undefined;
@@ -56,6 +54,19 @@ export interface GraphRunSettings {
  */
 export type StartMode = 'run' | 'resume' | 'any';
 
+/**
+ * The signal node contexts carry: the caller's; without one, one that never fires, made only when a node asks (an
+ * `AbortController` costs more than a whole step of a small graph). Shared functions, not closures of each run:
+ * optimized code that calls a run's own closure is thrown away when a full GC collects the run.
+ */
+function scopeNodeSignal(this: RunScope): AbortSignal {
+  return this.signal ?? (this.idleSignal ??= new AbortController().signal);
+}
+
+function scopeSignalNow(this: RunScope): AbortSignal | undefined {
+  return this.signal ?? this.idleSignal;
+}
+
 /** Listener failures kept per run (the count goes on). */
 const MAX_LISTENER_ERRORS = 100;
 
@@ -70,28 +81,32 @@ export class GraphRun {
     private readonly parts: Readonly<GraphParts>,
     private readonly settings: GraphRunSettings,
   ) {
-    let idle: AbortSignal | undefined;
+    const listener = settings.emit;
     this.scope = {
       parts,
       signal: settings.signal,
-      // Without a caller's signal, nodes get one that never fires, made only when a node asks (an AbortController
-      // costs more than a whole step of a small graph).
-      nodeSignal: settings.signal ? () => settings.signal as AbortSignal : () => (idle ??= new AbortController().signal),
+      idleSignal: undefined,
+      nodeSignal: scopeNodeSignal,
+      signalNow: scopeSignalNow,
       invocationId: settings.invocationId,
       path: settings.path,
       branch: settings.branch,
       requestId: settings.requestId,
       telemetry: settings.telemetry,
       span: settings.span,
+      listening: listener !== undefined,
+      traced: settings.telemetry !== NO_TELEMETRY,
       // A throwing listener must not fail the run (agent listeners are guarded the same way): the run goes on and its
       // outcome lists the failures.
-      emit: (event) => {
-        try {
-          settings.emit(event);
-        } catch (error) {
-          this.listenerFailed(error, event);
-        }
-      },
+      emit: listener
+        ? (event) => {
+            try {
+              listener(event);
+            } catch (error) {
+              this.listenerFailed(error, event);
+            }
+          }
+        : () => {},
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
@@ -116,7 +131,7 @@ export class GraphRun {
       return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
     }
     if (loaded.status !== 'completed') return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
-    this.emitSnapshot(loaded.state, loaded.step);
+    emitSnapshot(this.scope, loaded.state, loaded.step);
     return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
   }
 
@@ -142,7 +157,7 @@ export class GraphRun {
   }
 
   /** Steps from `first` on; `replayed` (a resume) marks the first step as re-run and holds its nodes that already ran. */
-  private async loop(initial: State, due: string[], first: number, replayed?: ReadonlyMap<number, ReplayedNode>): Promise<GraphOutcome> {
+  private async loop(initial: State, due: readonly string[], first: number, replayed?: ReadonlyMap<number, ReplayedNode>): Promise<GraphOutcome> {
     const { stepLimit } = this.parts;
     let state = initial;
     let pending = due;
@@ -156,16 +171,19 @@ export class GraphRun {
         }
         const snapshot = state;
         if (this.scope.checkpoint) this.scope.checkpoint.resuming = replay !== undefined; // children of a re-run step resume
-        const carried = replay;
+        const running = runStepNodes(this.scope, pending, snapshot, step, replay);
         replay = undefined;
-        const outcomes = await Promise.all(pending.map((id, index) => carried?.get(index) ?? runNode(this.scope, nodeOf(this.scope, id), snapshot, step)));
+        // A step that ran synchronously still yields once, as an awaited node would: other work (an abort among it)
+        // gets its turn between steps.
+        const outcomes = await running;
         const reducing = reduceStep(this.scope, snapshot, outcomes, step);
         const reduced = reducing instanceof Promise ? await reducing : reducing;
         state = reduced.state;
-        const failures = reduced.settled.map((entry) => entry.outcome).filter((outcome): outcome is FailedNode => !outcome.ok);
-        if (failures.length > 0) return await this.failStep(snapshot, pending, reduced.settled, failures, state, step);
+        const failures = failuresOf(reduced.settled);
+        if (failures !== undefined) return await this.failStep(snapshot, pending, reduced.settled, failures, state, step);
         try {
-          pending = await route(this.scope, reduced.settled.map((entry) => entry.outcome as SucceededNode), state, step);
+          const routing = route(this.scope, reduced.settled, state, step);
+          pending = routing instanceof Promise ? await routing : routing;
         } catch (error) {
           if (this.scope.signal?.aborted) throw error;
           return await this.failStep(snapshot, pending, reduced.settled, [], state, step, error as WorkflowError);
@@ -182,7 +200,7 @@ export class GraphRun {
         return this.stopped(error, state, step, step);
       }
     }
-    this.emitSnapshot(state, step);
+    emitSnapshot(this.scope, state, step);
     return { status: 'completed', state, steps: step, ...this.listenerReport() };
   }
 
@@ -233,28 +251,8 @@ export class GraphRun {
     if (checkpointError !== undefined) {
       error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code: CHECKPOINT_FAILED, cause: checkpointError, fallbackState });
     }
-    this.emitFallback(fallbackState, step);
-    const metadata = JSON.stringify({ stepNumber: -1, failedStep: step, timestamp: isoTimestamp() });
-    this.scope.emit(
-      createEvent(this.origin(GRAPH_PREGEL_AUTHOR), {
-        response: { object: ObjectType.GraphPregelStep, done: false, error: toResponseError(error, ErrorType.FlowError) },
-        stateDelta: { [PREGEL_METADATA_KEY]: metadata },
-      }),
-    );
+    emitFailedRun(this.scope, fallbackState, error, step);
     return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
-  }
-
-  /**
-   * The state as a delta, key by key: each key that cannot be JSON is left out and reported as its own error event
-   * (code `STATE_NOT_SERIALIZABLE`, naming the key and the path inside it), so the run does not look successful and
-   * every other key — the collector's records always — still travels.
-   */
-  private encodeState(state: State): { delta: StateDelta; failed: string[] } {
-    const { delta, failures } = encodeStateKeys(state);
-    for (const failure of failures) {
-      this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response: { object: ObjectType.GraphExecution, done: false, error: toResponseError(failure, ErrorType.FlowError) } }));
-    }
-    return { delta, failed: failures.map((failure) => failure.message) };
   }
 
   private listenerFailed(error: unknown, event: RunEvent): void {
@@ -269,31 +267,5 @@ export class GraphRun {
     const errors = [...this.listenerErrors];
     if (this.listenerErrorCount > errors.length) errors.push(new AgentError(`… and ${this.listenerErrorCount - errors.length} more listener failures`));
     return { listenerErrors: errors };
-  }
-
-  private origin(author: string) {
-    return { invocationId: this.settings.invocationId, author, branch: this.settings.branch, requestId: this.settings.requestId };
-  }
-
-  private emitFallback(state: State, step: number): void {
-    const { delta } = this.encodeState(state);
-    defineData(
-      delta,
-      NODE_CUSTOM_METADATA_KEY,
-      JSON.stringify({ eventType: FALLBACK_STATE_EVENT_TYPE, category: 'custom', invocationId: this.settings.invocationId, stepNumber: step, timestamp: isoTimestamp() }),
-    );
-    this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response: { object: ObjectType.GraphNodeCustom, done: false }, stateDelta: delta }));
-  }
-
-  private emitSnapshot(state: State, steps: number): void {
-    const { delta, failed } = this.encodeState(state); // the snapshot goes out with every key that encodes
-    defineData(delta, COMPLETION_METADATA_KEY, JSON.stringify(failed.length === 0 ? { steps, timestamp: isoTimestamp() } : { steps, timestamp: isoTimestamp(), error: failed.join('; ') }));
-    const lastResponse = typeof state.last_response === 'string' ? state.last_response : undefined;
-    const response = {
-      object: ObjectType.GraphExecution,
-      done: true,
-      ...(lastResponse ? { choices: [{ index: 0, message: { role: 'assistant' as const, content: lastResponse } }] } : {}),
-    };
-    this.scope.emit(createEvent(this.origin(GRAPH_PREGEL_AUTHOR), { response, stateDelta: delta }));
   }
 }

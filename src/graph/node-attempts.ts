@@ -8,12 +8,20 @@ import { backoffDelay } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { CompiledNode } from './compiled-graph.js';
-import { EXECUTION, type NodeCallbackContext, type NodeContext } from './node-context.js';
-import { isRetryableNodeError, metadataTail, nodeEvent, type RunScope } from './node-runner.js';
+import { attemptContext } from './attempt-context.js';
+import { EXECUTION, type NodeCallbackContext } from './node-context.js';
+import { emitNodeEvent, isRetryableNodeError, metadataTail, type RunScope } from './node-runner.js';
 import { traceNodeRetry } from './node-span.js';
 import { NodeTimer } from './node-timer.js';
 import type { State } from './state-schema.js';
 
+/**
+ * @internal A first attempt the direct path already made: the promise its node returned (to be awaited as any attempt's
+ * is), or its failure, already judged retryable (`onNodeError` and `retryOn` were called for it).
+ */
+export type StartedAttempt = { attempt: number; outcome: PromiseLike<unknown> } | { attempt: number; retrying: unknown };
+
+/** @internal Runs the node's attempts (from `started` on, when the direct path made the first); resolves with its raw result. */
 export async function attempts(
   scope: RunScope,
   node: CompiledNode,
@@ -21,61 +29,64 @@ export async function attempts(
   state: State,
   onAttempt: (attempt: number) => void,
   span: SpanHandle,
+  started?: StartedAttempt,
 ): Promise<unknown> {
-  for (let attempt = 1; ; attempt++) {
-    scope.signal?.throwIfAborted();
-    onAttempt(attempt);
-    try {
-      const timer = node.timeoutMs === undefined ? undefined : new NodeTimer(node, context.stepNumber, attempt, scope.signal);
-      try {
-        const outcome: unknown = span.run(() => node.run({ ...state }, withAttempt(context, scope, attempt, timer)));
-        if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
-        if (timer) return await timer.race(outcome); // ends at the time limit, whether the node listens or not
-        if (!scope.signal) return await outcome; // nothing can abort the run
-        const aborted = abortPromise(scope.signal);
-        try {
-          return await Promise.race([outcome, aborted.promise]);
-        } finally {
-          aborted.dispose();
-        }
-      } finally {
-        timer?.dispose();
+  let head = started;
+  if (head) onAttempt(head.attempt);
+  for (let attempt = head?.attempt ?? 1; ; attempt++) {
+    let failure: unknown;
+    if (head && 'retrying' in head) {
+      failure = head.retrying;
+      head = undefined;
+    } else {
+      if (!head) {
+        scope.signal?.throwIfAborted();
+        onAttempt(attempt);
       }
-    } catch (error) {
-      if (scope.signal?.aborted) throw scope.signal.reason;
-      const options = node.retryOptions;
-      const retryOn = node.retry?.retryOn ?? isRetryableNodeError;
-      const willRetry = attempt < options.maxAttempts && retryOn(error);
-      for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
-      if (!willRetry) throw error;
-      const delayMs = backoffDelay(attempt, options);
-      traceNodeRetry(span, attempt, delayMs, error);
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, metadataTail({ phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }), error));
-      await delay(delayMs, scope.signal);
+      try {
+        const timer = node.timeoutMs === undefined ? undefined : new NodeTimer(node, context.stepNumber, attempt, scope.signal);
+        try {
+          let outcome: unknown;
+          if (head) {
+            outcome = head.outcome; // a promise (the direct path looked)
+            head = undefined;
+          } else {
+            const nodeContext = attemptContext(node, context.stepNumber, context.invocationId, timer ? timer.guard(context[EXECUTION]) : context[EXECUTION], timer ?? scope, attempt, context.path);
+            outcome = scope.traced ? span.run(() => node.run({ ...state }, nodeContext)) : node.run({ ...state }, nodeContext);
+            if (!isThenable(outcome)) return outcome; // a synchronous node: nothing to race
+          }
+          if (timer) return await timer.race(outcome as PromiseLike<unknown>); // ends at the time limit, whether the node listens or not
+          if (!scope.signal) return await outcome; // nothing can abort the run
+          const aborted = abortPromise(scope.signal);
+          try {
+            return await Promise.race([outcome, aborted.promise]);
+          } finally {
+            aborted.dispose();
+          }
+        } finally {
+          timer?.dispose();
+        }
+      } catch (error) {
+        if (scope.signal?.aborted) throw scope.signal.reason;
+        const willRetry = attempt < node.retryOptions.maxAttempts && retries(node, error);
+        for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+        if (!willRetry) throw error;
+        failure = error;
+      }
     }
+    const options = node.retryOptions;
+    const delayMs = backoffDelay(attempt, options);
+    traceNodeRetry(span, attempt, delayMs, failure);
+    if (scope.listening) {
+      emitNodeEvent(scope, node, ObjectType.GraphNodeError, context.stepNumber, metadataTail({ phase: 'error', retrying: true, attempt, maxAttempts: options.maxAttempts, delayMs }), failure);
+    }
+    await delay(delayMs, scope.signal);
   }
 }
 
-/**
- * The node's context for one attempt (built field by field: spreading an object with a symbol key is slow). Its
- * `signal` is read through a getter, so a run without a caller's signal makes its never-firing one only for nodes
- * that look at it; a timed node's is its attempt's own (see `NodeTimer`).
- */
-function withAttempt(context: NodeCallbackContext, scope: RunScope, attempt: number, timer: NodeTimer | undefined): NodeContext {
-  const nodeContext: NodeContext = {
-    nodeId: context.nodeId,
-    nodeName: context.nodeName,
-    nodeType: context.nodeType,
-    stepNumber: context.stepNumber,
-    invocationId: context.invocationId,
-    [EXECUTION]: timer ? timer.guard(context[EXECUTION]) : context[EXECUTION],
-    get signal() {
-      return timer ? timer.signal : scope.nodeSignal();
-    },
-    attempt,
-  };
-  if (context.path !== undefined) nodeContext.path = context.path;
-  return nodeContext;
+/** @internal Whether the node's retry policy retries `error` (its `retryOn`, else {@link isRetryableNodeError}). */
+export function retries(node: CompiledNode, error: unknown): boolean {
+  return (node.retry?.retryOn ?? isRetryableNodeError)(error);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../runner/event.js';
+import type { SignalSource } from './attempt-context.js';
 import type { Checkpointer } from './checkpoint.js';
 import type { NodeFallback } from './node-options.js';
 import type { State } from './state-schema.js';
@@ -27,6 +28,8 @@ export interface ExecutionHooks {
   checkpoint?: CheckpointHooks | undefined;
   /** The node's declared fallback (`addNode(…, { fallback })`), which a recovering collector applies. */
   fallback?: NodeFallback | undefined;
+  /** Where the node's signal comes from when its context was built without one (see `attemptContext`). */
+  signalSource?: SignalSource | undefined;
   /** The run's telemetry and this node's span (an agent node's child runs under it). */
   telemetry?: Telemetry | undefined;
   span?: SpanHandle | undefined;

@@ -13,10 +13,11 @@ import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from
 import { Command } from './command.js';
 import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
-import { EXECUTION, type CheckpointHooks, type NodeCallbackContext } from './node-context.js';
+import { EXECUTION, type CheckpointHooks, type ExecutionHooks, type NodeCallbackContext } from './node-context.js';
+import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
 import type { State } from './state-schema.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
-import { attempts } from './node-attempts.js';
+import { attempts, type StartedAttempt } from './node-attempts.js';
 import { endNodeSpan, nodeSpan } from './node-span.js';
 
 /** @internal What a node runner needs from its run. */
@@ -24,8 +25,12 @@ export interface RunScope {
   parts: Readonly<GraphParts>;
   /** The caller's signal, if any. */
   signal: AbortSignal | undefined;
+  /** The never-firing signal of a run without a caller's, once a node asked for it. */
+  idleSignal: AbortSignal | undefined;
   /** The signal node contexts carry: the caller's, or one that never fires, made on first use. */
   nodeSignal(): AbortSignal;
+  /** That signal when it is there already; else `undefined`. */
+  signalNow(): AbortSignal | undefined;
   invocationId: string;
   path: readonly string[];
   branch?: string | undefined;
@@ -36,6 +41,10 @@ export interface RunScope {
   /** Where node spans go, and the run's span they are children of. */
   telemetry: Telemetry;
   span?: SpanHandle | undefined;
+  /** True when the run has a listener: without one, no event is built (nobody could see it). */
+  listening: boolean;
+  /** True when the run records spans (its telemetry is not `NO_TELEMETRY`): without, no node span is started. */
+  traced: boolean;
 }
 
 /** @internal How one node ended. */
@@ -56,21 +65,28 @@ function origin(scope: RunScope, node: GraphNode): EventOrigin {
   return { invocationId: scope.invocationId, author: node.id, branch: scope.branch, requestId: scope.requestId };
 }
 
-/** The JSON text after `"stepNumber":n` in node-event metadata: `,"phase":"start"}`. */
+/** @internal The JSON text after `"stepNumber":n` in node-event metadata: `,"phase":"start"}`. */
 export function metadataTail(extra: Record<string, unknown>): string {
   const rest = JSON.stringify(extra);
   return rest === '{}' ? '}' : `,${rest.slice(1)}`;
 }
 
-// The tails of the two events every node step emits, serialized once.
-const PHASE_START = metadataTail({ phase: 'start' });
-const PHASE_ERROR = metadataTail({ phase: 'error' });
-const PHASE_COMPLETE = metadataTail({ phase: 'complete' });
+/** @internal The metadata tail of a `graph.node.start` event (the tails every node step emits are serialized once). */
+export const PHASE_START = metadataTail({ phase: 'start' });
+/** @internal The metadata tail of a node's `graph.node.error` event. */
+export const PHASE_ERROR = metadataTail({ phase: 'error' });
+/** @internal The metadata tail of a node's `graph.node.complete` event. */
+export const PHASE_COMPLETE = metadataTail({ phase: 'complete' });
 const PHASE_COMPLETE_RECOVERED = metadataTail({ phase: 'complete', recovered: true });
 const PHASE_REDUCE = metadataTail({ phase: 'reduce' });
 const PHASE_AFTER_CALLBACK = metadataTail({ phase: 'after_callback' });
 
-export function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
+/** @internal Emits a node event, built only when the run has a listener. */
+export function emitNodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): void {
+  if (scope.listening) scope.emit(nodeEvent(scope, node, object, step, tail, error));
+}
+
+function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
   const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
   return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, tail) } });
 }
@@ -91,11 +107,11 @@ function nodeMetadata(node: GraphNode, step: number, tail: string): string {
 }
 
 /**
- * A node result must be a state update, a `Command`, or nothing. An update is read once, here, into a plain copy:
+ * @internal A node result must be a state update, a `Command`, or nothing. An update is read once, here, into a plain copy:
  * a getter that throws is this node's failure (not a nameless run failure later), and a getter or an object that
  * changes afterwards cannot change what is reduced.
  */
-function checkResult(node: GraphNode, result: unknown): State | Command<State> | undefined {
+export function checkResult(node: GraphNode, result: unknown): State | Command<State> | undefined {
   if (result === undefined || result === null) return undefined;
   if (Command.isInstance(result)) return result.update === undefined ? (result as Command<State>) : new Command({ update: materialize(node, result.update), goto: result.goto });
   if (isPlainObject(result)) return materialize(node, result);
@@ -106,8 +122,9 @@ function checkResult(node: GraphNode, result: unknown): State | Command<State> |
 
 function materialize(node: GraphNode, update: unknown): State {
   if (!isPlainObject(update)) throw new WorkflowError(`node ${node.id} returned a Command whose update is not a state update object`, { nodeId: node.id });
-  const copy: State = {};
-  for (const key of Object.keys(update)) {
+  const keys = Object.keys(update);
+  const copy: State = { ...updateTemplate(node, keys) };
+  for (const key of keys) {
     let value: unknown;
     try {
       value = update[key];
@@ -119,36 +136,71 @@ function materialize(node: GraphNode, update: unknown): State {
   return copy;
 }
 
-/** The context node callbacks receive; fallback updates registered through it are collected in `fallbackUpdates`. */
-function callbackContext(scope: RunScope, node: CompiledNode, step: number, fallbackUpdates: State[], span: SpanHandle): NodeCallbackContext {
+/**
+ * An object with `keys`, each `undefined`, that the node keeps while its updates have those keys: copies made from it
+ * share one hidden class the node keeps alive (a copy built key by key gets one that a full GC drops between runs,
+ * and with it the optimized code of every function that reads updates).
+ */
+function updateTemplate(node: GraphNode, keys: readonly string[]): State {
+  const shape = node.updateShape;
+  if (shape !== undefined && sameKeys(shape.keys, keys)) return shape.template;
+  const template: State = {};
+  for (const key of keys) defineData(template, key, undefined);
+  node.updateShape = { keys, template };
+  return template;
+}
+
+function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
+  if (known.length !== keys.length) return false;
+  for (let index = 0; index < keys.length; index++) if (known[index] !== keys[index]) return false;
+  return true;
+}
+
+/** The context node callbacks receive. */
+function callbackContext(scope: RunScope, node: CompiledNode, step: number, hooks: ExecutionHooks): NodeCallbackContext {
   const context: NodeCallbackContext = {
     nodeId: node.id,
     nodeName: node.name,
     nodeType: node.type,
     stepNumber: step,
     invocationId: scope.invocationId,
-    [EXECUTION]: {
-      emit: scope.emit,
-      addFallbackUpdate: (update) => fallbackUpdates.push(update),
-      branch: scope.branch,
-      requestId: scope.requestId,
-      checkpoint: scope.checkpoint && { ...scope.checkpoint },
-      fallback: node.fallback,
-      telemetry: scope.telemetry,
-      span,
-    },
+    [EXECUTION]: hooks, // last: see `attemptContext`
   };
   if (scope.path.length > 0) context.path = scope.path;
   return context;
 }
 
-/** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
-export async function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
-  const fallbackUpdates: State[] = [];
-  const span = nodeSpan(scope.telemetry, scope.span, node, step);
-  const context = callbackContext(scope, node, step, fallbackUpdates, span);
-  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeStart, step, PHASE_START));
+/** @internal One node step's span: its own when the run is traced, else the run's (an inert one). */
+export function stepSpan(scope: RunScope, node: CompiledNode, step: number): SpanHandle {
+  return scope.traced ? nodeSpan(scope.telemetry, scope.span, node, step) : (scope.span as SpanHandle);
+}
 
+/** @internal A node step begun elsewhere (the direct path): its context, hooks and span, and its first attempt. */
+export interface BegunNode {
+  hooks: NodeHooks;
+  span: SpanHandle;
+  started: StartedAttempt;
+}
+
+/** Runs `node` on `state` at superstep `step`. Rejects only with the abort reason. */
+export function runNode(scope: RunScope, node: CompiledNode, state: State, step: number): Promise<NodeOutcome> {
+  const span = stepSpan(scope, node, step);
+  const hooks = nodeHooks(scope, node, span);
+  emitNodeEvent(scope, node, ObjectType.GraphNodeStart, step, PHASE_START);
+  return runFrom(scope, node, state, step, { hooks, span, started: undefined });
+}
+
+/**
+ * @internal The rest of a node step whose first attempt the direct path started (its function returned a promise,
+ * or failed into a retry): from there on exactly what {@link runNode} does. Rejects only with the abort reason.
+ */
+export function continueNode(scope: RunScope, node: CompiledNode, state: State, step: number, begun: BegunNode): Promise<NodeOutcome> {
+  return runFrom(scope, node, state, step, begun);
+}
+
+async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: number, begun: Omit<BegunNode, 'started'> & { started: StartedAttempt | undefined }): Promise<NodeOutcome> {
+  const { hooks, span, started } = begun;
+  const context = callbackContext(scope, node, step, hooks);
   let result: unknown;
   let error: unknown;
   let failed = false;
@@ -156,7 +208,7 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
   try {
     let skipped = false;
     for (const callbacks of node.callbacksBefore) {
-      if (!callbacks.beforeNode) continue;
+      if (started || !callbacks.beforeNode) continue;
       const early = await callbacks.beforeNode(context, { ...state });
       if (early !== undefined) {
         result = early;
@@ -164,30 +216,38 @@ export async function runNode(scope: RunScope, node: CompiledNode, state: State,
         break;
       }
     }
-    if (!skipped) result = await attempts(scope, node, context, state, (attempt) => (attemptsMade = attempt), span);
+    if (!skipped) result = await attempts(scope, node, context, state, (attempt) => (attemptsMade = attempt), span, started);
     result = checkResult(node, result);
   } catch (caught) {
     if (scope.signal?.aborted) {
-      endNodeSpan(span, attemptsMade, { error: scope.signal.reason, recovered: false });
+      endSpan(scope, span, attemptsMade, { error: scope.signal.reason, recovered: false });
       throw scope.signal.reason;
     }
     failed = true;
-    // A thrown null/undefined still is a failure: give it a shape, so callbacks and the collector record it.
-    error = caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
+    error = failureOf(node, step, caught);
   }
-  return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_ERROR, span });
+  return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, hooks, errorTail: PHASE_ERROR, span });
+}
+
+/** @internal What a node threw, as its failure: a thrown null/undefined still is one, given a shape the collector records. */
+export function failureOf(node: GraphNode, step: number, caught: unknown): unknown {
+  return caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
 }
 
 /**
- * A node whose update could not be reduced into the state (its reducer threw) failed like any node: a
+ * @internal A node whose update could not be reduced into the state (its reducer threw) failed like any node: a
  * `graph.node.error` event (phase `reduce`), then its `afterNode` callbacks with the error, so the collector records
  * it and a policy may recover it. Rejects only with the abort reason.
  */
 export function failNodeUpdate(scope: RunScope, node: CompiledNode, state: State, step: number, error: unknown, attemptsMade: number): Promise<NodeOutcome> {
-  const fallbackUpdates: State[] = [];
-  const span = nodeSpan(scope.telemetry, scope.span, node, step);
-  const context = callbackContext(scope, node, step, fallbackUpdates, span);
-  return settleNode(scope, node, context, state, step, { result: undefined, error, failed: true, attempts: attemptsMade, fallbackUpdates, errorTail: PHASE_REDUCE, span });
+  const span = stepSpan(scope, node, step);
+  const hooks = nodeHooks(scope, node, span);
+  return settleNode(scope, node, callbackContext(scope, node, step, hooks), state, step, { result: undefined, error, failed: true, attempts: attemptsMade, hooks, errorTail: PHASE_REDUCE, span });
+}
+
+/** Ends a node's span (nothing to do when the run is not traced). */
+function endSpan(scope: RunScope, span: SpanHandle, attemptsMade: number, failure: { error: unknown; recovered: boolean } | undefined): void {
+  if (scope.traced) endNodeSpan(span, attemptsMade, failure);
 }
 
 interface Settling {
@@ -195,7 +255,7 @@ interface Settling {
   error: unknown;
   failed: boolean;
   attempts: number;
-  fallbackUpdates: State[];
+  hooks: NodeHooks;
   errorTail: string;
   span: SpanHandle;
 }
@@ -203,18 +263,18 @@ interface Settling {
 /** The end of a node step: its error event when it failed, the `afterNode` chain (which may recover it), its outcome. */
 async function settleNode(scope: RunScope, node: CompiledNode, context: NodeCallbackContext, state: State, step: number, settling: Settling): Promise<NodeOutcome> {
   const outcome = await settleUntraced(scope, node, context, state, step, settling).catch((abort: unknown) => {
-    endNodeSpan(settling.span, settling.attempts, { error: abort, recovered: false });
+    endSpan(scope, settling.span, settling.attempts, { error: abort, recovered: false });
     throw abort;
   });
   const original = settling.failed ? settling.error : undefined;
-  endNodeSpan(settling.span, settling.attempts, outcome.ok ? (outcome.recovered ? { error: original, recovered: true } : undefined) : { error: outcome.error, recovered: false });
+  endSpan(scope, settling.span, settling.attempts, outcome.ok ? (outcome.recovered ? { error: original, recovered: true } : undefined) : { error: outcome.error, recovered: false });
   return outcome;
 }
 
 async function settleUntraced(scope: RunScope, node: CompiledNode, context: NodeCallbackContext, state: State, step: number, settling: Settling): Promise<NodeOutcome> {
   let { result, error, failed } = settling;
-  const { fallbackUpdates } = settling;
-  if (failed) scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, settling.errorTail, error));
+  const { hooks } = settling;
+  if (failed) emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, settling.errorTail, error);
   let recovered = false;
   for (const callbacks of node.callbacksAfter) {
     if (!callbacks.afterNode) continue;
@@ -229,11 +289,11 @@ async function settleUntraced(scope: RunScope, node: CompiledNode, context: Node
     } catch (callbackError) {
       if (scope.signal?.aborted) throw scope.signal.reason;
       const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
-      scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, wrapped));
-      return { ok: false, node, error: wrapped, attempts: settling.attempts, fallbackUpdates };
+      emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, wrapped);
+      return { ok: false, node, error: wrapped, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };
     }
   }
-  if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates };
-  scope.emit(nodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? PHASE_COMPLETE_RECOVERED : PHASE_COMPLETE));
+  if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };
+  emitNodeEvent(scope, node, ObjectType.GraphNodeComplete, step, recovered ? PHASE_COMPLETE_RECOVERED : PHASE_COMPLETE);
   return { ok: true, node, result: result as State | Command | undefined, recovered, attempts: settling.attempts };
 }

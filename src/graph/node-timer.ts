@@ -7,10 +7,11 @@ import { WorkflowError } from '../errors/workflow-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { NODE_TIMEOUT } from './constants.js';
 import type { GraphNode } from './compiled-graph.js';
+import type { SignalSource } from './attempt-context.js';
 import type { ExecutionHooks } from './node-context.js';
 
 /** @internal One attempt's timer. `dispose()` it when the attempt ends, however it ends: nothing is left running. */
-export class NodeTimer {
+export class NodeTimer implements SignalSource {
   private readonly controller: AbortController;
   private readonly unlink: () => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -30,6 +31,16 @@ export class NodeTimer {
 
   /** The attempt's signal: aborts with the run's reason, or with the timeout error when the time is up. */
   get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The attempt's signal, as the attempt's context reads it (see `AttemptContext`). */
+  nodeSignal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The attempt's signal (it always has one). */
+  signalNow(): AbortSignal {
     return this.controller.signal;
   }
 

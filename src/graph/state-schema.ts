@@ -62,6 +62,8 @@ export const reducers = Object.freeze({
  */
 export class StateSchema<S extends State = State, U extends State = StateUpdate<S>> {
   private readonly fields = new Map<string, StateField>();
+  /** The keys a fresh state starts with (the fields with a default, in order), each `undefined`; see `initialState`. */
+  #shape: State | undefined;
   /** @internal Set by `stateSchema(standardSchema)`: checks the state a run starts from. */
   readonly validator?: StandardSchemaV1 | undefined;
 
@@ -76,6 +78,7 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
       throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${JSON.stringify(name)})`]);
     }
     this.fields.set(name, field as StateField);
+    this.#shape = undefined;
     return this as unknown as WithField<S, U, K, T, V>;
   }
 
@@ -107,10 +110,19 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
 
   /** A fresh state: every field's default, then `input` reduced into it. */
   initialState(input: U | State = {}): S {
-    const state: State = {};
-    for (const [name, field] of this.fields) if (field.default) defineData(state, name, field.default());
+    // A copy of one long-lived object with the state's keys: every run's states then share its hidden class, which a
+    // full GC cannot drop while the schema lives (states built key by key get one nothing keeps alive between runs,
+    // and each GC would throw away the optimized code of every function that reads them).
+    const state: State = { ...(this.#shape ??= this.shapeOfState()) };
+    for (const [name, field] of this.fields) if (field.default) state[name] = field.default(); // field names are never `__proto__`
     if (input) this.reduceInto(state, input);
     return state as S;
+  }
+
+  private shapeOfState(): State {
+    const shape: State = {};
+    for (const [name, field] of this.fields) if (field.default) shape[name] = undefined;
+    return shape;
   }
 
   /** A new state with `update` reduced into `state` field by field (neither input is mutated). */
@@ -129,22 +141,28 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
    */
   reduceInto(target: State, update: U | State): void {
     const keys = Object.keys(update);
+    if (keys.length === 1) {
+      const key = keys[0] as string; // the common update: one key, nothing to hold back
+      defineData(target, key, this.reduceKey(target, key, (update as State)[key]));
+      return;
+    }
     const values: unknown[] = new Array(keys.length);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
-      const reducer = this.fields.get(key)?.reducer;
-      const value = (update as State)[key];
-      if (!reducer) {
-        values[index] = value;
-        continue;
-      }
-      try {
-        values[index] = reducer(target[key], value);
-      } catch (error) {
-        throw new WorkflowError(`the reducer of state key ${JSON.stringify(key)} threw: ${messageOf(error)}`, { cause: error });
-      }
+      values[index] = this.reduceKey(target, key, (update as State)[key]);
     }
     for (let index = 0; index < keys.length; index++) defineData(target, keys[index] as string, values[index]);
+  }
+
+  /** The new value of `key`: `value` reduced into the current one by the field's reducer, or `value` itself. */
+  private reduceKey(target: State, key: string, value: unknown): unknown {
+    const reducer = this.fields.get(key)?.reducer;
+    if (!reducer) return value;
+    try {
+      return reducer(target[key], value);
+    } catch (error) {
+      throw new WorkflowError(`the reducer of state key ${JSON.stringify(key)} threw: ${messageOf(error)}`, { cause: error });
+    }
   }
 }
 

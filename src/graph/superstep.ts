@@ -9,6 +9,7 @@ import { messageOf } from '../internal/error-chain.js';
 import { Command } from './command.js';
 import { END, Severity } from './constants.js';
 import { createExecutionError } from './execution-error.js';
+import type { GraphBranch } from './compiled-graph.js';
 import { failNodeUpdate, type NodeOutcome, type RunScope } from './node-runner.js';
 import type { State } from './state-schema.js';
 
@@ -78,22 +79,28 @@ export interface ReducedStep {
   settled: SettledNode[];
 }
 
+/** What a node that reduced nothing applied. */
+const NOTHING: readonly State[] = Object.freeze([]);
+
 function reduceFrom(scope: RunScope, snapshot: State, outcomes: ReadonlyArray<NodeOutcome | ReplayedNode>, step: number, start: number, from: State | undefined, settled: SettledNode[]): ReducedStep | Promise<ReducedStep> {
   let next = from;
   for (let at = start; at < outcomes.length; at++) {
     const outcome = outcomes[at] as NodeOutcome | ReplayedNode;
-    const own = outcome.ok ? updateOf(outcome.result) : undefined;
-    const updates: readonly State[] = 'replay' in outcome ? outcome.replay : own === undefined ? [] : [own];
-    const last = updates[updates.length - 1];
-    if (!outcome.ok || last === undefined) {
-      settled.push({ outcome, applied: [] });
+    if (!outcome.ok) {
+      settled.push({ outcome, applied: NOTHING });
+      continue;
+    }
+    const replay = (outcome as Partial<ReplayedNode>).replay;
+    const last = replay === undefined ? updateOf(outcome.result) : replay[replay.length - 1];
+    if (last === undefined) {
+      settled.push({ outcome, applied: NOTHING });
       continue;
     }
     next ??= { ...snapshot };
-    for (let index = 0; index < updates.length - 1; index++) reduceRecords(scope, next, updates[index] as State);
+    if (replay !== undefined) for (let index = 0; index < replay.length - 1; index++) reduceRecords(scope, next, replay[index] as State);
     const failure = reduce(scope, next, last);
     if (failure === undefined) {
-      settled.push({ outcome, applied: updates });
+      settled.push({ outcome, applied: replay ?? [last] });
       continue;
     }
     const state = next;
@@ -135,38 +142,97 @@ export function nodeOf(scope: RunScope, id: string) {
   return node;
 }
 
-/** @internal The next step's nodes, in order of first appearance; `END` dropped. */
-export async function route(scope: RunScope, outcomes: readonly SucceededNode[], state: State, step: number): Promise<string[]> {
-  const { edgesFrom, branchesFrom, nodes } = scope.parts;
-  const next: string[] = [];
-  const seen = new Set<string>();
-  const add = (from: string, target: string) => {
-    if (target === END || seen.has(target)) return;
-    if (!nodes.has(target)) throw new WorkflowError(`execution failed at step ${step}: node ${from} routed to unknown node ${JSON.stringify(target)}`, { nodeId: from, stepNumber: step });
-    seen.add(target);
-    next.push(target);
-  };
-  for (const outcome of outcomes) {
-    const id = outcome.node.id;
-    const result = outcome.result;
-    if (Command.isInstance(result) && result.goto !== undefined) {
-      for (const target of result.targets()) add(id, target);
-      continue;
-    }
-    for (const to of edgesFrom.get(id) ?? []) add(id, to);
-    for (const branch of branchesFrom.get(id) ?? []) {
-      let choice: string | readonly string[];
-      try {
-        choice = await branch.router({ ...state });
-      } catch (error) {
-        throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: step, cause: error });
-      }
-      for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
-        const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
-        if (target === undefined) throw new WorkflowError(`execution failed at step ${step}: the router after node ${id} chose ${JSON.stringify(key)}, which its path map does not contain`, { nodeId: id, stepNumber: step });
-        add(id, target);
-      }
-    }
+/**
+ * @internal The next step's nodes, in order of first appearance; `END` dropped. Synchronous unless a router returns a
+ * promise: a node alone in its step without conditional edges goes where its compiled `successors` say.
+ */
+export function route(scope: RunScope, settled: readonly SettledNode[], state: State, step: number): readonly string[] | Promise<readonly string[]> {
+  if (settled.length === 1) {
+    const { node, result } = settled[0]?.outcome as SucceededNode;
+    if (node.successors !== undefined && !(Command.isInstance(result) && result.goto !== undefined)) return node.successors;
   }
-  return next;
+  return routeFrom({ scope, settled, state, step, next: [], seen: undefined }, 0, 0);
+}
+
+/** Small steps look targets up in the list itself; a set is made once the list grows past this. */
+const LINEAR_LOOKUP = 16;
+
+/**
+ * One step's routing, resumable after a router's promise. A plain object (its hidden class outlives every step; a
+ * class instance's is dropped by a full GC with the optimized code that reads it).
+ */
+interface Routing {
+  scope: RunScope;
+  settled: readonly SettledNode[];
+  state: State;
+  step: number;
+  next: string[];
+  seen: Set<string> | undefined;
+}
+
+/** Routes from the `at`-th node on, starting with its `branchAt`-th conditional edge. */
+function routeFrom(routing: Routing, at: number, branchAt: number): string[] | Promise<string[]> {
+  const { edgesFrom, branchesFrom } = routing.scope.parts;
+  const { settled, state } = routing;
+  for (let index = at; index < settled.length; index++) {
+    const { node, result } = (settled[index] as SettledNode).outcome as SucceededNode;
+    const id = node.id;
+    if (branchAt === 0) {
+      if (Command.isInstance(result) && result.goto !== undefined) {
+        for (const target of result.targets()) add(routing, id, target);
+        continue;
+      }
+      for (const to of edgesFrom.get(id) ?? []) add(routing, id, to);
+    }
+    const branches = branchesFrom.get(id) ?? [];
+    for (let branchIndex = branchAt; branchIndex < branches.length; branchIndex++) {
+      const branch = branches[branchIndex] as GraphBranch;
+      let choice: string | readonly string[] | PromiseLike<string | readonly string[]>;
+      try {
+        choice = branch.router({ ...state });
+      } catch (error) {
+        throw routerFailed(routing, id, error);
+      }
+      if (isThenable(choice)) {
+        return Promise.resolve(choice).then(
+          (chosen) => {
+            choose(routing, id, branch, chosen);
+            return routeFrom(routing, index, branchIndex + 1);
+          },
+          (error: unknown) => {
+            throw routerFailed(routing, id, error);
+          },
+        );
+      }
+      choose(routing, id, branch, choice as string | readonly string[]);
+    }
+    branchAt = 0;
+  }
+  return routing.next;
+}
+
+function routerFailed(routing: Routing, id: string, error: unknown): WorkflowError {
+  return new WorkflowError(`execution failed at step ${routing.step}: the router after node ${id} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: routing.step, cause: error });
+}
+
+function choose(routing: Routing, id: string, branch: GraphBranch, choice: string | readonly string[]): void {
+  for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
+    const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
+    if (target === undefined) throw new WorkflowError(`execution failed at step ${routing.step}: the router after node ${id} chose ${JSON.stringify(key)}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
+    add(routing, id, target);
+  }
+}
+
+function add(routing: Routing, from: string, target: string): void {
+  if (target === END) return;
+  const { next } = routing;
+  if (routing.seen === undefined && next.length >= LINEAR_LOOKUP) routing.seen = new Set(next);
+  if (routing.seen ? routing.seen.has(target) : next.includes(target)) return;
+  if (!routing.scope.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${routing.step}: node ${from} routed to unknown node ${JSON.stringify(target)}`, { nodeId: from, stepNumber: routing.step });
+  routing.seen?.add(target);
+  next.push(target);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
