@@ -38,7 +38,7 @@ export default [
   },
   {
     input: 'src/iife.ts',
-    output: { file: 'dist/faultline.iife.js', format: 'iife', name: 'Faultline', sourcemap: true, plugins: [terser()] },
+    output: { file: 'dist/faultline.iife.js', format: 'iife', name: 'Faultline', sourcemap: true, inlineDynamicImports: true, plugins: [terser()] },
     plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: './tsconfig.build.json', outputToFilesystem: false })],
   },
 ];

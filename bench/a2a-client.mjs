@@ -44,7 +44,7 @@ async function bundle(name, code) {
     ],
   });
   try {
-    const { output } = await build.generate({ format: 'es', plugins: [terser({ format: { comments: false } })] });
+    const { output } = await build.generate({ format: 'es', inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
     const file = join(OUT, `${name.replace(/\W+/g, '-')}.mjs`);
     writeFileSync(file, output[0].code);
     return { file, minified: Buffer.byteLength(output[0].code), gzip: gzipSync(output[0].code, { level: 9 }).byteLength, modules: output[0].modules };

@@ -33,7 +33,7 @@ export async function bundleSize(code) {
     ],
   });
   try {
-    const { output } = await build.generate({ format: 'es', plugins: [terser({ format: { comments: false } })] });
+    const { output } = await build.generate({ format: 'es', inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
     const chunk = output[0];
     const modules = Object.entries(chunk.modules)
       .filter(([, info]) => info.renderedLength > 0)

@@ -147,3 +147,16 @@ export type A2AProtocolVersion = '0.3' | '1.0';
  * @example `headers: { [A2A_VERSION_HEADER]: '1.0' }`
  */
 export const A2A_VERSION_HEADER = 'A2A-Version';
+
+/**
+ * The text of the generic answer when structured task errors are off (tRPC's).
+ * @example `if (message.parts[0]?.text === GENERIC_FAILURE_TEXT) console.warn('the remote agent failed')`
+ */
+export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your request.';
+
+/**
+ * `error_code` of a task that failed outside its agent's run (its message could not be read, an event could not be
+ * encoded): the task still ends `failed`, with this code and a message naming the problem.
+ * @example `if (task.metadata?.error_code === TASK_FAILED_INTERNALLY) reportServerBug(task)`
+ */
+export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';

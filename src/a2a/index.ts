@@ -18,7 +18,9 @@ export {
   AGENT_CARD_PATH,
   ErrorMetadataKey,
   FAILURE_STATES,
+  GENERIC_FAILURE_TEXT,
   LEGACY_AGENT_CARD_PATH,
+  TASK_FAILED_INTERNALLY,
   TaskState,
   TERMINAL_STATES,
   type A2AProtocolVersion,
@@ -37,7 +39,6 @@ export {
 } from './event-converter.js';
 export { createA2AHandler, type A2AHandler, type A2AHandlerOptions } from './handler.js';
 export { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-export { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './task-execution.js';
 export { InMemoryA2ATaskStore, type A2ATaskStore, type InMemoryA2ATaskStoreOptions } from './task-store.js';
 export type {
   A2AMessage,

@@ -1,9 +1,15 @@
 /** @internal What one task's execution needs (see `TaskExecution`). */
-import type { Runner } from '../runner/runner.js';
+import type { RunEvent } from '../runner/event.js';
+import type { RunnerRunOptions } from '../runner/runner.js';
 import type { TaskJournal } from './task-journal.js';
 
+/** What a task runs on: a `Runner`, or the handler's runner made on first use. */
+export interface TaskRunner {
+  run(options: RunnerRunOptions): AsyncIterable<RunEvent>;
+}
+
 export interface TaskExecutionOptions {
-  runner: Runner;
+  runner: TaskRunner;
   /** Where each transition and chunk is written before it is published. */
   journal: TaskJournal;
   structured: boolean;

@@ -22,19 +22,8 @@ import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata
 import { agentMessage, artifactUpdate, scrubEvent, stateString } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
+import { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './constants.js';
 
-/**
- * The text of the generic answer when structured task errors are off (tRPC's).
- * @example `if (message.parts[0]?.text === GENERIC_FAILURE_TEXT) console.warn('the remote agent failed')`
- */
-export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your request.';
-
-/**
- * `error_code` of a task that failed outside its agent's run (its message could not be read, an event could not be
- * encoded): the task still ends `failed`, with this code and a message naming the problem.
- * @example `if (task.metadata?.error_code === TASK_FAILED_INTERNALLY) reportServerBug(task)`
- */
-export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';
 
 /** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
 export const MAX_STREAMS_PER_TASK = 100;

@@ -4,7 +4,7 @@
  * code over its own storage, so both answer every call identically.
  */
 import { createId } from '../internal/ids.js';
-import type { Runner } from '../runner/runner.js';
+import type { TaskRunner } from './task-execution-options.js';
 import { A2AErrorCode, type A2AProtocolVersion } from './constants.js';
 import { callFailure, failure, type A2ACall } from './handler-front.js';
 import type { WaitUntil } from './handler-http.js';
@@ -18,7 +18,7 @@ import { streamEventToV1, taskToV1 } from './v1-codec.js';
 
 /** @internal */
 export interface TaskOperationsSettings extends StreamLimits {
-  runner: Runner;
+  runner: TaskRunner;
   /** Where finished (and, for other isolates, running) tasks are read. */
   store: A2ATaskStore;
   /** Where a new task's progress is written. */
