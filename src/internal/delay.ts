@@ -1,3 +1,5 @@
+import { RaceSet } from './race-set.js';
+
 /** Timers clamp to this (2^31 − 1 ms, about 24.8 days); larger values would fire immediately. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
@@ -106,45 +108,22 @@ export function abortPromise(signal: AbortSignal): { promise: Promise<never>; di
  * @example `const racer = new AbortRace(signal); const chunk = await racer.race(reader.read()); racer.dispose();`
  */
 export class AbortRace {
-  private readonly pending = new Set<(reason: unknown) => void>();
+  private readonly races = new RaceSet();
   private readonly stop: () => void;
 
-  constructor(private readonly signal: AbortSignal) {
-    this.stop = watchAbort(signal, () => {
-      const pending = [...this.pending];
-      this.pending.clear();
-      // As `Promise.race` would: a promise that settled before the abort still wins (its reaction is queued first).
-      queueMicrotask(() => {
-        for (const reject of pending) reject(signal.reason);
-      });
-    });
+  constructor(signal: AbortSignal) {
+    this.stop = watchAbort(signal, () => this.races.abort(signal.reason));
+    if (signal.aborted) this.races.abort(signal.reason);
   }
 
   /** `promise`, or the signal's reason when it aborts first (a promise already settled wins, as with `Promise.race`). */
   race<T>(promise: Promise<T>): Promise<T> {
-    if (this.signal.aborted) {
-      const aborted = Promise.reject(this.signal.reason);
-      aborted.catch(() => {});
-      return Promise.race([promise, aborted]);
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.pending.add(reject);
-      promise.then(
-        (value) => {
-          this.pending.delete(reject);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.pending.delete(reject);
-          reject(error);
-        },
-      );
-    });
+    return this.races.race(promise);
   }
 
   dispose(): void {
     this.stop();
-    this.pending.clear();
+    this.races.clear();
   }
 }
 
