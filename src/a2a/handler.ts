@@ -1,4 +1,13 @@
+import type { Agent } from '../agent/agent.js';
+import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
+import { Runner } from '../runner/runner.js';
+import type { RunnableAgent } from '../runner/runnable-agent.js';
+import { createRPCFront } from './handler-front.js';
+import { findWaitUntil } from './handler-http.js';
 import { validateHandlerOptions, type A2AHandlerOptions } from './handler-options.js';
+import { createTaskOperations } from './task-operations.js';
+import { storeJournal } from './task-journal.js';
+import { InMemoryA2ATaskStore } from './task-store.js';
 
 export type { A2AHandlerOptions } from './handler-options.js';
 
@@ -37,31 +46,30 @@ export type A2AHandler = (request: Request, ...platform: unknown[]) => Promise<R
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const settings = validateHandlerOptions(options);
-  let server: Promise<A2AHandler> | undefined;
-  const load = (): Promise<A2AHandler> => {
-    if (server === undefined) {
-      const loading = import('./handler-server.js').then((module) => module.serveA2A(settings));
-      server = loading;
-      loading.catch(() => {
-        if (server === loading) server = undefined; // the next request tries again (a chunk that failed to load)
-      });
-    }
-    return server;
-  };
-  return async (request, ...platform) => {
-    let serve: A2AHandler;
-    try {
-      serve = await load();
-    } catch {
-      return serverUnavailable();
-    }
-    return serve(request, ...platform);
-  };
-}
-
-
-/** What a request gets when the server part could not be loaded: a JSON-RPC error, 503 with `Retry-After`. */
-function serverUnavailable(): Response {
-  const body = { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The A2A server could not be loaded; try again.' } };
-  return new Response(JSON.stringify(body), { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } });
+  const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent, telemetry: settings.telemetry });
+  const store = settings.taskStore ?? new InMemoryA2ATaskStore();
+  const journal = storeJournal(store);
+  const operations = createTaskOperations({
+    runner,
+    store,
+    journal: () => journal,
+    structured: settings.structuredTaskErrors ?? true,
+    secrets: [...(settings.secrets ?? [])],
+    keepAliveMs: settings.keepAliveMs ?? 15_000,
+    maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,
+    maxLiveTasks: settings.maxLiveTasks ?? 1_000,
+    journalTimeoutMs: settings.storeTimeoutMs ?? 10_000,
+    waitUntil: findWaitUntil,
+  });
+  return createRPCFront(
+    {
+      card: settings.card,
+      basePath: settings.basePath ?? '/',
+      versions: settings.protocolVersions ?? ['0.3', '1.0'],
+      limits: { maxBodyBytes: settings.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: settings.bodyTimeoutMs ?? 30_000, maxDepth: settings.maxDepth ?? MAX_JSON_DEPTH },
+      userId: settings.userId,
+      telemetry: settings.telemetry,
+    },
+    operations.answer,
+  );
 }

@@ -68,16 +68,16 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
       problems,
     });
   }
-  const global = [...draft.callbacks];
+  const graphWide = [...draft.callbacks];
   const nodes = new Map<string, CompiledNode>();
   for (const [id, node] of draft.nodes) {
     const own = node.callbacks ? [node.callbacks] : [];
     const compiled: CompiledNode = {
       ...node,
-      callbacksBefore: [...global, ...own],
-      callbacksAfter: [...own, ...global],
+      callbacksBefore: [...graphWide, ...own],
+      callbacksAfter: [...own, ...graphWide],
       retryOptions: resolveRetryOptions(node.retry ?? false),
-      direct: global.length === 0 && own.length === 0 && node.timeoutMs === undefined,
+      direct: graphWide.length === 0 && own.length === 0 && node.timeoutMs === undefined,
       successors: branchesFrom.has(id) ? undefined : [...new Set(edgesFrom.get(id) ?? [])].filter((target) => target !== END),
       updateShape: undefined,
     };
