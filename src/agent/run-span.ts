@@ -6,21 +6,18 @@
 import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { agentSpanName, chatSpanName, CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, TelemetryEvent } from '../telemetry/attributes.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
-import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_SPAN, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { AgentRunItem, AgentRunOptions, AgentSettings } from './types.js';
 
-/** The span every untraced run shares: nothing is built for it. */
-const INERT: SpanHandle = NO_TELEMETRY.startSpan('');
-
 /** False for the inert span of an untraced run (nothing it is told is kept). */
 export function isTraced(span: SpanHandle): boolean {
-  return span !== INERT;
+  return span !== NO_SPAN;
 }
 
 /** The span of one run of the agent. */
 export function runSpan(settings: Readonly<AgentSettings>, runId: string, options: AgentRunOptions): SpanHandle {
-  if (settings.telemetry === NO_TELEMETRY) return INERT;
+  if (settings.telemetry === NO_TELEMETRY) return NO_SPAN;
   return settings.telemetry.startSpan(agentSpanName(settings.name), {
     parent: options.parentSpan,
     attributes: {
@@ -44,7 +41,7 @@ export function traceBatch(span: SpanHandle, batch: readonly AgentRunItem[]): bo
       else span.addEvent(TelemetryEvent.RecoverableError, { [CommonAttribute.ErrorType]: errorTypeOf(item.error), 'faultline.iteration': item.iteration });
     } else if (item.type === 'finish') {
       last = true;
-      if (span === INERT) continue;
+      if (span === NO_SPAN) continue;
       span.setAttributes({
         [FaultlineAttribute.FinishReason]: item.finishReason,
         [GenAIAttribute.UsageInputTokens]: item.usage.promptTokens,
@@ -58,7 +55,7 @@ export function traceBatch(span: SpanHandle, batch: readonly AgentRunItem[]): bo
 
 /** A model call's `chat` span, a child of the run's. */
 export function startModelSpan(settings: Readonly<AgentSettings>, parent: SpanHandle): SpanHandle {
-  if (settings.telemetry === NO_TELEMETRY) return INERT;
+  if (settings.telemetry === NO_TELEMETRY) return NO_SPAN;
   const client = settings.chatClient;
   return settings.telemetry.startSpan(chatSpanName(client.model ?? client.name), {
     kind: 'client',
@@ -80,7 +77,7 @@ export function recordModelInput(settings: Readonly<AgentSettings>, span: SpanHa
 
 /** Ends a model call's span with what its finish said (and, with `recordContent`, the answer's text). */
 export function endModelSpan(span: SpanHandle, finishReason: FinishReason, usage: Usage | undefined, requestId: string | undefined, output?: string): void {
-  if (span === INERT) return;
+  if (span === NO_SPAN) return;
   span.setAttributes({
     [GenAIAttribute.OutputMessages]: output === undefined ? undefined : JSON.stringify([{ role: 'assistant', content: output, finish_reason: finishReason }]),
     [GenAIAttribute.ResponseFinishReasons]: [finishReason],

@@ -1,7 +1,8 @@
 import { read } from '../internal/error-chain.js';
 import type { SpanHandle, Telemetry } from './telemetry.js';
 
-const NO_SPAN: SpanHandle = Object.freeze({
+/** @internal The one inert span every untraced operation shares (compare with it to skip building attributes). */
+export const NO_SPAN: SpanHandle = Object.freeze({
   setAttributes(): void {},
   addEvent(): void {},
   end(): void {},

@@ -5,17 +5,15 @@
  */
 import type { RetryNotice } from '../internal/retry.js';
 import { CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, GenAIToolType, TelemetryEvent, toolSpanName } from '../telemetry/attributes.js';
-import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import { NO_SPAN, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { AnyTool } from './define-tool.js';
 import type { ToolRun } from './run-tool.js';
 
-const INERT: SpanHandle = NO_TELEMETRY.startSpan('');
-
 /** The span of one call of `tool`. */
 export function toolSpan(tool: AnyTool, callId: string, options: { telemetry?: Telemetry | undefined; parentSpan?: SpanHandle | undefined }, rawArguments: unknown): SpanHandle {
   const telemetry = options.telemetry ?? NO_TELEMETRY;
-  if (telemetry === NO_TELEMETRY) return INERT; // nothing records: no attributes are built
+  if (telemetry === NO_TELEMETRY) return NO_SPAN; // nothing records: no attributes are built
   return telemetry.startSpan(toolSpanName(tool.name), {
     parent: options.parentSpan,
     attributes: {
@@ -40,7 +38,7 @@ export function traceRetry(span: SpanHandle, notice: RetryNotice, type: string):
 
 /** Ends the span with the call's outcome; a result the model sees as an error fails it with that error's type. */
 export function endToolSpan(span: SpanHandle, run: ToolRun, telemetry: Telemetry | undefined): void {
-  if (span === INERT) return;
+  if (span === NO_SPAN) return;
   span.setAttributes({
     [FaultlineAttribute.ToolOutcome]: run.outcome,
     [FaultlineAttribute.ToolAttempts]: run.attempts,
