@@ -1,7 +1,7 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
-import { describeBytes, readBoundedBody } from '../internal/http-body.js';
+import { describeBytes, readBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactHeaders, redactURL } from '../internal/redact.js';
 import { Attempt } from '../internal/attempt.js';
@@ -97,7 +97,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         });
         break;
       }
-      const { text, exceeded } = await attempt.race(readBoundedBody(attempt.body(response), MAX_CARD_BYTES));
+      const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
       let json: unknown;
       try {

@@ -4,7 +4,7 @@ import { isPlainObject } from '../internal/json.js';
 import { redactURL } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { telemetryProblems } from '../telemetry/no-telemetry.js';
+import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { AgentCard } from './types.js';
@@ -82,9 +82,15 @@ function originOf(url: string, base?: string): string {
 }
 
 
+/** Checks the options of `createA2AClient`: a `ConfigError` listing every problem. */
 export function validateClientOptions(options: A2AClientOptions): A2AClientOptions {
-  if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A client options', ['options must be an object']);
+  if (!isPlainObject(options)) throw ConfigError.fromProblems(SUBJECT, ['options must be an object']);
   const problems: string[] = [];
+  /** `<key> must be <rule>` when the option is given and not `valid`. */
+  const rule = (key: keyof A2AClientOptions, valid: (value: never) => boolean, must: string): void => {
+    const value: unknown = options[key];
+    if (value !== undefined && !valid(value as never)) problems.push(`${key} must be ${must}`);
+  };
   if (options.url === undefined && options.agentCardUrl === undefined && options.card === undefined) problems.push('give url, agentCardUrl or card');
   for (const key of ['url', 'agentCardUrl'] as const) {
     const value: unknown = options[key];
@@ -96,20 +102,21 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
       problems.push(`${key} must be an absolute URL (got ${JSON.stringify(value)})`);
     }
   }
-  if (options.card !== undefined && !isPlainObject(options.card)) problems.push('card must be an agent card object');
-  if (options.protocolVersion !== undefined && options.protocolVersion !== '0.3' && options.protocolVersion !== '1.0') problems.push(`protocolVersion must be '0.3' or '1.0'`);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') problems.push('fetch must be a function');
-  if (options.headers !== undefined && (!isPlainObject(options.headers) || Object.values(options.headers).some((value) => typeof value !== 'string'))) problems.push('headers must be an object of strings');
-  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
-  problems.push(...telemetryProblems(options.telemetry));
-  const allow: unknown = options.allowCrossOrigin;
-  if (!(allow === undefined || typeof allow === 'boolean' || (Array.isArray(allow) && allow.every((entry) => originOf(String(entry)) !== 'null')))) {
-    problems.push('allowCrossOrigin must be a boolean or a list of absolute URLs');
+  rule('card', isPlainObject, 'an agent card object');
+  rule('protocolVersion', (value: unknown) => value === '0.3' || value === '1.0', `'0.3' or '1.0'`);
+  rule('fetch', (value: unknown) => typeof value === 'function', 'a function');
+  rule('headers', (value: unknown) => isPlainObject(value) && Object.values(value).every((entry) => typeof entry === 'string'), 'an object of strings');
+  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options), ...telemetryProblems(options.telemetry));
+  // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry), so an app without tracing
+  // bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather than ignored.
+  const { telemetry } = options;
+  if (isTelemetry(telemetry) && telemetry !== NO_TELEMETRY && telemetry.a2aClient === undefined) {
+    problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY): this one has no A2A client tracing (a2aClient)');
   }
-  for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) problems.push(`${key} must be a number > 0 or Infinity`);
-  }
-  if (problems.length > 0) throw ConfigError.fromProblems('A2A client options', problems);
+  rule('allowCrossOrigin', (value: unknown) => typeof value === 'boolean' || (Array.isArray(value) && value.every((entry) => originOf(String(entry)) !== 'null')), 'a boolean or a list of absolute URLs');
+  for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) rule(key, (value: unknown) => typeof value === 'number' && value > 0, 'a number > 0 or Infinity');
+  if (problems.length > 0) throw ConfigError.fromProblems(SUBJECT, problems);
   return options;
 }
+
+const SUBJECT = 'A2A client options';

@@ -4,15 +4,14 @@ import { createId } from '../internal/ids.js';
 import { headerSecrets, removeSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
-import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
-import { a2aCallSpan, traced, traceResult } from './client-spans.js';
+import { a2aCallTrace, traced } from './client-spans.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
 
-import { streamFromBatches } from '../internal/streams.js';
+import { iterableStream } from '../internal/streams.js';
 import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js';
-import { A2AMethod, A2AMethodV1, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
+import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
-import { A2ATransport } from './transport.js';
+import { createTransport, type A2ATransport } from './transport.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
@@ -103,25 +102,14 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       }
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
       if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin);
-      const transport = new A2ATransport({
-        endpoint: endpoint.url,
-        version: endpoint.version,
-        fetch: fetchImpl,
-        headers: { ...settings.headers },
-        retry: resolveRetryOptions(settings.retry),
-        guard: resilienceGuard(dependencyOf(endpoint.url), settings),
-        timeoutMs,
-        idleTimeoutMs: settings.idleTimeoutMs ?? 300_000,
-        streamTimeoutMs: settings.streamTimeoutMs ?? 1_800_000,
-        secrets,
-      });
+      const transport = createTransport(endpoint, settings, fetchImpl, secrets);
       return { endpoint, card, transport };
     })();
     resolved.catch(() => (resolved = undefined)); // a failed discovery is tried again by the next call
     return resolved;
   };
 
-  const method = (version: A2AProtocolVersion, name: keyof typeof A2AMethod) => (version === '1.0' ? A2AMethodV1[name] : A2AMethod[name]);
+  const method = (version: A2AProtocolVersion, name: keyof typeof CLIENT_METHODS): string => CLIENT_METHODS[name][version === '1.0' ? 1 : 0];
   const sendParams = (message: MessageSendParams | string, version: A2AProtocolVersion): unknown => {
     const params: MessageSendParams = typeof message === 'string' ? { message: textMessage(message) } : message;
     if (version === '0.3') return params;
@@ -135,11 +123,19 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     };
   };
 
-  async function taskCall(kind: 'GetTask' | 'CancelTask', params: { id: string; historyLength?: number }, signal: AbortSignal | undefined): Promise<Task> {
+  /** One unary call: `message/send` (not idempotent: retried only on 429/503), `tasks/get`, `tasks/cancel`. */
+  async function unary<T>(
+    kind: 'SendMessage' | 'GetTask' | 'CancelTask',
+    params: MessageSendParams | string | { id: string; historyLength?: number },
+    signal: AbortSignal | undefined,
+    decode: (value: unknown, version: A2AProtocolVersion) => T,
+  ): Promise<T> {
     const { endpoint, transport } = await connection(signal);
     const name = method(endpoint.version, kind);
-    return traced(a2aCallSpan(settings.telemetry, kind, name, endpoint.url), async (traceparent) =>
-      clean(decodeTask(await transport.call(name, params, { signal, idempotent: true, traceparent }), endpoint.version)),
+    const send = kind === 'SendMessage';
+    const body = send ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
+    return traced(a2aCallTrace(settings.telemetry, kind, name, endpoint.url), async (traceparent) =>
+      clean(decode(await transport.call(name, body, { signal, idempotent: !send, traceparent }), endpoint.version)),
     );
   }
 
@@ -147,25 +143,26 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const { endpoint, transport } = await connection(callerSignal);
     const body = kind === 'StreamMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
     // The whole logical stream — every request of it and the waits between — runs under the total limit.
-    const scope = transport.streamScope(callerSignal, method(endpoint.version, kind));
+    const name = method(endpoint.version, kind);
+    const scope = transport.streamScope(callerSignal, name);
     const signal = scope.controller.signal;
-    const span = a2aCallSpan(settings.telemetry, kind, method(endpoint.version, kind), endpoint.url);
-    const traceparent = span.traceparent();
+    const trace = a2aCallTrace(settings.telemetry, kind, name, endpoint.url);
+    const traceparent = trace.span?.traceparent();
     try {
       let taskId: string | undefined;
       let final = false;
       let inTask = kind === 'Resubscribe';
-      let stream = transport.stream(method(endpoint.version, kind), body, { signal, idempotent: kind === 'Resubscribe', traceparent });
+      let stream = transport.stream(name, body, { signal, idempotent: kind === 'Resubscribe', traceparent });
       for (let resubscriptions = 0; ; ) {
         let dropped: unknown;
         try {
           for await (const result of stream) {
             const event = clean(decodeStreamEvent(result, endpoint.version));
-            traceResult(span, event);
+            trace.result(event);
             taskId ??= event.kind === 'task' ? event.id : event.taskId;
             final = isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
-            yield [event];
+            yield event;
             if (final) return;
           }
         } catch (error) {
@@ -182,10 +179,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true, traceparent });
       }
     } catch (error) {
-      span.fail(error);
+      trace.span?.fail(error);
       throw error;
     } finally {
-      span.end();
+      trace.span?.end();
       scope.close();
     }
   }
@@ -194,22 +191,38 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     async getAgentCard(callOptions = {}) {
       return (await connection(callOptions.signal)).card;
     },
-    async sendMessage(message, callOptions = {}) {
-      const { endpoint, transport } = await connection(callOptions.signal);
-      const name = method(endpoint.version, 'SendMessage');
-      return traced(a2aCallSpan(settings.telemetry, 'SendMessage', name, endpoint.url), async (traceparent) =>
-        clean(decodeSendResult(await transport.call(name, sendParams(message, endpoint.version), { signal: callOptions.signal, idempotent: false, traceparent }), endpoint.version)),
-      );
-    },
+    sendMessage: (message, callOptions = {}) => unary('SendMessage', message, callOptions.signal, decodeSendResult),
     streamMessage(message, callOptions = {}) {
-      return streamFromBatches(streaming('StreamMessage', message, callOptions.signal));
+      return eventStream(streaming('StreamMessage', message, callOptions.signal));
     },
-    getTask: (params, callOptions = {}) => taskCall('GetTask', params, callOptions.signal),
-    cancelTask: (params, callOptions = {}) => taskCall('CancelTask', params, callOptions.signal),
+    getTask: (params, callOptions = {}) => unary('GetTask', params, callOptions.signal, decodeTask),
+    cancelTask: (params, callOptions = {}) => unary('CancelTask', params, callOptions.signal, decodeTask),
     resubscribe(params, callOptions = {}) {
-      return streamFromBatches(streaming('Resubscribe', params, callOptions.signal));
+      return eventStream(streaming('Resubscribe', params, callOptions.signal));
     },
   };
+}
+
+/**
+ * A pull-based stream of `events`: one event per pull (an A2A stream is paced by the network, so the batch machinery
+ * of `streamFromBatches` buys nothing here); a generator error errors the stream, cancelling it returns the generator.
+ */
+function eventStream(events: AsyncGenerator<A2AStreamEvent, void, undefined>): A2AEventStream {
+  return iterableStream(
+    new ReadableStream<A2AStreamEvent>(
+      {
+        async pull(controller) {
+          const next = await events.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        async cancel() {
+          await events.return(undefined).catch(() => {});
+        },
+      },
+      { highWaterMark: 0 },
+    ),
+  );
 }
 
 function isDrop(error: unknown): boolean {

@@ -1,6 +1,19 @@
 /** Wire strings of A2A (0.3 and 1.0) and of tRPC-Agent-Go's structured task errors (decisions.md point 3). */
 
 /**
+ * @internal The client's methods, by operation: `[A2A 0.3 name, A2A 1.0 name]`, so a client bundle holds only these
+ * pairs, not both tables. A2AMethod and A2AMethodV1 spell the same names out (literals: module scope holds nothing a
+ * bundler must keep); test/a2a/constants.test.ts checks they agree.
+ */
+export const CLIENT_METHODS = {
+  SendMessage: ['message/send', 'SendMessage'],
+  StreamMessage: ['message/stream', 'SendStreamingMessage'],
+  GetTask: ['tasks/get', 'GetTask'],
+  CancelTask: ['tasks/cancel', 'CancelTask'],
+  Resubscribe: ['tasks/resubscribe', 'SubscribeToTask'],
+} as const;
+
+/**
  * JSON-RPC methods of A2A 0.3.
  * @example `{ jsonrpc: '2.0', id: 1, method: A2AMethod.SendMessage, params }`
  */
@@ -102,32 +115,13 @@ export type TaskStateName = (typeof TaskState)[keyof typeof TaskState];
  * States that end a task.
  * @example `TERMINAL_STATES.has(task.status.state)`
  */
-export const TERMINAL_STATES: ReadonlySet<string> = new Set([TaskState.Completed, TaskState.Canceled, TaskState.Failed, TaskState.Rejected]);
+export const TERMINAL_STATES: ReadonlySet<string> = new Set(['completed', 'canceled', 'failed', 'rejected']); // TaskState's values, written out so a bundle that needs only these states keeps only these strings
 
 /** @internal States after which a stream has nothing more to say: the terminal ones, and those waiting for the user. */
 export function isStreamEndState(state: string): boolean {
-  return TERMINAL_STATES.has(state) || state === TaskState.InputRequired || state === TaskState.AuthRequired;
+  return TERMINAL_STATES.has(state) || state === 'input-required' || state === 'auth-required';
 }
-/**
- * States that are failures: a task in one of them yields a `ResponseError`.
- * @example `FAILURE_STATES.has('rejected') // true`
- */
-export const FAILURE_STATES: ReadonlySet<string> = new Set([TaskState.Failed, TaskState.Rejected, TaskState.Canceled]);
-
-/**
- * Structured task-error metadata keys (tRPC-Agent-Go's; decisions.md point 3).
- * @example `task.metadata?.[ErrorMetadataKey.ErrorCode]`
- */
-export const ErrorMetadataKey = Object.freeze({
-  ObjectType: 'object_type',
-  ErrorType: 'error_type',
-  ErrorCode: 'error_code',
-  ErrorMessage: 'error_message',
-  ErrorParam: 'error_param',
-  TaskState: 'task_state',
-  ResponseId: 'llm_response_id',
-  StateDelta: 'state_delta',
-} as const);
+export { ErrorMetadataKey, FAILURE_STATES } from '../errors/task-error.js';
 
 /**
  * The agent card path of A2A 0.3 and 1.0.

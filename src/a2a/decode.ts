@@ -7,7 +7,7 @@ import { truncate } from '../internal/json.js';
 import type { A2AProtocolVersion } from './constants.js';
 import { agentCard, messageSendParams, sendResult, streamEvent, task, taskQueryParams } from './schemas.js';
 import type { A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
-import type { Check, PathKey, Walk } from './validation.js';
+import { check, type Field, type PathKey, type Walk } from './validation.js';
 import { messageFromV1, sendResultFromV1, streamEventFromV1, taskFromV1 } from './v1-codec.js';
 
 /** `where` followed by the path: `result.parts[0].text`, `result["odd key"]`. */
@@ -21,10 +21,10 @@ function formatPath(where: string, path: readonly PathKey[]): string {
   return text;
 }
 
-/** Checks `value` with `check`; failures become a `SerializeError` naming `where` + each issue's path. */
-export function validate<T>(check: Check, value: unknown, where: string, subject: string): T {
+/** Checks `value` against `field`; failures become a `SerializeError` naming `where` + each issue's path. */
+export function validate<T>(field: Field, value: unknown, where: string, subject: string): T {
   const walk: Walk = { issues: [], path: [] };
-  const result = check(walk, value);
+  const result = check(walk, value, field);
   if (walk.issues.length === 0) return result as T;
   const issues: SerializeIssue[] = walk.issues.map((issue) => ({ code: issue.code, path: formatPath(where, issue.path), message: issue.message }));
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');

@@ -4,14 +4,16 @@
  * metadata — per key: outer `metadata`, then `status.message.metadata`, then the text parts, then the default
  * message — and structured error metadata on any other event becomes a non-terminal error.
  */
-import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
 import type { StateDelta } from '../runner/state-delta.js';
-import { ErrorMetadataKey, FAILURE_STATES, TaskState } from './constants.js';
-import type { A2AMessage, A2AMetadata, A2AStreamEvent, Part, SendMessageResult, Task, TaskStatus } from './types.js';
+import { ErrorMetadataKey, FAILURE_STATES } from './constants.js';
+import { partsText, pickMetadata as pick, responseErrorFromMetadata, statusResponseError } from '../errors/task-error.js';
+
+export { partsText, responseErrorFromMetadata, statusResponseError };
+import type { A2AMessage, A2AMetadata, A2AStreamEvent, SendMessageResult, Task } from './types.js';
 
 /** What a converter knows about the run. */
 export interface A2AConverterContext extends EventOrigin {
@@ -27,74 +29,6 @@ export interface A2AConverterContext extends EventOrigin {
 export interface A2AEventConverter {
   convertResult(result: SendMessageResult, context: A2AConverterContext): RunEvent[];
   convertStreamEvent(event: A2AStreamEvent, context: A2AConverterContext): RunEvent[];
-}
-
-const DEFAULT_FAILURE_MESSAGES: Readonly<Record<string, string>> = {
-  [TaskState.Failed]: 'remote task failed',
-  [TaskState.Rejected]: 'remote task rejected',
-  [TaskState.Canceled]: 'remote task canceled',
-};
-
-/**
- * The text of the text parts, joined.
- * @example `partsText(task.status.message?.parts)`
- */
-export function partsText(parts: readonly Part[] | undefined): string {
-  return (parts ?? [])
-    .filter((part): part is Extract<Part, { kind: 'text' }> => part.kind === 'text')
-    .map((part) => part.text)
-    .join('');
-}
-
-function stringField(value: unknown, allowNumber = false): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (allowNumber && typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
-/** Per-key metadata precedence: the first source that has a usable value wins. */
-function pick(sources: ReadonlyArray<A2AMetadata | undefined>, key: string, allowNumber = false): string | undefined {
-  for (const source of sources) {
-    const value = stringField(source?.[key], allowNumber);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
-
-/**
- * A `ResponseError` from structured metadata (tRPC's `ResponseErrorFromMetadata`, with decisions.md point 8): the
- * sources are read key by key in order; structured iff `object_type` is `error` or any error field is set; a numeric
- * `error_code` counts (stringified). Plain text alone never makes an error.
- * @example `responseErrorFromMetadata([event.metadata, event.status.message?.metadata], 'text of the parts')`
- */
-export function responseErrorFromMetadata(
-  sources: ReadonlyArray<A2AMetadata | undefined>,
-  fallbackMessage = '',
-  fallbackType: string = ErrorType.FlowError,
-): ResponseError | undefined {
-  const type = pick(sources, ErrorMetadataKey.ErrorType);
-  const message = pick(sources, ErrorMetadataKey.ErrorMessage);
-  const code = pick(sources, ErrorMetadataKey.ErrorCode, true);
-  const param = pick(sources, ErrorMetadataKey.ErrorParam);
-  const structured = sources.some((source) => source?.[ErrorMetadataKey.ObjectType] === 'error') || [type, message, code, param].some((value) => value !== undefined);
-  if (!structured) return undefined;
-  const error: ResponseError = { type: type ?? fallbackType, message: message ?? fallbackMessage };
-  if (code !== undefined) error.code = code;
-  if (param !== undefined) error.param = param;
-  return error;
-}
-
-/**
- * The error of a task status: structured metadata first; a failure state always yields one (default messages).
- * @example `statusResponseError(task.status, task.metadata)?.code`
- */
-export function statusResponseError(status: TaskStatus, outer: A2AMetadata | undefined): ResponseError | undefined {
-  const sources = [outer, status.message?.metadata];
-  const text = partsText(status.message?.parts);
-  const structured = responseErrorFromMetadata(sources, text);
-  if (!FAILURE_STATES.has(status.state)) return structured;
-  const message = structured?.message || text || (DEFAULT_FAILURE_MESSAGES[status.state] as string);
-  return { ...(structured ?? { type: ErrorType.FlowError }), message, type: structured?.type ?? ErrorType.FlowError };
 }
 
 /**

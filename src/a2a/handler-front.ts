@@ -57,10 +57,15 @@ export interface FrontSettings {
 
 type Operation = keyof typeof A2AMethod;
 /** Method name → operation and the protocol version the name belongs to (a Map: no name reaches Object.prototype). */
-const METHODS = new Map<string, { operation: Operation; version: A2AProtocolVersion }>([
-  ...Object.entries(A2AMethod).map(([key, value]) => [value, { operation: key as Operation, version: '0.3' as const }] as const),
-  ...Object.entries(A2AMethodV1).map(([key, value]) => [value, { operation: key as Operation, version: '1.0' as const }] as const),
-]);
+let methods: Map<string, { operation: Operation; version: A2AProtocolVersion }> | undefined;
+/** The operation a method name names, and its protocol version (the table is built on first use). */
+function methodOf(name: string): { operation: Operation; version: A2AProtocolVersion } | undefined {
+  methods ??= new Map<string, { operation: Operation; version: A2AProtocolVersion }>([
+    ...Object.entries(A2AMethod).map(([key, value]) => [value, { operation: key as Operation, version: '0.3' as const }] as const),
+    ...Object.entries(A2AMethodV1).map(([key, value]) => [value, { operation: key as Operation, version: '1.0' as const }] as const),
+  ]);
+  return methods.get(name);
+}
 
 /** @internal A JSON-RPC error answer. */
 export function failure(id: RequestId, code: number, message: string | undefined, version: A2AProtocolVersion, data?: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -107,7 +112,7 @@ export function createRPCFront(settings: FrontSettings, backend: CallBackend): (
     const checked = await readRPCRequest(request, limits, (id, code, message, data, status) => failure(id, code, message, declared, data, status));
     if (checked instanceof Response) return checked;
     const { id, method } = checked;
-    const known = METHODS.get(method);
+    const known = methodOf(method);
     const version: A2AProtocolVersion = known?.version ?? declared;
     if (parsedVersion === undefined) return failure(id, A2AErrorCode.VersionNotSupported, `A2A version ${headerVersion} is not supported; supported: ${versions.join(', ')}`, declared);
     if (!versions.includes(version)) return failure(id, A2AErrorCode.VersionNotSupported, `A2A ${version} is not served here; supported: ${versions.join(', ')}`, version);

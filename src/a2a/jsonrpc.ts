@@ -1,20 +1,21 @@
 /** JSON-RPC 2.0 responses of our A2A handler: results, errors (with A2A 1.0 `ErrorInfo` data), SSE frames. */
-import { A2A_ERROR_MESSAGES, A2AErrorCode, type A2AProtocolVersion } from './constants.js';
+import { A2A_ERROR_MESSAGES, type A2AProtocolVersion } from './constants.js';
 import { messageOf } from '../internal/error-chain.js';
 import type { JSONRPCErrorObject } from './types.js';
 
 export type RequestId = string | number | null;
 
+/** A2A 1.0 `ErrorInfo` reasons by A2A error code (`A2AErrorCode`; keys written as numbers: module scope holds literals only). */
 const REASONS: Readonly<Record<number, string>> = {
-  [A2AErrorCode.TaskNotFound]: 'TASK_NOT_FOUND',
-  [A2AErrorCode.TaskNotCancelable]: 'TASK_NOT_CANCELABLE',
-  [A2AErrorCode.PushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
-  [A2AErrorCode.UnsupportedOperation]: 'UNSUPPORTED_OPERATION',
-  [A2AErrorCode.ContentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
-  [A2AErrorCode.InvalidAgentResponse]: 'INVALID_AGENT_RESPONSE',
-  [A2AErrorCode.AuthenticatedExtendedCardNotConfigured]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
-  [A2AErrorCode.ExtensionSupportRequired]: 'EXTENSION_SUPPORT_REQUIRED',
-  [A2AErrorCode.VersionNotSupported]: 'VERSION_NOT_SUPPORTED',
+  [-32001]: 'TASK_NOT_FOUND',
+  [-32002]: 'TASK_NOT_CANCELABLE',
+  [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [-32006]: 'INVALID_AGENT_RESPONSE',
+  [-32007]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+  [-32008]: 'EXTENSION_SUPPORT_REQUIRED',
+  [-32009]: 'VERSION_NOT_SUPPORTED',
 };
 
 /** A JSON-RPC error object; A2A 1.0 errors carry a `google.rpc.ErrorInfo` in `data`. */

@@ -50,13 +50,13 @@ export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, re
   return unwrap(ctx, envelope, method, id, false, response.status);
 }
 
+/** An answer that is not the JSON-RPC response it should be: `The A2A answer from <url> <problem>`, one issue. */
+function notResponse(ctx: AnswerContext, problem: string, code: string, path: string, message: string): SerializeError {
+  return new SerializeError(`The A2A answer from ${ctx.url} ${problem}`, { subject: 'A2A response', issues: [{ code, path, message }] });
+}
+
 function unwrap(ctx: AnswerContext, envelope: unknown, method: string, id: number, inStream: boolean, status: number): unknown {
-  if (!isPlainObject(envelope) || envelope.jsonrpc !== '2.0') {
-    throw new SerializeError(`The A2A answer from ${ctx.url} is not a JSON-RPC 2.0 response`, {
-      subject: 'A2A response',
-      issues: [{ code: 'invalid_type', path: 'jsonrpc', message: 'expected "2.0"' }],
-    });
-  }
+  if (!isPlainObject(envelope) || envelope.jsonrpc !== '2.0') throw notResponse(ctx, 'is not a JSON-RPC 2.0 response', 'invalid_type', 'jsonrpc', 'expected "2.0"');
   const error = envelope.error;
   if (isPlainObject(error)) {
     const code = typeof error.code === 'number' ? error.code : -32603;
@@ -64,17 +64,9 @@ function unwrap(ctx: AnswerContext, envelope: unknown, method: string, id: numbe
     throw new JSONRPCError(code, redactText(message, ctx.secrets), { data: redactValue(error.data, ctx.secrets), method, status, inStream });
   }
   if (envelope.id !== undefined && envelope.id !== null && envelope.id !== id) {
-    throw new SerializeError(`The A2A answer from ${ctx.url} has id ${JSON.stringify(envelope.id)}, not ${id}`, {
-      subject: 'A2A response',
-      issues: [{ code: 'invalid_value', path: 'id', message: `expected ${id}` }],
-    });
+    throw notResponse(ctx, `has id ${JSON.stringify(envelope.id)}, not ${id}`, 'invalid_value', 'id', `expected ${id}`);
   }
-  if (!('result' in envelope)) {
-    throw new SerializeError(`The A2A answer from ${ctx.url} has neither result nor error`, {
-      subject: 'A2A response',
-      issues: [{ code: 'invalid_type', path: 'result', message: 'expected a result' }],
-    });
-  }
+  if (!('result' in envelope)) throw notResponse(ctx, 'has neither result nor error', 'invalid_type', 'result', 'expected a result');
   return envelope.result;
 }
 

@@ -11,37 +11,26 @@ import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
-import { readBoundedBody } from '../internal/http-body.js';
+import { readBody } from '../internal/http-body.js';
 import { redactURL } from '../internal/redact.js';
-import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
+import { resolveRetryOptions, retry } from '../internal/retry.js';
+import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
+import type { AgentEndpoint } from './agent-card.js';
+import type { A2AClientOptions } from './client-options.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 import { Attempt } from '../internal/attempt.js';
-import { A2A_VERSION_HEADER, type A2AProtocolVersion } from './constants.js';
+import { A2A_VERSION_HEADER } from './constants.js';
 import { MAX_RESPONSE_BYTES, networkError, resultOf, streamItem, type AnswerContext } from './transport-response.js';
 
-export interface TransportConfig {
-  endpoint: string;
-  version: A2AProtocolVersion;
-  fetch: typeof fetch;
-  headers: Record<string, string>;
-  retry: ResolvedRetryOptions;
-  /** The client's circuit breaker / retry budget, if any (one circuit per agent endpoint). */
-  guard?: RetryGuard | undefined;
-  /** A unary call, and a stream's first event. */
-  timeoutMs: number;
-  /** Between two events of a stream. */
-  idleTimeoutMs: number;
-  /** A whole stream, resubscriptions included (see {@link A2ATransport.streamScope}). */
-  streamTimeoutMs: number;
-  secrets: readonly string[];
-}
-
-/** Per limit: what did not happen in time (for its error message), and the option that sets it. */
-const LIMITS: Record<A2ATimeoutLimit, readonly [string, 'timeoutMs' | 'idleTimeoutMs' | 'streamTimeoutMs']> = {
-  call: ['no complete answer within', 'timeoutMs'],
-  first_event: ['no first event within', 'timeoutMs'],
-  idle: ['no event for', 'idleTimeoutMs'],
-  total: ['the stream did not end within', 'streamTimeoutMs'],
+/**
+ * Per limit: what did not happen in time (for its error message), the option that sets it, and its default (the
+ * option's documented one).
+ */
+const LIMITS: Record<A2ATimeoutLimit, readonly [string, 'timeoutMs' | 'idleTimeoutMs' | 'streamTimeoutMs', number]> = {
+  call: ['no complete answer within', 'timeoutMs', 60_000],
+  first_event: ['no first event within', 'timeoutMs', 60_000],
+  idle: ['no event for', 'idleTimeoutMs', 300_000],
+  total: ['the stream did not end within', 'streamTimeoutMs', 1_800_000],
 };
 
 export interface CallOptions {
@@ -52,109 +41,116 @@ export interface CallOptions {
   traceparent?: string | undefined;
 }
 
-export class A2ATransport {
-  private nextId = 0;
-
-  constructor(readonly config: TransportConfig) {
-    this.answer = { url: redactURL(config.endpoint), secrets: config.secrets };
-  }
-
-  /** The endpoint without credentials, and the secrets: what answers are decoded with. */
-  private readonly answer: AnswerContext;
-
-  private get url(): string {
-    return this.answer.url;
-  }
-
-  private classify(idempotent: boolean) {
-    return (error: unknown) => {
-      if (!A2ATransportError.isInstance(error) || !error.retryable) return { retry: false };
-      const safe = idempotent || error.status === 429 || error.status === 503;
-      return { retry: safe, retryAfterMs: error.retryAfterMs };
-    };
-  }
-
+/** The A2A client's JSON-RPC transport to one endpoint (see {@link createTransport}). */
+export interface A2ATransport {
   /** One JSON-RPC call; resolves with `result`. */
-  async call(method: string, params: unknown, options: CallOptions): Promise<unknown> {
-    return retry(
-      async () => {
-        const id = ++this.nextId;
-        const attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'call'));
-        try {
-          const response = await attempt.race(this.post(method, id, params, 'application/json', attempt.controller.signal, options.traceparent));
-          const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
-          return resultOf(this.answer, body, response, method, id);
-        } catch (error) {
-          throw this.failure(error, attempt.controller, options.signal, method);
-        } finally {
-          attempt.close();
-        }
-      },
-      { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent), guard: this.config.guard },
-    );
-  }
-
+  call(method: string, params: unknown, options: CallOptions): Promise<unknown>;
   /**
    * The scope of one logical stream, resubscriptions included: an attempt linked to the caller's signal whose only
-   * timer is the total limit (`streamTimeoutMs`). Pass its signal to each {@link stream} of it; close it at the end.
+   * timer is the total limit (`streamTimeoutMs`). Pass its signal to each {@link A2ATransport.stream} of it; close it
+   * at the end.
    */
-  streamScope(signal: AbortSignal | undefined, method: string): Attempt {
-    return new Attempt(signal, (controller) => this.timer(controller, method, 'total'));
-  }
-
+  streamScope(signal: AbortSignal | undefined, method: string): Attempt;
   /**
    * A streaming call: yields each `result` of the SSE stream (or the single result of a JSON answer). Retried only
    * until the first result; a JSON-RPC error inside the stream ends it with a `JSONRPCError`. Its first-event limit
    * ends at the first SSE event; from then on the idle limit is re-armed by each event, and by nothing else.
    */
-  async *stream(method: string, params: unknown, options: CallOptions): AsyncGenerator<unknown, void, undefined> {
-    type Opened = { attempt: Attempt; single?: unknown; first?: IteratorResult<unknown>; events?: AsyncGenerator<unknown, void, undefined> };
-    let current: Attempt | undefined;
-    try {
-      const opened: Opened = await retry(
-        async () => {
-          const id = ++this.nextId;
-          const attempt: Attempt = new Attempt(options.signal, (controller) => this.timer(controller, method, 'first_event'));
-          current = attempt;
-          try {
-            const response = await attempt.race(this.post(method, id, params, 'text/event-stream', attempt.controller.signal, options.traceparent));
-            if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-              const body = await attempt.race(readBoundedBody(attempt.body(response), MAX_RESPONSE_BYTES));
-              return { attempt, single: resultOf(this.answer, body, response, method, id) };
-            }
-            if (!response.body) throw new SerializeError(`The A2A stream from ${this.url} has no body`, { subject: 'A2A stream' });
-            const events = this.events(response.body, attempt, method, id);
-            return { attempt, first: await events.next(), events };
-          } catch (error) {
-            const failure = this.failure(error, attempt.controller, options.signal, method);
-            attempt.close();
-            throw failure;
-          }
-        },
-        { options: this.config.retry, signal: options.signal, classify: this.classify(options.idempotent), guard: this.config.guard },
-      );
-      if (!opened.events) {
-        yield opened.single;
-        return;
-      }
-      if (opened.first?.done) return;
-      yield opened.first?.value;
-      for (;;) {
-        let next: IteratorResult<unknown>;
-        try {
-          next = await opened.events.next();
-        } catch (error) {
-          throw this.failure(error, opened.attempt.controller, options.signal, method);
-        }
-        if (next.done) return;
-        yield next.value;
-      }
-    } finally {
-      current?.close();
-    }
-  }
+  stream(method: string, params: unknown, options: CallOptions): AsyncGenerator<unknown, void, undefined>;
+}
 
-  private async *events(body: ReadableStream<Uint8Array>, attempt: Attempt, method: string, id: number): AsyncGenerator<unknown, void, undefined> {
+/**
+ * The transport of `endpoint` for a client of `settings` (its headers, copied now; its retries; its circuit breaker /
+ * retry budget, one circuit per endpoint; its time limits), calling `fetch`, keeping `secrets` out of every error.
+ * Closures, not a class: their names minify, class members would not.
+ */
+export function createTransport(endpoint: AgentEndpoint, settings: A2AClientOptions, fetch: typeof globalThis.fetch, secrets: readonly string[]): A2ATransport {
+  let nextId = 0;
+  const headers = { ...settings.headers };
+  const retryOptions = resolveRetryOptions(settings.retry);
+  const guard = resilienceGuard(dependencyOf(endpoint.url), settings);
+  /** The endpoint without credentials, and the secrets: what answers are decoded with. */
+  const answer: AnswerContext = { url: redactURL(endpoint.url), secrets };
+  const { url } = answer;
+
+  /**
+   * Arms `limit` on `controller` (nothing for an infinite one). Its error names the limit and the option that sets it;
+   * only the call and first-event limits are retryable.
+   */
+  const timer = (controller: AbortController, method: string, limit: A2ATimeoutLimit): ReturnType<typeof setTimeout> | undefined => {
+    const [what, option, fallback] = LIMITS[limit];
+    const ms = settings[option] ?? fallback;
+    if (!Number.isFinite(ms)) return undefined;
+    return setTimeout(
+      () =>
+        controller.abort(
+          new A2ATransportError(`A2A ${method} to ${url} timed out: ${what} ${ms} ms (${limit} limit, ${option})`, {
+            reason: 'timeout',
+            timeout: limit,
+            url,
+            method,
+            retryable: limit === 'call' || limit === 'first_event',
+          }),
+        ),
+      clampDelay(ms),
+    );
+  };
+
+  /** The error the caller sees: the abort reason, a timeout, or a typed failure. */
+  const failure = (error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown => {
+    if (userSignal?.aborted) return userSignal.reason;
+    if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
+    if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
+    return networkError(`A2A request to ${url} failed`, url, error, secrets, method);
+  };
+
+  /**
+   * Attempts of one request until one succeeds or a failure is not retried: each POSTs the call under its own attempt
+   * (its limit: `limit`) and hands the answer to `read`. The attempt is closed on failure; on success only when `read`
+   * says so (a stream keeps it open while it is read).
+   */
+  const attempts = <T>(
+    method: string,
+    params: unknown,
+    options: CallOptions,
+    accept: string,
+    limit: A2ATimeoutLimit,
+    read: (response: Response, attempt: Attempt, id: number) => Promise<T>,
+  ): Promise<T> =>
+    retry(
+      async () => {
+        const id = ++nextId;
+        const attempt = new Attempt(options.signal, (controller) => timer(controller, method, limit));
+        try {
+          const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: endpoint.version };
+          if (options.traceparent !== undefined) sent.traceparent = options.traceparent;
+          const response = await attempt.race(
+            fetch(endpoint.url, { method: 'POST', headers: sent, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), signal: attempt.controller.signal }),
+          );
+          return await read(response, attempt, id);
+        } catch (error) {
+          const thrown = failure(error, attempt.controller, options.signal, method);
+          attempt.close();
+          throw thrown;
+        }
+      },
+      {
+        options: retryOptions,
+        signal: options.signal,
+        // Safe to repeat (reads, cancels): retried on any retryable failure; otherwise only on 429/503.
+        classify: (error) =>
+          A2ATransportError.isInstance(error) && error.retryable
+            ? { retry: options.idempotent || error.status === 429 || error.status === 503, retryAfterMs: error.retryAfterMs }
+            : { retry: false },
+        guard,
+      },
+    );
+
+  /** The whole unary answer, bounded, decoded. */
+  const unary = async (response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> =>
+    resultOf(answer, await attempt.race(readBody(attempt.body(response), MAX_RESPONSE_BYTES)), response, method, id);
+
+  async function* events(body: ReadableStream<Uint8Array>, attempt: Attempt, method: string, id: number): AsyncGenerator<unknown, void, undefined> {
     const reader = body.getReader();
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the one BOM the spec allows
     const queue: SSEEvent[] = [];
@@ -163,7 +159,7 @@ export class A2ATransport {
     let broken: { error: unknown } | undefined;
     try {
       for (;;) {
-        while (queue.length > 0) yield streamItem(this.answer, queue.shift() as SSEEvent, method, id);
+        while (queue.length > 0) yield streamItem(answer, queue.shift() as SSEEvent, method, id);
         // A bound broken (StreamError line_too_long): the events completed before it are delivered first.
         if (broken) throw broken.error;
         if (ended) return;
@@ -172,7 +168,7 @@ export class A2ATransport {
           chunk = await attempt.race(reader.read());
         } catch (error) {
           if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason;
-          throw networkError(`The A2A stream from ${this.url} dropped`, this.url, error, this.config.secrets, method);
+          throw networkError(`The A2A stream from ${url} dropped`, url, error, secrets, method);
         }
         ended = chunk.done;
         try {
@@ -187,52 +183,53 @@ export class A2ATransport {
           continue;
         }
         // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
-        if (!ended && queue.length > 0) attempt.rearm(() => this.timer(attempt.controller, method, 'idle'));
+        if (!ended && queue.length > 0) attempt.rearm(() => timer(attempt.controller, method, 'idle'));
       }
     } finally {
       reader.cancel().catch(() => {});
     }
   }
 
-  private post(method: string, id: number, params: unknown, accept: string, signal: AbortSignal, traceparent: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { ...this.config.headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: this.config.version };
-    if (traceparent !== undefined) headers.traceparent = traceparent;
-    return this.config.fetch(this.config.endpoint, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-      signal,
-    });
-  }
+  return {
+    call: (method, params, options) =>
+      attempts(method, params, options, 'application/json', 'call', async (response, attempt, id) => {
+        const result = await unary(response, attempt, method, id);
+        attempt.close();
+        return result;
+      }),
 
-  /**
-   * Arms `limit` on `controller` (nothing for an infinite one). Its error names the limit and the option that sets it;
-   * only the call and first-event limits are retryable.
-   */
-  private timer(controller: AbortController, method: string, limit: A2ATimeoutLimit): ReturnType<typeof setTimeout> | undefined {
-    const [what, option] = LIMITS[limit];
-    const ms = this.config[option];
-    if (!Number.isFinite(ms)) return undefined;
-    return setTimeout(
-      () =>
-        controller.abort(
-          new A2ATransportError(`A2A ${method} to ${this.url} timed out: ${what} ${ms} ms (${limit} limit, ${option})`, {
-            reason: 'timeout',
-            timeout: limit,
-            url: this.url,
-            method,
-            retryable: limit === 'call' || limit === 'first_event',
-          }),
-        ),
-      clampDelay(ms),
-    );
-  }
+    streamScope: (signal, method) => new Attempt(signal, (controller) => timer(controller, method, 'total')),
 
-  /** The error the caller sees: the abort reason, a timeout, or a typed failure. */
-  private failure(error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
-    if (userSignal?.aborted) return userSignal.reason;
-    if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
-    if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
-    return networkError(`A2A request to ${this.url} failed`, this.url, error, this.config.secrets, method);
-  }
+    async *stream(method, params, options) {
+      type Opened = { attempt: Attempt; single?: unknown; first?: IteratorResult<unknown>; events?: AsyncGenerator<unknown, void, undefined> };
+      let current: Attempt | undefined;
+      try {
+        const opened: Opened = await attempts(method, params, options, 'text/event-stream', 'first_event', async (response, attempt, id) => {
+          current = attempt;
+          if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { attempt, single: await unary(response, attempt, method, id) };
+          if (!response.body) throw new SerializeError(`The A2A stream from ${url} has no body`, { subject: 'A2A stream' });
+          const stream = events(response.body, attempt, method, id);
+          return { attempt, first: await stream.next(), events: stream };
+        });
+        if (!opened.events) {
+          yield opened.single;
+          return;
+        }
+        if (opened.first?.done) return;
+        yield opened.first?.value;
+        for (;;) {
+          let next: IteratorResult<unknown>;
+          try {
+            next = await opened.events.next();
+          } catch (error) {
+            throw failure(error, opened.attempt.controller, options.signal, method);
+          }
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        current?.close();
+      }
+    },
+  };
 }

@@ -35,11 +35,11 @@ function partFromV1(part: unknown): unknown {
   const metadata = isPlainObject(part.metadata) ? { metadata: part.metadata } : {};
   if (typeof part.text === 'string') return { kind: 'text', text: part.text, ...metadata };
   if (isPlainObject(part.data)) return { kind: 'data', data: part.data, ...metadata };
-  const name = typeof part.filename === 'string' && part.filename !== '' ? { name: part.filename } : {};
-  const mimeType = typeof part.mediaType === 'string' && part.mediaType !== '' ? { mimeType: part.mediaType } : {};
-  if (typeof part.raw === 'string') return { kind: 'file', file: { bytes: part.raw, ...name, ...mimeType }, ...metadata };
-  if (typeof part.url === 'string') return { kind: 'file', file: { uri: part.url, ...name, ...mimeType }, ...metadata };
-  return part;
+  const file: JSONObject | undefined = typeof part.raw === 'string' ? { bytes: part.raw } : typeof part.url === 'string' ? { uri: part.url } : undefined;
+  if (!file) return part;
+  if (typeof part.filename === 'string' && part.filename !== '') file.name = part.filename;
+  if (typeof part.mediaType === 'string' && part.mediaType !== '') file.mimeType = part.mediaType;
+  return { kind: 'file', file, ...metadata };
 }
 
 function partsFromV1(parts: unknown): unknown {
@@ -72,31 +72,30 @@ export function taskFromV1(task: unknown): unknown {
   return converted;
 }
 
-/** A 1.0 stream response (`{task}`, `{message}`, `{statusUpdate}`, `{artifactUpdate}`) as a 0.3 stream event. */
-export function streamEventFromV1(value: unknown): unknown {
+/** A 1.0 `{task}` or `{message}` as 0.3; any other value is `other`'s (a 0.3 value, with a `kind`, is kept). */
+function wrappedFromV1(value: unknown, other: (value: JSONObject) => unknown): unknown {
   if (!isPlainObject(value) || value.kind !== undefined) return value;
   if (value.task !== undefined) return taskFromV1(value.task);
   if (value.message !== undefined) return messageFromV1(value.message);
-  if (isPlainObject(value.statusUpdate)) {
-    const update = value.statusUpdate;
-    const status = statusFromV1(update.status);
-    const state = isPlainObject(status) ? status.state : undefined;
-    const final = typeof state === 'string' && isStreamEndState(state);
-    return { ...update, kind: 'status-update', status, final };
-  }
-  if (isPlainObject(value.artifactUpdate)) {
-    const update = value.artifactUpdate;
-    return { ...update, kind: 'artifact-update', artifact: artifactFromV1(update.artifact) };
-  }
-  return value;
+  return other(value);
+}
+
+/** A 1.0 stream response (`{task}`, `{message}`, `{statusUpdate}`, `{artifactUpdate}`) as a 0.3 stream event. */
+export function streamEventFromV1(value: unknown): unknown {
+  return wrappedFromV1(value, (wrapper) => {
+    const { statusUpdate, artifactUpdate } = wrapper;
+    if (isPlainObject(statusUpdate)) {
+      const status = statusFromV1(statusUpdate.status);
+      const state = isPlainObject(status) ? status.state : undefined;
+      return { ...statusUpdate, kind: 'status-update', status, final: typeof state === 'string' && isStreamEndState(state) };
+    }
+    return isPlainObject(artifactUpdate) ? { ...artifactUpdate, kind: 'artifact-update', artifact: artifactFromV1(artifactUpdate.artifact) } : wrapper;
+  });
 }
 
 /** A 1.0 `SendMessage` result (`{task}` or `{message}`, or a bare task/message) as 0.3. */
 export function sendResultFromV1(value: unknown): unknown {
-  if (!isPlainObject(value) || value.kind !== undefined) return value;
-  if (value.task !== undefined) return taskFromV1(value.task);
-  if (value.message !== undefined) return messageFromV1(value.message);
-  return 'status' in value ? taskFromV1(value) : messageFromV1(value);
+  return wrappedFromV1(value, (bare) => ('status' in bare ? taskFromV1(bare) : messageFromV1(bare)));
 }
 
 // ----- encoding (0.3 → 1.0), for our handler's 1.0 answers and our client's 1.0 requests -----

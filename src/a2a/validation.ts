@@ -31,11 +31,26 @@ export interface Walk {
 /** A check: the value to keep (a copy for objects, arrays and records), with an issue in `walk` when it fails. */
 export type Check = (walk: Walk, value: unknown) => unknown;
 
-/** A field of a shape: a check; a string, the literal it must be; a list, the values it may take; `{optional}`. */
-export type Field = Check | string | readonly string[] | { readonly optional: Check };
+/**
+ * What a value is checked against, as data: a check function; a string, the literal it must be; a list of strings,
+ * the values it may take; a one-item list `[item]`, an array of `item`s; `{optional}`, a field that may be absent;
+ * `{kinds}`, one of the shapes chosen by `kind`; `{anyOf}`, the first of the shapes that passes; any other object, a
+ * loose object of that shape (so no shape has a field named `optional`, `kinds` or `anyOf`).
+ */
+export type Field =
+  | Check
+  | string
+  | readonly string[]
+  | readonly [Field]
+  | { readonly optional: Field }
+  | { readonly kinds: Readonly<Record<string, Shape>> }
+  | { readonly anyOf: readonly Shape[] }
+  | Shape;
 
 /** The fields of a loose object, in the order they are checked and copied. */
-export type Shape = Readonly<Record<string, Field>>;
+export interface Shape {
+  readonly [key: string]: Field;
+}
 
 /** True when a walk found any problem. */
 function failed(walk: Walk): boolean {
@@ -85,11 +100,20 @@ export function number(walk: Walk, value: unknown): unknown {
   return typeof value === 'number' && Number.isFinite(value) ? value : expected(walk, value, 'number');
 }
 
-/** One of `values` (an enum), or `values` itself (a literal). */
-function oneOf(walk: Walk, value: unknown, values: string | readonly string[]): unknown {
-  const known = typeof values === 'string' ? value === values : values.includes(value as string);
-  if (!known) report(walk, 'invalid_value', `expected one of ${typeof values === 'string' ? values : values.join('|')}`);
+/** One of `values` (an enum, or a literal: one value). */
+function oneOf(walk: Walk, value: unknown, values: readonly string[]): unknown {
+  if (!values.includes(value as string)) report(walk, 'invalid_value', `expected one of ${values.join('|')}`);
   return value;
+}
+
+/** Checks `value` against `field` (see {@link Field}): the value to keep, with an issue in `walk` when it fails. */
+export function check(walk: Walk, value: unknown, field: Field): unknown {
+  if (typeof field === 'function') return field(walk, value);
+  if (typeof field === 'string') return oneOf(walk, value, [field]);
+  if (Array.isArray(field)) return typeof field[0] === 'string' ? oneOf(walk, value, field as readonly string[]) : array(walk, value, field[0] as Field);
+  if ('kinds' in field) return byKind(walk, value, field.kinds as Readonly<Record<string, Shape>>);
+  if ('anyOf' in field) return firstOf(walk, value, field.anyOf as readonly Shape[]);
+  return object(walk, value, field as Shape);
 }
 
 /** A record of string keys to anything: a shallow copy of its own enumerable keys (`__proto__` left out). */
@@ -105,12 +129,12 @@ export function record(walk: Walk, value: unknown): unknown {
 }
 
 /** An array whose every item passes `item`: a copy of the checked items. */
-export function array(walk: Walk, value: unknown, item: Check): unknown {
+function array(walk: Walk, value: unknown, item: Field): unknown {
   if (!Array.isArray(value)) return expected(walk, value, 'array');
   const copy: unknown[] = new Array(value.length);
   for (let index = 0; index < value.length; index++) {
     walk.path.push(index);
-    copy[index] = item(walk, value[index]);
+    copy[index] = check(walk, value[index], item);
     walk.path.pop();
   }
   return copy;
@@ -119,19 +143,19 @@ export function array(walk: Walk, value: unknown, item: Check): unknown {
 /** Checks `value[key]` against `field` and writes what passes to `copy` (an absent optional field is left out). */
 function checkField(walk: Walk, value: Record<PropertyKey, unknown>, copy: Record<string, unknown>, key: string, field: Field): void {
   const item = value[key];
-  const optional = typeof field === 'object' && !Array.isArray(field) ? (field as { readonly optional: Check }).optional : undefined;
+  const optional = typeof field === 'object' && 'optional' in field ? (field.optional as Field) : undefined;
   if (optional && item === undefined) {
     if (key in value) copy[key] = undefined;
     return;
   }
   walk.path.push(key);
-  const result = optional ? optional(walk, item) : typeof field === 'function' ? field(walk, item) : oneOf(walk, item, field as string | readonly string[]);
+  const result = check(walk, item, optional ?? field);
   walk.path.pop();
   if (key in value) copy[key] = result;
 }
 
 /** A loose object of `shape`: its fields checked and copied in order, then every other key copied as it is. */
-export function object(walk: Walk, value: unknown, shape: Shape): unknown {
+function object(walk: Walk, value: unknown, shape: Shape): unknown {
   if (!isObject(value)) return expected(walk, value, 'object');
   const copy: Record<string, unknown> = {};
   for (const key in shape) checkField(walk, value, copy, key, shape[key] as Field);
@@ -146,7 +170,7 @@ export function object(walk: Walk, value: unknown, shape: Shape): unknown {
  * One of `options`, chosen by the value's `kind` (zod's `discriminatedUnion`): an unknown kind is an issue at
  * `kind` listing the known ones.
  */
-export function byKind(walk: Walk, value: unknown, options: Readonly<Record<string, Shape>>): unknown {
+function byKind(walk: Walk, value: unknown, options: Readonly<Record<string, Shape>>): unknown {
   if (!isObject(value)) return expected(walk, value, 'object');
   const kind = value.kind;
   if (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(options, kind)) return object(walk, value, options[kind] as Shape);
@@ -155,7 +179,7 @@ export function byKind(walk: Walk, value: unknown, options: Readonly<Record<stri
 }
 
 /** The first of `options` that `value` passes (zod's `union`); none is one issue here, the options' own dropped. */
-export function firstOf(walk: Walk, value: unknown, options: readonly Shape[]): unknown {
+function firstOf(walk: Walk, value: unknown, options: readonly Shape[]): unknown {
   for (const shape of options) {
     const trial: Walk = { issues: [], path: walk.path };
     const result = object(trial, value, shape);

@@ -1,7 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
-import { ErrorType } from './constants.js';
+import { RUN_ERROR } from './constants.js';
 
 const marker = 'faultline.error.A2ATransportError';
 const symbol = Symbol.for(marker);
@@ -46,16 +46,18 @@ export class A2ATransportError extends AgentError {
   private readonly [symbol] = true;
   override readonly name: string = 'A2ATransportError';
   override readonly kind = 'a2a_transport' as const;
-  readonly status?: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly url?: string;
-  readonly retryable: boolean;
-  readonly reason: 'network' | 'http' | 'timeout';
-  readonly method?: string;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property, in the constructor's order.
+  declare readonly status?: number;
+  declare readonly headers: Readonly<Record<string, string>>;
+  declare readonly url?: string;
+  declare readonly retryable: boolean;
+  declare readonly reason: 'network' | 'http' | 'timeout';
+  declare readonly method?: string;
   /** How long the remote asked us to wait (its `Retry-After`), in ms; the client's retries honour it. */
-  readonly retryAfterMs?: number;
+  declare readonly retryAfterMs?: number;
   /** Which limit fired, for `reason: 'timeout'` (see {@link A2ATimeoutLimit}). */
-  readonly timeout?: A2ATimeoutLimit;
+  declare readonly timeout?: A2ATimeoutLimit;
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
@@ -77,7 +79,7 @@ export class A2ATransportError extends AgentError {
 
   /** `ResponseError.type` for this error: `run_error`. */
   errorType(): string {
-    return ErrorType.RunError;
+    return RUN_ERROR;
   }
 
   protected override details(): Record<string, unknown> {

@@ -26,7 +26,7 @@ export class ConfigError extends AgentError {
   private readonly [symbol] = true;
   override readonly name: string = 'ConfigError';
   override readonly kind = 'config' as const;
-  readonly problems: readonly string[];
+  declare readonly problems: readonly string[];
 
   constructor(message: string, options: ConfigErrorOptions = {}) {
     super(message, options);

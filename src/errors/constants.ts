@@ -1,3 +1,12 @@
+// The types the error classes return, each a constant of its own that ErrorType reuses: a bundle of a few error
+// classes holds these strings, not the whole table.
+/** @internal `flow_error` ({@link ErrorType}.FlowError). */
+export const FLOW_ERROR = 'flow_error';
+/** @internal `stream_error` ({@link ErrorType}.StreamError). */
+export const STREAM_ERROR = 'stream_error';
+/** @internal `run_error` ({@link ErrorType}.RunError). */
+export const RUN_ERROR = 'run_error';
+
 /**
  * Wire strings shared with tRPC-Agent-Go peers (decisions.md point 1): `ResponseError.type` values.
  * Never retype these literals elsewhere; import them.
@@ -5,13 +14,13 @@
  */
 export const ErrorType = Object.freeze({
   /** A node or flow failed (the default type of `toResponseError`). */
-  FlowError: 'flow_error',
+  FlowError: FLOW_ERROR,
   /** A stream broke or carried an error. */
-  StreamError: 'stream_error',
+  StreamError: STREAM_ERROR,
   /** A model provider's API failed. */
   APIError: 'api_error',
   /** The run itself failed (transport, conversion). */
-  RunError: 'run_error',
+  RunError: RUN_ERROR,
   /** The run was cancelled. */
   Cancelled: 'cancelled',
   /** An agent asked to stop; A2A reports it as a `canceled` task. */

@@ -1,7 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
-import { ErrorType } from './constants.js';
+import { RUN_ERROR } from './constants.js';
 
 const marker = 'faultline.error.JSONRPCError';
 const symbol = Symbol.for(marker);
@@ -32,11 +32,11 @@ export class JSONRPCError extends AgentError {
   private readonly [symbol] = true;
   override readonly name: string = 'JSONRPCError';
   override readonly kind = 'jsonrpc' as const;
-  readonly rpcCode: number;
-  readonly data?: unknown;
-  readonly method?: string;
-  readonly status?: number;
-  readonly inStream: boolean;
+  declare readonly rpcCode: number;
+  declare readonly data?: unknown;
+  declare readonly method?: string;
+  declare readonly status?: number;
+  declare readonly inStream: boolean;
 
   /**
    * @param rpcCode - The JSON-RPC error code. Called with a message alone (`new JSONRPCError('boom')`, from plain JS)
@@ -61,7 +61,7 @@ export class JSONRPCError extends AgentError {
 
   /** `ResponseError.type` for this error: `run_error`. */
   errorType(): string {
-    return ErrorType.RunError;
+    return RUN_ERROR;
   }
 
   protected override details(): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
-import { ErrorType } from './constants.js';
+import { RUN_ERROR } from './constants.js';
 
 const marker = 'faultline.error.MCPError';
 const symbol = Symbol.for(marker);
@@ -89,7 +89,7 @@ export class MCPError extends AgentError {
 
   /** `ResponseError.type` for this error: `run_error`. */
   errorType(): string {
-    return ErrorType.RunError;
+    return RUN_ERROR;
   }
 
   protected override details(): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { errorChain, isInstanceOf, messageOf, read, readConvention } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
-import { ErrorType } from './constants.js';
+import { FLOW_ERROR } from './constants.js';
 
 /**
  * The wire-safe error of an event or an A2A payload (tRPC-Agent-Go's `model.ResponseError`): plain data, JSON keys
@@ -100,7 +100,7 @@ function codeString(value: unknown): string | undefined {
  * // { type: 'flow_error', message: 'inventory down', code: 'INVENTORY_DOWN' }
  * ```
  */
-export function toResponseError(error: unknown, fallbackType: string = ErrorType.FlowError): ResponseError | undefined {
+export function toResponseError(error: unknown, fallbackType: string = FLOW_ERROR): ResponseError | undefined {
   if (error === null || error === undefined) return undefined;
   for (const link of errorChain(error)) {
     if (isResponseError(link)) {

@@ -35,8 +35,8 @@ export class SerializeError extends AgentError {
   private readonly [symbol] = true;
   override readonly name: string = 'SerializeError';
   override readonly kind = 'serialize' as const;
-  readonly subject?: string;
-  readonly issues: readonly SerializeIssue[];
+  declare readonly subject?: string;
+  declare readonly issues: readonly SerializeIssue[];
 
   constructor(message: string, options: SerializeErrorOptions = {}) {
     super(message, options);

@@ -1,7 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
-import { ErrorType } from './constants.js';
+import { STREAM_ERROR } from './constants.js';
 
 const marker = 'faultline.error.StreamError';
 const symbol = Symbol.for(marker);
@@ -42,9 +42,9 @@ export class StreamError extends AgentError {
   private readonly [symbol] = true;
   override readonly name: string = 'StreamError';
   override readonly kind = 'stream' as const;
-  readonly reason: StreamErrorReason;
-  readonly afterOutput: boolean;
-  readonly chunk?: string;
+  declare readonly reason: StreamErrorReason;
+  declare readonly afterOutput: boolean;
+  declare readonly chunk?: string;
 
   constructor(message: string, options: StreamErrorOptions = {}) {
     super(message, options);
@@ -61,7 +61,7 @@ export class StreamError extends AgentError {
 
   /** `ResponseError.type` for this error: `stream_error`. */
   errorType(): string {
-    return ErrorType.StreamError;
+    return STREAM_ERROR;
   }
 
   protected override details(): Record<string, unknown> {

@@ -50,10 +50,6 @@ export async function readBoundedBody(
 ): Promise<BoundedText> {
   if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let received = 0;
-  let exceeded = false;
   let timedOut = false;
   const timeoutMs = options.timeoutMs;
   const timer =
@@ -64,6 +60,29 @@ export async function readBoundedBody(
         }, clampDelay(timeoutMs))
       : undefined;
   const stopWatching = options.signal ? watchAbort(options.signal, () => void reader.cancel().catch(() => {})) : undefined;
+  try {
+    const read = await readText(reader, limit);
+    return timedOut ? { ...read, timedOut } : read;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    stopWatching?.();
+  }
+}
+
+/**
+ * {@link readBoundedBody} without its options: for a caller that bounds the read in time and cancels it itself (the
+ * A2A client races it under its attempt, whose abort cancels the body), so its bundle holds no timer of its own.
+ */
+export function readBody(response: Pick<Response, 'body' | 'bodyUsed'>, limit: number): Promise<BoundedText> {
+  return !response.body || response.bodyUsed ? Promise.resolve({ text: '', exceeded: false }) : readText(response.body.getReader(), limit);
+}
+
+/** Reads `reader` as text up to `limit` bytes, then cancels it; never throws (a body that fails mid-way yields what was read). */
+async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<BoundedText> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let received = 0;
+  let exceeded = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -80,11 +99,9 @@ export async function readBoundedBody(
   } catch {
     // a body that fails mid-way still yields what was read
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    stopWatching?.();
     reader.cancel().catch(() => {});
   }
-  return timedOut ? { text, exceeded, timedOut } : { text, exceeded };
+  return { text, exceeded };
 }
 
 /** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */

@@ -9,12 +9,15 @@ import { defineData, isPlainObject } from './json.js';
 
 export { REDACTED };
 
-const SECRET_KEY =
-  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|passwd|pwd|private[-_]?key|credentials?|auth)$/i;
-const SECRET_KEY_PART = /(secret|password|passwd|api[-_]?key|access[-_]?token|private[-_]?key|authorization)/i;
+/**
+ * Credential key names: a whole name (`authorization`, `cookie`, `token`, `pwd`, `credentials`, `auth`…), or a name
+ * holding a telling part (`secret`, `password`, `api-key`, `access_token`, `private_key`, `authorization`:
+ * `x-client-secret`, `DB_PASSWORD`). One pattern: the whole names that hold such a part are left to the part.
+ */
+const SECRET_KEY = /^((set-)?cookie|((refresh|id)[-_]?)?token|pwd|credentials?|auth)$|secret|passw(or)?d|api[-_]?key|access[-_]?token|private[-_]?key|authorization/i;
 /** True when a key (header name, field name) usually holds a credential. */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key) || SECRET_KEY_PART.test(key);
+  return SECRET_KEY.test(key);
 }
 
 /**

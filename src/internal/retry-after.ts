@@ -24,15 +24,19 @@ export function parseRetryAfter(headers: HeaderSource | undefined | null, now: n
 }
 
 const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const LONG_DAY = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/** The three HTTP-date forms of RFC 9110 §5.6.7: IMF-fixdate, obsolete RFC 850, and asctime. */
-const HTTP_DATE: readonly RegExp[] = [
-  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`),
-  new RegExp(`^${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`),
-  new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`),
-];
+const TIME = '\\d\\d:\\d\\d:\\d\\d';
+/**
+ * The three HTTP-date forms of RFC 9110 §5.6.7 in one pattern: IMF-fixdate, obsolete RFC 850 (its long day names:
+ * `Monday`…`Sunday`), and asctime. Built on first use.
+ */
+let httpDate: RegExp | undefined;
+function isHTTPDate(text: string): boolean {
+  httpDate ??= new RegExp(
+    `^(${DAY}, \\d\\d ${MONTH} \\d{4} ${TIME} GMT|(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+  );
+  return httpDate.test(text);
+}
 
 /** Parses one `Retry-After` value: `"120"`, `"1.5"` or `"Wed, 21 Oct 2015 07:28:00 GMT"`. */
 export function parseRetryAfterValue(value: string, now: number = Date.now()): number | undefined {
@@ -42,7 +46,7 @@ export function parseRetryAfterValue(value: string, now: number = Date.now()): n
     const seconds = Number(text);
     return Number.isFinite(seconds) ? Math.ceil(seconds * 1000) : undefined;
   }
-  if (!HTTP_DATE.some((format) => format.test(text))) return undefined;
+  if (!isHTTPDate(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

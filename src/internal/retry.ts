@@ -35,8 +35,8 @@ export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
   maxRetryAfterMs: 60_000,
 });
 
-/** `retry: false` with the default options: one attempt (shared: tools resolve it on every call). */
-const NO_RETRY: ResolvedRetryOptions = Object.freeze({ ...DEFAULT_RETRY, maxAttempts: 1 });
+/** `retry: false` with the default options: one attempt (shared: tools resolve it on every call), made on first use. */
+let noRetry: ResolvedRetryOptions | undefined;
 
 /** What a failed attempt means for the loop. */
 export interface RetryDecision {
@@ -87,22 +87,30 @@ export interface RetryLoopConfig {
   guard?: RetryGuard | undefined;
 }
 
+/**
+ * The numeric retry options and their rules, as data: the least value, and whether it must be an integer (`i`), a
+ * finite number (`f`) or any number but NaN (`n`, so `Infinity` waits for any `Retry-After`).
+ */
+const NUMERIC_RULES: ReadonlyArray<readonly [keyof RetryOptions, number, 'i' | 'f' | 'n']> = [
+  ['maxAttempts', 1, 'i'],
+  ['initialDelayMs', 0, 'f'],
+  ['maxDelayMs', 0, 'f'],
+  ['multiplier', 1, 'f'],
+  ['maxRetryAfterMs', 0, 'n'],
+];
+
 /** Problems with user-supplied retry options, as sentences; empty when valid. */
 export function retryOptionProblems(options: unknown, where: string): string[] {
   if (options === undefined || options === false) return [];
   if (options === null || typeof options !== 'object') return [`${where} must be an object or false`];
   const problems: string[] = [];
   const record = options as Record<string, unknown>;
-  const check = (key: string, valid: (value: number) => boolean, rule: string) => {
+  for (const [key, least, kind] of NUMERIC_RULES) {
     const value = record[key];
-    if (value === undefined) return;
-    if (typeof value !== 'number' || !valid(value)) problems.push(`${where}.${key} must be ${rule} (got ${String(value)})`);
-  };
-  check('maxAttempts', (value) => Number.isInteger(value) && value >= 1, 'an integer ≥ 1');
-  check('initialDelayMs', (value) => Number.isFinite(value) && value >= 0, 'a finite number ≥ 0');
-  check('maxDelayMs', (value) => Number.isFinite(value) && value >= 0, 'a finite number ≥ 0');
-  check('multiplier', (value) => Number.isFinite(value) && value >= 1, 'a finite number ≥ 1');
-  check('maxRetryAfterMs', (value) => value >= 0 && !Number.isNaN(value), 'a number ≥ 0');
+    if (value === undefined) continue;
+    const valid = typeof value === 'number' && value >= least && (kind === 'i' ? Number.isInteger(value) : kind === 'f' ? Number.isFinite(value) : true);
+    if (!valid) problems.push(`${where}.${key} must be ${kind === 'i' ? 'an integer' : kind === 'f' ? 'a finite number' : 'a number'} ≥ ${least} (got ${String(value)})`);
+  }
   if (record.jitter !== undefined && record.jitter !== 'full' && record.jitter !== 'none') {
     problems.push(`${where}.jitter must be 'full' or 'none' (got ${String(record.jitter)})`);
   }
@@ -114,7 +122,7 @@ export function resolveRetryOptions(
   options: RetryOptions | false | undefined,
   defaults: ResolvedRetryOptions = DEFAULT_RETRY,
 ): ResolvedRetryOptions {
-  if (options === false) return defaults === DEFAULT_RETRY ? NO_RETRY : { ...defaults, maxAttempts: 1 };
+  if (options === false) return defaults === DEFAULT_RETRY ? (noRetry ??= Object.freeze({ ...DEFAULT_RETRY, maxAttempts: 1 })) : { ...defaults, maxAttempts: 1 };
   return { ...defaults, ...stripUndefined(options ?? {}) };
 }
 

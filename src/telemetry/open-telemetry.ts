@@ -4,10 +4,11 @@
  * independent instance.
  */
 import { ConfigError } from '../errors/config-error.js';
+import { a2aClientTracing } from './a2a-client-tracing.js';
 import { read } from '../internal/error-chain.js';
 import { positiveIntegerProblems, preview } from '../internal/json.js';
 import { NO_TELEMETRY } from './no-telemetry.js';
-import { OTelSpanHandle, type SpanRuntime } from './otel-span-handle.js';
+import { otelSpanHandle, spanOf, type SpanRuntime } from './otel-span-handle.js';
 import type { OTelAPI, OTelContext, OTelSpan, OTelTracer } from './otel-types.js';
 import { cleanAttributes, cleanName, redactionMargin } from './sanitize.js';
 import type { SpanHandle, StartSpanOptions, Telemetry } from './telemetry.js';
@@ -150,7 +151,7 @@ export function openTelemetry(api: OTelAPI, options: OpenTelemetryOptions = {}):
   const parentContext = (parent: unknown): OTelContext | undefined => {
     const base = runtime.activeContext();
     if (parent === undefined || parent === null || base === undefined) return base;
-    const span: OTelSpan | undefined = OTelSpanHandle.spanOf(parent);
+    const span: OTelSpan | undefined = spanOf(parent);
     if (span !== undefined) return guard(() => api.trace.setSpan(base, span), base);
     const traceparent = read(parent, 'traceparent');
     if (typeof traceparent === 'function') {
@@ -174,12 +175,12 @@ export function openTelemetry(api: OTelAPI, options: OpenTelemetryOptions = {}):
       const context = parentContext(read(startOptions, 'parent'));
       const span = tracer.startSpan(cleanName(name, runtime), spanOptions, context);
       if (span === null || typeof span !== 'object') return NO_TELEMETRY.startSpan(name);
-      return new OTelSpanHandle(span, runtime);
+      return otelSpanHandle(span, runtime);
     } catch (error) {
       report(error);
       return NO_TELEMETRY.startSpan(name);
     }
   };
 
-  return Object.freeze({ recordContent: given.recordContent === true, startSpan });
+  return Object.freeze({ recordContent: given.recordContent === true, startSpan, a2aClient: a2aClientTracing({ startSpan }) });
 }

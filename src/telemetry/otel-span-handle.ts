@@ -1,5 +1,5 @@
 /**
- * @internal A {@link SpanHandle} over a real OpenTelemetry span. Every OTel call is guarded: a throwing span (a broken
+ * @internal A {@link SpanHandle} over a real OpenTelemetry span (`otelSpanHandle`). Every OTel call is guarded: a throwing span (a broken
  * processor or exporter) costs that one call, never the caller. Everything recorded is cleaned first (sanitize.ts);
  * a span that is not recording (sampled out) skips that work.
  */
@@ -28,102 +28,95 @@ export interface SpanRuntime extends CleanLimits {
 
 const NAME = /^\w{1,128}$/;
 
-export class OTelSpanHandle implements SpanHandle {
-  readonly #span: OTelSpan;
-  readonly #runtime: SpanRuntime;
-  readonly #recording: boolean;
-  #ended = false;
-  #failed = false;
+/** The OpenTelemetry span under each handle made here: how a handle given as a parent is recognised. */
+const SPANS = new WeakMap<object, OTelSpan>();
 
-  constructor(span: OTelSpan, runtime: SpanRuntime) {
-    this.#span = span;
-    this.#runtime = runtime;
-    this.#recording = runtime.guard(() => span.isRecording() !== false, false);
-  }
+/**
+ * The OpenTelemetry span under `value` when it is a handle made by {@link otelSpanHandle}, else undefined (never
+ * throws, never runs a proxy's traps).
+ */
+export function spanOf(value: unknown): OTelSpan | undefined {
+  return value !== null && typeof value === 'object' ? SPANS.get(value) : undefined;
+}
 
-  /** The OpenTelemetry span under `value` when it is a handle of this class, else undefined. */
-  static spanOf(value: unknown): OTelSpan | undefined {
-    return value !== null && typeof value === 'object' && #span in value ? (value as OTelSpanHandle).#span : undefined;
-  }
-
+/**
+ * The handle of `span`. Closures, not a class with private fields: their names minify (a bundle of the adapter is
+ * smaller), and nothing of the span is reachable from the handle but through its methods.
+ */
+export function otelSpanHandle(span: OTelSpan, runtime: SpanRuntime): SpanHandle {
+  const { guard } = runtime;
+  const recording = guard(() => span.isRecording() !== false, false);
+  let ended = false;
   /** True while attributes and events are worth recording. */
-  get #live(): boolean {
-    return this.#recording && !this.#ended;
-  }
+  const live = (): boolean => recording && !ended;
+  const handle: SpanHandle = {
+    setAttributes(attributes: SpanAttributes): void {
+      if (!live()) return;
+      const clean = cleanAttributes(attributes, runtime);
+      if (clean !== undefined) guard(() => span.setAttributes(clean), undefined);
+    },
 
-  #clean(attributes: SpanAttributes | undefined): OTelAttributes | undefined {
-    return cleanAttributes(attributes, this.#runtime);
-  }
+    addEvent(name: string, attributes?: SpanAttributes): void {
+      if (!live()) return;
+      const clean = cleanAttributes(attributes, runtime);
+      const eventName = cleanName(name, runtime);
+      guard(() => (clean === undefined ? span.addEvent(eventName) : span.addEvent(eventName, clean)), undefined);
+    },
 
-  setAttributes(attributes: SpanAttributes): void {
-    if (!this.#live) return;
-    const clean = this.#clean(attributes);
-    if (clean !== undefined) this.#runtime.guard(() => this.#span.setAttributes(clean), undefined);
-  }
+    fail(error: unknown, options?: { type?: string | undefined }): void {
+      if (ended || !recording) return; // sampled out: the status would be dropped anyway
+      let given: unknown;
+      try {
+        given = options?.type;
+      } catch {
+        given = undefined;
+      }
+      const type = typeof given === 'string' && given !== '' ? cleanName(given, runtime) : errorTypeOf(error);
+      const message = cleanText(messageOf(error), runtime, runtime.maxStatusMessageLength);
+      guard(() => span.setAttribute(CommonAttribute.ErrorType, type), undefined);
+      const event: OTelAttributes = { [CommonAttribute.ExceptionMessage]: truncate(message, runtime.maxAttributeLength) };
+      const name = exceptionName(error);
+      if (name !== undefined) event[CommonAttribute.ExceptionType] = cleanName(name, runtime);
+      guard(() => span.addEvent(TelemetryEvent.Exception, event), undefined);
+      guard(() => span.setStatus(message === '' ? { code: runtime.statusError } : { code: runtime.statusError, message }), undefined);
+    },
 
-  addEvent(name: string, attributes?: SpanAttributes): void {
-    if (!this.#live) return;
-    const clean = this.#clean(attributes);
-    const eventName = cleanName(name, this.#runtime);
-    this.#runtime.guard(() => (clean === undefined ? this.#span.addEvent(eventName) : this.#span.addEvent(eventName, clean)), undefined);
-  }
+    end(): void {
+      if (ended) return;
+      ended = true;
+      guard(() => span.end(), undefined);
+    },
 
-  fail(error: unknown, options?: { type?: string | undefined }): void {
-    if (this.#ended) return;
-    this.#failed = true;
-    if (!this.#recording) return; // sampled out: the status would be dropped anyway
-    const runtime = this.#runtime;
-    let given: unknown;
-    try {
-      given = options?.type;
-    } catch {
-      given = undefined;
-    }
-    const type = typeof given === 'string' && given !== '' ? cleanName(given, runtime) : errorTypeOf(error);
-    const message = cleanText(messageOf(error), runtime, runtime.maxStatusMessageLength);
-    runtime.guard(() => this.#span.setAttribute(CommonAttribute.ErrorType, type), undefined);
-    const event: OTelAttributes = { [CommonAttribute.ExceptionMessage]: truncate(message, runtime.maxAttributeLength) };
-    const name = exceptionName(error);
-    if (name !== undefined) event[CommonAttribute.ExceptionType] = cleanName(name, runtime);
-    runtime.guard(() => this.#span.addEvent(TelemetryEvent.Exception, event), undefined);
-    runtime.guard(() => this.#span.setStatus(message === '' ? { code: runtime.statusError } : { code: runtime.statusError, message }), undefined);
-  }
+    traceparent(): string | undefined {
+      return guard(() => {
+        const { traceId, spanId, traceFlags } = span.spanContext();
+        if (!isValidTraceId(traceId) || !isValidSpanId(spanId)) return undefined;
+        return formatTraceparent({ traceId, spanId, traceFlags: typeof traceFlags === 'number' ? traceFlags & 0xff : 0 });
+      }, undefined);
+    },
 
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#runtime.guard(() => this.#span.end(), undefined);
-  }
-
-  traceparent(): string | undefined {
-    return this.#runtime.guard(() => {
-      const context = this.#span.spanContext();
-      const { traceId, spanId, traceFlags } = context;
-      if (!isValidTraceId(traceId) || !isValidSpanId(spanId)) return undefined;
-      return formatTraceparent({ traceId, spanId, traceFlags: typeof traceFlags === 'number' ? traceFlags & 0xff : 0 });
-    }, undefined);
-  }
-
-  run<T>(fn: () => T): T {
-    const runtime = this.#runtime;
-    const base = runtime.activeContext();
-    const context = base === undefined ? undefined : runtime.guard(() => runtime.api.trace.setSpan(base, this.#span), undefined);
-    if (context === undefined) return fn();
-    let entered = false;
-    const enter = (): T => {
-      entered = true;
-      return fn();
-    };
-    let result: T;
-    try {
-      result = runtime.api.context.with(context, enter);
-    } catch (error) {
-      if (entered) throw error; // fn's own failure: the caller's to handle
-      runtime.report(error); // the context manager itself failed: run fn without it
-      return fn();
-    }
-    return entered ? result : fn(); // a context manager that never called fn: run it ourselves
-  }
+    run<T>(fn: () => T): T {
+      const base = runtime.activeContext();
+      const context = base === undefined ? undefined : guard(() => runtime.api.trace.setSpan(base, span), undefined);
+      if (context === undefined) return fn();
+      let entered = false;
+      const enter = (): T => {
+        entered = true;
+        return fn();
+      };
+      let result: T;
+      try {
+        result = runtime.api.context.with(context, enter);
+      } catch (error) {
+        if (entered) throw error; // fn's own failure: the caller's to handle
+        runtime.report(error); // the context manager itself failed: run fn without it
+        return fn();
+      }
+      return entered ? result : fn(); // a context manager that never called fn: run it ourselves
+    },
+  };
+  SPANS.set(handle, span);
+  return handle;
 }
 
 /** The class name for `exception.type`: the error's `name` when it is an identifier. */

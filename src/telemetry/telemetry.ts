@@ -45,6 +45,23 @@ export interface Telemetry {
   startSpan(name: string, options?: StartSpanOptions): SpanHandle;
   /** Whether prompts, tool arguments and results may be recorded (opt-in, default false). */
   readonly recordContent: boolean;
+  /**
+   * @internal The A2A client's spans, set by `openTelemetry` (reached only through this object, so an app that passes
+   * no telemetry bundles none of it). `createA2AClient` refuses a telemetry without it (a `ConfigError`), rather than
+   * trace nothing.
+   */
+  readonly a2aClient?: A2AClientTracing | undefined;
+}
+
+/**
+ * @internal How the A2A client traces a call: `start` its `client` span (named and attributed by the A2A
+ * conventions); `result` tells the span what a result (task, message, stream event) says — the task's id and state,
+ * failing it with the task's error type when the task ended failed, rejected or canceled.
+ * @example `const span = telemetry.a2aClient?.start('SendMessage', 'message/send', url)`
+ */
+export interface A2AClientTracing {
+  start(operation: string, method: string, url: string): SpanHandle;
+  result(span: SpanHandle, result: unknown): void;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { createA2AClient, createA2AHandler } from '../../src/a2a/index.js';
 import { createGraphAgent, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { NO_TELEMETRY, type SpanHandle, type Telemetry } from '../../src/telemetry/index.js';
 import { exported, otel, record } from './otel-sdk.js';
 
 const SECRET = 'sk-live-PLANTED-a2a-9876543210';
@@ -74,5 +76,27 @@ describe('an A2A call as spans', () => {
       }),
     );
     expect(traced.status).toBe(200);
+  });
+
+  it("the tracing is the telemetry object's (openTelemetry sets it); the client refuses a telemetry without it rather than trace nothing", async () => {
+    expect(typeof record().telemetry.a2aClient?.start).toBe('function');
+    const headers: Array<string | null> = [];
+    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' } });
+    const a2a = createA2AClient({ url: 'https://payments.test/', telemetry: NO_TELEMETRY, fetch: async (input, init) => (headers.push(new Request(input, init).headers.get('traceparent')), handler(new Request(input, init))) });
+    await a2a.sendMessage('hi');
+    expect(headers).toEqual([null]);
+    const started: string[] = [];
+    const span: SpanHandle = { setAttributes() {}, addEvent() {}, end() {}, fail() {}, traceparent: () => '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', run: (fn) => fn() };
+    const own: Telemetry = { recordContent: false, startSpan: (name) => (started.push(name), span) };
+    const refused = (() => {
+      try {
+        createA2AClient({ url: 'https://payments.test/', telemetry: own });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).message).toContain('telemetry must come from openTelemetry(otel)');
+    expect(started).toEqual([]);
   });
 });
