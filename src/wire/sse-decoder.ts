@@ -131,6 +131,11 @@ export class SSEParser {
       this.appendData(source.slice(source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
       return;
     }
+    // Fast path: "event:" (e v e n t :), before every data line of the Anthropic and Responses formats
+    if (first === 101 && end - start >= 6 && source.charCodeAt(start + 1) === 118 && source.charCodeAt(start + 2) === 101 && source.charCodeAt(start + 3) === 110 && source.charCodeAt(start + 4) === 116 && source.charCodeAt(start + 5) === COLON) {
+      this.eventType = source.slice(start + 6 < end && source.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
+      return;
+    }
     let colon = source.indexOf(':', start);
     if (colon >= end) colon = -1;
     const field = colon === -1 ? source.slice(start, end) : source.slice(start, colon);

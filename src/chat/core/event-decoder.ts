@@ -80,6 +80,12 @@ export abstract class EventDecoder implements StreamDecoder {
    */
   protected frame?(raw: string): boolean;
 
+  /**
+   * Called after the full path decoded a frame {@link frame} did not take (`data` is its parsed value, which
+   * {@link event} has applied): where a provider learns its frame templates (`frame-template.ts`).
+   */
+  protected learn?(raw: string, data: Record<string, unknown>): void;
+
   /** The failure of a body that ended before the answer was complete. */
   protected abstract unfinished(): StreamError;
 
@@ -166,6 +172,7 @@ export abstract class EventDecoder implements StreamDecoder {
     if (!isJSONObject(data)) throw this.malformed('an event that is not a JSON object', raw);
     const type = data.type;
     this.event(typeof type === 'string' ? type : event.type, data, raw);
+    this.learn?.(raw, data);
   }
 }
 

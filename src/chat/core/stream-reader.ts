@@ -9,6 +9,15 @@
  * against the attempt, once, and when the attempt aborts (a limit, the caller) that race cancels the body, which ends
  * the pending read at once; the reader then raises the abort's reason. A read that settled before the abort still
  * delivers its bytes (as a race per read would), and nothing is held per read.
+ *
+ * Bytes that are already there are one batch: after a read that decoded chunks, the reader asks for the next read
+ * and, when it has settled by the next microtask (its bytes were waiting in the body's queue), decodes it into the
+ * same batch, up to {@link MAX_READS_PER_BATCH} reads; otherwise the batch is returned at once and that read is the
+ * first of the next batch. So no chunk waits for bytes that are not there yet, and a consumer reading faster than
+ * the network sees the same batches as before, while one that fell behind pays the per-batch costs (the call's
+ * generator, the caller's stream pulling) once per burst instead of once per read. The chunks are those of each read,
+ * in order (deltas are joined within a read, as before, not across reads). A failure met after chunks of the batch
+ * waits for the next call, as the decoders hold theirs: the chunks decoded before it are never lost.
  */
 import type { Attempt } from './attempt.js';
 import type { ChatChunk } from './types.js';
@@ -27,12 +36,31 @@ export interface StreamDecoder {
   readonly done: boolean;
 }
 
+/** Most network reads decoded into one batch while their bytes are already waiting. */
+export const MAX_READS_PER_BATCH = 32;
+
 /** Batches of chunks from one attempt's body; `undefined` at the end. */
 export class StreamReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly signal: AbortSignal;
   private finished = false;
   private ended = false;
+  /** A read asked for ahead of the consumer, not yet taken: the next batch starts with it. */
+  private ahead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  /** How the read ahead settled, once it has (set by its reactions): `pending`, `fulfilled` or `rejected`. */
+  private settled: 'pending' | 'fulfilled' | 'rejected' = 'pending';
+  /** Its result, or its failure. */
+  private outcome: unknown;
+  private readonly fulfilled = (result: ReadableStreamReadResult<Uint8Array>): void => {
+    this.settled = 'fulfilled';
+    this.outcome = result;
+  };
+  private readonly rejected = (error: unknown): void => {
+    this.settled = 'rejected';
+    this.outcome = error;
+  };
+  /** A failure met after chunks of a batch: raised by the next call (`{ error }` keeps an `undefined` reason). */
+  private failed: { error: unknown } | undefined;
 
   constructor(
     private readonly attempt: Attempt,
@@ -50,53 +78,102 @@ export class StreamReader {
 
   /** The next non-empty batch, or `undefined` at the end. */
   async next(): Promise<ChatChunk[] | undefined> {
+    if (this.failed !== undefined) {
+      const { error } = this.failed;
+      this.failed = undefined;
+      throw error;
+    }
+    let batch: ChatChunk[] | undefined;
+    let reads = 0;
     while (!this.finished) {
       try {
         this.decoder.throwIfPending();
       } catch (error) {
         this.stop();
+        if (batch !== undefined) return this.deliver(batch, error);
         throw error;
       }
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         if (this.signal.aborted) throw this.signal.reason;
-        result = await this.reader.read();
+        if (batch === undefined) {
+          const read = this.ahead ?? this.reader.read();
+          this.ahead = undefined;
+          result = await read;
+          this.outcome = undefined; // a read ahead's reaction ran before this (registered first): drop its bytes
+        } else {
+          // Chunks are waiting: decode more only if its bytes are there already (settled by the next microtask).
+          if (reads >= MAX_READS_PER_BATCH) return this.stamp(batch);
+          const read = this.reader.read();
+          this.settled = 'pending';
+          read.then(this.fulfilled, this.rejected);
+          await undefined;
+          const settled = this.settled as 'pending' | 'fulfilled' | 'rejected';
+          if (settled === 'pending') {
+            this.ahead = read;
+            return this.stamp(batch);
+          }
+          const outcome = this.outcome;
+          this.outcome = undefined;
+          if (settled === 'rejected') throw outcome;
+          result = outcome as ReadableStreamReadResult<Uint8Array>;
+        }
       } catch (error) {
         this.stop();
-        throw this.attempt.failure(error, 'read');
+        const failure = this.attempt.failure(error, 'read');
+        if (batch !== undefined) return this.deliver(batch, failure);
+        throw failure;
       }
+      reads++;
       if (result.done) {
         if (this.signal.aborted) {
           // The abort cancelled the body: its reason, never a clean end.
           this.stop();
-          throw this.attempt.failure(this.signal.reason, 'read');
+          const failure = this.attempt.failure(this.signal.reason, 'read');
+          if (batch !== undefined) return this.deliver(batch, failure);
+          throw failure;
         }
         this.finished = true;
         this.ended = true;
         this.attempt.close();
-        const last = this.decoder.end();
-        return last.length > 0 ? this.stamp(last) : undefined;
+        let last: ChatChunk[];
+        try {
+          last = this.decoder.end();
+        } catch (error) {
+          if (batch !== undefined) return this.deliver(batch, error);
+          throw error;
+        }
+        batch = batch === undefined ? last : append(batch, last);
+        return batch.length > 0 ? this.stamp(batch) : undefined;
       }
       const events = this.decoder.events;
-      let batch: ChatChunk[];
+      let decoded: ChatChunk[];
       try {
-        batch = this.decoder.push(result.value);
+        decoded = this.decoder.push(result.value);
       } catch (error) {
         this.stop();
+        if (batch !== undefined) return this.deliver(batch, error);
         throw error;
       }
       if (this.decoder.events > events) this.attempt.arm('idle');
       else this.attempt.partial = true;
+      if (decoded.length > 0) batch = batch === undefined ? decoded : append(batch, decoded);
       if (this.decoder.done) {
         // The answer is complete: a peer that keeps the connection open (pings, comments, silence) holds nothing.
         this.stop();
         this.ended = true;
-        return batch.length > 0 ? this.stamp(batch) : undefined;
+        return batch !== undefined && batch.length > 0 ? this.stamp(batch) : undefined;
       }
-      if (batch.length > 0) return this.stamp(batch);
     }
+    if (batch !== undefined) return this.stamp(batch);
     if (this.ended) this.decoder.throwIfPending(); // a failure decoded with the body's last chunks
     return undefined;
+  }
+
+  /** Returns `batch` now and keeps `error` for the next call: the chunks decoded before a failure come first. */
+  private deliver(batch: ChatChunk[], error: unknown): ChatChunk[] {
+    this.failed = { error };
+    return this.stamp(batch);
   }
 
   /** The answer's request id on its finish chunk (the last of a batch: decoders ignore everything after it). */
@@ -109,7 +186,14 @@ export class StreamReader {
   /** Stops reading: the attempt's timers end and the body is cancelled (releasing the connection). */
   stop(): void {
     this.finished = true;
+    this.ahead = undefined;
     this.attempt.close();
     this.reader.cancel().catch(() => {});
   }
+}
+
+/** `more` appended to `batch` (each read's chunks as the decoder made them: deltas are joined within a read only). */
+function append(batch: ChatChunk[], more: readonly ChatChunk[]): ChatChunk[] {
+  for (const chunk of more) batch.push(chunk);
+  return batch;
 }

@@ -18,8 +18,34 @@
 import { StreamError } from '../../errors/stream-error.js';
 import { EventDecoder, field, isJSONObject, providerFailure } from '../core/event-decoder.js';
 import { responseChunks } from '../core/collect-chat-stream.js';
+import { FrameTemplates, type HotFrame, type TemplateMatch } from '../core/frame-template.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
 import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
+
+/** The delta events a template may stand for: each reads only the event's `delta` and `output_index`. */
+const DELTA_TYPES = new Set(['response.output_text.delta', 'response.refusal.delta', 'response.reasoning_summary_text.delta', 'response.reasoning_text.delta', 'response.function_call_arguments.delta']);
+
+/** What a delta template stands for: the event's type and its `output_index` (any JSON value, as sent). */
+interface DeltaContext {
+  type: string;
+  outputIndex: unknown;
+}
+
+/**
+ * A delta event a template may stand for: one of {@link DELTA_TYPES} with a string `delta`; its `sequence_number`
+ * (never read) is the number hole. For such an event the decoder reads `type`, `delta` and `output_index` only.
+ */
+function hotFrame(data: unknown): HotFrame<DeltaContext> | undefined {
+  if (!isJSONObject(data) || typeof data.type !== 'string' || !DELTA_TYPES.has(data.type) || typeof data.delta !== 'string') return undefined;
+  const numbered = typeof data.sequence_number === 'number';
+  return {
+    text: data.delta,
+    textKey: '"delta":"',
+    number: data.sequence_number,
+    numberKey: numbered ? '"sequence_number":' : undefined,
+    context: { type: data.type, outputIndex: data.output_index },
+  };
+}
 
 interface OpenItem {
   kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
@@ -42,6 +68,20 @@ export class ResponsesStreamDecoder extends EventDecoder {
   private readonly replay: ReplayItem[] = [];
   private responseId: string | undefined;
   private model: string | undefined;
+  private readonly templates = new FrameTemplates<DeltaContext>(hotFrame);
+  private readonly matched: TemplateMatch<DeltaContext> = { text: '', context: { type: '', outputIndex: undefined } };
+
+  /** A delta event read from a template: what {@link event} does with its type, `output_index` and `delta`. */
+  protected override frame(raw: string): boolean {
+    if (!this.templates.match(raw, this.matched)) return false;
+    const { context, text } = this.matched;
+    this.event(context.type, { output_index: context.outputIndex, delta: text }, raw);
+    return true;
+  }
+
+  protected override learn(raw: string, data: Record<string, unknown>): void {
+    this.templates.learn(raw, data);
+  }
 
   protected unfinished(): StreamError {
     return new StreamError(`The ${this.options.label} stream ended without response.completed, response.incomplete or response.failed`, { reason: 'incomplete' });
@@ -157,7 +197,8 @@ export class ResponsesStreamDecoder extends EventDecoder {
   private endCall(call: NonNullable<OpenItem['call']>, args: string): void {
     if (call.ended) return;
     call.ended = true;
-    if (args.startsWith(call.arguments) && args.length > call.arguments.length) this.argumentsDelta(call.index, call.id, args.slice(call.arguments.length));
+    // Lengths first: the common `.done` equal to its deltas is not compared (that would flatten and scan the whole text).
+    if (args.length > call.arguments.length && args.startsWith(call.arguments)) this.argumentsDelta(call.index, call.id, args.slice(call.arguments.length));
     call.arguments = args;
     this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
   }

@@ -15,6 +15,8 @@ import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
 import { field, isJSONObject } from '../core/event-decoder.js';
+import { FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
+import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
 
@@ -46,6 +48,9 @@ export class OpenAIStreamDecoder {
   private rawModel: string | undefined;
   private finished = false;
   private endedCalls = 0;
+  /** The stream's delta frames (text, a call's arguments) read without `JSON.parse` (`frame-template.ts`). */
+  private readonly templates = new FrameTemplates<number>((parsed) => chatDeltaFrame(parsed, this.rawResponseId, this.rawModel));
+  private readonly matched: TemplateMatch<number> = { text: '', context: TEXT };
   /** True once the provider sent `[DONE]` or a `finish_reason`. */
   get sawEnd(): boolean {
     return this.finished || this.finishReason !== undefined;
@@ -117,6 +122,8 @@ export class OpenAIStreamDecoder {
       this.complete();
       return;
     }
+    const known = this.templates.match(data, this.matched);
+    if (known && this.fromTemplate(this.matched)) return;
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
@@ -128,8 +135,14 @@ export class OpenAIStreamDecoder {
     }
     if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
     // Remote text that reaches events and A2A metadata (llm_response_id): bounded and redacted like any other.
-    if (typeof chunk.id === 'string' && chunk.id !== this.rawResponseId) this.responseId = this.excerpt((this.rawResponseId = chunk.id));
-    if (typeof chunk.model === 'string' && chunk.model !== this.rawModel) this.model = this.excerpt((this.rawModel = chunk.model));
+    if (typeof chunk.id === 'string' && chunk.id !== this.rawResponseId) {
+      this.responseId = this.excerpt((this.rawResponseId = chunk.id));
+      this.templates.clear(); // a template's frames carry the id they were learned with
+    }
+    if (typeof chunk.model === 'string' && chunk.model !== this.rawModel) {
+      this.model = this.excerpt((this.rawModel = chunk.model));
+      this.templates.clear();
+    }
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices) {
@@ -143,6 +156,28 @@ export class OpenAIStreamDecoder {
       this.usage = usage;
       this.out.push({ type: 'usage', usage });
     }
+    if (!known) this.templates.learn(data, chunk);
+  }
+
+  /** A frame read from a template: its text delta, or its call's arguments (`false`: the call is not open, full path). */
+  private fromTemplate(match: TemplateMatch<number>): boolean {
+    const text = match.text;
+    if (match.context === TEXT) {
+      if (text !== '') this.textDelta('text-delta', text);
+      return true;
+    }
+    const call = this.calls.get(match.context);
+    if (call === undefined) return false;
+    this.appendArguments(call, text);
+    return true;
+  }
+
+  private appendArguments(call: OpenCall, argumentsDelta: string): void {
+    if (argumentsDelta === '') return;
+    call.arguments += argumentsDelta;
+    const last = this.out[this.out.length - 1];
+    if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += argumentsDelta;
+    else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta });
   }
 
   private choice(choice: Record<string, unknown>): void {
@@ -218,12 +253,7 @@ export class OpenAIStreamDecoder {
     }
     // A delta is a string; a JSON object or array some servers send instead is written back, anything else (null) is no text.
     const argumentsDelta = typeof fn.arguments === 'string' || (typeof fn.arguments === 'object' && fn.arguments !== null) ? toolArgumentsText(fn.arguments, call.name) : '';
-    if (argumentsDelta !== '') {
-      call.arguments += argumentsDelta;
-      const last = this.out[this.out.length - 1];
-      if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += argumentsDelta;
-      else this.out.push({ type: 'tool-call-delta', index, id: call.id, argumentsDelta });
-    }
+    this.appendArguments(call, argumentsDelta);
   }
 
   private endCalls(): void {
