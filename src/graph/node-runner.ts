@@ -71,15 +71,20 @@ export function metadataTail(extra: Record<string, unknown>): string {
   return rest === '{}' ? '}' : `,${rest.slice(1)}`;
 }
 
-/** @internal The metadata tail of a `graph.node.start` event (the tails every node step emits are serialized once). */
-export const PHASE_START = metadataTail({ phase: 'start' });
-/** @internal The metadata tail of a node's `graph.node.error` event. */
-export const PHASE_ERROR = metadataTail({ phase: 'error' });
-/** @internal The metadata tail of a node's `graph.node.complete` event. */
-export const PHASE_COMPLETE = metadataTail({ phase: 'complete' });
-const PHASE_COMPLETE_RECOVERED = metadataTail({ phase: 'complete', recovered: true });
-const PHASE_REDUCE = metadataTail({ phase: 'reduce' });
-const PHASE_AFTER_CALLBACK = metadataTail({ phase: 'after_callback' });
+// The tails every node step emits, written out as text (each is `metadataTail` of its object, which
+// test/graph/node-events.test.ts checks): module scope holds literals only, so a bundler drops what is unused.
+/** @internal The metadata tail of a `graph.node.start` event: `metadataTail({ phase: 'start' })`. */
+export const PHASE_START = ',"phase":"start"}';
+/** @internal The metadata tail of a node's `graph.node.error` event: `metadataTail({ phase: 'error' })`. */
+export const PHASE_ERROR = ',"phase":"error"}';
+/** @internal The metadata tail of a node's `graph.node.complete` event: `metadataTail({ phase: 'complete' })`. */
+export const PHASE_COMPLETE = ',"phase":"complete"}';
+/** @internal `metadataTail({ phase: 'complete', recovered: true })`. */
+export const PHASE_COMPLETE_RECOVERED = ',"phase":"complete","recovered":true}';
+/** @internal `metadataTail({ phase: 'reduce' })`. */
+export const PHASE_REDUCE = ',"phase":"reduce"}';
+/** @internal `metadataTail({ phase: 'after_callback' })`. */
+export const PHASE_AFTER_CALLBACK = ',"phase":"after_callback"}';
 
 /** @internal Emits a node event, built only when the run has a listener. */
 export function emitNodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): void {

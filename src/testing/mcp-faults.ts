@@ -49,20 +49,23 @@ interface RPC {
 
 type Answer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
-const OBJECT = { type: 'object' };
-const TOOLS = Object.freeze(
-  Object.keys(MCP_FAULTS).map((name) => ({
-    name,
-    description: `A tool of the MCP fault server: ${MCP_FAULTS[name as MCPFault]}`,
-    inputSchema:
-      name === 'invalid-params'
-        ? { type: 'object', properties: { quantity: { type: 'number', description: 'How many (the server wants a positive integer).' } } }
-        : name === 'ok' || name === 'ok-text'
-          ? { type: 'object', properties: { text: { type: 'string' } } }
-          : OBJECT,
-  })),
-);
-const NAMES = TOOLS.map((tool) => tool.name);
+/** The fault server's tool list, built on first use (module scope holds declarations only). */
+let tools: readonly { name: string; description: string; inputSchema: object }[] | undefined;
+function faultTools(): readonly { name: string; description: string; inputSchema: object }[] {
+  tools ??= Object.freeze(
+    Object.keys(MCP_FAULTS).map((name) => ({
+      name,
+      description: `A tool of the MCP fault server: ${MCP_FAULTS[name as MCPFault]}`,
+      inputSchema:
+        name === 'invalid-params'
+          ? { type: 'object', properties: { quantity: { type: 'number', description: 'How many (the server wants a positive integer).' } } }
+          : name === 'ok' || name === 'ok-text'
+            ? { type: 'object', properties: { text: { type: 'string' } } }
+            : { type: 'object' },
+    })),
+  );
+  return tools;
+}
 
 const text = (value: string) => [{ type: 'text', text: value }];
 
@@ -95,7 +98,7 @@ function callAnswer(name: string, args: Record<string, unknown>): Answer {
     case 'internal-error':
       return { error: { code: -32603, message: `Internal error: connect ECONNREFUSED ${INTERNAL_HOST} (pool "orders-primary" exhausted)` } };
     default:
-      return { error: { code: -32602, message: `Unknown tool: ${name.slice(0, 100)}`, data: { available: NAMES.filter((each) => each !== 'unknown-tool') } } };
+      return { error: { code: -32602, message: `Unknown tool: ${name.slice(0, 100)}`, data: { available: faultTools().map((tool) => tool.name).filter((each) => each !== 'unknown-tool') } } };
   }
 }
 
@@ -161,7 +164,7 @@ export function mcpFaultHandlers(options: { baseURL: string }): HttpHandler[] {
     if (typeof rpc.method !== 'string') return new HttpResponse(null, { status: 202 }); // a response to a request of ours (we send none)
     if (rpc.id === undefined) return new HttpResponse(null, { status: 202 }); // notifications/initialized, notifications/cancelled, …
     if (rpc.method === 'ping') return reply({ result: {} });
-    if (rpc.method === 'tools/list') return reply({ result: { tools: TOOLS } });
+    if (rpc.method === 'tools/list') return reply({ result: { tools: faultTools() } });
     if (rpc.method !== 'tools/call') return reply({ error: { code: -32601, message: `Method not found: ${rpc.method.slice(0, 100)}` } });
     const name = rpc.params?.name;
     if (typeof name !== 'string') return reply({ error: { code: -32602, message: 'Invalid params: params.name must be a string' } });

@@ -46,7 +46,8 @@ export function checkKind(ctx: Context, schema: Schema, value: unknown, kind: st
   }
 }
 
-const INCOMPARABLE = `could not be compared with the allowed values (nested more than ${LIMITS.maxDepth} levels deep, or unreadable)`;
+/** The message of a value that could not be compared (written out: module scope holds literals only). */
+const INCOMPARABLE = 'could not be compared with the allowed values (nested more than 256 levels deep, or unreadable)';
 
 function matchesType(name: string, kind: string, value: unknown): boolean {
   return name === kind || (name === 'integer' && kind === 'number' && Number.isInteger(value));

@@ -43,11 +43,12 @@ export interface ValidationReport {
 const LIMITS = JSON_SCHEMA_LIMITS;
 const MISSING = Symbol('missing');
 const TYPE_NAMES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
-const KEYWORDS = new Set(
-  ('type nullable enum const minLength maxLength pattern minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minItems maxItems ' +
-    'uniqueItems items prefixItems additionalItems minProperties maxProperties properties patternProperties additionalProperties required ' +
-    '$ref allOf anyOf oneOf not').split(' '),
-);
+const KEYWORDS = new Set([
+  'type', 'nullable', 'enum', 'const', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum',
+  'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'items', 'prefixItems', 'additionalItems',
+  'minProperties', 'maxProperties', 'properties', 'patternProperties', 'additionalProperties', 'required', '$ref',
+  'allOf', 'anyOf', 'oneOf', 'not',
+]);
 
 /**
  * A validator for a schema snapshot (plain JSON data: objects, arrays, primitives, never changed afterwards: what it

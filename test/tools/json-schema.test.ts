@@ -470,6 +470,8 @@ describe('jsonSchema(): bounds and hostile input', () => {
     Object.defineProperty(array, 1, { get: () => { throw new Error('item'); } });
     bad({ items: { type: 'number' } }, array, ['could not be read (reading it threw an error)', [1]]);
     expect(issuesOf({ const: { a: 1 } }, { get a() { throw new Error('x'); } })[0]?.message).toMatch(/^could not be compared/);
+    // The message names the depth limit (written out in json-schema-keywords.ts): it must be the limit in force.
+    expect(issuesOf({ const: { a: 1 } }, { get a() { throw new Error('x'); } })[0]?.message).toContain(`nested more than ${JSON_SCHEMA_LIMITS.maxDepth} levels deep`);
   });
 
   it('a getter is read once per validation', () => {
