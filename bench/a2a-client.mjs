@@ -4,7 +4,7 @@
 // - that bundle's cold start: a fresh Node process importing the single file, median of samples;
 // - `import('faultline/a2a')` against `import('@a2a-js/sdk/client')` from node_modules, fresh processes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,6 @@ import { gzipSync } from 'node:zlib';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
-import { minify } from 'terser';
 import { jsonLine, median, table } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,19 +37,63 @@ async function bundle(name, code) {
       {
         name: 'a2a-entry',
         resolveId: (id) => (id === VIRTUAL ? id : id.startsWith('faultline') ? join(ROOT, 'dist', id.slice('faultline/'.length), 'index.js') : null),
-        load: (id) => (id === VIRTUAL ? code : null),
+        // dist/ files come with their source maps, so the bundle's map leads back to our source modules.
+        load: (id) => (id === VIRTUAL ? code : id.startsWith(join(ROOT, 'dist')) && existsSync(`${id}.map`) ? { code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') } : null),
       },
       nodeResolve({ browser: true, preferBuiltins: false }),
     ],
   });
   try {
-    const { output } = await build.generate({ format: 'es', inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
+    const { output } = await build.generate({ format: 'es', sourcemap: true, inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
     const file = join(OUT, `${name.replace(/\W+/g, '-')}.mjs`);
     writeFileSync(file, output[0].code);
-    return { file, minified: Buffer.byteLength(output[0].code), gzip: gzipSync(output[0].code, { level: 9 }).byteLength, modules: output[0].modules };
+    return { file, code: output[0].code, map: output[0].map, minified: Buffer.byteLength(output[0].code), gzip: gzipSync(output[0].code, { level: 9 }).byteLength };
   } finally {
     await build.close();
   }
+}
+
+/** Each source module's share of a minified bundle: the output characters its mapped segments cover. */
+function sharesBySource({ code, map }) {
+  const shares = new Map();
+  const lines = code.split('\n');
+  let source = 0;
+  map.mappings.split(';').forEach((line, index) => {
+    const segments = [];
+    let column = 0;
+    for (const segment of line.split(',').filter(Boolean)) {
+      const fields = decodeVLQ(segment);
+      column += fields[0];
+      if (fields.length > 1) source += fields[1];
+      segments.push([column, fields.length > 1 ? source : -1]);
+    }
+    segments.forEach(([start, owner], at) => {
+      if (owner < 0) return;
+      const end = at + 1 < segments.length ? segments[at + 1][0] : lines[index].length;
+      const id = map.sources[owner];
+      shares.set(id, (shares.get(id) ?? 0) + end - start);
+    });
+  });
+  return shares;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** A source-map segment's fields (base64 VLQ). */
+function decodeVLQ(text) {
+  const fields = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of text) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return fields;
 }
 
 const timeImport = (specifier) =>
@@ -75,14 +118,8 @@ table(`The A2A client against @a2a-js/sdk's (browser bundle of a streaming clien
 // The profile behind a missed size goal: each module's share of the bundle, minified and gzipped on its own (the sum
 // is above the bundle's figure, which gzip shares across modules), biggest first.
 if (bundles.faultline.gzip / KiB > 12) {
-  const shares = [];
-  for (const [id, module] of Object.entries(bundles.faultline.modules)) {
-    if (!module.code) continue;
-    const code = (await minify(module.code, { module: true, compress: false })).code ?? '';
-    shares.push([id.replace(ROOT, '').replace(/^.*node_modules\//, ''), Buffer.byteLength(code), gzipSync(code, { level: 9 }).byteLength]);
-  }
-  shares.sort((a, b) => b[2] - a[2]);
-  table('What the faultline bundle holds (each module minified + gzipped alone)', ['module', 'min (KiB)', 'gzip (KiB)'], shares.slice(0, 15).map(([id, min, gzip]) => [id, (min / KiB).toFixed(2), (gzip / KiB).toFixed(2)]));
+  const shares = [...sharesBySource(bundles.faultline)].map(([id, bytes]) => [id.replace(/^.*node_modules\//, ''), bytes]).sort((a, b) => b[1] - a[1]);
+  table('What the faultline bundle holds (minified characters each source module contributes, traced through the source maps)', ['module', 'min (KiB)', 'share'], shares.slice(0, 15).map(([id, bytes]) => [id, (bytes / KiB).toFixed(2), `${((bytes / bundles.faultline.minified) * 100).toFixed(1)}%`]));
 }
 jsonLine('a2a-client', {
   bundleKiB: Number((bundles.faultline.gzip / KiB).toFixed(2)),

@@ -5,9 +5,12 @@
 import { createParser } from 'eventsource-parser';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createOpenAICompatibleClient } from '../dist/index.js';
-import { SSEParser } from '../dist/wire/sse-decoder.js';
 import { chatStream, streamOf } from './corpus.mjs';
+import { importInternal } from './internal-module.mjs';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
+
+// SSEParser is internal (every client feeds it from its own read loop): compiled from src/ as the build does.
+const { SSEParser } = await importInternal('src/wire/sse-decoder.ts');
 
 const MB = 1024 * 1024;
 const corpus = chatStream({ bytes: Number(process.env.BENCH_SSE_MB ?? 50) * MB });

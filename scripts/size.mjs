@@ -1,8 +1,8 @@
 // Size of what users ship: each public entry bundled the way an app bundler would (dependencies resolved from
 // node_modules, tree-shaken, minified with terser), then gzipped. Budgets and their recorded figures live in
 // size-budgets.json; `npm run size` prints the table, `npm run size -- --write` records the current figures.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -14,11 +14,14 @@ export const BUDGETS_FILE = join(ROOT, 'size-budgets.json');
 const VIRTUAL = '\0size-entry';
 
 /**
- * Bundles `code` (an ES module importing `faultline…` specifiers) with everything it pulls in, minified.
+ * Bundles `code` (an ES module importing `faultline…` specifiers) with everything it pulls in, minified. `modules`
+ * names what was kept by its SOURCE module (`src/…/x.ts`, or a `node_modules/…` path): dist/ files are read with
+ * their source maps, so a shared chunk of dist/ counts only for the source modules whose code survived.
  * @param {string} code
  * @returns {Promise<{ minified: number, gzip: number, modules: string[] }>} sizes in bytes and the modules kept
  */
 export async function bundleSize(code) {
+  const dist = join(ROOT, 'dist');
   const build = await rollup({
     input: VIRTUAL,
     treeshake: { preset: 'recommended' },
@@ -26,19 +29,21 @@ export async function bundleSize(code) {
     plugins: [
       {
         name: 'size-entry',
-        resolveId: (id) => (id === VIRTUAL ? id : id.startsWith('faultline') ? join(ROOT, 'dist', id === 'faultline' ? '' : id.slice('faultline/'.length), 'index.js') : null),
-        load: (id) => (id === VIRTUAL ? code : null),
+        resolveId: (id) => (id === VIRTUAL ? id : id.startsWith('faultline') ? join(dist, id === 'faultline' ? '' : id.slice('faultline/'.length), 'index.js') : null),
+        load: (id) => {
+          if (id === VIRTUAL) return code;
+          if (!id.startsWith(dist) || !existsSync(`${id}.map`)) return null;
+          return { code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') };
+        },
       },
       nodeResolve({ browser: true }),
     ],
   });
   try {
-    const { output } = await build.generate({ format: 'es', inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
+    const { output } = await build.generate({ format: 'es', sourcemap: true, inlineDynamicImports: true, plugins: [terser({ format: { comments: false } })] });
     const chunk = output[0];
-    const modules = Object.entries(chunk.modules)
-      .filter(([, info]) => info.renderedLength > 0)
-      .map(([id]) => id.replace(`${ROOT}/`, ''))
-      .filter((id) => id !== VIRTUAL);
+    // A source is listed only when a mapped segment of the output traces back to it.
+    const modules = (chunk.map?.sources ?? []).map((source) => relative(ROOT, resolve(ROOT, source))).filter((id) => !id.includes('size-entry'));
     return { minified: Buffer.byteLength(chunk.code), gzip: gzipSync(chunk.code, { level: 9 }).byteLength, modules };
   } finally {
     await build.close();

@@ -1,5 +1,6 @@
 // What an app bundler keeps from the built package (scripts/size.mjs bundles with rollup, tree-shaken): importing a
 // layer pulls in that layer and the shared internals, never the layers above it or a schema library it does not use.
+// dist/ ships shared chunks, so what is kept is named by its source module (src/…), traced through dist's source maps.
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error — plain JavaScript
 import { bundleSize } from '../../scripts/size.mjs';
@@ -11,7 +12,7 @@ async function kept(code: string): Promise<{ modules: string[]; gzip: number }> 
   return (await bundleSize(code)) as { modules: string[]; gzip: number };
 }
 
-const layer = (modules: string[], name: string) => modules.filter((id) => id.startsWith(`dist/${name}/`));
+const layer = (modules: string[], name: string) => modules.filter((id) => id.startsWith(`src/${name}/`));
 const zod = (modules: string[]) => modules.filter((id) => id.includes('node_modules/zod/'));
 
 describe('tree-shaking the built package', () => {
@@ -29,7 +30,7 @@ describe('tree-shaking the built package', () => {
     for (const name of ['chat', 'tools', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'testing']) expect(layer(modules, name), name).toEqual([]);
     expect(zod(modules)).toEqual([]);
     expect(modules.filter((id) => id.includes('node_modules'))).toEqual([]);
-    expect(modules.every((id) => /^dist\/(errors|internal)\//.test(id))).toBe(true);
+    expect(modules.every((id) => /^src\/(errors|internal)\//.test(id))).toBe(true);
   });
 
   it('faultline/tools pulls in no chat, agent, graph, runner or A2A code and no zod (Standard Schema only)', async () => {
@@ -47,7 +48,13 @@ describe('tree-shaking the built package', () => {
   it('the A2A client pulls in no graph, agent, runner or chat code and no A2A server code', async () => {
     const { modules } = await kept("export { createA2AClient } from 'faultline/a2a';");
     for (const name of ['graph', 'agent', 'runner', 'chat']) expect(layer(modules, name), name).toEqual([]);
-    expect(modules.filter((id) => /dist\/a2a\/(handler|handler-front|task-operations|task-execution|task-store|server-payloads)\.js$/.test(id))).toEqual([]);
+    expect(modules.filter((id) => /src\/a2a\/(handler|handler-front|task-operations|task-execution|task-store|server-payloads)\.ts$/.test(id))).toEqual([]);
+  });
+
+  it('the A2A client without telemetry keeps no tracing: the spans are reached through the telemetry object only', async () => {
+    const { modules } = await kept("import { createA2AClient } from 'faultline/a2a'; export const client = createA2AClient({ url: 'https://agent.example/a2a' });");
+    expect(modules.filter((id) => /src\/(telemetry\/(a2a-client-tracing|otel-span-handle|open-telemetry|attributes)|errors\/task-error|a2a\/event-converter)\.ts$/.test(id))).toEqual([]);
+    expect(modules.some((id) => id === 'src/a2a/client.ts')).toBe(true);
   });
 
   // faultline/cloudflare is the one entry that may use Workers-only APIs (Durable Objects): no other entry, and no
@@ -67,6 +74,6 @@ describe('tree-shaking the built package', () => {
   it('faultline/cloudflare keeps the A2A server and the graph checkpoint types only as it needs them, and no A2A client', async () => {
     const { modules } = await kept("export * from 'faultline/cloudflare';");
     expect(layer(modules, 'cloudflare').length).toBeGreaterThan(5);
-    expect(modules.filter((id) => /dist\/a2a\/(client|transport|attempt|a2a-agent)\.js$/.test(id))).toEqual([]);
+    expect(modules.filter((id) => /src\/a2a\/(client|transport|a2a-agent)\.ts$/.test(id))).toEqual([]);
   });
 });
