@@ -3,7 +3,7 @@
 // is left to JSON.parse, so a malformed one is still a typed StreamError naming it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readDeltaFrame, type DeltaFrame } from '../../src/chat/anthropic/anthropic-delta-frame.js';
+import { FIELD_BY_CODE, FIELD_CODE_AT, FIELDS, readDeltaFrame, type DeltaFrame } from '../../src/chat/anthropic/anthropic-delta-frame.js';
 import { AnthropicStreamDecoder } from '../../src/chat/anthropic/anthropic-stream-decoder.js';
 import { decodeAll } from './stream-decoder-drive.js';
 
@@ -12,6 +12,13 @@ const read = (raw: string): DeltaFrame | undefined => {
   return readDeltaFrame(raw, into) ? into : undefined;
 };
 const frame = (index: number, type: string, key: string, value: string) => JSON.stringify({ type: 'content_block_delta', index, delta: { type, [key]: value } });
+
+describe('the field table', () => {
+  it('names each field by its own character at FIELD_CODE_AT, and no two alike', () => {
+    expect(FIELD_BY_CODE).toEqual(FIELDS.map(([field]) => field.charCodeAt(FIELD_CODE_AT)));
+    expect(new Set(FIELD_BY_CODE).size).toBe(FIELDS.length);
+  });
+});
 
 describe('readDeltaFrame', () => {
   it('reads the three delta kinds in the compact form, escapes included', () => {

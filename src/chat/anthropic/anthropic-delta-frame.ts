@@ -26,15 +26,19 @@ export interface DeltaFrame {
 }
 
 const PREFIX = '{"type":"content_block_delta","index":';
-/** After the index: the rest of the template up to the opening quote of the value, per kind. */
-const FIELDS: readonly (readonly [string, DeltaFrameKind])[] = [
+/** @internal After the index: the rest of the template up to the opening quote of the value, per kind. */
+export const FIELDS: readonly (readonly [string, DeltaFrameKind])[] = [
   [',"delta":{"type":"text_delta","text":"', 'text_delta'],
   [',"delta":{"type":"input_json_delta","partial_json":"', 'input_json_delta'],
   [',"delta":{"type":"thinking_delta","thinking":"', 'thinking_delta'],
 ];
-/** Where the fields first differ, and their character there, in the order of {@link FIELDS}. */
-const FIELD_CODE_AT = 19;
-const FIELD_BY_CODE: readonly number[] = FIELDS.map(([field]) => field.charCodeAt(FIELD_CODE_AT));
+/** @internal Where the fields first differ. */
+export const FIELD_CODE_AT = 19;
+/**
+ * @internal Their character there ('e', 'n', 'h'), in the order of {@link FIELDS}: written out, as module scope holds
+ * literals only (test/chat/anthropic-delta-frame.test.ts checks them against FIELDS).
+ */
+export const FIELD_BY_CODE: readonly number[] = [101, 110, 104];
 const SUFFIX = '"}}';
 const MAX_INDEX_DIGITS = 9;
 const ZERO = 48;
