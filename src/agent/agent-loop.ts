@@ -9,6 +9,7 @@
  * as the last item.
  */
 import type { Emitter } from 'nanoevents';
+import type { AbortSource } from '../internal/abort-source.js';
 import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/core/chat-batches.js';
 import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -31,13 +32,14 @@ import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 /** What one run needs. */
 export interface LoopContext {
   settings: AgentSettings;
-  runId: string;
+  /** The run's id (made on first read: only events and spans use it). */
+  readonly runId: string;
   emitter: Emitter<AgentEvents>;
   /** The caller's new messages. */
   input: ChatMessage[];
   sessionId?: string | undefined;
-  /** Aborts the run: the caller's signal, or the stream being cancelled. */
-  signal: AbortSignal;
+  /** Aborts the run: the caller's signal, or the stream being cancelled (its `signal` is made only when read). */
+  abort: AbortSource;
   /** Items produced by callbacks (fallbacks, listener failures), delivered with the next batch. */
   queue: AgentRunItem[];
   /** The schema the final answer must match. */
@@ -60,14 +62,14 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     let history: ChatMessage[] = [];
     try {
       if (context.sessionId !== undefined) history = await loadSession(context.settings.sessionStore, context.sessionId);
-      context.signal.throwIfAborted();
+      if (context.abort.aborted) throw context.abort.reason;
     } catch (error) {
-      const failure = context.signal.aborted ? context.signal.reason : error;
+      const failure = context.abort.aborted ? context.abort.reason : error;
       safeEmit(context, context.queue, 'error', () => ({ runId: context.runId, agent: context.settings.name, iteration: 0, terminal: true, error: errorJSON(failure, context.settings.secrets) }));
       yield [...context.queue.splice(0), { type: 'error', iteration: 0, terminal: true, error: failure }];
       return;
     }
-    const { settings, runId, signal } = context;
+    const { settings, abort } = context;
     const agent = settings.name;
     const queue = context.queue;
     const added: ChatMessage[] = [];
@@ -87,13 +89,13 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       const failure = await appendSession(settings.sessionStore, context.sessionId, [...context.input, ...added]); // this run's turn, atomically
       if (failure) {
         queue.push({ type: 'error', iteration, terminal: false, error: failure });
-        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) }));
+        safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: false, error: errorJSON(failure, settings.secrets) }));
       }
     };
 
     const terminal = async (error: unknown): Promise<AgentRunItem[]> => {
       await save();
-      safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
+      safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
       return take([{ type: 'error', iteration, terminal: true, error }]);
     };
 
@@ -105,10 +107,10 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       }
       iteration++;
       modelSpan = startModelSpan(settings, context.span);
-      const request = modelRequest(settings, conversation, signal, hooks, context.output);
+      const request = modelRequest(settings, conversation, abort, hooks, context.output);
       recordModelInput(settings, modelSpan, request.messages);
       safeEmit(context, queue, 'model-request', () => ({
-        runId,
+        runId: context.runId,
         agent,
         iteration,
         model: settings.chatClient.name,
@@ -193,7 +195,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
         queue.push({ type: 'usage', iteration, usage: stepUsage });
       }
       safeEmit(context, queue, 'model-response', () => ({
-        runId,
+        runId: context.runId,
         agent,
         iteration,
         finishReason,
@@ -214,7 +216,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       if (stopped) {
         // A refusal or a content filter is a typed outcome the caller can branch on, never an empty success.
         queue.push({ type: 'error', iteration, terminal: false, error: stopped });
-        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
+        safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
       }
       if (calls.length === 0) {
         if (context.output && !stopped && !cutByOutputLimit(finishReason)) {

@@ -2,13 +2,42 @@ import { createNanoEvents, type Emitter } from 'nanoevents';
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { AGENT_BRAND, isAgent } from './agent-brand.js';
-import { linkedController } from '../internal/delay.js';
+import { AbortSource } from '../internal/abort-source.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { agentLoop, type LoopContext } from './agent-loop.js';
 import { isTraced, runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
+import type { StandardSchemaV1 } from '../tools/standard-schema.js';
+import { NO_SPAN } from '../telemetry/no-telemetry.js';
+
+/** What one run needs; its id is made on first read (only events and spans use it: `crypto.randomUUID` per run was 1.6%). */
+class RunContext implements LoopContext {
+  readonly queue: AgentRunItem[] = [];
+  readonly sessionId: string | undefined;
+  readonly output: StandardSchemaV1 | undefined;
+  span: SpanHandle = NO_SPAN;
+  close: () => void = () => {};
+  private id: string | undefined;
+
+  constructor(
+    readonly settings: AgentSettings,
+    readonly emitter: Emitter<AgentEvents>,
+    readonly input: ChatMessage[],
+    options: AgentRunOptions,
+    readonly abort: AbortSource,
+  ) {
+    this.sessionId = options.session;
+    this.output = options.output;
+  }
+
+  get runId(): string {
+    this.id ??= createId('run');
+    return this.id;
+  }
+}
 
 /**
  * An LLM agent: a chat client, instructions and tools, run by the function-invoking loop. Build it with
@@ -80,30 +109,20 @@ export class Agent {
     const settings = options ?? {};
     const optionProblems = runOptionProblems(settings);
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
-    const { controller, dispose } = linkedController(settings.signal);
-    const runId = createId('run');
-    const span = runSpan(this.settings, runId, settings);
-    const { signal } = controller;
+    // The run's abort: watched by its model calls and tools without listeners, a real signal only if one is read.
+    const abort = new AbortSource(settings.signal);
+    const context = new RunContext(this.settings as AgentSettings, this.emitter, input, settings, abort);
+    const span = runSpan(this.settings, () => context.runId, settings);
+    context.span = span;
     let ended = false; // the last item (finish or terminal error) was delivered
     // Only a traced run looks at its batches on their way out; an untraced one is its loop and its stream, nothing between.
     const observe = isTraced(span) ? (batch: readonly AgentRunItem[]) => void (ended = traceBatch(span, batch) || ended) : undefined;
-    const context: LoopContext = {
-      settings: this.settings as AgentSettings,
-      runId,
-      emitter: this.emitter,
-      queue: [],
-      span,
-      input,
-      sessionId: settings.session,
-      signal,
-      output: settings.output,
-      close: () => {
-        if (!ended && observe) span.fail(signal.aborted ? signal.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
-        span.end();
-        dispose();
-      },
+    context.close = () => {
+      if (!ended && observe) span.fail(abort.aborted ? abort.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
+      span.end();
+      abort.dispose();
     };
-    return streamFromBatches(agentLoop(context), (reason) => controller.abort(reason), observe);
+    return streamFromBatches(agentLoop(context), (reason) => abort.abort(reason), observe);
   }
 }
 

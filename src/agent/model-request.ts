@@ -2,7 +2,9 @@
  * The request of each model call of a run: the conversation, the tools, the output format, and the hooks that turn
  * the chat client's retries and fallbacks into the run's events and items.
  */
-import { chatToolDefinitions } from '../chat/core/tool-definitions.js';
+import { sealedToolDefinitions } from '../chat/core/tool-definitions.js';
+import { requestUnder } from '../chat/core/request-abort.js';
+import type { AbortSource } from '../internal/abort-source.js';
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../chat/core/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { redactValue } from '../internal/redact.js';
@@ -17,13 +19,13 @@ import type { SpanHandle } from '../telemetry/telemetry.js';
 
 /**
  * The tool definitions of an agent's (frozen) tool list, made once: every model call of every run sends the same.
- * Each request gets its own array of the shared, frozen definitions.
+ * Each request gets its own array of the shared definitions, deep-frozen so an encoder can reuse their JSON.
  */
 const definitions = new WeakMap<readonly AnyTool[], readonly ChatToolDefinition[]>();
 function toolDefinitionsOf(tools: readonly AnyTool[]): ChatToolDefinition[] {
   let made = definitions.get(tools);
   if (made === undefined) {
-    made = chatToolDefinitions(tools).map((definition) => Object.freeze(definition));
+    made = sealedToolDefinitions(tools);
     definitions.set(tools, made);
   }
   return [...made];
@@ -33,11 +35,11 @@ function toolDefinitionsOf(tools: readonly AnyTool[]): ChatToolDefinition[] {
 export function modelRequest(
   settings: AgentSettings,
   conversation: readonly ChatMessage[],
-  signal: AbortSignal,
+  abort: AbortSource,
   hooks: Pick<ChatRequest, 'onRetry' | 'onFallback'>,
   output?: StandardSchemaV1,
 ): ChatRequest {
-  const request: ChatRequest = { messages: [...conversation], signal, ...hooks };
+  const request = requestUnder([...conversation], hooks, abort);
   const format = output ? outputFormat(output) : undefined;
   if (format) request.responseFormat = format;
   if (settings.tools.length > 0) {

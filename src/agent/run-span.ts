@@ -16,14 +16,14 @@ export function isTraced(span: SpanHandle): boolean {
 }
 
 /** The span of one run of the agent. */
-export function runSpan(settings: Readonly<AgentSettings>, runId: string, options: AgentRunOptions): SpanHandle {
+export function runSpan(settings: Readonly<AgentSettings>, runId: () => string, options: AgentRunOptions): SpanHandle {
   if (settings.telemetry === NO_TELEMETRY) return NO_SPAN;
   return settings.telemetry.startSpan(agentSpanName(settings.name), {
     parent: options.parentSpan,
     attributes: {
       [GenAIAttribute.OperationName]: GenAIOperation.InvokeAgent,
       [GenAIAttribute.AgentName]: settings.name,
-      [GenAIAttribute.AgentId]: runId,
+      [GenAIAttribute.AgentId]: runId(),
       [GenAIAttribute.ConversationId]: options.session,
       [GenAIAttribute.RequestModel]: settings.chatClient.model,
       [GenAIAttribute.ProviderName]: settings.chatClient.provider,

@@ -5,7 +5,7 @@ import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { describeError } from '../internal/error-json.js';
 import { truncate } from '../internal/json.js';
 import { redactError, redactText, redactValue } from '../internal/redact.js';
-import { runToolCall } from '../tools/run-tool-call.js';
+import { runToolCallUnder } from '../tools/run-tool-call.js';
 import type { ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult, toolRunContent } from '../tools/serialize-tool-result.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
@@ -19,7 +19,7 @@ type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
 
 /** @internal Runs the calls of one round concurrently; yields their results in call order. Returns a terminal failure, if any. */
 export async function* runTools(
-  context: Pick<LoopContext, 'settings' | 'runId' | 'signal' | 'emitter' | 'span'>,
+  context: Pick<LoopContext, 'settings' | 'runId' | 'abort' | 'emitter' | 'span'>,
   calls: readonly ToolCall[],
   iteration: number,
   conversation: ChatMessage[],
@@ -27,14 +27,13 @@ export async function* runTools(
   queue: AgentRunItem[],
   cutByLimit = false,
 ): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
-  const { settings, runId, signal } = context;
+  const { settings, abort } = context;
   const agent = settings.name;
   const runs: Array<Promise<Settled>> = calls.map((call) => {
-    safeEmit(context, queue, 'tool-start', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
+    safeEmit(context, queue, 'tool-start', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
     const cut = cutByLimit ? cutOffRun(call, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
     if (cut) return Promise.resolve<Settled>({ ok: true, run: cut });
-    return runToolCall(settings.tools, call, {
-      signal,
+    return runToolCallUnder(settings.tools, call, {
       logger: settings.toolLogger,
       secrets: settings.secrets,
       onToolCrash: settings.onToolCrash,
@@ -43,7 +42,7 @@ export async function* runTools(
       parentSpan: context.span,
       onRetry: (notice) =>
         safeEmit(context, queue, 'retry', () => ({
-          runId,
+          runId: context.runId,
           agent,
           source: 'tool',
           attempt: notice.attempt,
@@ -53,7 +52,7 @@ export async function* runTools(
           toolName: notice.toolName,
           ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
         })),
-    }).then(
+    }, abort).then(
       (run): Settled => ({ ok: true, run }),
       (error: unknown): Settled => ({ ok: false, error }),
     );
@@ -78,11 +77,11 @@ export async function* runTools(
           cause: redactError(cause, settings.secrets),
         });
         items.push({ type: 'error', iteration, terminal: false, error: crash });
-        safeEmit(context, queue, 'error', () => ({ runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) }));
+        safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: false, error: errorJSON(crash, settings.secrets) }));
       }
     } else {
       failure ??= { error: settled.error };
-      const aborted = signal.aborted || isAbortError(settled.error);
+      const aborted = abort.aborted || isAbortError(settled.error);
       outcome = aborted ? 'aborted' : ToolError.isInstance(settled.error) ? 'crash' : 'interrupted';
       cause = settled.error;
       result = ToolResult.error(
@@ -98,9 +97,9 @@ export async function* runTools(
     added.push(message);
     const json: ToolResultJSON = result.toJSON();
     items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
-    safeEmit(context, queue, 'tool-end', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
+    safeEmit(context, queue, 'tool-end', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
     if (json.error && outcome !== 'success' && outcome !== 'partial') {
-      safeEmit(context, queue, 'tool-error', () => ({ runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
+      safeEmit(context, queue, 'tool-error', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
     }
     yield [...queue.splice(0), ...items];
   }

@@ -3,7 +3,8 @@ import { createId } from '../internal/ids.js';
 import { read } from '../internal/error-chain.js';
 import { preview, safeString, truncate } from '../internal/json.js';
 import type { AnyTool } from './define-tool.js';
-import { runTool, type RunToolOptions, type ToolRun } from './run-tool.js';
+import { runToolUnder, type RunToolOptions, type ToolRun } from './run-tool.js';
+import type { AbortParent } from '../internal/abort-source.js';
 import { ToolLogWriter } from './tool-log.js';
 import { toolLogSink } from './tool-log-option.js';
 import { ToolNotFound } from './tool-not-found.js';
@@ -34,6 +35,11 @@ export type ToolSet = Iterable<AnyTool> | ReadonlyMap<string, AnyTool>;
  * ```
  */
 export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions = {}): Promise<ToolRun> {
+  return runToolCallUnder(tools, call, options, options?.signal);
+}
+
+/** @internal {@link runToolCall} cancelled by `parent` (a caller's signal, or the `AbortSource` of an agent run). */
+export async function runToolCallUnder(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions, parent: AbortParent | undefined): Promise<ToolRun> {
   const settings = options ?? {};
   const rawName = read(call, 'name');
   const rawId = read(call, 'id');
@@ -41,7 +47,7 @@ export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options
   const name = typeof rawName === 'string' ? rawName : safeString(rawName);
   const callId = typeof rawId === 'string' && rawId !== '' ? rawId : (settings.callId ?? createId('call'));
   const tool = findTool(tools, name);
-  if (tool) return runTool(tool, rawArguments, { ...settings, callId });
+  if (tool) return runToolUnder(tool, rawArguments, settings, parent, callId);
   const available = toolNames(tools);
   const guess = closestMatch(name, available);
   const shownName = truncate(name, 80);

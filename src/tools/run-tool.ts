@@ -2,6 +2,7 @@ import { ToolError } from '../errors/tool-error.js';
 import { monotonic } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
+import { AbortSource, type AbortParent } from '../internal/abort-source.js';
 import { redactError, redactText } from '../internal/redact.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { resolveRetryOptions, retry, type RetryOptions } from '../internal/retry.js';
@@ -18,7 +19,7 @@ import { ToolInternalError } from './tool-internal-error.js';
 import { ToolLogWriter } from './tool-log.js';
 import { toolLogSink, type ToolLogOption } from './tool-log-option.js';
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
-import { finishToolRun } from './seal-tool-result.js';
+import { completeToolRun, finishToolRun } from './seal-tool-result.js';
 
 /**
  * The per-attempt time limit when neither the tool nor the call sets one.
@@ -136,11 +137,21 @@ class Crash {
  * ```
  */
 export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions = {}): Promise<ToolRun<T>> {
-  const given = options ?? {};
-  const settings = { ...given, callId: typeof given.callId === 'string' && given.callId !== '' ? given.callId : createId('call') };
-  const span = toolSpan(tool, settings.callId, settings, rawArguments);
+  return runToolUnder<T>(tool, rawArguments, options, options?.signal);
+}
+
+/**
+ * @internal {@link runTool} cancelled by `parent`: the caller's signal, or the `AbortSource` of the agent run the call
+ * belongs to (watched without a listener; the time limit on the run's one timer). `givenCallId` replaces
+ * `options.callId` (no copy of the options is made to change it).
+ */
+export async function runToolUnder<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions, parent: AbortParent | undefined, givenCallId?: string): Promise<ToolRun<T>> {
+  const settings = options ?? {};
+  const wanted = givenCallId ?? settings.callId;
+  const callId = typeof wanted === 'string' && wanted !== '' ? wanted : createId('call');
+  const span = toolSpan(tool, callId, settings, rawArguments);
   try {
-    const run = await runUntraced<T>(tool, rawArguments, settings, span);
+    const run = await runUntraced<T>(tool, rawArguments, settings, callId, span, parent);
     endToolSpan(span, run, settings.telemetry);
     return run;
   } catch (error) {
@@ -150,13 +161,11 @@ export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown,
   }
 }
 
-async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: RunToolOptions & { callId: string }, span: SpanHandle): Promise<ToolRun<T>> {
+async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: RunToolOptions, callId: string, span: SpanHandle, parent: AbortParent | undefined): Promise<ToolRun<T>> {
   const started = monotonic();
-  const { callId } = settings;
   const secrets = settings.secrets ?? [];
   const log = new ToolLogWriter(toolLogSink(settings.logger), tool.name, callId, secrets);
-  const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> =>
-    finishToolRun({ toolName: tool.name, callId, durationMs: monotonic() - started, ...run }, log);
+  const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> => completeToolRun(run, tool.name, callId, monotonic() - started, log);
 
   const parsed = await parseToolArguments(tool, rawArguments, {
     maxLength: settings.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH,
@@ -181,9 +190,9 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
   let timeoutFailure: TimeoutError | undefined;
 
   const executeOnce = async (attempt: number): Promise<ToolResult> => {
-    settings.signal?.throwIfAborted();
+    if (parent?.aborted) throw parent.reason;
     attempts = attempt;
-    const scope = new ToolAttempt(settings.signal, timeoutMs, tool.name);
+    const scope = new ToolAttempt(parent, timeoutMs, tool.name);
     const context: ToolContext = {
       get signal() {
         return scope.signal;
@@ -201,7 +210,7 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
       const value = await Promise.race([execution, scope.stopped]);
       return ToolResult.isInstance(value) ? value : ToolResult.success(value);
     } catch (error) {
-      if (settings.signal?.aborted) throw settings.signal.reason;
+      if (parent?.aborted) throw parent.reason;
       if (scope.timedOut) {
         log.write('warn', 'tool.timeout', `did not finish within ${timeoutMs} ms`, { attempt, arguments: args });
         timeoutFailure = new TimeoutError(`The tool '${tool.name}' did not finish within ${timeoutMs} ms.`, { context: { timeoutMs }, cause: error });
@@ -219,7 +228,7 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
   try {
     result = await retry(executeOnce, {
       options: retryOptions,
-      signal: settings.signal,
+      signal: parent instanceof AbortSource ? () => parent.signal : parent, // a run's signal is made only after a failure
       classify: (error) =>
         ToolFailure.isInstance(error) && error.retryable ? { retry: true, retryAfterMs: error.retryAfterMs } : { retry: false },
       onRetry: (notice) => {

@@ -34,12 +34,10 @@ export function sealToolResult(result: ToolResult): SealedToolResult {
   const errorText = error === undefined ? undefined : encodeJSON(error, 'tool result', 'error');
   const dropped = data !== null && typeof data === 'object' ? droppedValues(data, 'data') : [];
   const content = assemble(ok, dataText, errorText);
-  const snapshot = ToolResult.fromJSON({
-    ok,
-    ...(dataText !== undefined ? { data: JSON.parse(dataText) as unknown } : {}),
-    ...(errorText !== undefined ? { error: JSON.parse(errorText) as ToolResult['error'] } : {}),
-  });
-  return { result: snapshot, content, dropped, dataText };
+  const json: { ok: boolean; data?: unknown; error?: ToolResult['error'] } = { ok };
+  if (dataText !== undefined) json.data = JSON.parse(dataText) as unknown;
+  if (errorText !== undefined) json.error = JSON.parse(errorText) as ToolResult['error'];
+  return { result: ToolResult.fromJSON(json), content, dropped, dataText };
 }
 
 function assemble(ok: boolean, dataText: string | undefined, errorText: string | undefined): string {
@@ -59,17 +57,18 @@ export function flatError(message: string, suggestion: string | undefined): stri
   return `${message}${/[.!?。]$/.test(message.trim()) ? '' : '.'} ${suggestion}`;
 }
 
-const sealedRuns = new WeakMap<object, SealedToolResult>();
+/** Where a run made by `runTool` keeps its sealed form: a non-enumerable own property (a copy of the run has none). */
+const SEALED = Symbol('faultline.tool.sealed');
 
 /** Remembers the sealed form of a run, for {@link toolRunContent}. */
 export function rememberSealed<T extends object>(run: T, sealed: SealedToolResult): T {
-  sealedRuns.set(run, sealed);
+  Object.defineProperty(run, SEALED, { value: sealed });
   return run;
 }
 
 /** The sealed form of a run made by `runTool`, if this is one. */
 export function sealedOf(run: object): SealedToolResult | undefined {
-  return sealedRuns.get(run);
+  return Object.prototype.hasOwnProperty.call(run, SEALED) ? (run as { [SEALED]?: SealedToolResult })[SEALED] : undefined;
 }
 
 /** What the model is told about a result that could not be sent (never the developer-side detail of a getter). */
@@ -93,6 +92,14 @@ function modelReason(error: unknown): string {
  * JSON drops (functions, Symbols, Maps, Sets inside the data) are named in a `tool.dropped_values` record.
  */
 export function finishToolRun<T>(run: Omit<ToolRun<T>, 'content'>, log: ToolLogWriter): ToolRun<T> {
+  return completeToolRun(run, run.toolName, run.callId, run.durationMs, log);
+}
+
+/**
+ * {@link finishToolRun} of a run whose name, call id and duration are given apart (the run is built once, not copied
+ * to add them).
+ */
+export function completeToolRun<T>(run: Omit<ToolRun<T>, 'content' | 'toolName' | 'callId' | 'durationMs'>, toolName: string, callId: string, durationMs: number, log: ToolLogWriter): ToolRun<T> {
   let sealed: SealedToolResult;
   let outcome = run.outcome;
   let error = run.error;
@@ -100,7 +107,7 @@ export function finishToolRun<T>(run: Omit<ToolRun<T>, 'content'>, log: ToolLogW
     sealed = sealToolResult(run.result);
   } catch (failure) {
     log.write('error', 'tool.unserializable_result', messageOf(failure), { attempt: run.attempts, error: log.errorDetails(failure) });
-    const replacement = new ToolInternalError(`The tool '${run.toolName}' returned a result that cannot be sent to the model: ${modelReason(failure)}.`);
+    const replacement = new ToolInternalError(`The tool '${toolName}' returned a result that cannot be sent to the model: ${modelReason(failure)}.`);
     sealed = sealToolResult(ToolResult.error(replacement));
     outcome = 'unserializable';
     error = failure;
@@ -112,7 +119,7 @@ export function finishToolRun<T>(run: Omit<ToolRun<T>, 'content'>, log: ToolLogW
       data: { dropped: sealed.dropped },
     });
   }
-  const finished: ToolRun<T> = { ...run, outcome, result: sealed.result as ToolResult<T>, content: sealed.content };
+  const finished: ToolRun<T> = { toolName, callId, durationMs, ...run, outcome, result: sealed.result as ToolResult<T>, content: sealed.content };
   if (error !== undefined) finished.error = error;
   return rememberSealed(finished, sealed);
 }

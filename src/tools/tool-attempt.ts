@@ -1,36 +1,43 @@
 /**
- * @internal The scope of one tool attempt: the caller's signal and the attempt's time limit, and the `AbortSignal`
- * the tool gets — created only when the tool reads `context.signal`. A tool that never looks at its signal costs no
+ * @internal The scope of one tool attempt: the caller's abort and the attempt's time limit, and the `AbortSignal` the
+ * tool gets — created only when the tool reads `context.signal`. A tool that never looks at its signal costs no
  * `AbortController` and no listener of its own (issue 17: an abort scope per call was the tool path's largest cost);
- * the time limit and the caller's abort still end the attempt, whether the tool listens or not.
+ * the time limit and the caller's abort still end the attempt, whether the tool listens or not. Under a run (an
+ * `AbortSource`) the limit is one more deadline on the run's timer, and the run's abort is watched without a listener.
  */
-import { clampDelay, watchAbort } from '../internal/delay.js';
+import { AbortSource, watchParent, type AbortParent } from '../internal/abort-source.js';
+import { Deadlines, type Deadline } from '../internal/deadlines.js';
+
+const noop = (): void => {};
 
 /** One attempt's scope: `stopped` rejects when the caller aborts or the time limit fires. */
 export class ToolAttempt {
   private controller: AbortController | undefined;
   private reason: unknown;
   private aborted = false;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deadlines: Deadlines | undefined;
+  private readonly ownDeadlines: boolean;
+  private readonly limit: Deadline | undefined;
   private readonly stopWatching: () => void;
-  private rejectStop: (reason: unknown) => void = () => {};
+  private rejectStop: (reason: unknown) => void = noop;
   /** Rejects with the abort reason (the caller's, or the time limit's `TimeoutError` DOMException). */
   readonly stopped: Promise<never>;
   /** True once the time limit fired. */
   timedOut = false;
 
-  constructor(parent: AbortSignal | undefined, timeoutMs: number, toolName: string) {
+  constructor(parent: AbortParent | undefined, timeoutMs: number, toolName: string) {
     this.stopped = new Promise<never>((_resolve, reject) => {
       this.rejectStop = reject;
     });
-    this.stopped.catch(() => {});
-    this.stopWatching = parent ? watchAbort(parent, () => this.abort(parent.reason)) : () => {};
-    this.timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => {
-          this.timedOut = true;
-          this.abort(new DOMException(`Tool '${toolName}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
-        }, clampDelay(timeoutMs))
-      : undefined;
+    this.stopped.catch(noop);
+    this.stopWatching = parent ? watchParent(parent, () => this.abort(parent.reason)) : noop;
+    const source = parent instanceof AbortSource ? parent : undefined;
+    this.ownDeadlines = source === undefined;
+    this.deadlines = Number.isFinite(timeoutMs) ? (source?.deadlines ?? new Deadlines()) : undefined;
+    this.limit = this.deadlines?.add(timeoutMs, () => {
+      this.timedOut = true;
+      this.abort(new DOMException(`Tool '${toolName}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
+    });
   }
 
   /** The tool's signal: aborts when the attempt does (made on first use; already aborted if the attempt was). */
@@ -50,9 +57,10 @@ export class ToolAttempt {
     this.rejectStop(reason);
   }
 
-  /** Stops the timer and the watch on the caller's signal. */
+  /** Stops the time limit and the watch on the caller's abort. */
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.ownDeadlines) this.deadlines?.close();
+    else this.deadlines?.cancel(this.limit);
     this.stopWatching();
   }
 }

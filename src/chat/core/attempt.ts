@@ -1,13 +1,14 @@
 /**
- * One HTTP attempt of a model call and the scope around all attempts: the caller's signal and total timeout
- * (`CallScope`) and per-attempt first-chunk and idle timers (`Attempt`), for every provider. Only progress — an SSE event — ends the first-chunk limit and re-arms the idle one: a provider
- * that sends keep-alive comments, blank lines or a line that never ends times out all the same. Every failure is
- * mapped to a typed error; an abort surfaces as its reason.
+ * One HTTP attempt of a model call (`Attempt`), for every provider: sending, its first-chunk and idle limits, reading a
+ * whole body, the typed failure of each step (the scope around all attempts is `CallScope`). Only progress — an SSE
+ * event — ends the first-chunk limit and moves the idle one: a provider that sends keep-alive comments, blank lines or
+ * a line that never ends times out all the same. Every failure is mapped to a typed error; an abort surfaces as its
+ * reason.
  */
-import { ChatClientError, type ChatTimeoutLimit } from '../../errors/chat-client-error.js';
+import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
-import { monotonic } from '../../internal/clock.js';
-import { clampDelay, watchAbort } from '../../internal/delay.js';
+import type { Deadline } from '../../internal/deadlines.js';
+import { clampDelay } from '../../internal/delay.js';
 import { RaceSet } from '../../internal/race-set.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { describeBytes, readBoundedBody, type BoundedText } from '../../internal/http-body.js';
@@ -16,100 +17,10 @@ import type { RetryDecision } from '../../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
 import { isFallbackWorthy } from './fallback-worthy.js';
 import type { CallConfig } from './call.js';
+import { timeoutError, type CallScope } from './call-scope.js';
 
 /** Bound on a non-streamed answer. */
 export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
-
-/** `partial`: bytes arrived since the last progress, but no event (keep-alives, blank lines, part of a line or body). */
-function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: number, partial = false): ChatClientError {
-  const ms = limit === 'total' ? config.timeouts.totalMs : limit === 'idle' ? config.timeouts.idleMs : config.timeouts.firstChunkMs;
-  const only = partial ? ', only keep-alives or unfinished data' : '';
-  const what =
-    limit === 'total'
-      ? `did not complete within the total limit of ${ms} ms`
-      : limit === 'idle'
-        ? `sent ${partial ? 'no event' : 'nothing'} for ${ms} ms mid-stream${only} (idle timeout)`
-        : `sent no ${partial ? 'complete ' : ''}first chunk within ${ms} ms${only} (first-chunk timeout)`;
-  return new ChatClientError(`${config.label} ${what}`, {
-    reason: 'timeout',
-    timeout: limit,
-    retryable: limit === 'first_chunk',
-    attempts: attempt,
-    model: config.model,
-  });
-}
-
-/**
- * The caller's signal plus the total time limit; maps any failure to what the caller should see. It makes no
- * `AbortController` of its own unless one is asked for (`signal`, `controller`: back-off waits, a cancel): an abort —
- * the caller's, the total limit, a cancel — goes straight to the attempt in flight (issue 17: two linked controllers
- * and three listeners per model call were a tenth of the agent loop).
- */
-export class CallScope {
-  private lazyController: AbortController | undefined;
-  private readonly stopWatching: () => void;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
-  private reason: unknown;
-  /** The attempt in flight, which an abort of the scope aborts with the same reason. */
-  current: Attempt | undefined;
-  aborted = false;
-  attempt = 0;
-
-  constructor(
-    config: CallConfig,
-    private readonly userSignal: AbortSignal | undefined,
-  ) {
-    this.stopWatching = userSignal ? watchAbort(userSignal, () => this.abort(userSignal.reason)) : () => {};
-    if (userSignal?.aborted) this.abort(userSignal.reason);
-    const total = config.timeouts.totalMs;
-    this.timer = Number.isFinite(total) ? setTimeout(() => this.abort(timeoutError(config, 'total', this.attempt)), clampDelay(total)) : undefined;
-  }
-
-  /** Aborts the call: the attempt in flight, any wait, and every later attempt. A second call is ignored. */
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.current?.abort(reason);
-    this.lazyController?.abort(reason);
-  }
-
-  /** The reason of the abort, once aborted. */
-  get abortReason(): unknown {
-    return this.reason;
-  }
-
-  /**
-   * A controller of the scope, made on first use: its signal aborts with the scope, and aborting it aborts the scope
-   * (a client's `cancel`).
-   */
-  get controller(): AbortController {
-    if (this.lazyController === undefined) {
-      const controller = new AbortController();
-      this.lazyController = controller;
-      if (this.aborted) controller.abort(this.reason);
-      else watchAbort(controller.signal, () => this.abort(controller.signal.reason));
-    }
-    return this.lazyController;
-  }
-
-  /** The scope's signal (for waits between attempts), made on first use. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** The error the caller sees: the exact abort reason, a timeout, or the error itself. */
-  surface(error: unknown): unknown {
-    if (this.userSignal?.aborted) return this.userSignal.reason;
-    if (this.aborted && ChatClientError.isInstance(this.reason)) return this.reason;
-    return error;
-  }
-
-  close(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.stopWatching();
-  }
-}
 
 /** Retry exactly what a fallback would move on from, honouring the provider's `Retry-After`. */
 export function classify(error: unknown): RetryDecision {
@@ -117,20 +28,24 @@ export function classify(error: unknown): RetryDecision {
 }
 
 /**
- * One HTTP attempt: its own controller (the signal `fetch` gets, so a timeout can cancel just this attempt) and one
- * timer. The timer is not re-armed per event: progress moves a deadline, and a timer that fires before it is set
- * again for the rest — one timer for the first chunk, one more when the idle limit is shorter, however many events.
+ * One HTTP attempt: the controller its `fetch` gets (so a limit can cancel just this attempt; lent by the scope, and
+ * given back for the next fetch when the attempt ends without an abort) and one limit on the scope's
+ * {@link Deadlines}. Progress moves the limit's deadline later, which arms no timer; the first-chunk limit is first
+ * checked at the idle limit when that is shorter, so the first event too only moves it later — however many events,
+ * an attempt adds no timer to its run's (or its call's) one.
  */
 export class Attempt {
-  readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
-  private deadline = Number.POSITIVE_INFINITY;
+  readonly controller: AbortController;
+  private entry: Deadline | undefined;
+  /** Of the first-chunk limit, what is left after its first check (at the idle limit). */
+  private remaining = 0;
   private limit: 'first_chunk' | 'idle' = 'first_chunk';
-  private moved = false;
   private readonly races = new RaceSet();
   private closed = false;
-  /** Bytes arrived since the timer was armed, but no progress: what a timeout error then says. */
+  private aborted = false;
+  private reason: unknown;
+  private readonly onDeadline = (): void => this.expire();
+  /** Bytes arrived since the limit was last moved, but no progress: what a timeout error then says. */
   partial = false;
 
   constructor(
@@ -138,6 +53,7 @@ export class Attempt {
     private readonly scope: CallScope,
     readonly number: number,
   ) {
+    this.controller = scope.lendController();
     scope.current = this;
     if (scope.aborted) this.abort(scope.abortReason);
     else this.arm('first_chunk');
@@ -151,9 +67,11 @@ export class Attempt {
     return this.races.race(promise);
   }
 
-  /** Aborts this attempt (its `fetch`, its body, every race) with `reason`. */
+  /** Aborts this attempt (its `fetch`, its body, every race) with `reason`; nothing once it is closed. */
   abort(reason: unknown): void {
-    if (this.controller.signal.aborted) return;
+    if (this.aborted || this.closed) return;
+    this.aborted = true;
+    this.reason = reason;
     this.controller.abort(reason);
     this.races.abort(reason);
   }
@@ -161,51 +79,41 @@ export class Attempt {
   /** (Re)starts the limit `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
   arm(limit: 'first_chunk' | 'idle'): void {
     if (this.closed) return;
-    const ms = limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs;
+    const { idleMs, firstChunkMs } = this.config.timeouts;
+    const ms = limit === 'idle' ? idleMs : firstChunkMs;
     this.limit = limit;
     this.partial = false;
+    this.remaining = 0;
     if (!Number.isFinite(ms)) {
-      this.deadline = Number.POSITIVE_INFINITY;
+      if (this.entry !== undefined) this.scope.deadlines.cancel(this.entry);
+      this.entry = undefined;
       return;
     }
-    const delayMs = clampDelay(ms);
-    this.deadline = monotonic() + delayMs;
-    if (this.timer === undefined || this.deadline < this.timerAt) this.schedule(delayMs);
-    else this.moved = true;
+    let wait = clampDelay(ms);
+    if (limit === 'first_chunk' && idleMs < ms) {
+      this.remaining = wait - clampDelay(idleMs);
+      wait = clampDelay(idleMs);
+    }
+    if (this.entry === undefined) this.entry = this.scope.deadlines.add(wait, this.onDeadline);
+    else this.scope.deadlines.move(this.entry, wait);
   }
 
-  private limitMs(): number {
-    return clampDelay(this.limit === 'idle' ? this.config.timeouts.idleMs : this.config.timeouts.firstChunkMs);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.moved = false;
-    this.timerAt = monotonic() + delayMs;
-    this.timer = setTimeout(() => this.expire(), delayMs);
-  }
-
-  /**
-   * The timer fired: the limit is reached, or progress since it was set moved the deadline and the rest is waited for
-   * (once per progress: with mocked timers and a real clock the limit still fires, at most one period late).
-   */
+  /** The limit's deadline came: the rest of the first-chunk limit is waited for, or the limit is reached. */
   private expire(): void {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-    if (this.closed || this.deadline === Number.POSITIVE_INFINITY) return;
-    if (this.moved) {
-      const left = Math.min(this.deadline - monotonic(), this.limitMs());
-      if (left > 1) {
-        this.schedule(left);
-        return;
-      }
+    this.entry = undefined;
+    if (this.closed || this.aborted) return;
+    if (this.remaining > 0) {
+      const rest = this.remaining;
+      this.remaining = 0;
+      this.entry = this.scope.deadlines.add(rest, this.onDeadline);
+      return;
     }
     this.abort(timeoutError(this.config, this.limit, this.number, this.partial));
   }
 
   /** The error to raise when an operation of this attempt failed with `error`. */
   failure(error: unknown, phase: 'fetch' | 'read'): unknown {
-    if (this.controller.signal.aborted) return this.controller.signal.reason;
+    if (this.aborted) return this.reason;
     if (phase === 'fetch') {
       return new ChatClientError(`Request to ${this.config.label} failed: ${redactText(messageOf(error), this.config.secrets)}`, {
         reason: 'network',
@@ -283,10 +191,12 @@ export class Attempt {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.entry !== undefined) this.scope.deadlines.cancel(this.entry);
+    this.entry = undefined;
     this.races.clear();
     if (this.scope.current === this) this.scope.current = undefined;
+    if (!this.aborted) this.scope.giveBack(this.controller);
   }
 }

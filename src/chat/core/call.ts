@@ -10,7 +10,9 @@ import { describeError } from '../../internal/error-json.js';
 import { requestIdOf } from '../../internal/http-body.js';
 import { redactText } from '../../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard, type RetryNotice } from '../../internal/retry.js';
-import { Attempt, CallScope, classify } from './attempt.js';
+import { Attempt, classify } from './attempt.js';
+import { CallScope } from './call-scope.js';
+import { abortParentOf } from './request-abort.js';
 import { responseChunks } from './collect-chat-stream.js';
 import { StreamReader, type StreamDecoder } from './stream-reader.js';
 import type { ChatChunk, ChatRequest, ChatResponse } from './types.js';
@@ -108,7 +110,7 @@ export async function* streamCall(
   cancel: { scope?: CallScope },
   protocol: CallProtocol,
 ): AsyncGenerator<ChatChunk[], void, undefined> {
-  const scope = new CallScope(config, request.signal);
+  const scope = new CallScope(config, abortParentOf(request));
   cancel.scope = scope;
   let reader: StreamReader | undefined;
   try {
@@ -155,7 +157,7 @@ export async function* streamCall(
 
 /** A non-streamed call, retried as a whole. */
 export async function completeCall(config: CallConfig, request: ChatRequest, body: string, protocol: CallProtocol): Promise<ChatResponse> {
-  const scope = new CallScope(config, request.signal);
+  const scope = new CallScope(config, abortParentOf(request));
   try {
     return await retry(
       async (number) => {

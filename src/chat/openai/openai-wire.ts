@@ -12,7 +12,8 @@ import { requestProblems } from '../core/request-checks.js';
 import { toUsage } from './openai-usage.js';
 import { contentParts } from './openai-content.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
-import type { ChatMessage, ChatRequest, ChatResponse, ToolCall } from '../core/types.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ChatToolDefinition, ToolCall } from '../core/types.js';
+import { isSealedToolDefinition } from '../core/tool-definitions.js';
 
 /** The JSON body of a chat completions request. Throws `ConfigError` listing every problem of the request. */
 export function encodeRequest(
@@ -26,26 +27,62 @@ export function encodeRequest(
   const replay = extra.reasoningReplay === 'tool-calls';
   const body: Record<string, unknown> = { ...extra.body, model, messages: request.messages.map((message) => encodeMessage(message, replay)), stream };
   if (stream && extra.includeUsage) body.stream_options = { include_usage: true };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
-    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+  const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+  // The tools as text written once per definition (an agent's are sealed), spliced after the fields before them —
+  // unless extra fields reuse one of the later names, whose place in the body the general path keeps.
+  const splice = tools !== undefined && !reusesLaterField(extra.body);
+  const rest: Record<string, unknown> = splice ? {} : body;
+  if (tools !== undefined) {
+    if (!splice) body.tools = tools.map(toolJSON);
+    if (request.parallelToolCalls !== undefined) rest.parallel_tool_calls = request.parallelToolCalls;
   }
   if (request.toolChoice !== undefined) {
-    body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
+    rest.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } };
   }
   if (request.responseFormat !== undefined) {
-    body.response_format = { type: 'json_schema', json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: false } };
+    rest.response_format = { type: 'json_schema', json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: false } };
   }
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) rest.temperature = request.temperature;
+  if (request.maxTokens !== undefined) rest.max_tokens = request.maxTokens;
   try {
-    return JSON.stringify(body);
+    if (!splice) return JSON.stringify(body);
+    const head = JSON.stringify(body);
+    const tail = JSON.stringify(rest);
+    return `${head.slice(0, -1)},"tools":${toolsText(tools as readonly ChatToolDefinition[])}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
   } catch (error) {
     throw new ConfigError('The chat request cannot be written as JSON', { cause: error });
   }
+}
+
+/** The body fields written after `tools` (and `toJSON`): extra fields that reuse one keep their own place (general path). */
+const LATER_FIELDS = ['tools', 'parallel_tool_calls', 'tool_choice', 'response_format', 'temperature', 'max_tokens', 'toJSON'];
+
+function reusesLaterField(extraBody: Record<string, unknown> | undefined): boolean {
+  if (extraBody === undefined) return false;
+  for (const name of LATER_FIELDS) if (Object.prototype.hasOwnProperty.call(extraBody, name)) return true;
+  return false;
+}
+
+function toolJSON(tool: ChatToolDefinition): Record<string, unknown> {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+/** The encoded text of each sealed definition, written once (an agent sends the same tools with every call). */
+const encodedTools = new WeakMap<ChatToolDefinition, string>();
+
+/** `JSON.stringify(tools.map(toolJSON))`, reusing the text of sealed definitions. */
+function toolsText(tools: readonly ChatToolDefinition[]): string {
+  let text = '[';
+  for (let index = 0; index < tools.length; index++) {
+    const tool = tools[index] as ChatToolDefinition;
+    let encoded = encodedTools.get(tool);
+    if (encoded === undefined) {
+      encoded = JSON.stringify(toolJSON(tool));
+      if (isSealedToolDefinition(tool)) encodedTools.set(tool, encoded);
+    }
+    text += index === 0 ? encoded : `,${encoded}`;
+  }
+  return `${text}]`;
 }
 
 function encodeMessage(message: ChatMessage, replayReasoning: boolean): Record<string, unknown> {
