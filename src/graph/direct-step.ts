@@ -18,13 +18,11 @@ import {
   continueNode,
   emitNodeEvent,
   failureOf,
-  PHASE_COMPLETE,
-  PHASE_ERROR,
-  PHASE_START,
   runNode,
   type NodeOutcome,
   type RunScope,
 } from './node-runner.js';
+import { PHASE_COMPLETE, PHASE_ERROR, PHASE_START } from './metadata-tails.js';
 import type { State } from './state-schema.js';
 import { nodeOf, type ReplayedNode } from './superstep.js';
 

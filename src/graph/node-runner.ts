@@ -15,6 +15,7 @@ import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
 import { NODE_METADATA_KEY } from './constants.js';
 import { EXECUTION, type CheckpointHooks, type ExecutionHooks, type NodeCallbackContext } from './node-context.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
+import { PHASE_AFTER_CALLBACK, PHASE_COMPLETE, PHASE_COMPLETE_RECOVERED, PHASE_ERROR, PHASE_REDUCE, PHASE_START } from './metadata-tails.js';
 import type { State } from './state-schema.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { attempts, type StartedAttempt } from './node-attempts.js';
@@ -65,27 +66,6 @@ function origin(scope: RunScope, node: GraphNode): EventOrigin {
   return { invocationId: scope.invocationId, author: node.id, branch: scope.branch, requestId: scope.requestId };
 }
 
-/** @internal The JSON text after `"stepNumber":n` in node-event metadata: `,"phase":"start"}`. */
-export function metadataTail(extra: Record<string, unknown>): string {
-  const rest = JSON.stringify(extra);
-  return rest === '{}' ? '}' : `,${rest.slice(1)}`;
-}
-
-// The tails every node step emits, written out as text (each is `metadataTail` of its object, which
-// test/graph/node-events.test.ts checks): module scope holds literals only, so a bundler drops what is unused.
-/** @internal The metadata tail of a `graph.node.start` event: `metadataTail({ phase: 'start' })`. */
-export const PHASE_START = ',"phase":"start"}';
-/** @internal The metadata tail of a node's `graph.node.error` event: `metadataTail({ phase: 'error' })`. */
-export const PHASE_ERROR = ',"phase":"error"}';
-/** @internal The metadata tail of a node's `graph.node.complete` event: `metadataTail({ phase: 'complete' })`. */
-export const PHASE_COMPLETE = ',"phase":"complete"}';
-/** @internal `metadataTail({ phase: 'complete', recovered: true })`. */
-export const PHASE_COMPLETE_RECOVERED = ',"phase":"complete","recovered":true}';
-/** @internal `metadataTail({ phase: 'reduce' })`. */
-export const PHASE_REDUCE = ',"phase":"reduce"}';
-/** @internal `metadataTail({ phase: 'after_callback' })`. */
-export const PHASE_AFTER_CALLBACK = ',"phase":"after_callback"}';
-
 /** @internal Emits a node event, built only when the run has a listener. */
 export function emitNodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): void {
   if (scope.listening) scope.emit(nodeEvent(scope, node, object, step, tail, error));
@@ -100,7 +80,7 @@ const metadataPrefixes = new WeakMap<GraphNode, string>();
 
 /**
  * `JSON.stringify({nodeId, nodeName, nodeType, stepNumber, ...extra})`, from the node's constant part (serialized once
- * per node) and a tail from {@link metadataTail} (two events per node and step make this a hot path).
+ * per node) and a tail from `metadataTail` (metadata-tails.ts) (two events per node and step make this a hot path).
  */
 function nodeMetadata(node: GraphNode, step: number, tail: string): string {
   let prefix = metadataPrefixes.get(node);
