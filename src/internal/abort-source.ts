@@ -6,7 +6,7 @@
  * `AbortController` in turn; and it keeps the run's time limits on one timer ({@link Deadlines}).
  */
 import { Deadlines } from './deadlines.js';
-import { watchAbort } from './delay.js';
+import { callEach, callSoon, watchAbort } from './delay.js';
 
 /** What an operation is cancelled by: a caller's `AbortSignal`, or the `AbortSource` of the run it belongs to. */
 export type AbortParent = AbortSignal | AbortSource;
@@ -60,14 +60,7 @@ export class AbortSource {
     const watchers = this.watchers;
     if (watchers === undefined) return;
     this.watchers = undefined;
-    for (const each of [...watchers]) {
-      if (!watchers.has(each)) continue; // stopped by an earlier watcher of the same abort
-      try {
-        each();
-      } catch {
-        // watchers abort scopes and settle promises; none may stop the others
-      }
-    }
+    callEach(watchers);
   }
 
   /**
@@ -75,15 +68,7 @@ export class AbortSource {
    * that already aborted the callback runs on the microtask queue.
    */
   watch(callback: () => void): () => void {
-    if (this.aborted) {
-      let stopped = false;
-      queueMicrotask(() => {
-        if (!stopped) callback();
-      });
-      return () => {
-        stopped = true;
-      };
-    }
+    if (this.aborted) return callSoon(callback);
     const watchers = (this.watchers ??= new Set());
     const entry = (): void => callback(); // a function of its own: the same callback may watch twice
     watchers.add(entry);

@@ -17,6 +17,35 @@ interface Watchers {
 const watched = new WeakMap<AbortSignal, Watchers>();
 
 /**
+ * @internal Runs `callback` on the microtask queue unless the returned function is called first: how a watch of
+ * something that already aborted fires (a signal, an `AbortSource`).
+ */
+export function callSoon(callback: () => void): () => void {
+  let stopped = false;
+  queueMicrotask(() => {
+    if (!stopped) callback();
+  });
+  return () => {
+    stopped = true;
+  };
+}
+
+/**
+ * @internal Calls the abort watchers in `callbacks`, in the order they started watching; one stopped by an earlier
+ * watcher of the same abort is skipped, and none may stop the others (they abort controllers and settle promises).
+ */
+export function callEach(callbacks: ReadonlySet<() => void>): void {
+  for (const each of [...callbacks]) {
+    if (!callbacks.has(each)) continue;
+    try {
+      each();
+    } catch {
+      // a watcher that throws stops only itself
+    }
+  }
+}
+
+/**
  * Runs `callback` once when `signal` aborts, and returns the function that stops watching. However many operations
  * watch one signal (11 parallel tool calls, a 10,000-node fan-out, retry waits), the signal carries ONE listener of
  * ours, which fans out: no listener growth per call, no `MaxListenersExceededWarning`. The listener is removed when
@@ -24,29 +53,14 @@ const watched = new WeakMap<AbortSignal, Watchers>();
  * listeners of your own added later). On a signal that already aborted, the callback runs on the microtask queue.
  */
 export function watchAbort(signal: AbortSignal, callback: () => void): () => void {
-  if (signal.aborted) {
-    // Too late for a listener: the callback runs on the microtask queue, as an abort event would have come.
-    let stopped = false;
-    queueMicrotask(() => {
-      if (!stopped) callback();
-    });
-    return () => {
-      stopped = true;
-    };
-  }
+  // Too late for a listener: the callback runs on the microtask queue, as an abort event would have come.
+  if (signal.aborted) return callSoon(callback);
   let watchers = watched.get(signal);
   if (!watchers) {
     const callbacks = new Set<() => void>();
     const listener = () => {
       watched.delete(signal);
-      for (const each of [...callbacks]) {
-        if (!callbacks.has(each)) continue; // stopped by an earlier callback of the same dispatch
-        try {
-          each();
-        } catch {
-          // our callbacks abort controllers and settle promises; none may stop the others
-        }
-      }
+      callEach(callbacks);
       callbacks.clear();
     };
     watchers = { callbacks, listener };
