@@ -17,17 +17,3 @@ export function a2aCallTrace(telemetry: Telemetry | undefined, operation: string
   const span = tracing?.start(operation, method, url);
   return { span, result: (value) => span && tracing?.result(span, value) };
 }
-
-/** Runs one traced call: the span ends with it, failed if it throws. */
-export async function traced<T>(trace: CallTrace, call: (traceparent: string | undefined) => Promise<T>): Promise<T> {
-  try {
-    const result = await call(trace.span?.traceparent());
-    trace.result(result);
-    return result;
-  } catch (error) {
-    trace.span?.fail(error);
-    throw error;
-  } finally {
-    trace.span?.end();
-  }
-}

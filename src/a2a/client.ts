@@ -4,7 +4,7 @@ import { createId } from '../internal/ids.js';
 import { headerSecrets, removeSecrets } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
-import { a2aCallTrace, traced } from './client-spans.js';
+import { a2aCallTrace } from './client-spans.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
 
 import { iterableStream } from '../internal/streams.js';
@@ -123,28 +123,24 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     };
   };
 
-  /** One unary call: `message/send` (not idempotent: retried only on 429/503), `tasks/get`, `tasks/cancel`. */
-  async function unary<T>(
-    kind: 'SendMessage' | 'GetTask' | 'CancelTask',
+  /**
+   * One call, unary or streaming, through one path: a unary call (`message/send`, not idempotent: retried only on
+   * 429/503; `tasks/get`, `tasks/cancel`) is a call whose single result ends it, decoded by `decode`; a stream
+   * (`message/stream`, `tasks/resubscribe`) runs until its final event, resubscribing after a drop when configured.
+   */
+  async function* call<T>(
+    kind: keyof typeof CLIENT_METHODS,
     params: MessageSendParams | string | { id: string; historyLength?: number },
-    signal: AbortSignal | undefined,
-    decode: (value: unknown, version: A2AProtocolVersion) => T,
-  ): Promise<T> {
-    const { endpoint, transport } = await connection(signal);
-    const name = method(endpoint.version, kind);
-    const send = kind === 'SendMessage';
-    const body = send ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
-    return traced(a2aCallTrace(settings.telemetry, kind, name, endpoint.url), async (traceparent) =>
-      clean(decode(await transport.call(name, body, { signal, idempotent: !send, traceparent }), endpoint.version)),
-    );
-  }
-
-  async function* streaming(kind: 'StreamMessage' | 'Resubscribe', params: MessageSendParams | string | { id: string }, callerSignal?: AbortSignal) {
+    callerSignal: AbortSignal | undefined,
+    decode: (value: unknown, version: A2AProtocolVersion) => T = decodeStreamEvent as never,
+  ): AsyncGenerator<T, void, undefined> {
     const { endpoint, transport } = await connection(callerSignal);
-    const body = kind === 'StreamMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
-    // The whole logical stream — every request of it and the waits between — runs under the total limit.
+    const unary = kind !== 'StreamMessage' && kind !== 'Resubscribe';
+    const body = kind === 'StreamMessage' || kind === 'SendMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
+    // The whole call — for a stream every request of it and the waits between — runs under one scope: a stream's
+    // total limit, nothing for a unary call (its call limit is per attempt).
     const name = method(endpoint.version, kind);
-    const scope = transport.streamScope(callerSignal, name);
+    const scope = transport.scope(callerSignal, name, unary);
     const signal = scope.controller.signal;
     const trace = a2aCallTrace(settings.telemetry, kind, name, endpoint.url);
     const traceparent = trace.span?.traceparent();
@@ -152,17 +148,17 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       let taskId: string | undefined;
       let final = false;
       let inTask = kind === 'Resubscribe';
-      let stream = transport.stream(name, body, { signal, idempotent: kind === 'Resubscribe', traceparent });
+      let stream = transport.stream(name, body, { signal, idempotent: kind !== 'SendMessage' && kind !== 'StreamMessage', traceparent, unary });
       for (let resubscriptions = 0; ; ) {
         let dropped: unknown;
         try {
           for await (const result of stream) {
-            const event = clean(decodeStreamEvent(result, endpoint.version));
+            const event = clean(decode(result, endpoint.version)) as A2AStreamEvent;
             trace.result(event);
             taskId ??= event.kind === 'task' ? event.id : event.taskId;
-            final = isFinalStreamEvent(event, { inTask });
+            final = unary || isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
-            yield event;
+            yield event as T;
             if (final) return;
           }
         } catch (error) {
@@ -191,16 +187,18 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     async getAgentCard(callOptions = {}) {
       return (await connection(callOptions.signal)).card;
     },
-    sendMessage: (message, callOptions = {}) => unary('SendMessage', message, callOptions.signal, decodeSendResult),
-    streamMessage(message, callOptions = {}) {
-      return eventStream(streaming('StreamMessage', message, callOptions.signal));
-    },
-    getTask: (params, callOptions = {}) => unary('GetTask', params, callOptions.signal, decodeTask),
-    cancelTask: (params, callOptions = {}) => unary('CancelTask', params, callOptions.signal, decodeTask),
-    resubscribe(params, callOptions = {}) {
-      return eventStream(streaming('Resubscribe', params, callOptions.signal));
-    },
+    sendMessage: (message, callOptions = {}) => single(call('SendMessage', message, callOptions.signal, decodeSendResult)),
+    streamMessage: (message, callOptions = {}) => eventStream(call('StreamMessage', message, callOptions.signal)),
+    getTask: (params, callOptions = {}) => single(call('GetTask', params, callOptions.signal, decodeTask)),
+    cancelTask: (params, callOptions = {}) => single(call('CancelTask', params, callOptions.signal, decodeTask)),
+    resubscribe: (params, callOptions = {}) => eventStream(call('Resubscribe', params, callOptions.signal)),
   };
+}
+
+/** The one result of a unary call (its generator ends after it: the span ends, the attempt is closed). */
+async function single<T>(results: AsyncGenerator<T, void, undefined>): Promise<T> {
+  for await (const result of results) return result;
+  return undefined as never; // never reached: a unary call yields its result or throws
 }
 
 /**

@@ -39,22 +39,26 @@ export interface CallOptions {
   idempotent: boolean;
   /** The W3C `traceparent` of the caller's span, sent so the remote's spans are its children. */
   traceparent?: string | undefined;
+  /**
+   * A unary call: asks for JSON, reads the answer as one JSON-RPC response whatever its content type, under the call
+   * limit (`timeoutMs`) instead of the first-event one.
+   */
+  unary?: boolean | undefined;
 }
 
 /** The A2A client's JSON-RPC transport to one endpoint (see {@link createTransport}). */
 export interface A2ATransport {
-  /** One JSON-RPC call; resolves with `result`. */
-  call(method: string, params: unknown, options: CallOptions): Promise<unknown>;
   /**
-   * The scope of one logical stream, resubscriptions included: an attempt linked to the caller's signal whose only
-   * timer is the total limit (`streamTimeoutMs`). Pass its signal to each {@link A2ATransport.stream} of it; close it
-   * at the end.
+   * The scope of one call, a logical stream's resubscriptions included: an attempt linked to the caller's signal
+   * whose only timer is a stream's total limit (`streamTimeoutMs`; none for a unary call). Pass its signal to each
+   * {@link A2ATransport.stream} of it; close it at the end.
    */
-  streamScope(signal: AbortSignal | undefined, method: string): Attempt;
+  scope(signal: AbortSignal | undefined, method: string, unary: boolean): Attempt;
   /**
-   * A streaming call: yields each `result` of the SSE stream (or the single result of a JSON answer). Retried only
-   * until the first result; a JSON-RPC error inside the stream ends it with a `JSONRPCError`. Its first-event limit
-   * ends at the first SSE event; from then on the idle limit is re-armed by each event, and by nothing else.
+   * A call: yields each `result` of the SSE stream (or the single result of a JSON answer, which a unary call always
+   * reads). Retried only until the first result; a JSON-RPC error inside the stream ends it with a `JSONRPCError`.
+   * Its first-event limit ends at the first SSE event; from then on the idle limit is re-armed by each event, and by
+   * nothing else. A unary call's limit (`call`) covers its whole answer.
    */
   stream(method: string, params: unknown, options: CallOptions): AsyncGenerator<unknown, void, undefined>;
 }
@@ -191,22 +195,16 @@ export function createTransport(endpoint: AgentEndpoint, settings: A2AClientOpti
   }
 
   return {
-    call: (method, params, options) =>
-      attempts(method, params, options, 'application/json', 'call', async (response, attempt, id) => {
-        const result = await unary(response, attempt, method, id);
-        attempt.close();
-        return result;
-      }),
-
-    streamScope: (signal, method) => new Attempt(signal, (controller) => timer(controller, method, 'total')),
+    scope: (signal, method, unary) => new Attempt(signal, (controller) => (unary ? undefined : timer(controller, method, 'total'))),
 
     async *stream(method, params, options) {
       type Opened = { attempt: Attempt; single?: unknown; first?: IteratorResult<unknown>; events?: AsyncGenerator<unknown, void, undefined> };
       let current: Attempt | undefined;
       try {
-        const opened: Opened = await attempts(method, params, options, 'text/event-stream', 'first_event', async (response, attempt, id) => {
+        const { unary: once } = options;
+        const opened: Opened = await attempts(method, params, options, once ? 'application/json' : 'text/event-stream', once ? 'call' : 'first_event', async (response, attempt, id) => {
           current = attempt;
-          if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { attempt, single: await unary(response, attempt, method, id) };
+          if (once || !response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { attempt, single: await unary(response, attempt, method, id) };
           if (!response.body) throw new SerializeError(`The A2A stream from ${url} has no body`, { subject: 'A2A stream' });
           const stream = events(response.body, attempt, method, id);
           return { attempt, first: await stream.next(), events: stream };

@@ -29,6 +29,6 @@ const REASONS: Readonly<Record<number, string>> = {
 
 /** `"401 Unauthorized"`, or just the number for unusual statuses. */
 export function statusText(status: number, given?: string): string {
-  const reason = given && given.trim() !== '' ? given.trim() : REASONS[status];
+  const reason = given?.trim() || REASONS[status];
   return reason ? `${status} ${reason}` : String(status);
 }

@@ -12,42 +12,23 @@ interface HeaderSource {
  * Negative, non-finite and unparsable values are ignored; a date in the past gives 0.
  */
 export function parseRetryAfter(headers: HeaderSource | undefined | null, now: number = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const milliseconds = headers.get('retry-after-ms');
-  if (milliseconds !== null) {
-    const value = Number(milliseconds.trim());
-    if (milliseconds.trim() !== '' && Number.isFinite(value) && value >= 0) return Math.ceil(value);
-  }
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter === null) return undefined;
-  return parseRetryAfterValue(retryAfter, now);
+  const milliseconds = Number(headers?.get('retry-after-ms')?.trim() || NaN); // absent, empty or blank: NaN
+  if (milliseconds >= 0 && milliseconds < Infinity) return Math.ceil(milliseconds);
+  const retryAfter = headers?.get('retry-after');
+  return retryAfter == null ? undefined : parseRetryAfterValue(retryAfter, now);
 }
 
-const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d\\d:\\d\\d:\\d\\d';
 /**
- * The three HTTP-date forms of RFC 9110 §5.6.7 in one pattern: IMF-fixdate, obsolete RFC 850 (its long day names:
- * `Monday`…`Sunday`), and asctime. Built on first use.
+ * The three HTTP-date forms of RFC 9110 §5.6.7 in one pattern: IMF-fixdate and asctime (both after a short day
+ * name), and obsolete RFC 850 (its long day names: `Monday`…`Sunday`).
  */
-let httpDate: RegExp | undefined;
-function isHTTPDate(text: string): boolean {
-  httpDate ??= new RegExp(
-    `^(${DAY}, \\d\\d ${MONTH} \\d{4} ${TIME} GMT|(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
-  );
-  return httpDate.test(text);
-}
+const HTTP_DATE =
+  /^((Mon|Tue|Wed|Thu|Fri|Sat|Sun)(, \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT| (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d \d{4})|(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d\d-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d\d \d\d:\d\d:\d\d GMT)$/;
 
 /** Parses one `Retry-After` value: `"120"`, `"1.5"` or `"Wed, 21 Oct 2015 07:28:00 GMT"`. */
 export function parseRetryAfterValue(value: string, now: number = Date.now()): number | undefined {
   const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) {
-    const seconds = Number(text);
-    return Number.isFinite(seconds) ? Math.ceil(seconds * 1000) : undefined;
-  }
-  if (!isHTTPDate(text)) return undefined;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  // Delta-seconds (digits, an optional fraction), else an HTTP-date: a date in the past is 0.
+  const delay = /^\d+(\.\d+)?$/.test(text) ? Math.ceil(Number(text) * 1000) : HTTP_DATE.test(text) ? Math.max(0, Date.parse(text) - now) : NaN;
+  return delay < Infinity ? delay : undefined; // NaN (unparsable) and Infinity are no hint
 }

@@ -616,6 +616,34 @@ describe('createA2AClient: time limits and aborts', () => {
     expect(error.toJSON()).toMatchObject({ reason: 'timeout', timeout: 'call' });
   });
 
+  // Unary calls share the streaming path (issue 17, third round): these pin what makes them unary.
+  it('a unary call is under its call limit only: neither streamTimeoutMs nor idleTimeoutMs bound it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    rpcEndpoint(RPC_URL, async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      return HttpResponse.json({ jsonrpc: '2.0', id: request.id, result: completedTask });
+    });
+    const pending = client({ retry: false, timeoutMs: Infinity, streamTimeoutMs: 1_000, idleTimeoutMs: 1_000 }).getTask({ id: 'task-1' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(pending).resolves.toEqual(completedTask);
+  });
+
+  it('a unary call asks for JSON and reads a 200 answer as one JSON-RPC response whatever its content type', async () => {
+    const received = rpcEndpoint(RPC_URL, (request) => new HttpResponse(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: workingTask }), { headers: { 'content-type': 'text/event-stream' } }));
+    await expect(client().getTask({ id: 'task-1' })).resolves.toEqual(workingTask);
+    expect(received[0]?.headers.get('accept')).toBe('application/json');
+    // a non-final Task is the whole answer of tasks/get: no "ended before its final event"
+    await expect(client().sendMessage('hi')).resolves.toEqual(workingTask);
+  });
+
+  it('a unary call sent message/send is not retried after a drop, tasks/cancel is (idempotency per method)', async () => {
+    const dropped = rpcEndpoint(RPC_URL, () => HttpResponse.error());
+    await expect(client().sendMessage('hi')).rejects.toMatchObject({ name: 'A2ATransportError', reason: 'network' });
+    expect(dropped).toHaveLength(1);
+    await expect(client().cancelTask({ id: 'task-1' })).rejects.toMatchObject({ name: 'A2ATransportError', reason: 'network' });
+    expect(dropped).toHaveLength(1 + fastRetry.maxAttempts);
+  });
+
   it('fails a stream that goes silent after its first event with a non-retryable idle timeout', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     rpcEndpoint(RPC_URL, sse([{ result: workingTask }], { stallAfter: 1 }));
