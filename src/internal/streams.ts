@@ -45,8 +45,12 @@ export function streamFromBatches<T>(
   observe?: (batch: readonly T[]) => void,
 ): ReadableStream<T> & AsyncIterable<T> {
   let direct = false; // iterated by `for await`: the stream's own source is not used
+  let source!: ReadableStreamDefaultController<T>;
   const stream = new ReadableStream<T>(
     {
+      start(controller) {
+        source = controller;
+      },
       async pull(controller) {
         for (;;) {
           const next = await batches.next();
@@ -78,7 +82,11 @@ export function streamFromBatches<T>(
       let finished = false;
       const finish = (): void => {
         finished = true;
-        reader.cancel().catch(() => {}); // closes the stream (its source ignores it: `direct`)
+        try {
+          source.close(); // the stream ends with its iteration (a cancel would cost a round of promises)
+        } catch {
+          // it was cancelled before it was iterated
+        }
         reader.releaseLock();
       };
       let waiting = 0; // next() calls not settled yet

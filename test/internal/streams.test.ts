@@ -92,6 +92,55 @@ describe('streamFromBatches: for await reads the batches directly, and behaves a
     expect(seen.cancelled).toEqual([]); // an error is not a cancel
   });
 
+  // The iteration closes the stream through its controller (no cancel round trip): in every way it can end, and on a
+  // stream that was already closed or cancelled before it was iterated.
+  it('ends closed and unlocked however the iteration ends: finished, broken out of, failed', async () => {
+    const ends: Array<(stream: ReadableStream<number> & AsyncIterable<number>) => Promise<unknown>> = [
+      async (stream) => {
+        for await (const _ of stream);
+      },
+      async (stream) => {
+        for await (const _ of stream) break;
+      },
+      async (stream) => {
+        const iterator = stream[Symbol.asyncIterator]();
+        await iterator.next();
+        return iterator.return?.();
+      },
+    ];
+    for (const end of ends) {
+      const { stream } = source([[1, 2], [3]]);
+      await end(stream);
+      expect(stream.locked).toBe(false);
+      const reader = stream.getReader();
+      expect(await reader.read()).toEqual({ done: true, value: undefined });
+      await expect(reader.closed).resolves.toBeUndefined();
+    }
+    const failing = source([[1]], 1).stream;
+    await expect((async () => { for await (const _ of failing); })()).rejects.toThrow('boom');
+    expect(failing.locked).toBe(false);
+    expect(await failing.getReader().read()).toEqual({ done: true, value: undefined });
+  });
+
+  it('iterating a stream cancelled or read to its end before gives nothing more and throws nothing', async () => {
+    const cancelled = source([[1], [2]]);
+    await cancelled.stream.cancel('stop');
+    const items: number[] = [];
+    for await (const item of cancelled.stream) items.push(item);
+    expect(items).toEqual([]);
+    expect(cancelled.stream.locked).toBe(false);
+
+    const drained = source([[1], [2]]);
+    const reader = drained.stream.getReader(); // via the stream's own source, which closes it at the end
+    const read: number[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) read.push(next.value);
+    reader.releaseLock();
+    expect(read).toEqual([1, 2]);
+    for await (const item of drained.stream) items.push(item);
+    expect(items).toEqual([]);
+    expect(drained.stream.locked).toBe(false);
+  });
+
   it('cancelling the stream (not iterated) still returns the generator through onCancel', async () => {
     const { stream, seen } = source([[1], [2]]);
     await stream.cancel('stop');

@@ -45,6 +45,8 @@ export class Attempt {
   private aborted = false;
   private reason: unknown;
   private readonly onDeadline = (): void => this.expire();
+  /** Told the abort's reason on the microtask queue (after the reactions already queued, as a race would be). */
+  private abortHook: ((reason: unknown) => void) | undefined;
   /** Bytes arrived since the limit was last moved, but no progress: what a timeout error then says. */
   partial = false;
 
@@ -74,6 +76,20 @@ export class Attempt {
     this.reason = reason;
     this.controller.abort(reason);
     this.races.abort(reason);
+    const hook = this.abortHook;
+    this.abortHook = undefined;
+    if (hook !== undefined) queueMicrotask(() => hook(reason));
+  }
+
+  /**
+   * Calls `hook` with the reason when this attempt aborts, or soon when it already has; never once it closed without
+   * an abort. What a race against a promise that never settles did, without the promises (a reader cancelling its body).
+   */
+  whenAborted(hook: (reason: unknown) => void): void {
+    if (this.aborted) {
+      const reason = this.reason;
+      queueMicrotask(() => hook(reason));
+    } else if (!this.closed) this.abortHook = hook;
   }
 
   /** (Re)starts the limit `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
@@ -196,6 +212,7 @@ export class Attempt {
     if (this.entry !== undefined) this.scope.deadlines.cancel(this.entry);
     this.entry = undefined;
     this.races.clear();
+    this.abortHook = undefined;
     if (this.scope.current === this) this.scope.current = undefined;
     if (!this.aborted) this.scope.giveBack(this.controller);
   }

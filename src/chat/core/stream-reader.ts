@@ -5,9 +5,9 @@
  * what a timeout then says. Reading stops at the answer's final event: the body is cancelled there, so a peer that
  * keeps the connection open after it cannot turn a complete answer into a timeout.
  *
- * One plain read loop, no promise per read around `reader.read()`: the reader races one promise that never settles
- * against the attempt, once, and when the attempt aborts (a limit, the caller) that race cancels the body, which ends
- * the pending read at once; the reader then raises the abort's reason. A read that settled before the abort still
+ * One plain read loop, no promise per read around `reader.read()`: the reader asks the attempt once to be told of its
+ * abort (`whenAborted`), and when the attempt aborts (a limit, the caller) it cancels the body, which ends the pending
+ * read at once; the reader then raises the abort's reason. A read that settled before the abort still
  * delivers its bytes (as a race per read would), and nothing is held per read.
  *
  * Bytes that are already there are one batch: after a read that decoded chunks, the reader asks for the next read
@@ -71,7 +71,7 @@ export class StreamReader {
     this.reader = body.getReader();
     this.signal = attempt.controller.signal;
     // The attempt's abort ends a pending read (a cancelled stream resolves its reads as done) and releases the body.
-    attempt.race(new Promise<never>(() => {})).catch((reason: unknown) => {
+    attempt.whenAborted((reason) => {
       this.reader.cancel(reason).catch(() => {});
     });
   }
