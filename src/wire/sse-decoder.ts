@@ -33,6 +33,11 @@ const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 
+/** True when `text[start, end)` begins with the field name `name` and its colon. */
+function isField(text: string, start: number, end: number, name: string): boolean {
+  return end - start > name.length && text.charCodeAt(start + name.length) === COLON && text.startsWith(name, start);
+}
+
 /** The callback core: feed decoded text, get events. Throws `StreamError` when a bound is exceeded. */
 export class SSEParser {
   private buffer = '';
@@ -61,6 +66,8 @@ export class SSEParser {
       if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
     if (text.length === 0) return;
+    // The next LF and CR are each found once (a scan per line for both would be quadratic); once no CR is left, the
+    // usual `event:` / `data:` / blank-line groups are read at once.
     let nextLF = text.indexOf('\n');
     let nextCR = text.indexOf('\r');
     let end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR);
@@ -70,21 +77,21 @@ export class SSEParser {
       return;
     }
     let start = 0;
-    let first = true;
     while (end !== -1) {
-      if (first) {
-        first = false;
-        if (this.buffer === '') {
-          if (end > this.maxLineLength) this.tooLong();
-          this.line(text, 0, end);
-        } else {
-          const line = this.buffer + text.slice(0, end);
-          this.buffer = '';
-          if (line.length > this.maxLineLength) this.tooLong();
-          this.line(line, 0, line.length);
-        }
+      if (start === 0 && this.buffer !== '') {
+        const line = this.buffer + text.slice(0, end);
+        this.buffer = '';
+        if (line.length > this.maxLineLength) this.tooLong();
+        this.line(line, 0, line.length);
       } else {
         if (end - start > this.maxLineLength) this.tooLong();
+        const next = nextCR === -1 && this.data === undefined ? this.group(text, start, end) : -1;
+        if (next !== -1) {
+          start = next;
+          end = text.indexOf('\n', start);
+          nextLF = end;
+          continue;
+        }
         this.line(text, start, end);
       }
       if (text.charCodeAt(end) === CR) {
@@ -115,6 +122,38 @@ export class SSEParser {
     this.pendingCR = false;
   }
 
+  /**
+   * A subclass's hook: one dispatched event, as arguments (no event object). By default the `onEvent` option's.
+   * @internal
+   */
+  protected emit(type: string, data: string, id: string | undefined): void {
+    this.options.onEvent({ type, data, id });
+  }
+
+  /**
+   * A whole event in the usual forms, `data:` + blank line or `event:` + `data:` + blank line, starting with the line
+   * `text[start, end)`, no data buffered and no CR left in `text` (LF line ends only): dispatched at once, as the
+   * lines one by one would. Returns where the next line starts, or -1 when the text there is anything else (or
+   * breaks a bound, which the line-by-line path then raises).
+   */
+  private group(text: string, start: number, end: number): number {
+    let type = this.eventType;
+    let dataAt = start;
+    let dataEnd = end;
+    if (isField(text, start, end, 'event')) {
+      dataAt = end + 1;
+      dataEnd = text.indexOf('\n', dataAt);
+      if (dataEnd === -1 || dataEnd - dataAt > this.maxLineLength) return -1;
+      type = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end); // at `end` is the LF
+    }
+    if (text.charCodeAt(dataEnd + 1) !== LF || !isField(text, dataAt, dataEnd, 'data')) return -1;
+    const valueAt = text.charCodeAt(dataAt + 5) === SPACE ? dataAt + 6 : dataAt + 5;
+    if (dataEnd - valueAt > this.maxEventLength) return -1;
+    this.eventType = '';
+    this.emit(type === '' ? 'message' : type, text.slice(valueAt, dataEnd), this.lastEventId);
+    return dataEnd + 2;
+  }
+
   /** Processes the line `source[start, end)` (indices, so the common `data:` line costs one substring). */
   private line(source: string, start: number, end: number): void {
     if (end === start) {
@@ -124,16 +163,6 @@ export class SSEParser {
     const first = source.charCodeAt(start);
     if (first === COLON) {
       if (this.options.onComment) this.options.onComment(source.slice(source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end));
-      return;
-    }
-    // Fast path: "data:" (d a t a :)
-    if (first === 100 && end - start >= 5 && source.charCodeAt(start + 1) === 97 && source.charCodeAt(start + 2) === 116 && source.charCodeAt(start + 3) === 97 && source.charCodeAt(start + 4) === COLON) {
-      this.appendData(source.slice(source.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
-      return;
-    }
-    // Fast path: "event:" (e v e n t :), before every data line of the Anthropic and Responses formats
-    if (first === 101 && end - start >= 6 && source.charCodeAt(start + 1) === 118 && source.charCodeAt(start + 2) === 101 && source.charCodeAt(start + 3) === 110 && source.charCodeAt(start + 4) === 116 && source.charCodeAt(start + 5) === COLON) {
-      this.eventType = source.slice(start + 6 < end && source.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
       return;
     }
     let colon = source.indexOf(':', start);
@@ -172,7 +201,7 @@ export class SSEParser {
     this.data = undefined;
     this.eventType = '';
     if (data === undefined) return;
-    this.options.onEvent({ type: type === '' ? 'message' : type, data, id: this.lastEventId });
+    this.emit(type === '' ? 'message' : type, data, this.lastEventId);
   }
 
   private tooLong(): never {

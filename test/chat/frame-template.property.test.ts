@@ -3,10 +3,10 @@
 // mutated byte by byte, cut anywhere — into the same chunks and the same typed failure as the same decoder on the
 // full JSON.parse path alone (its templates switched off). Fixed seeds.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AnthropicStreamDecoder } from '../../src/chat/anthropic/anthropic-stream-decoder.js';
 import { isJSONObject } from '../../src/chat/core/event-decoder.js';
-import { FrameTemplates, type HotFrame, type TemplateMatch } from '../../src/chat/core/frame-template.js';
+import { FrameTemplates, WARMUP_FRAMES, type HotFrame, type TemplateMatch } from '../../src/chat/core/frame-template.js';
 import type { StreamDecoder } from '../../src/chat/core/stream-reader.js';
 import { ResponsesStreamDecoder } from '../../src/chat/openai-responses/responses-stream-decoder.js';
 import { OpenAIStreamDecoder } from '../../src/chat/openai/openai-stream-decoder.js';
@@ -23,7 +23,7 @@ function classify(parsed: unknown): HotFrame<string> | undefined {
 const frameOf = (content: string, seq?: number): string => JSON.stringify({ id: 'c1', ...(seq === undefined ? {} : { seq }), delta: { content }, finish: null });
 
 function learned(raw: string): FrameTemplates<string> {
-  const templates = new FrameTemplates(classify);
+  const templates = new FrameTemplates(classify, 8, 0); // no warm-up: learns from this frame
   templates.learn(raw, JSON.parse(raw));
   return templates;
 }
@@ -77,12 +77,12 @@ describe('FrameTemplates', () => {
     expect(readWith(learned('{"id":"c1","delta":{"content":"a"},"x":{"content":"b"}}'), '{"id":"c1","delta":{"content":"z"},"x":{"content":"b"}}')).toBeUndefined();
     expect(readWith(learned('{"id":"c1","delta":{"content":"a"},"x":"\\"content\\":\\"b"}'), '{"id":"c1","delta":{"content":"z"},"x":"\\"content\\":\\"b"}')).toEqual({ text: 'z', context: 'c1' });
     // A classifier whose text is not at its key: the proof fails.
-    const lying = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.other === 'string' ? { text: parsed.other, textKey: '"content":"', context: '' } : undefined));
+    const lying = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.other === 'string' ? { text: parsed.other, textKey: '"content":"', context: '' } : undefined), 8, 0);
     const raw = '{"content":"a","other":"a"}';
     lying.learn(raw, JSON.parse(raw));
     expect(lying.match('{"content":"b","other":"a"}', { text: '', context: '' })).toBe(false);
     // A number hole that is part of a larger number (a fraction): refused.
-    const fractional = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.t === 'string' ? { text: parsed.t, textKey: '"t":"', number: parsed.n, numberKey: '"n":', context: '' } : undefined));
+    const fractional = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.t === 'string' ? { text: parsed.t, textKey: '"t":"', number: parsed.n, numberKey: '"n":', context: '' } : undefined), 8, 0);
     const withFraction = '{"n":5.25,"t":"a"}';
     fractional.learn(withFraction, JSON.parse(withFraction));
     expect(fractional.match('{"n":6.25,"t":"b"}', { text: '', context: '' })).toBe(false);
@@ -99,6 +99,40 @@ describe('FrameTemplates', () => {
       if (!templates.match(raw, { text: '', context: '' })) templates.learn(raw, JSON.parse(raw));
     }
     expect(classified).toBeLessThan(40); // a few tries (each: the frame and two sentinel documents), then none
+  });
+
+  it("learns nothing from a stream's first WARMUP_FRAMES frames: a short stream pays no proof, a long one loses only those", () => {
+    let classified = 0;
+    const templates = new FrameTemplates<string>((parsed) => {
+      classified++;
+      return classify(parsed);
+    });
+    const frames = Array.from({ length: WARMUP_FRAMES + 3 }, (_, index) => frameOf(`t${index}`));
+    let fast = 0;
+    for (const [index, raw] of frames.entries()) {
+      if (templates.match(raw, { text: '', context: '' })) fast++;
+      else templates.learn(raw, JSON.parse(raw));
+      if (index < WARMUP_FRAMES) expect(classified).toBe(0);
+    }
+    expect(classified).toBe(3); // the frame after the warm-up, and its two sentinel documents
+    expect(fast).toBe(2); // every frame after it
+  });
+
+  it('a short Chat Completions stream (an agent step: role, two text deltas, finish) parses each frame once and nothing more', () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello' }), chunk({ content: ' there' }), chunk({}, 'stop'), 'data: [DONE]\n\n'].join('');
+    const parse = vi.spyOn(JSON, 'parse');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const decoder = new OpenAIStreamDecoder({ createId: () => 'call_generated' });
+      const chunks = [...decoder.push(new TextEncoder().encode(body)), ...decoder.end()];
+      expect(chunks.filter((item) => item.type === 'text-delta').map((item) => (item.type === 'text-delta' ? item.delta : '')).join('')).toBe('Hello there');
+      expect(parse).toHaveBeenCalledTimes(4);
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+      stringify.mockRestore();
+    }
   });
 });
 

@@ -11,7 +11,6 @@
  * `JSON.parse` path, which decides it (and names its problem) exactly as before. So the values read here are those
  * `JSON.parse` of the whole frame would give.
  */
-import { detachedSlice } from '../core/frame-template.js';
 
 /** The delta kinds this reader takes, by the `delta.type` they stand for. */
 export type DeltaFrameKind = 'text_delta' | 'thinking_delta' | 'input_json_delta';
@@ -91,7 +90,7 @@ function jsonString(raw: string, start: number, end: number): string | undefined
       break;
     }
   }
-  if (plain) return detachedSlice(raw, start + 1, end - 1); // not a view of the network read's whole text
+  if (plain) return raw.slice(start + 1, end - 1); // a view of the network read: the decoder detaches what it keeps
   try {
     const value: unknown = JSON.parse(raw.slice(start, end));
     return typeof value === 'string' ? value : undefined;

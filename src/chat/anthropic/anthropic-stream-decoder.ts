@@ -18,6 +18,7 @@
 import type { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { detached } from '../core/frame-template.js';
 import { EventDecoder, field, isJSONObject, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
 import { readDeltaFrame, type DeltaFrame, type DeltaFrameKind } from './anthropic-delta-frame.js';
@@ -155,14 +156,14 @@ export class AnthropicStreamDecoder extends EventDecoder {
       if (open.kind !== 'thinking') return false;
       if (typeof value === 'string' && value !== '') {
         this.textDelta('reasoning-delta', value);
-        if (open.thinking) open.thinking.text += value;
+        if (open.thinking) open.thinking.text += detached(value); // kept past the batch: not a view of the read
       }
       return true;
     }
     const call = open.call;
     if (!call) return false;
     if (typeof value === 'string' && value !== '') {
-      call.arguments += value;
+      call.arguments += detached(value); // kept past the batch: not a view of the read
       this.argumentsDelta(call.index, call.id, value);
     }
     return true;

@@ -9,7 +9,8 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
-import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
+import { SSEDataParser } from '../../wire/sse-data-parser.js';
+import { detachDeltas } from './frame-template.js';
 import type { StreamDecoder } from './stream-reader.js';
 import type { ChatChunk } from './types.js';
 
@@ -41,7 +42,7 @@ export interface EventDecoderOptions {
 
 /** The shared frame of the Anthropic and Responses stream decoders (see the module's summary). */
 export abstract class EventDecoder implements StreamDecoder {
-  private readonly parser: SSEParser;
+  private readonly parser: SSEDataParser;
   private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   protected out: ChatChunk[] = [];
   /** True once any chunk left this decoder: a provider error is then after output. */
@@ -52,13 +53,10 @@ export abstract class EventDecoder implements StreamDecoder {
   private dispatched = 0;
 
   constructor(protected readonly options: EventDecoderOptions) {
-    this.parser = new SSEParser({
-      onEvent: (event) => {
-        this.dispatched++;
-        if (!this.finished) this.json(event);
-      },
-      maxLineLength: options.maxLineLength,
-    });
+    this.parser = new SSEDataParser((type, data) => {
+      this.dispatched++;
+      if (!this.finished) this.json(type, data);
+    }, { maxLineLength: options.maxLineLength });
   }
 
   /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
@@ -76,7 +74,9 @@ export abstract class EventDecoder implements StreamDecoder {
 
   /**
    * A frame the provider reads without `JSON.parse` (its most frequent ones, in the exact form the API sends them);
-   * `false` leaves it to `JSON.parse` and {@link event}, which must then decide it exactly as this would have.
+   * `false` leaves it to `JSON.parse` and {@link event}, which must then decide it exactly as this would have. The
+   * text it reads may be views of the network read: the batch's deltas are copied once when it is returned
+   * (`detachDeltas`), and whatever a provider keeps past its batch it keeps `detached`.
    */
   protected frame?(raw: string): boolean;
 
@@ -98,7 +98,7 @@ export abstract class EventDecoder implements StreamDecoder {
     } catch (error) {
       this.hold(error);
     }
-    if (this.out.length > 0) this.emitted = true;
+    this.close();
     return this.out;
   }
 
@@ -118,8 +118,15 @@ export abstract class EventDecoder implements StreamDecoder {
     } catch (error) {
       this.hold(error);
     }
-    if (this.out.length > 0) this.emitted = true;
+    this.close();
     return this.out;
+  }
+
+  /** The batch is complete: its deltas become strings of their own (`detachDeltas`), and output has left. */
+  private close(): void {
+    if (this.out.length === 0) return;
+    this.emitted = true;
+    detachDeltas(this.out);
   }
 
   /** True while nothing has left the decoder and nothing is waiting in this batch. */
@@ -160,8 +167,7 @@ export abstract class EventDecoder implements StreamDecoder {
     this.pending = { error };
   }
 
-  private json(event: SSEEvent): void {
-    const raw = event.data;
+  private json(eventType: string, raw: string): void {
     if (this.frame?.(raw) === true) return;
     let data: unknown;
     try {
@@ -171,7 +177,7 @@ export abstract class EventDecoder implements StreamDecoder {
     }
     if (!isJSONObject(data)) throw this.malformed('an event that is not a JSON object', raw);
     const type = data.type;
-    this.event(typeof type === 'string' ? type : event.type, data, raw);
+    this.event(typeof type === 'string' ? type : eventType, data, raw);
     this.learn?.(raw, data);
   }
 }

@@ -20,6 +20,7 @@
  * `JSON.parse` alone, and anything it does not accept as exactly one string goes to the full path, which decides it
  * (and names its problem) as before.
  */
+import type { ChatChunk } from './types.js';
 
 /** The sentinel string values of the proof (no quote, backslash or control character; not a JSON keyword). */
 const SENTINEL_A = 'fl\u00a7sentinel\u00a7A';
@@ -29,6 +30,12 @@ const NUMBER_A = 918273645;
 const NUMBER_B = 5647382910;
 /** Frames longer than this are not learned: a template is compared in full for each candidate frame. */
 const MAX_TEMPLATE_LENGTH = 2048;
+/**
+ * Frames a stream decodes in full before it learns any template. Learning costs a stream two parses and two
+ * stringifications per template (the proof) for frames that may never come again: a short stream (an agent step's
+ * few frames) would pay it for a template used once or never, a long one loses only these first frames' fast path.
+ */
+export const WARMUP_FRAMES = 8;
 /** Most digits a number hole takes (JSON allows more; the frames this is for have a handful). */
 const MAX_DIGITS = 15;
 const QUOTE = 34;
@@ -77,15 +84,19 @@ export class FrameTemplates<C> {
   private last = 0;
   private hits = 0;
   private tries = 0;
+  /** Frames offered to {@link learn} so far, up to `warmup`. */
+  private seen = 0;
 
   /**
    * @param classify what the provider reads from a parsed frame, or `undefined` when it is not a frame a template may
    *   stand for (called on the sentinel documents: it must look only at the parsed value and the decoder's state)
    * @param capacity most templates kept (the oldest is dropped for a new one)
+   * @param warmup frames decoded in full before learning starts ({@link WARMUP_FRAMES})
    */
   constructor(
     private readonly classify: (parsed: unknown) => HotFrame<C> | undefined,
     private readonly capacity = 8,
+    private readonly warmup = WARMUP_FRAMES,
   ) {}
 
   /** Forgets every template (the decoder's state changed in a way its classifier looks at). */
@@ -116,9 +127,13 @@ export class FrameTemplates<C> {
   /**
    * Learns `raw`'s template, after the full path decoded it into `parsed` (and the decoder's state took it in). Does
    * nothing when the frame is not one the classifier reads, when its holes cannot be found, when the proof fails, or
-   * when learning has not been paying off.
+   * when learning has not been paying off; and for the stream's first {@link WARMUP_FRAMES} frames.
    */
   learn(raw: string, parsed: unknown): void {
+    if (this.seen < this.warmup) {
+      this.seen++;
+      return;
+    }
     if (raw.length > MAX_TEMPLATE_LENGTH || this.tries > 4 + (this.hits >> 4)) return;
     const hot = this.classify(parsed);
     if (hot === undefined) return;
@@ -205,20 +220,33 @@ function read<C>(raw: string, template: Template<C>): string | undefined {
     const code = raw.charCodeAt(index);
     if (code === QUOTE || code === BACKSLASH || code < 32) return escaped(raw, start - 1, end + 1);
   }
-  return detachedSlice(raw, start, end);
+  return raw.slice(start, end); // a view of the network read: see detachDeltas
 }
 
-/** V8 makes a slice of 13 or more characters a view of the whole string it was cut from. */
+/** V8 makes a slice of 13 or more characters a view of the whole string it was cut from (shorter ones are copies). */
 const MIN_SLICE_VIEW = 13;
 
 /**
- * `raw[start, end)` as a string of its own. A plain slice of a frame is a view of the whole network read's text in
- * V8, which would then live as long as the delta (in a chunk, in a call's arguments, in the text a consumer keeps):
- * one small delta holding every read it came from. A copy costs less than the `JSON.parse` it replaces.
+ * `text` as a string of its own. A slice of a frame is a view of the whole network read's text in V8, which would
+ * then live as long as the delta (in a chunk, in a call's arguments, in the text a consumer keeps): one small delta
+ * holding every read it came from. A copy costs less than the `JSON.parse` it replaces.
  */
-export function detachedSlice(raw: string, start: number, end: number): string {
-  const text = raw.slice(start, end);
+export function detached(text: string): string {
   return text.length < MIN_SLICE_VIEW ? text : (' ' + text).slice(1); // the concatenation is flattened: a fresh copy
+}
+
+/**
+ * Makes the deltas of a finished batch strings of their own ({@link detached}). The fast paths hand out views of the
+ * network read (`read`, Anthropic's delta reader) and a batch joins its deltas of one kind into one chunk: so each
+ * chunk is copied once here, instead of each delta once as it is read (a consumer that keeps the text then holds one
+ * string per chunk, not three objects per token). Every decoder calls it on each batch it returns; whatever keeps a
+ * delta beyond its batch (a call's arguments, a thinking block's text) keeps a {@link detached} one.
+ */
+export function detachDeltas(chunks: ChatChunk[]): void {
+  for (const chunk of chunks) {
+    if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') chunk.delta = detached(chunk.delta);
+    else if (chunk.type === 'tool-call-delta') chunk.argumentsDelta = detached(chunk.argumentsDelta);
+  }
 }
 
 /** The JSON string `raw[start, end)` (quotes included) with escapes, or `undefined` when it is not exactly one string. */

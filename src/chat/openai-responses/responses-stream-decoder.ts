@@ -18,7 +18,7 @@
 import { StreamError } from '../../errors/stream-error.js';
 import { EventDecoder, field, isJSONObject, providerFailure } from '../core/event-decoder.js';
 import { responseChunks } from '../core/collect-chat-stream.js';
-import { FrameTemplates, type HotFrame, type TemplateMatch } from '../core/frame-template.js';
+import { detached, FrameTemplates, type HotFrame, type TemplateMatch } from '../core/frame-template.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
 import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
 
@@ -184,7 +184,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     const call = this.openCall(data, raw);
     const part = data.delta;
     if (typeof part !== 'string' || part === '' || call.ended) return;
-    call.arguments += part;
+    call.arguments += detached(part); // kept past the batch: not a view of the read
     this.argumentsDelta(call.index, call.id, part);
   }
 

@@ -11,11 +11,11 @@
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
-import { SSEParser, type SSEEvent } from '../../wire/sse-decoder.js';
+import { SSEDataParser } from '../../wire/sse-data-parser.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
 import { field, isJSONObject } from '../core/event-decoder.js';
-import { FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
+import { detachDeltas, detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
@@ -36,7 +36,7 @@ export interface OpenAIStreamDecoderOptions {
 }
 
 export class OpenAIStreamDecoder {
-  private readonly parser: SSEParser;
+  private readonly parser: SSEDataParser;
   private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the BOM
   private out: ChatChunk[] = [];
   private readonly calls = new Map<number, OpenCall>();
@@ -68,13 +68,10 @@ export class OpenAIStreamDecoder {
   }
 
   constructor(private readonly options: OpenAIStreamDecoderOptions) {
-    this.parser = new SSEParser({
-      onEvent: (event) => {
-        this.dispatched++;
-        this.event(event);
-      },
-      maxLineLength: options.maxLineLength,
-    });
+    this.parser = new SSEDataParser((type, data) => {
+      this.dispatched++;
+      this.event(type, data);
+    }, { maxLineLength: options.maxLineLength });
   }
 
   /** Feeds network bytes; returns the chunks they completed (possibly none). */
@@ -89,6 +86,7 @@ export class OpenAIStreamDecoder {
       if (this.out.length === 0) throw error;
       this.pending = { error };
     }
+    detachDeltas(this.out); // the fast paths' deltas are views of the read: one copy per chunk
     return this.out;
   }
 
@@ -111,13 +109,13 @@ export class OpenAIStreamDecoder {
       }
       this.complete();
     }
+    detachDeltas(this.out);
     return this.out;
   }
 
-  private event(event: SSEEvent): void {
+  private event(type: string, data: string): void {
     if (this.finished) return;
-    const data = event.data;
-    if (event.type === 'error') throw this.providerError(data);
+    if (type === 'error') throw this.providerError(data);
     if (data === '[DONE]') {
       this.complete();
       return;
@@ -174,7 +172,7 @@ export class OpenAIStreamDecoder {
 
   private appendArguments(call: OpenCall, argumentsDelta: string): void {
     if (argumentsDelta === '') return;
-    call.arguments += argumentsDelta;
+    call.arguments += detached(argumentsDelta); // kept past the batch: not a view of the read
     const last = this.out[this.out.length - 1];
     if (last?.type === 'tool-call-delta' && last.id === call.id) last.argumentsDelta += argumentsDelta;
     else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta });
