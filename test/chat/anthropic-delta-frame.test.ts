@@ -3,7 +3,7 @@
 // is left to JSON.parse, so a malformed one is still a typed StreamError naming it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FIELD_BY_CODE, FIELD_CODE_AT, FIELDS, readDeltaFrame, type DeltaFrame } from '../../src/chat/anthropic/anthropic-delta-frame.js';
+import { readDeltaFrame, type DeltaFrame } from '../../src/chat/anthropic/anthropic-delta-frame.js';
 import { AnthropicStreamDecoder } from '../../src/chat/anthropic/anthropic-stream-decoder.js';
 import { decodeAll } from './stream-decoder-drive.js';
 
@@ -12,13 +12,6 @@ const read = (raw: string): DeltaFrame | undefined => {
   return readDeltaFrame(raw, into) ? into : undefined;
 };
 const frame = (index: number, type: string, key: string, value: string) => JSON.stringify({ type: 'content_block_delta', index, delta: { type, [key]: value } });
-
-describe('the field table', () => {
-  it('names each field by its own character at FIELD_CODE_AT, and no two alike', () => {
-    expect(FIELD_BY_CODE).toEqual(FIELDS.map(([field]) => field.charCodeAt(FIELD_CODE_AT)));
-    expect(new Set(FIELD_BY_CODE).size).toBe(FIELDS.length);
-  });
-});
 
 describe('readDeltaFrame', () => {
   it('reads the three delta kinds in the compact form, escapes included', () => {
@@ -60,6 +53,44 @@ describe('readDeltaFrame', () => {
   });
 });
 
+describe('readDeltaFrame against JSON.parse of the whole frame', () => {
+  const kinds = fc.constantFrom(['text_delta', 'text'], ['input_json_delta', 'partial_json'], ['thinking_delta', 'thinking']);
+  const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('', '"', '\\', '\\"', '"}}', '\u0000', '\u001f', '\ud83e', '\u2028', 'データ'));
+  /** What JSON.parse says of `raw`, in the reader's terms, when it is a delta frame of the three kinds (else `undefined`). */
+  const parsedFrame = (raw: string): DeltaFrame | undefined => {
+    let parsed: { type?: unknown; index?: unknown; delta?: Record<string, unknown> };
+    try {
+      parsed = JSON.parse(raw) as typeof parsed;
+    } catch {
+      return undefined;
+    }
+    const key = { text_delta: 'text', input_json_delta: 'partial_json', thinking_delta: 'thinking' }[String(parsed?.delta?.type)];
+    if (parsed?.type !== 'content_block_delta' || key === undefined || typeof parsed.delta?.[key] !== 'string' || typeof parsed.index !== 'number') return undefined;
+    return { index: parsed.index, kind: parsed.delta.type as DeltaFrame['kind'], value: parsed.delta[key] as string };
+  };
+
+  it('takes no edited frame that JSON.parse would read differently, and reads the ones it takes the same', () => {
+    const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 2 }), insert: fc.constantFrom('', '"', '\\', '\\\\', '\\"', ' ', '0', '7', '-', '\t', 'x', '}', '\\u00e9', '\\q', '\\u12') });
+    fc.assert(
+      fc.property(fc.nat(1_000), value, kinds, fc.array(edit, { minLength: 1, maxLength: 3 }), (index, text, [type, key], edits) => {
+        let raw = frame(index, type as string, key as string, text);
+        for (const { at, remove, insert } of edits) {
+          const position = Math.floor(at * raw.length);
+          raw = raw.slice(0, position) + insert + raw.slice(position + remove);
+        }
+        const taken = read(raw);
+        if (taken !== undefined) expect(taken).toEqual(parsedFrame(raw));
+      }),
+      { seed: 20261231, numRuns: 3000 },
+    );
+  });
+
+  it('reads long escaped values exactly, and leaves frames past 65,536 characters to JSON.parse (a bounded match)', () => {
+    for (const text of ['"'.repeat(30_000), '\\"\n'.repeat(9_000) + 'é😀', 'a'.repeat(65_000)]) expect(read(frame(0, 'input_json_delta', 'partial_json', text))?.value).toBe(text);
+    expect(read(frame(0, 'input_json_delta', 'partial_json', '"'.repeat(40_000)))).toBeUndefined(); // past the bound
+  });
+});
+
 describe('the Anthropic decoder on frames the fast path leaves', () => {
   const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","model":"claude","usage":{"input_tokens":1}}}\n\n';
   const block = 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n';
@@ -71,6 +102,13 @@ describe('the Anthropic decoder on frames the fast path leaves', () => {
     expect(decoded.error).toMatchObject({ name: 'StreamError', reason: 'malformed_chunk' });
     expect(decoded.error?.message).toContain('an event that is not JSON');
     expect(decoded.error?.message).toContain('text_delta');
+  });
+
+  it('a delta past the fast path\'s bound is decoded by JSON.parse into the same text', () => {
+    const long = '"\\'.repeat(40_000);
+    const decoded = decode(`event: content_block_delta\ndata: ${frame(0, 'text_delta', 'text', long)}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
+    expect(decoded.error).toBeUndefined();
+    expect(decoded.chunks.filter((chunk) => chunk.type === 'text-delta').map((chunk) => (chunk as { delta: string }).delta).join('')).toBe(long);
   });
 
   it('a compact delta for a block never started is still malformed_chunk', () => {

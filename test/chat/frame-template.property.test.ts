@@ -72,6 +72,31 @@ describe('FrameTemplates', () => {
     );
   });
 
+  it("matches its fixed text literally, whatever characters it holds (each one is escaped in the template's pattern)", () => {
+    // An id of regular-expression syntax: a pattern that took any of it as syntax would match another id too.
+    const id = fc.string({ unit: fc.constantFrom(...'.*+?^$()[]{}|\\/-dws0aé\u2028'.split('')), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(id, fc.nat({ max: 9 }), text, (chosen, at, next) => {
+        const frame = (value: string) => JSON.stringify({ id: chosen, delta: { content: value } });
+        const templates = new FrameTemplates<string>(classify, 8, 0);
+        templates.learn(frame('x'), JSON.parse(frame('x')));
+        expect(readWith(templates, frame(next))).toEqual({ text: next, context: chosen });
+        const position = at % chosen.length;
+        const other = JSON.stringify({ id: chosen.slice(0, position) + (chosen[position] === 'a' ? 'b' : 'a') + chosen.slice(position + 1), delta: { content: next } });
+        expect(readWith(templates, other)).toBeUndefined(); // another id is another frame: the full path reads it
+      }),
+      { seed: 1716, numRuns: 400 },
+    );
+  });
+
+  it('reads long escaped text exactly, and leaves frames past 65,536 characters to JSON.parse (a bounded match)', () => {
+    const templates = learned(frameOf('x'));
+    for (const value of ['"'.repeat(30_000), '\\"\n'.repeat(9_000) + 'é😀', 'a'.repeat(65_000)]) expect(readWith(templates, frameOf(value))?.text).toBe(value);
+    // 40,000 escapes: past the bound (the pattern's backtracking would grow with them), decided by the full path.
+    expect(readWith(templates, frameOf('"'.repeat(40_000)))).toBeUndefined();
+    expect(readWith(templates, frameOf('a'.repeat(70_000)))).toBeUndefined();
+  });
+
   it('takes only a hole the sentinel proof confirms', () => {
     // The key twice: not learned. (Inside a string it is escaped, so it is not the key: learned, and read right.)
     expect(readWith(learned('{"id":"c1","delta":{"content":"a"},"x":{"content":"b"}}'), '{"id":"c1","delta":{"content":"z"},"x":{"content":"b"}}')).toBeUndefined();

@@ -24,77 +24,38 @@ export interface DeltaFrame {
   value: string;
 }
 
-const PREFIX = '{"type":"content_block_delta","index":';
-/** @internal After the index: the rest of the template up to the opening quote of the value, per kind. */
-export const FIELDS: readonly (readonly [string, DeltaFrameKind])[] = [
-  [',"delta":{"type":"text_delta","text":"', 'text_delta'],
-  [',"delta":{"type":"input_json_delta","partial_json":"', 'input_json_delta'],
-  [',"delta":{"type":"thinking_delta","thinking":"', 'thinking_delta'],
-];
-/** @internal Where the fields first differ. */
-export const FIELD_CODE_AT = 19;
 /**
- * @internal Their character there ('e', 'n', 'h'), in the order of {@link FIELDS}: written out, as module scope holds
- * literals only (test/chat/anthropic-delta-frame.test.ts checks them against FIELDS).
+ * The template as one regular expression: the index (a JSON integer of up to 9 digits, no digit after it), which of
+ * the three kinds (`t`ext, `i`nput, else thinking: each with its own field name), then the value's body — a run with
+ * no quote, backslash or control character, and any number of a backslash, any character and such a run.
  */
-export const FIELD_BY_CODE: readonly number[] = [101, 110, 104];
-const SUFFIX = '"}}';
-const MAX_INDEX_DIGITS = 9;
-const ZERO = 48;
-const NINE = 57;
-const QUOTE = 34;
-const BACKSLASH = 92;
+const FRAME = /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8})(?!\d),"delta":\{"type":"(?:(t)ext_delta","text|(i)nput_json_delta","partial_json|thinking_delta","thinking)":"([^"\\\u0000-\u001f]*)((?:\\[^][^"\\\u0000-\u001f]*)*)"\}\}$/;
+/** Longer frames are left to `JSON.parse`: it bounds the expression's backtracking (one entry per escape). */
+const MAX_FRAME_LENGTH = 65_536;
 
 /**
- * Reads `raw` (one event's data) into `into` when it is a delta frame in the template's exact form.
+ * Reads `raw` (one event's data) into `into` when it is a delta frame in the template's exact form: one native match
+ * (about twice as fast as comparing its parts one by one). A value without escapes is the matched text itself; one
+ * with escapes is given to `JSON.parse` alone. Whatever does not match — an unescaped quote or control character, a
+ * lone backslash, any other form — is not read here.
  * @returns `true` when read; `false` when `raw` is any other frame (the caller then parses it in full)
  */
 export function readDeltaFrame(raw: string, into: DeltaFrame): boolean {
-  const suffixAt = raw.length - SUFFIX.length;
-  if (suffixAt < PREFIX.length || !at(raw, PREFIX, 0) || raw.indexOf(SUFFIX, suffixAt) !== suffixAt) return false;
-  const first = PREFIX.length;
-  let position = first;
-  let index = 0;
-  for (let code = raw.charCodeAt(position); code >= ZERO && code <= NINE; code = raw.charCodeAt(++position)) index = index * 10 + (code - ZERO);
-  const digits = position - first;
-  if (digits === 0 || digits > MAX_INDEX_DIGITS || (digits > 1 && raw.charCodeAt(first) === ZERO)) return false;
-  // The three fields differ at their 20th character (`te`xt, `in`put, `th`inking): only that one can be there.
-  const which = FIELDS[FIELD_BY_CODE.indexOf(raw.charCodeAt(position + FIELD_CODE_AT))];
-  if (which === undefined) return false;
-  const [field, kind] = which;
-  if (position + field.length > suffixAt + 1 || !at(raw, field, position)) return false;
-  const value = jsonString(raw, position + field.length - 1, suffixAt + 1);
-  if (value === undefined) return false;
-  into.index = index;
-  into.kind = kind;
-  into.value = value;
-  return true;
-}
-
-/**
- * True when `part` is at `position` of `raw`. `lastIndexOf` from there looks at that position first; in V8 11 it is
- * several times cheaper than `startsWith` on the two-byte strings a non-ASCII answer decodes to.
- */
-function at(raw: string, part: string, position: number): boolean {
-  return raw.lastIndexOf(part, position) === position;
-}
-
-/** The JSON string `raw[start, end)` (its quotes included) as text, or `undefined` when it is not exactly one JSON string. */
-function jsonString(raw: string, start: number, end: number): string | undefined {
-  if (end - start < 2) return undefined;
-  let plain = true; // no quote, backslash or control character inside: the text is the slice itself
-  for (let index = start + 1; index < end - 1; index++) {
-    const code = raw.charCodeAt(index);
-    if (code === QUOTE || code === BACKSLASH || code < 32) {
-      plain = false;
-      break;
+  const found = raw.length > MAX_FRAME_LENGTH ? null : FRAME.exec(raw);
+  if (found === null) return false;
+  const plain = found[4] as string;
+  const escapes = found[5] as string;
+  let value: unknown = plain; // a view of the network read: the decoder detaches what it keeps
+  if (escapes !== '') {
+    try {
+      value = JSON.parse(raw.slice(raw.length - 4 - plain.length - escapes.length, raw.length - 2)); // the string, quotes included
+    } catch {
+      return false;
     }
+    if (typeof value !== 'string') return false;
   }
-  if (plain) return raw.slice(start + 1, end - 1); // a view of the network read: the decoder detaches what it keeps
-  try {
-    const value: unknown = JSON.parse(raw.slice(start, end));
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  into.index = Number(found[1]);
+  into.kind = found[2] ? 'text_delta' : found[3] ? 'input_json_delta' : 'thinking_delta';
+  into.value = value as string;
+  return true;
 }

@@ -36,8 +36,6 @@ const MAX_TEMPLATE_LENGTH = 2048;
  * few frames) would pay it for a template used once or never, a long one loses only these first frames' fast path.
  */
 export const WARMUP_FRAMES = 8;
-/** Most digits a number hole takes (JSON allows more; the frames this is for have a handful). */
-const MAX_DIGITS = 15;
 const QUOTE = 34;
 const BACKSLASH = 92;
 const ZERO = 48;
@@ -66,6 +64,8 @@ interface Template<C> {
   /** From the string's closing quote to the end. */
   tail: string;
   context: C;
+  /** The template as one regular expression, made on its first match ({@link patternOf}). */
+  pattern?: RegExp;
 }
 
 /** A matched frame: the delta's text and the template's context. Refilled on each match. */
@@ -183,44 +183,39 @@ function locate<C>(raw: string, hot: HotFrame<C>): Template<C> | undefined {
   const numberKeyAt = raw.indexOf(hot.numberKey);
   if (numberKeyAt === -1 || raw.indexOf(hot.numberKey, numberKeyAt + 1) !== -1) return undefined;
   const digitsAt = numberKeyAt + hot.numberKey.length;
-  const digits = digitRun(raw, digitsAt);
-  if (digits === 0 || digitsAt + digits > open) return undefined; // the number hole comes before the string
-  return { head: raw.slice(0, digitsAt), middle: raw.slice(digitsAt + digits, open + 1), tail, context: hot.context };
+  let digitsEnd = digitsAt; // JSON.parse read the frame: its digits there are an integer's (the pattern bounds the ones it takes)
+  for (let code = raw.charCodeAt(digitsEnd); code >= ZERO && code <= NINE; code = raw.charCodeAt(++digitsEnd));
+  if (digitsEnd === digitsAt || digitsEnd > open) return undefined; // the number hole comes before the string
+  return { head: raw.slice(0, digitsAt), middle: raw.slice(digitsEnd, open + 1), tail, context: hot.context };
 }
 
-/** How many digits start at `at` (0 when none, or when they are not a JSON integer: a leading zero, too many). */
-function digitRun(raw: string, at: number): number {
-  let end = at;
-  for (let code = raw.charCodeAt(end); code >= ZERO && code <= NINE; code = raw.charCodeAt(++end));
-  const digits = end - at;
-  if (digits > MAX_DIGITS || (digits > 1 && raw.charCodeAt(at) === ZERO)) return 0;
-  return digits;
-}
+/**
+ * Frames longer than this are left to `JSON.parse`: it bounds the work of a template's regular expression (its
+ * backtracking keeps one entry per escape of the string).
+ */
+const MAX_FRAME_LENGTH = 65_536;
 
-/** True when `part` is at `position` of `raw` (`lastIndexOf` from there: much cheaper than `startsWith` in V8 11). */
-function at(raw: string, part: string, position: number): boolean {
-  return raw.lastIndexOf(part, position) === position;
-}
-
-/** The delta's text when `raw` is `template` with a JSON string (and integer) in its holes; else `undefined`. */
+/**
+ * The delta's text when `raw` is `template` with a JSON string (and integer) in its holes; else `undefined`. One native
+ * match of {@link patternOf} (about twice as fast as comparing the parts one by one): a string body without quote,
+ * backslash or control character is its own value; one with escapes is given to `JSON.parse` alone; anything else —
+ * another head, middle or tail, a number that is not a JSON integer of up to 15 digits, an unescaped quote or control
+ * character, a lone backslash — does not match, and goes to the full path, which decides it.
+ */
 function read<C>(raw: string, template: Template<C>): string | undefined {
-  const head = template.head;
-  const tail = template.tail;
-  const end = raw.length - tail.length; // the closing quote
-  if (end < head.length || !at(raw, head, 0) || raw.indexOf(tail, end) !== end) return undefined;
-  let start = head.length; // the string's body (no number hole) or the digits
-  if (template.middle !== undefined) {
-    const digits = digitRun(raw, start);
-    if (digits === 0) return undefined;
-    start += digits;
-    if (start + template.middle.length > end || !at(raw, template.middle, start)) return undefined;
-    start += template.middle.length;
-  }
-  for (let index = start; index < end; index++) {
-    const code = raw.charCodeAt(index);
-    if (code === QUOTE || code === BACKSLASH || code < 32) return escaped(raw, start - 1, end + 1);
-  }
-  return raw.slice(start, end); // a view of the network read: see detachDeltas
+  const body = raw.length > MAX_FRAME_LENGTH ? undefined : (template.pattern ??= patternOf(template)).exec(raw)?.[1];
+  // No backslash in it: no quote or control character either, so it is its own value (a view of the read: see detachDeltas).
+  return body === undefined || !body.includes('\\') ? body : escaped(`"${body}"`);
+}
+
+/**
+ * `head` [a JSON integer of up to 15 digits, no digit after it, `middle`] a string body (group 1) — runs of characters
+ * other than a quote, backslash or control character, each but the first after a backslash and any character — `tail`.
+ */
+function patternOf<C>({ head, middle, tail }: Template<C>): RegExp {
+  const literal = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const run = '[^"\\\\\\u0000-\\u001f]*';
+  return new RegExp(`^${literal(head)}${middle === undefined ? '' : `(?:0|[1-9]\\d{0,14})(?!\\d)${literal(middle)}`}(${run}(?:\\\\[^]${run})*)${literal(tail)}$`);
 }
 
 /** V8 makes a slice of 13 or more characters a view of the whole string it was cut from (shorter ones are copies). */
@@ -249,10 +244,10 @@ export function detachDeltas(chunks: ChatChunk[]): void {
   }
 }
 
-/** The JSON string `raw[start, end)` (quotes included) with escapes, or `undefined` when it is not exactly one string. */
-function escaped(raw: string, start: number, end: number): string | undefined {
+/** The JSON string `text` (quotes included) with escapes, or `undefined` when it is not exactly one string. */
+function escaped(text: string): string | undefined {
   try {
-    const value: unknown = JSON.parse(raw.slice(start, end));
+    const value: unknown = JSON.parse(text);
     return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
