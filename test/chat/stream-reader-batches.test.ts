@@ -35,6 +35,17 @@ const queued = (reads: readonly Uint8Array[]) => () =>
 
 const textOf = (batch: readonly ChatChunk[]): string => batch.map((piece) => (piece.type === 'text-delta' ? piece.delta : '')).join('');
 
+/** Reads every batch: the text they carried, and the failure that ended them (if one did). */
+async function drainText(batches: AsyncIterable<readonly ChatChunk[]>): Promise<{ text: string; failure: unknown }> {
+  let text = '';
+  try {
+    for await (const batch of batches) text += textOf(batch);
+  } catch (failure) {
+    return { text, failure };
+  }
+  return { text, failure: undefined };
+}
+
 describe('StreamReader batches', () => {
   it('decodes reads already waiting into one batch, at most MAX_READS_PER_BATCH of them, each read its own chunk', async () => {
     const count = MAX_READS_PER_BATCH * 2 + 5;
@@ -91,13 +102,7 @@ describe('StreamReader batches', () => {
         },
       });
     const { batches } = openChatBatches(clientOver(body), request);
-    let text = '';
-    let failure: unknown;
-    try {
-      for await (const batch of batches) text += textOf(batch);
-    } catch (error) {
-      failure = error;
-    }
+    const { text, failure } = await drainText(batches);
     expect(text).toBe(words(3));
     expect(StreamError.isInstance(failure) && failure.reason).toBe('read_failed');
   });
@@ -115,13 +120,7 @@ describe('StreamReader batches', () => {
         },
       });
     const { batches } = openChatBatches(clientOver(body, { idleMs: 80 }), request);
-    let text = '';
-    let failure: unknown;
-    try {
-      for await (const batch of batches) text += textOf(batch);
-    } catch (error) {
-      failure = error;
-    }
+    const { text, failure } = await drainText(batches);
     clearInterval(keepAlive);
     expect(text).toBe(words(5));
     expect(failure).toMatchObject({ name: 'ChatClientError', reason: 'timeout', timeout: 'idle' });

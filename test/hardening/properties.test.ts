@@ -28,6 +28,7 @@ import { createGraphAgent, END, ExecutionErrorCollector, executionErrorsFromStat
 import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { mutate, type Mutation } from '../helpers/json-mutations.js';
+import { splitAt as splitAtPoints } from '../helpers/split-at.js';
 import { chunk, sseText, textEvents, toolCallEvents, usageChunk } from '../../src/testing/index.js';
 import {
   APIFailure,
@@ -64,15 +65,7 @@ function expectPristinePrototypes(): void {
 
 /** Cuts `input` (bytes or text) at the given points (any numbers, taken modulo the length + 1); empty pieces are kept. */
 function splitAt<T extends { length: number; slice(start: number, end?: number): T }>(input: T, cuts: readonly number[]): T[] {
-  const points = [...new Set(cuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
-  const parts: T[] = [];
-  let start = 0;
-  for (const point of points) {
-    parts.push(input.slice(start, point));
-    start = point;
-  }
-  parts.push(input.slice(start));
-  return parts;
+  return splitAtPoints(input, cuts.map((cut) => cut % (input.length + 1)));
 }
 
 const cutsArbitrary = fc.array(fc.nat(), { maxLength: 16 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../src/errors/index.js';
 import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
+import { splitAt } from '../helpers/split-at.js';
 
 const encoder = new TextEncoder();
 
@@ -31,17 +32,6 @@ async function decodeChunks(chunks: Array<Uint8Array | string>, options: { maxLi
   }
 }
 
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => Math.min(bytes.length, Math.max(0, cut))))].sort((a, b) => a - b);
-  const parts: Uint8Array[] = [];
-  let start = 0;
-  for (const point of points) {
-    parts.push(bytes.subarray(start, point));
-    start = point;
-  }
-  parts.push(bytes.subarray(start));
-  return parts;
-}
 
 // A stream exercising every rule at once: BOM, comments, CRLF, CR, multi-line data, event names, ids, retry,
 // non-ASCII text (2-, 3- and 4-byte UTF-8), a field without a colon, an empty data line, and [DONE].

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../src/errors/index.js';
 import { SSEDataParser } from '../../src/wire/sse-data-parser.js';
 import { SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
+import { splitAt } from '../helpers/split-at.js';
 
 interface Run {
   events: SSEEvent[];
@@ -73,17 +74,6 @@ function parse(pieces: readonly string[], bounds: Bounds, kind: 'events' | 'argu
   return run;
 }
 
-function cut(text: string, cuts: number[]): string[] {
-  const points = [...new Set(cuts.map((at) => Math.min(text.length, at)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let start = 0;
-  for (const point of points) {
-    pieces.push(text.slice(start, point));
-    start = point;
-  }
-  pieces.push(text.slice(start));
-  return pieces;
-}
 
 /** Lines as servers write them and as they should not; weighted towards the fast paths' forms. */
 const valueArbitrary = fc.oneof(
@@ -121,7 +111,7 @@ describe('SSEParser against the spec algorithm (property)', () => {
       fc.property(textArbitrary, cutsArbitrary, boundsArbitrary, (text, cuts, bounds) => {
         const expected = reference(text, bounds);
         expect(parse([text], bounds, 'events')).toEqual(expected);
-        expect(parse(cut(text, cuts), bounds, 'events')).toEqual(expected);
+        expect(parse(splitAt(text, cuts), bounds, 'events')).toEqual(expected);
         // Every character alone: CRLF split between CR and LF, each group's lines in separate feeds.
         expect(parse([...text], bounds, 'events')).toEqual(expected);
       }),
@@ -134,7 +124,7 @@ describe('SSEParser against the spec algorithm (property)', () => {
       fc.property(textArbitrary, cutsArbitrary, boundsArbitrary, (text, cuts, bounds) => {
         const expected = reference(text, bounds);
         const events = expected.events.map((event) => ({ ...event, id: undefined }));
-        expect(parse(cut(text, cuts), bounds, 'arguments')).toEqual({ ...expected, events });
+        expect(parse(splitAt(text, cuts), bounds, 'arguments')).toEqual({ ...expected, events });
       }),
       { seed: 20261203, numRuns: 500 },
     );
