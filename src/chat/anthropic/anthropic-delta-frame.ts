@@ -11,6 +11,7 @@
  * `JSON.parse` path, which decides it (and names its problem) exactly as before. So the values read here are those
  * `JSON.parse` of the whole frame would give.
  */
+import { escaped, MAX_FRAME_LENGTH } from '../core/frame-template.js';
 
 /** The delta kinds this reader takes, by the `delta.type` they stand for. */
 export type DeltaFrameKind = 'text_delta' | 'thinking_delta' | 'input_json_delta';
@@ -30,8 +31,6 @@ export interface DeltaFrame {
  * no quote, backslash or control character, and any number of a backslash, any character and such a run.
  */
 const FRAME = /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8})(?!\d),"delta":\{"type":"(?:(t)ext_delta","text|(i)nput_json_delta","partial_json|thinking_delta","thinking)":"([^"\\\u0000-\u001f]*)((?:\\[^][^"\\\u0000-\u001f]*)*)"\}\}$/;
-/** Longer frames are left to `JSON.parse`: it bounds the expression's backtracking (one entry per escape). */
-const MAX_FRAME_LENGTH = 65_536;
 
 /**
  * Reads `raw` (one event's data) into `into` when it is a delta frame in the template's exact form: one native match
@@ -45,17 +44,11 @@ export function readDeltaFrame(raw: string, into: DeltaFrame): boolean {
   if (found === null) return false;
   const plain = found[4] as string;
   const escapes = found[5] as string;
-  let value: unknown = plain; // a view of the network read: the decoder detaches what it keeps
-  if (escapes !== '') {
-    try {
-      value = JSON.parse(raw.slice(raw.length - 4 - plain.length - escapes.length, raw.length - 2)); // the string, quotes included
-    } catch {
-      return false;
-    }
-    if (typeof value !== 'string') return false;
-  }
+  // Without escapes, the matched text itself (a view of the network read: the decoder detaches what it keeps).
+  const value = escapes === '' ? plain : escaped(raw.slice(raw.length - 4 - plain.length - escapes.length, raw.length - 2)); // the string, quotes included
+  if (value === undefined) return false;
   into.index = Number(found[1]);
   into.kind = found[2] ? 'text_delta' : found[3] ? 'input_json_delta' : 'thinking_delta';
-  into.value = value as string;
+  into.value = value;
   return true;
 }

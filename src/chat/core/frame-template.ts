@@ -190,10 +190,10 @@ function locate<C>(raw: string, hot: HotFrame<C>): Template<C> | undefined {
 }
 
 /**
- * Frames longer than this are left to `JSON.parse`: it bounds the work of a template's regular expression (its
- * backtracking keeps one entry per escape of the string).
+ * Frames longer than this are left to `JSON.parse`: it bounds the work of a fast path's regular expression (its
+ * backtracking keeps one entry per escape of the string) — a template's here, Anthropic's delta reader's.
  */
-const MAX_FRAME_LENGTH = 65_536;
+export const MAX_FRAME_LENGTH = 65_536;
 
 /**
  * The delta's text when `raw` is `template` with a JSON string (and integer) in its holes; else `undefined`. One native
@@ -245,7 +245,7 @@ export function detachDeltas(chunks: ChatChunk[]): void {
 }
 
 /** The JSON string `text` (quotes included) with escapes, or `undefined` when it is not exactly one string. */
-function escaped(text: string): string | undefined {
+export function escaped(text: string): string | undefined {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'string' ? value : undefined;
