@@ -126,7 +126,7 @@ describe('wrong types everywhere', () => {
 });
 
 describe('options', () => {
-  const base: MCPHandlerOptions = { tools: [echoTool], serverInfo: { name: 's', version: '1' } };
+  const base: MCPHandlerOptions = { tools: [echoTool], serverInfo: { name: 's', version: '1' }, allowedHosts: ['tools.example'] };
 
   it('lists every problem in one ConfigError', () => {
     const options = {
