@@ -26,7 +26,7 @@ const body = (ongoing) =>
 
 async function send(target) {
   const [path, fragment] = target.split('#');
-  const response = await worker.fetch(`http://bench.local${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(fragment === 'ongoing') });
+  const response = await worker.fetch(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(fragment === 'ongoing') });
   const answer = await response.json();
   if (answer.result?.status?.state !== 'failed') throw new Error(`expected a failed task, got ${JSON.stringify(answer).slice(0, 200)}`);
 }

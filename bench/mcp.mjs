@@ -28,7 +28,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SAMPLES = Number(process.env.BENCH_IMPORT_SAMPLES ?? 15);
-const URL_ = 'http://bench.invalid/mcp';
+const URL_ = 'http://127.0.0.1/mcp';
 
 // ---- (a) calls per second -------------------------------------------------------------------------------------
 

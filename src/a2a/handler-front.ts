@@ -5,6 +5,7 @@
  * every deployment answers malformed requests with the same JSON-RPC errors.
  */
 import { SerializeError } from '../errors/serialize-error.js';
+import { checkCaller, type CallerSettings } from '../internal/caller-check.js';
 import { read } from '../internal/error-chain.js';
 import { buildAgentCard, type AgentCardInput } from './agent-card.js';
 import { A2A_VERSION_HEADER, A2AErrorCode, A2AMethod, A2AMethodV1, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, PUSH_NOTIFICATION_METHODS, type A2AProtocolVersion } from './constants.js';
@@ -53,6 +54,8 @@ export interface FrontSettings {
   userId?: ((request: Request) => string) | undefined;
   /** Where each request's `server` span goes: a child of the request's `traceparent`. */
   telemetry?: Telemetry | undefined;
+  /** Who may call (`allowedHosts`, `allowedOrigins`): checked before anything else, the agent card included. */
+  caller: CallerSettings;
 }
 
 type Operation = keyof typeof A2AMethod;
@@ -99,6 +102,8 @@ export function createRPCFront(settings: FrontSettings, backend: CallBackend): (
     } catch {
       return jsonResponse({ error: 'bad request URL' }, 400);
     }
+    const refused = checkCaller(request, platform, settings.caller);
+    if (refused) return failure(null, A2AErrorCode.InvalidRequest, refused.message, '0.3', undefined, refused.status);
     const path = normalizePath(url.pathname);
     if (request.method === 'GET' && (path.endsWith(AGENT_CARD_PATH) || path.endsWith(LEGACY_AGENT_CARD_PATH))) {
       return jsonResponse(buildAgentCard(card, `${url.origin}${basePath === '/' ? '/' : basePath}`, versions));

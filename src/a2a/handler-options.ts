@@ -1,6 +1,7 @@
 import type { Agent } from '../agent/agent.js';
 import { isAgent } from '../agent/agent-brand.js';
 import { ConfigError } from '../errors/config-error.js';
+import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
@@ -59,6 +60,24 @@ export interface A2AHandlerOptions {
    * either way.
    */
   secrets?: readonly string[] | undefined;
+  /**
+   * `Host` names this server answers to besides loopback ones (`localhost`, `127.0.0.1`, `[::1]`, any port, always
+   * accepted): `'agent.example.com'` (any port) or `'agent.example.com:8443'`, matched case-insensitively, a
+   * trailing dot ignored. A request to another name — the agent card included — gets HTTP 421 and JSON-RPC -32600:
+   * the defence against DNS rebinding, where a web page points its own name at this machine. Not set, a caller on a
+   * public address (as `toNodeListener`, `Deno.serve` or a Worker report it) may use any name, and every other
+   * caller — on loopback, a private network, or unknown (no platform arguments) — only loopback names: behind a
+   * reverse proxy, list the public name. `'*'` accepts every name. See docs/security.md. @default not set
+   */
+  allowedHosts?: readonly string[] | '*' | undefined;
+  /**
+   * Origins of browser apps allowed to call besides the server's own. A request whose `Origin` header is neither the
+   * request's own origin (its Host checked first), nor a loopback origin of the same scheme and port on a loopback
+   * Host, nor listed here gets HTTP 403 and JSON-RPC -32600; requests without `Origin` (server-side clients) always
+   * pass. List origins as browsers send them (`https://app.example`: no path). `'*'` accepts every origin, `null`
+   * included. @default [] (the server's own origin only)
+   */
+  allowedOrigins?: readonly string[] | '*' | undefined;
   /** The user id passed to the runner. @default 'a2a-user' */
   userId?: ((request: Request) => string) | undefined;
   /**
@@ -68,8 +87,8 @@ export interface A2AHandlerOptions {
   telemetry?: Telemetry | undefined;
 }
 
-/** @internal Checks the options of `createA2AHandler`, listing every problem in one `ConfigError`. */
-export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOptions {
+/** @internal Checks the options of `createA2AHandler`, listing every problem in one `ConfigError`; resolves who may call. */
+export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOptions & { caller: CallerSettings } {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A handler options', ['options must be an object']);
   const problems: string[] = [];
   if (!options.agent && !options.runner) problems.push('give agent or runner');
@@ -84,6 +103,7 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
   }
   problems.push(...telemetryProblems(options.telemetry));
+  const caller = callerSettings(options, problems);
   if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
-  return options;
+  return { ...options, caller };
 }

@@ -13,8 +13,9 @@ export type { A2AHandlerOptions } from './handler-options.js';
 
 /**
  * The fetch handler {@link createA2AHandler} returns. The extra arguments are whatever the platform passes after the
- * request (a Worker's `env, ctx`; a Next.js/Vercel `context`): when one of them has `waitUntil`, every task's run is
- * registered with it, so a non-blocking `message/send` keeps running after its response is sent.
+ * request (a Worker's `env, ctx`; a Next.js/Vercel `context`; `Deno.serve`'s and `toNodeListener`'s `{ remoteAddr }`,
+ * which tell who is calling: see `allowedHosts`): when one of them has `waitUntil`, every task's run is registered
+ * with it, so a non-blocking `message/send` keeps running after its response is sent.
  *
  * @example
  * ```ts
@@ -69,6 +70,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       limits: { maxBodyBytes: settings.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: settings.bodyTimeoutMs ?? 30_000, maxDepth: settings.maxDepth ?? MAX_JSON_DEPTH },
       userId: settings.userId,
       telemetry: settings.telemetry,
+      caller: settings.caller,
     },
     operations.answer,
   );

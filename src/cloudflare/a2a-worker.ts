@@ -43,6 +43,7 @@ export function createA2AWorker<Env = unknown>(options: A2AWorkerOptions<Env>): 
       versions: settings.protocolVersions ?? ['0.3', '1.0'],
       limits: { maxBodyBytes: settings.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: settings.bodyTimeoutMs ?? 30_000, maxDepth: settings.maxDepth ?? MAX_JSON_DEPTH },
       userId: settings.userId,
+      caller: settings.caller,
     },
     async (call, platform) => {
       const namespace = resolveNamespace(settings.namespace, platform[0] as Env);

@@ -5,6 +5,7 @@ import type { AgentCardInput } from '../a2a/agent-card.js';
 import type { A2AProtocolVersion } from '../a2a/constants.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Checkpointer } from '../graph/checkpoint.js';
+import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
@@ -80,6 +81,14 @@ export interface A2AWorkerOptions<Env = unknown> {
   maxDepth?: number | undefined;
   /** The user id passed to the runner (part of the session key). @default 'a2a-user' */
   userId?: ((request: Request) => string) | undefined;
+  /**
+   * See `A2AHandlerOptions.allowedHosts`. The caller's address is the `CF-Connecting-IP` Cloudflare sets, so a deployed
+   * Worker answers to its routes' names as they are; under `wrangler dev` (a loopback caller) it answers to loopback
+   * names only. Listing your routes' names closes the door on every other name, in both. @default not set
+   */
+  allowedHosts?: readonly string[] | '*' | undefined;
+  /** See `A2AHandlerOptions.allowedOrigins`. @default [] (the Worker's own origin only) */
+  allowedOrigins?: readonly string[] | '*' | undefined;
 }
 
 function commonProblems(options: Record<string, unknown>): string[] {
@@ -111,8 +120,8 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
   return options;
 }
 
-/** @internal Checks the options of `createA2AWorker`. */
-export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AWorkerOptions<Env> {
+/** @internal Checks the options of `createA2AWorker`; resolves who may call. */
+export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AWorkerOptions<Env> & { caller: CallerSettings } {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A Worker options', ['options must be an object']);
   const problems = commonProblems(options);
   problems.push(...positiveIntegerProblems(options, ['maxDepth']));
@@ -121,8 +130,9 @@ export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AW
   if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
     problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
   }
+  const caller = callerSettings(options, problems);
   if (problems.length > 0) throw ConfigError.fromProblems('A2A Worker options', problems);
-  return options;
+  return { ...options, caller };
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { linkedController } from '../internal/delay.js';
 import { truncate } from '../internal/json.js';
+import { quietCall } from '../internal/quiet-call.js';
 import { redactError } from '../internal/redact.js';
 import type { MCPSettings } from './handler-options.js';
 import type { InboundMessage } from './handler-request.js';
@@ -81,12 +82,12 @@ export class Dispatcher {
     scope.session.calls.get(requestKey(requestId))?.abort(new RequestCancelled(`The client cancelled the request${text}`));
   }
 
-  /** Hands an unexpected failure to `onError`, redacted; a throwing `onError` is ignored. */
+  /** Hands an unexpected failure to `onError`, redacted; an `onError` that throws or rejects is ignored. */
   report(error: unknown): void {
     try {
-      this.settings.onError?.(redactError(error, this.settings.secrets));
+      quietCall(this.settings.onError, redactError(error, this.settings.secrets));
     } catch {
-      // the hook of the developer must not break an answer
+      // an error whose redaction fails (hostile getters) is not worth breaking an answer for
     }
   }
 

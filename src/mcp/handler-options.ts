@@ -1,5 +1,6 @@
 /** @internal The options of `createMCPHandler`: what each one means, its default, and the checks made at creation. */
 import { ConfigError } from '../errors/config-error.js';
+import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
@@ -58,12 +59,23 @@ export interface MCPHandlerOptions {
   /** Deepest nesting accepted in `params`; deeper gets HTTP 400 and JSON-RPC -32602 naming the path. @default 100 */
   maxDepth?: number | undefined;
   /**
+   * `Host` names this server answers to besides loopback ones (`localhost`, `127.0.0.1`, `[::1]`, any port, always
+   * accepted): `'api.example.com'` (any port) or `'api.example.com:8443'`, matched case-insensitively, a trailing dot
+   * ignored. A request to another name gets HTTP 421 and JSON-RPC -32600 — the defence against DNS rebinding, where a
+   * web page points its own name at this machine. Not set, a caller on a public address (as `toNodeListener`,
+   * `Deno.serve` or a Worker report it) may use any name, and every other caller — on loopback, a private network,
+   * or unknown (no platform arguments) — only loopback names: behind a reverse proxy, list the public name. `'*'`
+   * accepts every name (only for a server no browser can reach, or that authenticates every request). See
+   * docs/security.md. @default not set
+   */
+  allowedHosts?: readonly string[] | '*' | undefined;
+  /**
    * Origins allowed to call besides the endpoint's own (the spec's defence against DNS rebinding: servers MUST check
-   * `Origin`). A request with an `Origin` header that is neither the request URL's own origin (scheme://host:port of
-   * `request.url`) nor listed here gets HTTP 403 and JSON-RPC -32600; requests without an `Origin` header
-   * (non-browser clients, such as the SDK's Node client) are always accepted. List each origin exactly as browsers
-   * send it (`https://app.example`, `http://localhost:5173`: no path, no trailing slash, no default port). Behind a
-   * proxy that rewrites the URL the handler sees, list the public origin. `'*'` accepts every origin (only for a
+   * `Origin`). A request with an `Origin` header that is neither the request's own origin (scheme://host:port, its
+   * Host checked first: see `allowedHosts`), nor a loopback origin of the same scheme and port on a loopback Host,
+   * nor listed here gets HTTP 403 and JSON-RPC -32600; requests without an `Origin` header (non-browser clients, such
+   * as the SDK's Node client) are always accepted. List each origin as browsers send it (`https://app.example`,
+   * `http://localhost:5173`: no path). `Origin: null` passes only with `'*'`, which accepts every origin (only for a
    * server browsers cannot reach, or that authenticates every request). @default [] (the endpoint's own origin only)
    */
   allowedOrigins?: readonly string[] | '*' | undefined;
@@ -74,7 +86,10 @@ export interface MCPHandlerOptions {
   secrets?: readonly string[] | undefined;
   /** The tools' developer log: `false`, `console` or a function (real errors, stacks, arguments; redacted). @default crashes only, one line on `console.error` */
   logger?: ToolLogOption | undefined;
-  /** Hears every unexpected failure inside the handler (answered -32603 with a generic message), redacted. */
+  /**
+   * Hears every unexpected failure inside the handler (answered -32603 with a generic message), redacted. What it
+   * throws, or rejects with, is ignored: the answer goes out either way.
+   */
   onError?: ((error: unknown) => void) | undefined;
 }
 
@@ -90,8 +105,8 @@ export interface MCPSettings {
   keepAliveMs: number | false;
   pageSize: number;
   limits: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number };
-  /** The origins accepted besides the request URL's own, or `'*'` for every one. */
-  allowedOrigins: ReadonlySet<string> | '*';
+  /** Who may call: the resolved `allowedHosts` and `allowedOrigins`. */
+  caller: CallerSettings;
   secrets: readonly string[];
   logger: ToolLogOption | undefined;
   onError: ((error: unknown) => void) | undefined;
@@ -138,7 +153,7 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
   if (options.bodyTimeoutMs !== undefined && !positive(options.bodyTimeoutMs, false)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
   if (options.sessionIdleMs !== undefined && !positive(options.sessionIdleMs, false)) problems.push('sessionIdleMs must be a number > 0 or Infinity');
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !positive(options.keepAliveMs, true)) problems.push('keepAliveMs must be a finite number > 0 or false');
-  if (options.allowedOrigins !== undefined && options.allowedOrigins !== '*' && !isStringArray(options.allowedOrigins)) problems.push(`allowedOrigins must be an array of strings or '*'`);
+  const caller = callerSettings(options, problems);
   if (options.secrets !== undefined && !isStringArray(options.secrets)) problems.push('secrets must be an array of strings');
   const loggerProblem = toolLogOptionProblem(options.logger, 'logger');
   if (loggerProblem) problems.push(loggerProblem);
@@ -156,7 +171,7 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
     keepAliveMs: options.keepAliveMs ?? 15_000,
     pageSize: options.pageSize ?? 100,
     limits: { maxBodyBytes: options.maxBodyBytes ?? 1_048_576, bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000, maxDepth: options.maxDepth ?? MAX_JSON_DEPTH },
-    allowedOrigins: options.allowedOrigins === '*' ? '*' : new Set(options.allowedOrigins ?? []),
+    caller,
     secrets: Object.freeze([...(options.secrets ?? [])]),
     logger: options.logger,
     onError: options.onError,

@@ -2,6 +2,7 @@
  * The MCP server: faultline tools over the Streamable HTTP transport (revisions 2025-11-25, 2025-06-18, 2025-03-26,
  * and 2024-11-05 clients negotiating over it), as a plain fetch handler.
  */
+import { checkCaller } from '../internal/caller-check.js';
 import { MCPSessionStore, SessionEndReason } from './handler-sessions.js';
 import { Dispatcher } from './handler-dispatch.js';
 import { resolveHandlerOptions, type MCPHandlerOptions } from './handler-options.js';
@@ -12,8 +13,9 @@ import { MCPErrorCode } from './protocol.js';
 export type { MCPHandlerOptions } from './handler-options.js';
 
 /**
- * The fetch handler {@link createMCPHandler} returns: one request in, one response out. Extra arguments a platform
- * passes (a Worker's `env, ctx`) are ignored: every answer is complete when its response ends.
+ * The fetch handler {@link createMCPHandler} returns: one request in, one response out. What a platform passes after
+ * the request tells who is calling (`Deno.serve`'s and `toNodeListener`'s `{ remoteAddr }`, a Worker's `env, ctx`:
+ * see `allowedHosts`); every answer is complete when its response ends.
  *
  * @example
  * ```ts
@@ -21,27 +23,7 @@ export type { MCPHandlerOptions } from './handler-options.js';
  * export default { fetch: handler }; // Cloudflare Workers
  * ```
  */
-export type MCPHandler = (request: Request) => Promise<Response>;
-
-/**
- * The spec's Origin check (DNS rebinding): no `Origin` header (a server-side client) passes; a present one passes
- * when it is exactly the request URL's own origin (scheme://host[:port], as browsers serialize it), is listed in
- * `allowed`, or `allowed` is `'*'`.
- */
-function originAllowed(request: Request, allowed: ReadonlySet<string> | '*'): boolean {
-  const origin = request.headers.get('origin');
-  if (origin === null || allowed === '*' || allowed.has(origin)) return true;
-  return origin !== 'null' && origin === ownOrigin(request.url);
-}
-
-/** The serialized origin of the request URL (`https://a.example`, default port dropped, host lower case). */
-function ownOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
+export type MCPHandler = (request: Request, ...platform: unknown[]) => Promise<Response>;
 
 /**
  * Serves faultline tools (made by `defineTool`) to any MCP client, as a plain fetch handler `(request: Request) =>
@@ -61,9 +43,10 @@ function ownOrigin(url: string): string | undefined {
  *   `Unknown tool: <name>` with `data.available`.
  * - Refusals have exact statuses: 406 (Accept lacks `application/json` or `text/event-stream`), 415, 413, 408, 400
  *   (unparseable -32700, not JSON-RPC -32600, params too deep -32602, an unknown `mcp-protocol-version`, no session
- *   id), 404 (unknown, expired or deleted session: the client initializes again), 403 (an `Origin` header that is
- *   neither the request URL's own origin nor in `allowedOrigins` — a request without one passes; `allowedOrigins:
- *   '*'` accepts every origin), 405 (GET: this server opens no stream of its own; `Allow: POST, DELETE`), 503 with
+ *   id), 404 (unknown, expired or deleted session: the client initializes again), 421 (a `Host` that is not a
+ *   loopback name nor in `allowedHosts`, unless the caller is on a public address and `allowedHosts` is not set: the
+ *   defence against DNS rebinding), 403 (an `Origin` header that is neither the request's own origin nor in
+ *   `allowedOrigins` — a request without one passes), 405 (GET: this server opens no stream of its own; `Allow: POST, DELETE`), 503 with
  *   `Retry-After: 1` (an `initialize` when `maxSessions` sessions all have calls in flight). DELETE with a session
  *   id ends the session (204) and aborts its calls in flight, each answered with JSON-RPC -32000.
  * - Nothing sent holds a configured secret (in any form) or a stack; an unexpected failure is -32603 with a generic
@@ -108,19 +91,18 @@ export function createMCPHandler(options: MCPHandlerOptions): MCPHandler {
     return new Response(null, { status: 204 });
   };
 
-  const handle = async (request: Request): Promise<Response> => {
-    if (!originAllowed(request, settings.allowedOrigins)) {
-      return refusal(403, null, MCPErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed', secrets);
-    }
+  const handle = async (request: Request, platform: readonly unknown[]): Promise<Response> => {
+    const refused = checkCaller(request, platform, settings.caller);
+    if (refused) return refusal(refused.status, null, MCPErrorCode.InvalidRequest, refused.message, secrets);
     if (request.method === 'POST') return handlePost(request, context);
     if (request.method === 'DELETE') return remove(request);
     const why = request.method === 'GET' ? 'this server opens no stream of its own (send requests with POST)' : `${request.method.slice(0, 20)} is not used by MCP`;
     return refusal(405, null, MCPErrorCode.InvalidRequest, `Method Not Allowed: ${why}`, secrets, { allow });
   };
 
-  return async (request) => {
+  return async (request, ...platform) => {
     try {
-      return await handle(request);
+      return await handle(request, platform);
     } catch (error) {
       dispatcher.report(error);
       return refusal(500, null, MCPErrorCode.InternalError, 'Internal error', secrets);

@@ -1,2 +1,2 @@
 export { toNodeListener, type FetchHandler, type NodeListenerOptions } from './to-node-listener.js';
-export type { NodeIncomingRequest, NodeServerResponse } from './node-types.js';
+export type { NodeIncomingRequest, NodeServerResponse, ServeHandlerInfo } from './node-types.js';

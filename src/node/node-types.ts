@@ -15,8 +15,8 @@ export interface NodeIncomingRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** True once the whole message (body included) has arrived. */
   readonly complete?: boolean;
-  /** The connection; `encrypted: true` on TLS sockets. */
-  readonly socket?: object | null | undefined;
+  /** The connection: `encrypted: true` on TLS sockets; its client's address, passed on to the handler. */
+  readonly socket?: { readonly encrypted?: boolean | undefined; readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined } | null | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -40,6 +40,9 @@ export interface NodeServerResponse {
   readonly writableFinished: boolean;
   readonly socket?: { destroy(): unknown; end(): unknown } | null | undefined;
   setHeader(name: string, value: string | string[]): unknown;
+  /** The names set so far (to clear a failed answer's headers before a 500). */
+  getHeaderNames?(): string[];
+  removeHeader?(name: string): unknown;
   flushHeaders(): void;
   write(chunk: Uint8Array): boolean;
   end(callback?: () => void): unknown;
@@ -47,4 +50,18 @@ export interface NodeServerResponse {
   on(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
   once(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
   off(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
+}
+
+/**
+ * What {@link toNodeListener} passes to the handler after the request, shaped like Deno's `ServeHandlerInfo`: the
+ * client's end of the connection. Our handlers read it to tell a caller on this machine from one on the internet
+ * (`allowedHosts`).
+ * @example
+ * ```ts
+ * const handler = async (request: Request, info?: ServeHandlerInfo) => new Response(`hello ${info?.remoteAddr?.hostname}`);
+ * ```
+ */
+export interface ServeHandlerInfo {
+  /** The client's address and port (`socket.remoteAddress`, `socket.remotePort`); absent once the socket closed. */
+  readonly remoteAddr?: { readonly hostname: string; readonly port: number; readonly transport: 'tcp' } | undefined;
 }

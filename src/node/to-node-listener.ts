@@ -1,8 +1,12 @@
-import type { NodeIncomingRequest, NodeServerResponse } from './node-types.js';
+import { quietCall } from '../internal/quiet-call.js';
+import type { NodeIncomingRequest, NodeServerResponse, ServeHandlerInfo } from './node-types.js';
 import { requestBody, type RequestBody } from './request-body.js';
 
-/** A fetch handler, as `createA2AHandler` and `createMCPHandler` return. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+/**
+ * A fetch handler, as `createA2AHandler` and `createMCPHandler` return. {@link toNodeListener} calls it with the
+ * request and, as `Deno.serve` does, a {@link ServeHandlerInfo} saying who is calling.
+ */
+export type FetchHandler = (request: Request, info?: ServeHandlerInfo) => Promise<Response>;
 
 /**
  * Options of {@link toNodeListener}.
@@ -13,7 +17,9 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  */
 export interface NodeListenerOptions {
   /**
-   * Called with what the handler threw (or rejected with); the client gets a plain 500 without it.
+   * Called with what the handler threw (or rejected with), or what failed while the answer was written; the client
+   * gets a plain 500 either way (or, once the answer's head was sent, a cut connection). What `onError` itself throws,
+   * or rejects with, is ignored.
    * @default a no-op
    */
   onError?: ((error: unknown) => void) | undefined;
@@ -28,7 +34,10 @@ const INTERNAL_ERROR_TEXT = 'Internal Server Error';
  * streams in (with `duplex: 'half'`) and the response streams out chunk by chunk, waiting for `drain`; a client that
  * goes away aborts the request's `signal` and cancels the response body. When the handler answers before it read the
  * whole request body (a 413, say), the response says `Connection: close` and the socket is closed after it, so the
- * unread rest cannot break the next request. A handler that throws gets a plain 500 (no stack, no message).
+ * unread rest cannot break the next request. A handler that throws gets a plain 500 (no stack, no message), and so
+ * does an answer that cannot be written (a status or header Node refuses); nothing the handler or `onError` does
+ * leaves a request unanswered or a promise rejected unhandled. The handler's second argument is a
+ * {@link ServeHandlerInfo}, `{ remoteAddr }`, as `Deno.serve` passes.
  * @param handler the fetch handler: `createA2AHandler(…)`, `createMCPHandler(…)` or any other
  * @param options {@link NodeListenerOptions}
  * @returns a request listener for `http.createServer` (or `https.createServer`)
@@ -43,8 +52,36 @@ const INTERNAL_ERROR_TEXT = 'Internal Server Error';
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (request: NodeIncomingRequest, response: NodeServerResponse) => void {
   return (request, response) => {
-    void serve(handler, options, request, response);
+    serve(handler, options, request, response).catch((error: unknown) => fail(error, options, response));
   };
+}
+
+/**
+ * The last resort when writing the answer failed: `onError` hears why, and the client gets a plain 500 — the failed
+ * answer's headers cleared, the connection closed after it (the request body's state is unknown) — or, once the
+ * answer's head is out, a cut connection. Never throws.
+ */
+function fail(error: unknown, options: NodeListenerOptions, outgoing: NodeServerResponse): void {
+  quietCall(options.onError, error);
+  try {
+    if (outgoing.headersSent) {
+      outgoing.destroy();
+      return;
+    }
+    for (const name of outgoing.getHeaderNames?.() ?? []) outgoing.removeHeader?.(name);
+    outgoing.statusCode = 500;
+    outgoing.statusMessage = INTERNAL_ERROR_TEXT;
+    outgoing.setHeader('content-type', 'text/plain; charset=utf-8');
+    outgoing.setHeader('connection', 'close');
+    outgoing.write(new TextEncoder().encode(INTERNAL_ERROR_TEXT));
+    outgoing.end();
+  } catch {
+    try {
+      outgoing.destroy();
+    } catch {
+      // nothing is left to do for this connection
+    }
+  }
 }
 
 async function serve(handler: FetchHandler, options: NodeListenerOptions, incoming: NodeIncomingRequest, outgoing: NodeServerResponse): Promise<void> {
@@ -69,20 +106,26 @@ async function serve(handler: FetchHandler, options: NodeListenerOptions, incomi
   }
   let response: Response;
   try {
-    response = await handler(request);
+    response = await handler(request, serveInfo(incoming));
     if (!(response instanceof Response)) throw new TypeError('The handler did not return a Response');
   } catch (error) {
-    options.onError?.(error);
+    quietCall(options.onError, error);
     if (controller.signal.aborted) return;
     response = new Response(INTERNAL_ERROR_TEXT, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   await send(response, method, body, incoming, outgoing, controller.signal);
 }
 
+/** Who is calling: the client's end of the connection, as `Deno.serve` reports it. */
+function serveInfo(incoming: NodeIncomingRequest): ServeHandlerInfo {
+  const socket = incoming.socket;
+  const hostname = socket?.remoteAddress;
+  return typeof hostname === 'string' ? { remoteAddr: { hostname, port: socket?.remotePort ?? 0, transport: 'tcp' } } : {};
+}
+
 /** The request's absolute URL: `http(s)://` + its Host header + its target. */
 function requestURL(incoming: NodeIncomingRequest): URL {
-  const socket = incoming.socket;
-  const encrypted = typeof socket === 'object' && socket !== null && 'encrypted' in socket && socket.encrypted === true;
+  const encrypted = incoming.socket?.encrypted === true;
   const host = incoming.headers.host;
   if (typeof host !== 'string' || host === '' || /[/\\?#@\s]/.test(host)) throw new TypeError('A request needs a valid Host header');
   const target = incoming.url ?? '/';
@@ -107,15 +150,16 @@ async function send(response: Response, method: string, body: RequestBody | unde
     await response.body?.cancel(signal.reason).catch(() => {});
     return;
   }
-  outgoing.statusCode = response.status;
-  if (response.statusText !== '') outgoing.statusMessage = response.statusText;
-  for (const [name, value] of response.headers) if (name !== 'set-cookie') outgoing.setHeader(name, value);
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) outgoing.setHeader('set-cookie', cookies);
   // Arrived but unread is harmless (the parser is past it); still arriving would be parsed as the next request.
   const unread = () => body !== undefined && !body.ended() && incoming.complete !== true;
-  if (unread()) outgoing.setHeader('connection', 'close');
-  const withBody = response.body !== null && method !== 'HEAD' && !NO_BODY_STATUSES.has(response.status);
+  let withBody: boolean;
+  try {
+    withBody = writeHead(response, method, outgoing, unread());
+  } catch (error) {
+    // A head Node refuses (a status out of its range, a header it cannot send): the listener answers 500 instead.
+    await response.body?.cancel().catch(() => {});
+    throw error;
+  }
   if (!withBody) await response.body?.cancel().catch(() => {});
   else if (!(await writeBody(response.body as ReadableStream<Uint8Array>, outgoing, signal))) return;
   await new Promise<void>((resolve) => outgoing.end(resolve));
@@ -124,13 +168,25 @@ async function send(response: Response, method: string, body: RequestBody | unde
   else if (body !== undefined && !body.ended()) body.discard();
 }
 
+/** Sets the status and headers of `response` on `outgoing`, and sends them when a body follows; whether one does. */
+function writeHead(response: Response, method: string, outgoing: NodeServerResponse, close: boolean): boolean {
+  outgoing.statusCode = response.status;
+  if (response.statusText !== '') outgoing.statusMessage = response.statusText;
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') outgoing.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader('set-cookie', cookies);
+  if (close) outgoing.setHeader('connection', 'close');
+  const withBody = response.body !== null && method !== 'HEAD' && !NO_BODY_STATUSES.has(response.status);
+  if (withBody) outgoing.flushHeaders();
+  return withBody;
+}
+
 /** Streams `body` to `outgoing`; false when it did not end normally (the client left, or the body failed). */
 async function writeBody(body: ReadableStream<Uint8Array>, outgoing: NodeServerResponse, signal: AbortSignal): Promise<boolean> {
   const reader = body.getReader();
   const cancel = () => void reader.cancel(signal.reason).catch(() => {});
   signal.addEventListener('abort', cancel, { once: true });
   try {
-    outgoing.flushHeaders();
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) return true;

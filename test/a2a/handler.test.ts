@@ -17,7 +17,7 @@ import { fatalWriteGraph } from '../helpers/graphs.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type JSONObject = Record<string, any>;
 
-const ORIGIN = 'https://agent.example';
+const ORIGIN = 'http://127.0.0.1:41241';
 const GENERIC_FAILURE_TEXT = 'An error occurred while processing your request.';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const STACK_LINE = /\n\s+at\s|\.ts:\d+|\.js:\d+|"stack"/;

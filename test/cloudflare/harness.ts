@@ -55,7 +55,7 @@ export async function deploy(options: { persist?: string; bindings?: Record<stri
   await mf.ready;
   const front = async (name: string): Promise<Front> => {
     const worker = (await mf.getWorker(name)) as unknown as { fetch(url: string, init?: RequestInit): Promise<Response> };
-    const fetchPath = (path: string, init?: RequestInit) => worker.fetch(`http://agent.local${path}`, init);
+    const fetchPath = (path: string, init?: RequestInit) => worker.fetch(`http://127.0.0.1${path}`, init);
     const post = (method: string, params: unknown, headers: Record<string, string> = {}) =>
       fetchPath('/', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
     const open = async (method: string, params: unknown): Promise<FrameReader> => {

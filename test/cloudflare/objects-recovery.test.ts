@@ -14,7 +14,7 @@ function deployment(options: Options = {}) {
   const namespace = new FakeNamespace(createA2ADurableObject({ agent: testAgent, card: CARD, namespace: 'A2A_TASKS', ...options }));
   const worker = createA2AWorker({ namespace: 'A2A_TASKS', card: CARD });
   const rpc = async (method: string, params: unknown) =>
-    (await worker.fetch(new Request('http://agent.local/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }), namespace.env)).json();
+    (await worker.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }), namespace.env)).json();
   return { namespace, rpc, object: (id: string) => namespace.object(id.slice(5)), storage: (id: string) => namespace.storages.get(id.slice(5))! };
 }
 const message = (text: string, contextId?: string) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...(contextId ? { contextId } : {}) } });

@@ -17,7 +17,7 @@ function deployment(options: Partial<Parameters<typeof createA2ADurableObject>[0
   const namespace = new FakeNamespace(Class);
   const worker = createA2AWorker({ namespace: 'A2A_TASKS', card: CARD });
   const rpc = async (method: string, params: unknown) => {
-    const response = await worker.fetch(new Request('http://agent.local/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }), namespace.env);
+    const response = await worker.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }), namespace.env);
     return { status: response.status, headers: response.headers, body: (response.headers.get('content-type') ?? '').includes('json') ? await response.json() : await response.text() } as { status: number; headers: Headers; body: any };
   };
   return { namespace, worker, rpc, taskObject: (id: string) => namespace.object(id.slice('task-'.length)), taskStorage: (id: string) => namespace.storages.get(id.slice('task-'.length)) };
@@ -94,7 +94,7 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
 
   it('names a missing Durable Object binding', async () => {
     const d = deployment();
-    const response = await d.worker.fetch(new Request('http://agent.local/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('x') }) }), {});
+    const response = await d.worker.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('x') }) }), {});
     const body = await response.json();
     expect(body.error.code).toBe(-32603);
     expect(body.error.message).toBe('Internal error while handling message/send (ConfigError)');

@@ -1,7 +1,26 @@
 // Checks for the A2A demo servers (demo/worker under workerd, demo/deno under Deno.serve): our built client, over
 // real loopback HTTP, against the handler running in that runtime. Same result shape as scenarios.mjs.
 
+import { request as httpRequest } from 'node:http';
 import { equal, failureOf, items } from './asserts.mjs';
+
+/**
+ * One request to the demo with the Host and Origin a browser would send (fetch cannot set Host); status and JSON body.
+ * A connection of its own (`agent: false`): workerd closes a connection whose request body was answered unread.
+ */
+function raw(url, method, path, headers, body) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ hostname, port, method, path, agent: false, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (part) => (text += part));
+      response.on('end', () => resolve({ status: response.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 const userMessage = (text, messageId) => ({ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] });
 
@@ -60,6 +79,24 @@ export const demoChecks = [
       const events = await resubscribed;
       equal(events.at(-1)?.kind === 'status-update' ? [events.at(-1).status.state, events.at(-1).final] : events.at(-1), ['canceled', true], 'the resubscription ends with the final canceled update');
       equal((await client.getTask({ id: pending.id })).status.state, 'canceled', 'the stored task');
+    },
+  },
+  {
+    name: 'demo A2A: a page whose name was pointed at this machine (DNS rebinding) gets 421, a foreign Origin 403; loopback names pass',
+    async run({ url }) {
+      const { port } = new URL(url);
+      const rebound = `rebind.attacker.example:${port}`;
+      const getTask = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'no-such-task' } });
+      const card = await raw(url, 'GET', '/.well-known/agent-card.json', { host: rebound });
+      equal([card.status, card.body.error?.code, /allowedHosts/.test(card.body.error?.message)], [421, -32600, true], 'the agent card for a foreign Host');
+      const rebinding = await raw(url, 'POST', '/', { host: rebound, origin: `http://${rebound}` }, getTask);
+      equal([rebinding.status, rebinding.body.error?.code], [421, -32600], 'a request from the rebound page');
+      const foreign = await raw(url, 'POST', '/', { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, getTask);
+      equal([foreign.status, /allowedOrigins/.test(foreign.body.error?.message)], [403, true], 'a foreign Origin');
+      const local = await raw(url, 'GET', '/.well-known/agent-card.json', { host: `localhost:${port}` });
+      equal([local.status, local.body.url], [200, `http://localhost:${port}/`], 'the card for localhost');
+      const sameServer = await raw(url, 'POST', '/', { host: `LOCALHOST.:${port}`, origin: `http://127.0.0.1:${port}` }, getTask);
+      equal([sameServer.status, sameServer.body.error?.code], [200, -32001], 'a page of this server under another loopback name');
     },
   },
   {

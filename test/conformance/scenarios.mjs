@@ -313,7 +313,7 @@ export const scenarios = [
     name: 'A2A: a failed task through our client against our handler (unary and streaming)',
     async run({ F }) {
       const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', fatalWriteGraph(F)), card: { name: 'inventory' } });
-      const client = F.createA2AClient({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
+      const client = F.createA2AClient({ agentCardUrl: 'http://127.0.0.1', fetch: (input, init) => handler(new Request(input, init)) });
       const task = await client.sendMessage('write order 42');
       equal([task.kind, task.status.state, task.metadata.error_code, task.status.message.metadata.error_code], ['task', 'failed', 'WRITE_FATAL', 'WRITE_FATAL'], 'a failed task with mirrored metadata');
       const events = await items(client.streamMessage('write order 43'));
@@ -328,7 +328,7 @@ export const scenarios = [
     name: 'A2A: a remote failure reaches a parent collector as a record with its path',
     async run({ F }) {
       const handler = F.createA2AHandler({ agent: F.createGraphAgent('inventory', fatalWriteGraph(F)), card: { name: 'inventory' } });
-      const remote = F.createA2AAgent({ agentCardUrl: 'http://a2a.conformance', fetch: (input, init) => handler(new Request(input, init)) });
+      const remote = F.createA2AAgent({ agentCardUrl: 'http://127.0.0.1', fetch: (input, init) => handler(new Request(input, init)) });
       const collector = new F.ExecutionErrorCollector();
       const parent = new F.StateGraph(F.messagesStateSchema())
         .use(collector)

@@ -74,7 +74,7 @@ describe(`${TURNS} concurrent turns on one session`, () => {
     const answers = await Promise.all(
       turnTexts.map(async (text, index) => {
         const response = await handler(
-          new Request('https://agent.example/', {
+          new Request('http://127.0.0.1/', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'message/send', params: { message: { kind: 'message', messageId: `m-${index}`, role: 'user', contextId: 'ctx-same', parts: [{ kind: 'text', text }] } } }),

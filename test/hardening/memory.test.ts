@@ -46,7 +46,7 @@ describe('the A2A handler with its default stores', () => {
     const send = async (contextId: string, bytes: number) => {
       const id = ++sequence;
       const response = await handler(
-        new Request('https://agent.example/', {
+        new Request('http://127.0.0.1/', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { message: { kind: 'message', messageId: `m-${id}`, role: 'user', contextId, parts: [{ kind: 'text', text: `${id} ${'x'.repeat(bytes)}` }] } } }),

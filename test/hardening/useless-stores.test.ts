@@ -26,7 +26,7 @@ function uselessStore(failure: Failure, when: When): A2ATaskStore {
 }
 
 const call = (method: string, params: unknown) =>
-  new Request('http://agent.local/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
 const message = (text: string) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } });
 
 describe('a task store that throws, rejects or never answers', () => {

@@ -79,8 +79,12 @@ export function recordingLogger(): { records: ToolLogRecord[]; logger: (record: 
   return { records, logger: (record) => records.push(record) };
 }
 
+/**
+ * A handler behind a reverse proxy that serves it as `tools.example` (the name the requests carry): listed in
+ * `allowedHosts`, as such a deployment must.
+ */
 export function handlerWith(options: Partial<MCPHandlerOptions> = {}): Handler {
-  return createMCPHandler({ tools: [echoTool, lookupTool, crashTool], serverInfo: { name: 'faultline-test', version: '1.2.3' }, logger: () => {}, ...options });
+  return createMCPHandler({ tools: [echoTool, lookupTool, crashTool], serverInfo: { name: 'faultline-test', version: '1.2.3' }, logger: () => {}, allowedHosts: ['tools.example'], ...options });
 }
 
 export const rpc = (method: string, params?: unknown, id: string | number = 1): JSONObject => ({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });

@@ -126,7 +126,7 @@ describe('wrong types everywhere', () => {
 });
 
 describe('options', () => {
-  const base: MCPHandlerOptions = { tools: [echoTool], serverInfo: { name: 's', version: '1' } };
+  const base: MCPHandlerOptions = { tools: [echoTool], serverInfo: { name: 's', version: '1' }, allowedHosts: ['tools.example'] };
 
   it('lists every problem in one ConfigError', () => {
     const options = {
@@ -189,5 +189,39 @@ describe('options', () => {
   it("accepts allowedOrigins '*'", async () => {
     const handler = createMCPHandler({ ...base, allowedOrigins: '*' });
     expect((await post(handler, rpc('initialize', { protocolVersion: '2025-11-25' }), { headers: { origin: 'https://anywhere.example' } })).status).toBe(200);
+  });
+});
+
+describe('an onError that fails', () => {
+  /** A request whose method cannot be read: an unexpected failure inside the handler, which goes to onError. */
+  const broken = (): Request => {
+    const request = new Request('https://tools.example/mcp', { method: 'POST', body: '{}' });
+    Object.defineProperty(request, 'method', { get: () => { throw new Error(`unreadable ${SECRET}`); } });
+    return request;
+  };
+
+  it.each([
+    ['throws', () => { throw new Error('onError failed'); }],
+    ['rejects', async () => { throw new Error('onError rejected'); }],
+    ['returns a thenable that rejects', () => ({ then: (_: unknown, reject: (error: Error) => void) => reject(new Error('thenable')) })],
+  ])('%s: the request is still answered 500 with -32603, and nothing rejects unhandled', async (_what, onError) => {
+    const unhandled: unknown[] = [];
+    const listen = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listen);
+    try {
+      const heard: unknown[] = [];
+      const handler = handlerWith({ secrets: [SECRET], onError: (error) => (heard.push(error), (onError as (error: unknown) => unknown)(error)) as void });
+      const response = await handler(broken());
+      expect(response.status).toBe(500);
+      const body = await response.json();
+      expect(body.error.code).toBe(-32603);
+      expect(JSON.stringify(body)).not.toContain(SECRET);
+      expect(heard).toHaveLength(1);
+      expect(String((heard[0] as Error).message)).not.toContain(SECRET);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listen);
+    }
   });
 });

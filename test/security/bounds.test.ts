@@ -356,7 +356,7 @@ describe('prototype-pollution payloads end to end', () => {
         },
       };
       const handler = createA2AHandler({ agent, card: { name: 'echo' } });
-      const post = async (body: string) => (await handler(new Request('https://agent.bounds.test/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).json() as Promise<Data>;
+      const post = async (body: string) => (await handler(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).json() as Promise<Data>;
       const message = '{"kind": "message", "messageId": "m-1", "role": "user", "parts": [{"kind": "text", "text": "hi"}], "metadata": {"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}}';
 
       const smuggledMethod = await post('{"__proto__": {"jsonrpc": "2.0", "method": "message/send"}, "id": 1}');
@@ -433,7 +433,7 @@ describe('oversized input', () => {
       expect(encoder.encode(body).length).toBe(bytes);
       return body;
     }
-    const post = (body: string) => handler(new Request('https://agent.bounds.test/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const post = (body: string) => handler(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
 
     it(`reads a body of exactly maxBodyBytes (${LIMIT}) bytes`, async () => {
       const response = await post(bodyOf(LIMIT));

@@ -34,7 +34,7 @@ function echoAgent(options: { delayMs?: number; chunks?: number } = {}): Runnabl
 const handlerFor = (agent: RunnableAgent, options: Partial<A2AHandlerOptions> = {}) => createA2AHandler({ agent, card: { name: 'echo' }, ...options });
 
 function request(body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
-  return new Request('https://agent.example/', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...(typeof body === 'string' ? {} : { duplex: 'half' }) } as RequestInit);
+  return new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...(typeof body === 'string' ? {} : { duplex: 'half' }) } as RequestInit);
 }
 
 /** `{"jsonrpc":"2.0","id":<idText>,"method":…,"params":{message with a data part}}` as text, so the data can be any depth. */

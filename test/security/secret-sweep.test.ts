@@ -112,7 +112,7 @@ async function answers(handler: ReturnType<typeof createA2AHandler>): Promise<st
   let all = '';
   for (const method of ['message/send', 'message/stream']) {
     const response = await handler(
-      new Request('https://ours.example/', {
+      new Request('http://127.0.0.1/', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'go' }] } } }),

@@ -29,7 +29,7 @@ describe('an A2A call as spans', () => {
     const client = record({ secrets: [SECRET] });
     const server = record({ secrets: [SECRET] });
     const headers: Array<string | null> = [];
-    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' }, telemetry: server.telemetry, secrets: [SECRET] });
+    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' }, allowedHosts: ['payments.test'], telemetry: server.telemetry, secrets: [SECRET] });
     const a2a = createA2AClient({
       url: 'https://payments.test/',
       telemetry: client.telemetry,
@@ -64,7 +64,7 @@ describe('an A2A call as spans', () => {
 
   it('a handler without telemetry ignores the header; a client without telemetry sends none', async () => {
     const headers: Array<string | null> = [];
-    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' } });
+    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' }, allowedHosts: ['payments.test'] });
     const a2a = createA2AClient({ url: 'https://payments.test/', fetch: async (input, init) => ((headers.push(new Request(input, init).headers.get('traceparent'))), handler(new Request(input, init))) });
     await a2a.sendMessage('hi');
     expect(headers).toEqual([null]);
@@ -81,7 +81,7 @@ describe('an A2A call as spans', () => {
   it("the tracing is the telemetry object's (openTelemetry sets it); the client refuses a telemetry without it rather than trace nothing", async () => {
     expect(typeof record().telemetry.a2aClient?.start).toBe('function');
     const headers: Array<string | null> = [];
-    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' } });
+    const handler = createA2AHandler({ agent: failingAgent(), card: { name: 'payments' }, allowedHosts: ['payments.test'] });
     const a2a = createA2AClient({ url: 'https://payments.test/', telemetry: NO_TELEMETRY, fetch: async (input, init) => (headers.push(new Request(input, init).headers.get('traceparent')), handler(new Request(input, init))) });
     await a2a.sendMessage('hi');
     expect(headers).toEqual([null]);

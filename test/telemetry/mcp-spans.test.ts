@@ -9,7 +9,7 @@ import { otel, record } from './otel-sdk.js';
 describe('MCP requests as spans', () => {
   it('initialize, tools/list and tools/call echo: client spans with the MCP attributes, each request carrying its traceparent', async () => {
     const recorder = record();
-    const handler = createMCPHandler({ tools: [echoTool], serverInfo: { name: 'tools', version: '1.0.0' } });
+    const handler = createMCPHandler({ tools: [echoTool], serverInfo: { name: 'tools', version: '1.0.0' }, allowedHosts: ['tools.test'] });
     const headers: Array<string | null> = [];
     const client = createMCPClient({
       url: 'https://tools.test/mcp',
