@@ -41,7 +41,7 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
   // What the remote sends back may quote the credentials we sent it (a failed task forwarding our Authorization
   // header's refusal): they are removed from every event before it reaches the runner, a collector or our own A2A
   // answers.
-  const secrets = headerSecrets(options.headers);
+  const secrets = [...(options.secrets ?? []), ...headerSecrets(options.headers)];
   const convert = (run: () => RunEvent[]): RunEvent[] => {
     const events = convertWith(run);
     return secrets.length === 0 ? events : events.map((event) => removeSecrets(event, secrets));

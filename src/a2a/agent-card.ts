@@ -3,7 +3,7 @@ import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
 import { describeBytes, readBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
-import { redactHeaders, redactURL } from '../internal/redact.js';
+import { redactHeaders, urlView } from '../internal/redact.js';
 import { Attempt } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
@@ -48,7 +48,10 @@ export interface FetchAgentCardOptions {
   fetch: typeof fetch;
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
-  /** Values to keep out of errors (the credentials in `headers`). */
+  /**
+   * Values to keep out of errors (the credentials in `headers`). Credentials in the URL's user info, query or path
+   * are masked in errors without being listed.
+   */
   secrets?: readonly string[] | undefined;
   /**
    * Limit of the whole discovery, the fallback path and the card's body included (a body that trickles in never
@@ -67,6 +70,8 @@ export interface FetchAgentCardOptions {
 export async function fetchAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {
   const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [new URL(AGENT_CARD_PATH.slice(1), withSlash(url)).toString(), new URL(LEGACY_AGENT_CARD_PATH.slice(1), withSlash(url)).toString()];
   const limit = options.timeoutMs ?? 60_000;
+  const secrets = [...(options.secrets ?? [])];
+  secrets.push(...urlView(url, secrets).hidden);
   let asked = '';
   const timeout = (controller: AbortController) =>
     Number.isFinite(limit)
@@ -76,13 +81,13 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
   try {
     let lastError: unknown;
     for (const [index, candidate] of candidates.entries()) {
-      asked = redactURL(candidate);
+      asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
         response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }));
       } catch (error) {
         if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
-        throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, options.secrets ?? []);
+        throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
       }
       if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
       if (response.status === 404 && index < candidates.length - 1) {
@@ -90,20 +95,20 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         continue;
       }
       if (!response.ok) {
-        lastError = new A2ATransportError(`Could not fetch the agent card from ${redactURL(candidate)}: ${statusText(response.status, response.statusText)}`, {
+        lastError = new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
           status: response.status,
-          headers: redactHeaders(response.headers, options.secrets),
-          url: redactURL(candidate),
+          headers: redactHeaders(response.headers, secrets),
+          url: asked,
         });
         break;
       }
       const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
-      if (exceeded) throw new SerializeError(`The agent card at ${redactURL(candidate)} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
+      if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch (error) {
-        throw new SerializeError(`The agent card at ${redactURL(candidate)} is not JSON`, { subject: 'agent card', cause: error });
+        throw new SerializeError(`The agent card at ${asked} is not JSON`, { subject: 'agent card', cause: error });
       }
       return { card: decodeAgentCard(json), url: candidate };
     }

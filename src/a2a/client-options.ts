@@ -1,7 +1,7 @@
 /** The options of `createA2AClient`, their checks, and the origin rule for a fetched card's endpoint. */
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
-import { redactURL } from '../internal/redact.js';
+import { isPlainObject, preview } from '../internal/json.js';
+import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
@@ -28,6 +28,12 @@ export interface A2AClientOptions extends ResilienceOptions {
   telemetry?: Telemetry | undefined;
   /** Extra request headers (credential-like values never appear in errors). */
   headers?: Record<string, string> | undefined;
+  /**
+   * Strings that must never reach an error, a result or a span (a token in the agent's URL): removed in every form.
+   * Credentials in a URL's user info, a credential-named query value (`?api_key=`) or a token-shaped path segment
+   * are masked without being listed. @default none besides the credentials of `headers`
+   */
+  secrets?: readonly string[] | undefined;
   /** Retries of retryable failures before any output: reads and cancels always; sends only on 429/503. @default { maxAttempts: 3 } */
   retry?: RetryOptions | false | undefined;
   /**
@@ -64,11 +70,11 @@ export interface A2AClientOptions extends ResilienceOptions {
  * Refuses a fetched card's endpoint on another origin than the card's own, unless `allowCrossOrigin` trusts it: the
  * client's headers would go there.
  */
-export function checkOrigin(endpoint: string, cardURL: string, allow: A2AClientOptions['allowCrossOrigin']): void {
+export function checkOrigin(endpoint: string, cardURL: string, allow: A2AClientOptions['allowCrossOrigin'], secrets: readonly string[]): void {
   const origin = originOf(endpoint, cardURL);
   const cardOrigin = originOf(cardURL);
   if (origin === cardOrigin || allow === true || (Array.isArray(allow) && allow.some((entry: string) => originOf(entry) === origin))) return;
-  const problem = `the card at ${redactURL(cardURL)} names an endpoint on ${origin}, not ${cardOrigin}: the client's headers go there only if allowCrossOrigin is true or lists it`;
+  const problem = `the card at ${urlView(cardURL, secrets).url} names an endpoint on ${urlView(origin, secrets).url}, not ${urlView(cardOrigin, secrets).url}: the client's headers go there only if allowCrossOrigin is true or lists it`;
   throw new ConfigError(`Refused the A2A endpoint: ${problem}`, { problems: [problem] });
 }
 
@@ -92,6 +98,7 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
     if (value !== undefined && !valid(value as never)) problems.push(`${key} must be ${must}`);
   };
   if (options.url === undefined && options.agentCardUrl === undefined && options.card === undefined) problems.push('give url, agentCardUrl or card');
+  const known = [...(Array.isArray(options.secrets) ? options.secrets : []), ...headerSecrets(isPlainObject(options.headers) ? (options.headers as Record<string, string>) : undefined)];
   for (const key of ['url', 'agentCardUrl'] as const) {
     const value: unknown = options[key];
     if (value === undefined) continue;
@@ -99,13 +106,14 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
       const parsed = new URL(String(value));
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${key} must be an http(s) URL`);
     } catch {
-      problems.push(`${key} must be an absolute URL (got ${JSON.stringify(value)})`);
+      problems.push(`${key} must be an absolute URL (got ${preview(urlView(String(value), known).url, 200)})`);
     }
   }
   rule('card', isPlainObject, 'an agent card object');
   rule('protocolVersion', (value: unknown) => value === '0.3' || value === '1.0', `'0.3' or '1.0'`);
   rule('fetch', (value: unknown) => typeof value === 'function', 'a function');
   rule('headers', (value: unknown) => isPlainObject(value) && Object.values(value).every((entry) => typeof entry === 'string'), 'an object of strings');
+  rule('secrets', (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string'), 'an array of strings');
   problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options), ...telemetryProblems(options.telemetry));
   // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry), so an app without tracing
   // bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather than ignored.

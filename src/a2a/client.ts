@@ -1,7 +1,7 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { createId } from '../internal/ids.js';
-import { headerSecrets, removeSecrets } from '../internal/redact.js';
+import { headerSecrets, removeSecrets, urlView, type URLView } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { a2aCallTrace } from './client-spans.js';
@@ -83,12 +83,15 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
  */
 export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validateClientOptions(options);
-  const secrets = headerSecrets(settings.headers);
+  // The configured secrets, the credentials of the headers, and what the URLs given hide (a token in a path): a remote
+  // echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
+  const secrets = [...(settings.secrets ?? []), ...headerSecrets(settings.headers)];
+  for (const url of [settings.url, settings.agentCardUrl]) if (url !== undefined) secrets.push(...urlView(url, secrets).hidden);
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
   // A remote may quote the credentials we sent (a failed task forwarding our Authorization header's refusal): they are
   // removed, in every form, from every result and event before the caller sees it (the same object when none is there).
   const clean = <T>(value: T): T => removeSecrets(value, secrets);
-  let resolved: Promise<{ endpoint: AgentEndpoint; card?: AgentCard; transport: A2ATransport }> | undefined;
+  let resolved: Promise<{ endpoint: AgentEndpoint; view: URLView; card?: AgentCard; transport: A2ATransport }> | undefined;
 
   const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
   const timeoutMs = settings.timeoutMs ?? 60_000;
@@ -101,9 +104,11 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         ({ card, url: cardURL } = await fetchAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets, timeoutMs }));
       }
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
-      if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin);
-      const transport = createTransport(endpoint, settings, fetchImpl, secrets);
-      return { endpoint, card, transport };
+      if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin, secrets);
+      const view = urlView(endpoint.url, secrets);
+      for (const part of view.hidden) if (!secrets.includes(part)) secrets.push(part);
+      const transport = createTransport(endpoint, view, settings, fetchImpl, secrets);
+      return { endpoint, view, card, transport };
     })();
     resolved.catch(() => (resolved = undefined)); // a failed discovery is tried again by the next call
     return resolved;
@@ -134,7 +139,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     callerSignal: AbortSignal | undefined,
     decode: (value: unknown, version: A2AProtocolVersion) => T = decodeStreamEvent as never,
   ): AsyncGenerator<T, void, undefined> {
-    const { endpoint, transport } = await connection(callerSignal);
+    const { endpoint, view, transport } = await connection(callerSignal);
     const unary = kind !== 'StreamMessage' && kind !== 'Resubscribe';
     const body = kind === 'StreamMessage' || kind === 'SendMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
     // The whole call — for a stream every request of it and the waits between — runs under one scope: a stream's
@@ -142,7 +147,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const name = method(endpoint.version, kind);
     const scope = transport.scope(callerSignal, name, unary);
     const signal = scope.controller.signal;
-    const trace = a2aCallTrace(settings.telemetry, kind, name, endpoint.url);
+    const trace = a2aCallTrace(settings.telemetry, kind, name, view.url);
     const traceparent = trace.span?.traceparent();
     try {
       let taskId: string | undefined;

@@ -12,7 +12,7 @@ import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { clampDelay } from '../internal/delay.js';
 import { readBody } from '../internal/http-body.js';
-import { redactURL } from '../internal/redact.js';
+import type { URLView } from '../internal/redact.js';
 import { resolveRetryOptions, retry } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
 import type { AgentEndpoint } from './agent-card.js';
@@ -65,16 +65,17 @@ export interface A2ATransport {
 
 /**
  * The transport of `endpoint` for a client of `settings` (its headers, copied now; its retries; its circuit breaker /
- * retry budget, one circuit per endpoint; its time limits), calling `fetch`, keeping `secrets` out of every error.
+ * retry budget, one circuit per endpoint as shown; its time limits), calling `fetch`, keeping `secrets` out of every
+ * error; errors name the endpoint as `view` shows it (its credentials masked).
  * Closures, not a class: their names minify, class members would not.
  */
-export function createTransport(endpoint: AgentEndpoint, settings: A2AClientOptions, fetch: typeof globalThis.fetch, secrets: readonly string[]): A2ATransport {
+export function createTransport(endpoint: AgentEndpoint, view: URLView, settings: A2AClientOptions, fetch: typeof globalThis.fetch, secrets: readonly string[]): A2ATransport {
   let nextId = 0;
   const headers = { ...settings.headers };
   const retryOptions = resolveRetryOptions(settings.retry);
-  const guard = resilienceGuard(dependencyOf(endpoint.url), settings);
-  /** The endpoint without credentials, and the secrets: what answers are decoded with. */
-  const answer: AnswerContext = { url: redactURL(endpoint.url), secrets };
+  const guard = resilienceGuard(dependencyOf(view), settings);
+  /** The endpoint as shown (`view`: its credentials masked), and the secrets: what answers are decoded with. */
+  const answer: AnswerContext = { url: view.url, secrets };
   const { url } = answer;
 
   /**

@@ -19,7 +19,7 @@ export interface A2ATransportErrorOptions extends AgentErrorOptions {
   status?: number | undefined;
   /** The response headers (credential-like values removed). */
   headers?: Record<string, string> | undefined;
-  /** The endpoint, without query string or credentials. */
+  /** The endpoint as it may be shown: every credential in it (user info, query, path) replaced by `[REDACTED]`. */
   url?: string | undefined;
   /** Whether trying again may help. @default network failures and 408/429/502/503/504 */
   retryable?: boolean | undefined;

@@ -27,7 +27,7 @@ export interface MCPErrorOptions extends AgentErrorOptions {
   status?: number | undefined;
   /** The response headers (credential-like values removed). */
   headers?: Record<string, string> | undefined;
-  /** The endpoint, without query string or credentials. */
+  /** The endpoint as it may be shown (the client's `url`: every credential in it replaced by `[REDACTED]`). */
   url?: string | undefined;
   /** The JSON-RPC method that was called. */
   method?: string | undefined;

@@ -79,6 +79,21 @@ function maskJWTs(run: string): string {
   return changed ? kept.join('.') : run;
 }
 
+/** A run of 16 or more letters and digits: random enough to be a token when it mixes both. */
+const LONG_RUN = /[A-Za-z0-9]{16,}/g;
+
+/**
+ * True when `value` (one part of something: a URL's path segment, a query value) looks like a credential on its own:
+ * it holds a credential shape {@link maskCredentials} masks, or a run of 16 or more letters and digits mixing both
+ * (the shape of generated tokens, hex keys included). Words, numbers, dates, versions, model names and UUIDs (runs of
+ * at most 12) do not.
+ */
+export function looksLikeCredential(value: string): boolean {
+  if (maskCredentials(value) !== value) return true;
+  for (const run of value.match(LONG_RUN) ?? []) if (/[0-9]/.test(run) && /[A-Za-z]/.test(run)) return true;
+  return false;
+}
+
 /** Masks every credential-shaped substring of `text` with `[REDACTED]` (a cheap precheck skips text with no anchor). */
 export function maskCredentials(text: string): string {
   if (!MAY_HOLD_CREDENTIAL.test(text)) return text;

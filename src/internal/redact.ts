@@ -2,9 +2,10 @@
  * Keeping secrets out of messages, logs and events. Three layers: values under secret-looking keys are replaced,
  * configured secret strings are replaced wherever they appear — in every form a server may send them back in (as
  * is, URL-encoded, JSON-escaped, base64 and base64url, also inside a longer base64 text) —, and credential-shaped
- * strings are masked (bearer tokens, `sk-…` keys, JWTs, a long token after `key`/`token`/`secret`/`password`).
+ * strings are masked (bearer tokens, `sk-…` keys, JWTs, a long token after `key`/`token`/`secret`/`password`). A
+ * URL is redacted by the position of each part too (`urlView`).
  */
-import { maskCredentials, REDACTED } from './credential-patterns.js';
+import { looksLikeCredential, maskCredentials, REDACTED } from './credential-patterns.js';
 import { defineData, isPlainObject } from './json.js';
 
 export { REDACTED };
@@ -195,20 +196,6 @@ function removeSecretsDeep<T>(value: T, secrets: readonly string[]): T {
   }
 }
 
-/** A URL without credentials, query string or fragment (API keys often travel in `?key=`). */
-export function redactURL(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    parsed.hash = '';
-    return parsed.toString();
-  } catch {
-    return redactText((url.split(/[?#]/)[0] ?? '').replace(/\/\/[^/@]*@/, '//'));
-  }
-}
-
 /**
  * A stand-in for a foreign error whose text may hold a secret: same `name` and `code`, message and stack redacted,
  * cause chain redacted the same way (bounded). Used as the `cause` of our errors when the original may carry a
@@ -232,4 +219,82 @@ export function redactError(error: unknown, secrets: readonly string[], depth = 
   if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
   if (cause !== undefined) Object.assign(copy, { cause: redactError(cause, secrets, depth + 1) });
   return copy;
+}
+
+/**
+ * A URL as it may be shown ({@link urlView}): whole, its origin (no user info) and its path. `hidden`: the raw parts
+ * masked by position or shape, as sent and decoded, of 8 characters or more (shorter ones would match ordinary words):
+ * added to a client's secrets, they leave any text quoting the raw URL too (a runtime's fetch error, a server echo).
+ */
+export interface URLView {
+  url: string;
+  origin: string;
+  path: string;
+  hidden: string[];
+}
+
+/**
+ * Keys that name a credential in a URL besides {@link isSecretKey}'s: signatures (`sig`, `X-Amz-Signature`, `hmac`),
+ * OAuth codes and tickets, and any name ending in key, token, signature, credential or session.
+ */
+const URL_SECRET_KEY = /^(sig|code|jwt|pass|sid|ticket|hmac)$|(key|token|signature|credential|session)$/i;
+
+/** A URL reference split as RFC 3986 does (its appendix B): scheme, authority, the rest. Always matches. */
+const PARTS = /^([^:/?#]+:)?(?:\/\/([^/?#]*))?([\s\S]*)$/;
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part; // a stray `%`: read as it is
+  }
+}
+
+/**
+ * `url` as it may be kept and shown (an error, `client.url`, a circuit's name, a span, a log, what a model reads),
+ * given the configured `secrets`; only the request uses the raw URL. Masked: the user info, always; a part holding a
+ * configured secret in any form; a value under a credential-naming key (`api_key`, `token`, `sig`, `code`); a part that
+ * looks like a credential (`looksLikeCredential`: `sk-…` keys, JWTs, 16+ mixed letters and digits — hosted MCP servers
+ * put such tokens in the path). Kept, for debugging: scheme and host (configured secrets removed), words, numbers,
+ * dates, versions, model names, UUIDs; a 16+ mixed id (a hex object id) looks like a token and is masked, an all-letter
+ * or short token is caught only when configured. Path, query and fragment are one list of parts between `/ ? # & =`
+ * (a `key=value` is seen wherever it is). Never throws: a relative or broken URL is split as text the same way.
+ */
+export function urlView(url: string, secrets: readonly string[] = []): URLView {
+  let text = String(url);
+  try {
+    text = new URL(text).href; // one spelling: the one fetch sends and runtimes quote
+  } catch {
+    // a relative or broken URL is read as text
+  }
+  const [, scheme = '', authority, rest = ''] = PARTS.exec(text) as RegExpExecArray;
+  const forms = secrets.flatMap((secret) => (typeof secret === 'string' && secret.length >= 4 ? secretForms(secret) : []));
+  const hidden: string[] = [];
+  /** `part`, or `[REDACTED]` when it is a credential (`keyed`: it sits under a credential-naming key). */
+  const mask = (part: string, keyed?: boolean): string => {
+    const decoded = decode(part);
+    if (part === '' || (!keyed && !forms.some((form) => part.includes(form) || decoded.includes(form)) && !looksLikeCredential(decoded))) return part;
+    hidden.push(part, decoded);
+    return REDACTED;
+  };
+  let host = authority ?? '';
+  const at = host.lastIndexOf('@');
+  if (at !== -1) {
+    host.slice(0, at).split(':').forEach((part, index) => mask(part, index > 0)); // a password always; a user name when it is a token
+    host = host.slice(at + 1);
+  }
+  for (const form of forms) host = host.split(form).join(REDACTED);
+  const parts = rest.split(/([/?#&=])/);
+  for (let index = 0; index < parts.length; index += 2) {
+    const key = parts[index - 1] === '=' ? decode(parts[index - 2] as string) : '';
+    parts[index] = mask(parts[index] as string, key !== '' && (isSecretKey(key) || URL_SECRET_KEY.test(key)));
+  }
+  const shown = parts.join('');
+  const start = `${scheme}${authority === undefined ? '' : '//'}`;
+  return {
+    url: `${start}${at === -1 ? '' : `${REDACTED}@`}${host}${shown}`,
+    origin: start + host,
+    path: shown.split(/[?#]/)[0] as string,
+    hidden: [...new Set(hidden)].filter((part) => part.length >= 8),
+  };
 }

@@ -12,7 +12,10 @@ export interface MCPCallOptions {
 
 /** A connection to one MCP server. Create it with {@link createMCPClient}. */
 export interface MCPClient {
-  /** The endpoint, without credentials or query string. */
+  /**
+   * The endpoint as it may be shown: credentials in any position (user info, a credential-named query value, a
+   * token-shaped or configured-secret path segment) replaced by `[REDACTED]`.
+   */
   readonly url: string;
   /** The handshake's answer, once connected. */
   readonly server: MCPInitializeResult | undefined;

@@ -1,6 +1,7 @@
 /** Options of `createMCPClient`, their defaults and their checks. */
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
+import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
@@ -36,7 +37,11 @@ export interface MCPClientOptions extends ResilienceOptions {
   clientInfo?: MCPImplementation | undefined;
   /** The revision asked for first; the server may answer with any of `MCP_PROTOCOL_VERSIONS`. @default '2025-11-25' */
   protocolVersion?: string | undefined;
-  /** Strings that must never reach an error or a model (your API keys): removed in every form. */
+  /**
+   * Strings that must never reach an error or a model (your API keys): removed in every form — also from the URL as
+   * the client keeps and shows it (`client.url`, errors, circuit names), where credentials in the user info, a
+   * credential-named query value (`?api_key=`) or a token-shaped path segment are masked without being listed.
+   */
   secrets?: readonly string[] | undefined;
   /** Largest answer read (a JSON body, one event of a stream). @default 16777216 (16 MiB) */
   maxResponseBytes?: number | undefined;
@@ -64,7 +69,10 @@ export interface MCPClientOptions extends ResilienceOptions {
 
 /** @internal The defaults, filled in. */
 export interface ResolvedClientOptions {
+  /** The endpoint requests go to. */
   url: string;
+  /** The endpoint as it is kept and shown: every credential in it replaced by `[REDACTED]`. */
+  shownURL: string;
   fetch: typeof fetch;
   headers: Readonly<Record<string, string>>;
   requestMs: number;
@@ -72,6 +80,7 @@ export interface ResolvedClientOptions {
   retry: RetryOptions | false | undefined;
   clientInfo: MCPImplementation;
   protocolVersion: string;
+  /** The configured secrets, the credentials of `headers`, and the parts of the URL masked in `shownURL`. */
   secrets: readonly string[];
   maxResponseBytes: number;
   maxResumes: number;
@@ -122,8 +131,11 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
   problems.push(...telemetryProblems(record.telemetry));
   if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
+  const known = [...secrets, ...headerSecrets(headers)];
+  const view = urlView(url, known);
   return {
     url,
+    shownURL: view.url,
     fetch: (input, init) => (fetchImpl as typeof fetch)(input, init), // called unbound: browsers and workerd refuse fetch with another `this`
     headers,
     requestMs: (timeouts as MCPClientTimeouts).requestMs ?? 60_000,
@@ -131,13 +143,13 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     retry: record.retry,
     clientInfo,
     protocolVersion,
-    secrets,
+    secrets: [...known, ...view.hidden],
     maxResponseBytes: record.maxResponseBytes ?? 16 * 1024 * 1024,
     maxResumes: record.maxResumes ?? 3,
     onNotification: record.onNotification,
     listen: record.listen === true,
     onWarning: record.onWarning,
-    guard: resilienceGuard(dependencyOf(url), record),
+    guard: resilienceGuard(dependencyOf(view), record),
     telemetry: record.telemetry,
   };
 }

@@ -6,7 +6,6 @@
  */
 import { MCPError } from '../errors/mcp-error.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { headerSecrets, redactURL } from '../internal/redact.js';
 import { abortPromise } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -34,9 +33,8 @@ class Client implements MCPClient {
   private closed = false;
 
   constructor(private readonly options: ResolvedClientOptions) {
-    this.url = redactURL(options.url);
-    const secrets = [...options.secrets, ...headerSecrets(options.headers as Record<string, string>)];
-    this.ctx = { url: this.url, server: hostOf(options.url), secrets };
+    this.url = options.shownURL;
+    this.ctx = { url: this.url, server: hostOf(this.url), secrets: options.secrets };
     this.transport = new MCPTransport({
       endpoint: options.url,
       fetch: options.fetch,
@@ -88,7 +86,7 @@ class Client implements MCPClient {
       serverInfo: { name: typeof info.name === 'string' ? info.name : '', version: typeof info.version === 'string' ? info.version : '' },
       ...(typeof answer.instructions === 'string' ? { instructions: answer.instructions } : {}),
     };
-    if (server.serverInfo.name !== '') this.ctx.server = `'${truncate(server.serverInfo.name.replace(/[\r\n]/g, ' '), 80)}' (${hostOf(this.options.url)})`;
+    if (server.serverInfo.name !== '') this.ctx.server = `'${truncate(server.serverInfo.name.replace(/[\r\n]/g, ' '), 80)}' (${hostOf(this.url)})`;
     this.transport.protocolVersion = server.protocolVersion;
     await this.transport.notify('notifications/initialized', undefined, { timeoutMs: this.options.initializeMs });
     this.server = server;

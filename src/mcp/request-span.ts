@@ -6,7 +6,7 @@ import { CommonAttribute, GenAIAttribute, GenAIOperation, MCPAttribute, mcpSpanN
 import { NO_TELEMETRY, serverAddressOf } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 
-/** The span of one request. */
+/** The span of one request to `endpoint` (the URL as shown: its host is the span's `server.address`). */
 export function mcpRequestSpan(telemetry: Telemetry | undefined, method: string, params: unknown, endpoint: string, sessionId: string | undefined): SpanHandle {
   if (!telemetry) return NO_TELEMETRY.startSpan(method);
   const tool = method === 'tools/call' && typeof (params as { name?: unknown } | undefined)?.name === 'string' ? (params as { name: string }).name : undefined;

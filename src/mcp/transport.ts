@@ -101,7 +101,7 @@ export class MCPTransport {
     if (this.closedError) return Promise.reject(this.closedError);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
-    const span = mcpRequestSpan(this.config.telemetry, method, params, this.config.endpoint, this.sessionId);
+    const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
     const traceparent = span.traceparent();
     return traceRequest(span, retry((attemptNumber) => this.attempt(method, params, options, scope.controller.signal, traceparent), {
       options: this.config.retry,

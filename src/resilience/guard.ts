@@ -2,6 +2,7 @@
  * @internal A client's circuit breaker and retry budget as the shared retry loop's guard: one circuit per
  * `dependency`, one retry budget for every call given it. Also the checks of the two options, for every client.
  */
+import type { URLView } from '../internal/redact.js';
 import type { RetryGuard } from '../internal/retry.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { RetryBudget } from './retry-budget.js';
@@ -38,16 +39,13 @@ export function resilienceProblems(options: ResilienceOptions): string[] {
 }
 
 /**
- * The circuit name of an HTTP dependency: its origin and path, without credentials or query (the name travels in
- * `CircuitOpenError`s and state events).
+ * The circuit name of an HTTP dependency: its origin and path as shown (`urlView`: credentials in any position
+ * replaced by `[REDACTED]`), without user info, query or fragment — the name travels in `CircuitOpenError`s, state
+ * events and `snapshot()`. Two URLs that differ only by a credential (two tenants' tokens in the path of one server)
+ * therefore share one circuit: it tracks the server's health, which their credentials do not change.
  */
-export function dependencyOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return String(url);
-  }
+export function dependencyOf(view: Pick<URLView, 'origin' | 'path'>): string {
+  return `${view.origin}${view.path.replace(/\/+$/, '')}`;
 }
 
 /** The guard of calls to `dependency`, or undefined when neither option is set. */

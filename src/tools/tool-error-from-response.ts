@@ -1,7 +1,7 @@
 import { messageOf, read } from '../internal/error-chain.js';
 import { parseProviderError, readBoundedBody, requestIdOf } from '../internal/http-body.js';
 import { isRetryableStatus, statusText } from '../internal/http-status.js';
-import { redactText, redactURL } from '../internal/redact.js';
+import { redactText, urlView } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { APIFailure } from './api-failure.js';
 import { AuthenticationError } from './authentication-error.js';
@@ -25,8 +25,9 @@ export interface HTTPToolErrorOptions {
   bodyTimeoutMs?: number | undefined;
   /**
    * What the model is told of the URL: `'path'` (no host, no query: internal host names never reach the model
-   * provider), `'full'` (host and path, no query), or `false`. The developer log always has the full URL (no query).
-   * @default 'path'
+   * provider), `'full'` (host and path, no query), or `false`. The developer log has the whole URL. Either way
+   * credentials in it are masked: the user info, credential-named query values (`?api_key=`), token-shaped or
+   * `secrets`-holding path segments. @default 'path'
    */
   showURL?: 'path' | 'full' | false | undefined;
   /**
@@ -36,18 +37,16 @@ export interface HTTPToolErrorOptions {
   redactCredentials?: boolean | undefined;
 }
 
-/** The URL as the model may see it (see `showURL`), and as the developer log keeps it. */
-function urls(response: Response, options: HTTPToolErrorOptions, secrets: readonly string[]): { model?: string; log?: string } {
-  if (!response.url) return {};
-  const log = redactText(redactURL(response.url), secrets);
+/**
+ * The URL as the model may see it (see `showURL`), and as the developer log keeps it: credentials in any position
+ * masked (`urlView`). `hidden`: the raw parts masked, kept out of the body's text too (a server echoing the path).
+ */
+function urls(response: Response, options: HTTPToolErrorOptions, secrets: readonly string[]): { model?: string; log?: string; hidden: readonly string[] } {
+  if (!response.url) return { hidden: [] };
+  const view = urlView(response.url, secrets);
+  const log = view.url;
   const show = options.showURL ?? 'path';
-  if (show === false) return { log };
-  if (show === 'full') return { model: log, log };
-  try {
-    return { model: new URL(log).pathname, log };
-  } catch {
-    return { log };
-  }
+  return { model: show === 'full' ? `${view.origin}${view.path}` : show === 'path' ? view.path : undefined, log, hidden: view.hidden };
 }
 
 /**
@@ -68,11 +67,12 @@ function urls(response: Response, options: HTTPToolErrorOptions, secrets: readon
 export async function toolErrorFromResponse(response: Response, options: HTTPToolErrorOptions = {}): Promise<ToolFailure> {
   const service = options.service?.trim() || 'external';
   const api = /\bapi\b/i.test(service) ? service : `${service} API`;
-  const secrets = options.secrets ?? [];
+  const given = options.secrets ?? [];
+  const { model: url, log: logURL, hidden } = urls(response, options, given);
+  const secrets = [...given, ...hidden];
   const status = response.status;
   const body = await readBoundedBody(response, options.maxBodyBytes, { timeoutMs: options.bodyTimeoutMs ?? 10_000 });
   const provider = parseProviderError(body.text, secrets, { patterns: options.redactCredentials !== false });
-  const { model: url, log: logURL } = urls(response, options, secrets);
   const requestId = requestIdOf(response.headers, secrets);
   const context: Record<string, unknown> = { service, status };
   if (url) context.url = url;

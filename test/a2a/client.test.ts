@@ -422,10 +422,10 @@ describe('createA2AClient: transport failures', () => {
     expect(String((error.cause as Error).message)).not.toContain(apiKey);
   });
 
-  it('names the endpoint without its query string, where API keys often travel', async () => {
+  it('names the endpoint with the value of its api_key query masked, where API keys often travel', async () => {
     rpcEndpoint(RPC_URL, status(503, 'busy'));
     const error = (await rejection(createA2AClient({ url: `${RPC_URL}?api_key=QUERY-SECRET-1`, retry: false }).sendMessage('ping'))) as A2ATransportError;
-    expect(error.url).toBe(RPC_URL);
+    expect(error.url).toBe(`${RPC_URL}?api_key=[REDACTED]`);
     expect(`${error.message} ${JSON.stringify(error.toJSON())}`).not.toContain('QUERY-SECRET-1');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerSecrets, isSecretKey, REDACTED, redactHeaders, redactText, redactURL, redactValue, removeSecrets, secretForms } from '../../src/internal/redact.js';
+import { headerSecrets, isSecretKey, REDACTED, redactHeaders, redactText, redactValue, removeSecrets, secretForms } from '../../src/internal/redact.js';
 
 const OPENAI_KEY = 'sk-proj-AbCdEf0123456789xyz';
 
@@ -169,47 +169,6 @@ describe('redactValue', () => {
     const date = new Date(0);
     expect(redactValue({ at: date })).toEqual({ at: date });
     expect((redactValue({ at: date }) as { at: Date }).at).toBe(date);
-  });
-});
-
-describe('redactURL', () => {
-  it('removes the query string', () => {
-    expect(redactURL('https://api.weather.test/v1/forecast?city=Oslo&api_key=SECRET')).toBe('https://api.weather.test/v1/forecast');
-  });
-
-  it('removes the fragment', () => {
-    expect(redactURL('https://api.weather.test/v1/forecast#access_token=SECRET')).toBe('https://api.weather.test/v1/forecast');
-  });
-
-  it('removes userinfo credentials', () => {
-    expect(redactURL('https://user:p4ssw0rd@api.weather.test/v1')).toBe('https://api.weather.test/v1');
-  });
-
-  it('removes query, fragment and userinfo together and keeps the port and path', () => {
-    expect(redactURL('http://admin:hunter2@localhost:8080/a/b?x=1#y')).toBe('http://localhost:8080/a/b');
-  });
-
-  it('keeps a URL without secrets unchanged', () => {
-    expect(redactURL('https://api.weather.test/v1/forecast')).toBe('https://api.weather.test/v1/forecast');
-  });
-
-  it('drops the query and fragment of a relative, unparsable URL', () => {
-    expect(redactURL('/v1/forecast?api_key=SECRET#frag')).toBe('/v1/forecast');
-  });
-
-  it('does not throw on an invalid URL', () => {
-    expect(() => redactURL('::not a url::')).not.toThrow();
-    expect(redactURL('::not a url::')).toBe('::not a url::');
-    expect(redactURL('')).toBe('');
-  });
-
-  it('masks token-shaped text in an unparsable URL', () => {
-    expect(redactURL(`/keys/${OPENAI_KEY}/usage?x=1`)).toBe(`/keys/${REDACTED}/usage`);
-  });
-
-  // Regression guard (fixed bug): for input that `new URL` cannot parse, the fallback only cuts at ?/#, so userinfo survives.
-  it('removes userinfo from a protocol-relative URL', () => {
-    expect(redactURL('//admin:hunter2@api.weather.test/v1')).not.toContain('hunter2');
   });
 });
 

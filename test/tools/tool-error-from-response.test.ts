@@ -16,7 +16,7 @@ import { dripBody } from '../helpers/async.js';
 const BASE = 'https://api.weather.test';
 /** Sent as `Authorization: Bearer …`; token-shaped, so it must be masked even when not configured. */
 const BEARER_KEY = 'sk-test-SECRET0123456789abcdef';
-/** Sent as `?api_key=…`; the URL must lose its query string. */
+/** Sent as `?api_key=…`; the URL must lose this value (the key name stays, the value is masked). */
 const QUERY_KEY = 'SECRET-query-value-42';
 /** Not token-shaped: only the `secrets` option can keep it out. */
 const CONFIGURED_SECRET = 'wx-plain-secret-77';
@@ -213,7 +213,7 @@ describe('toolErrorFromResponse', () => {
     it('keeps the status and the redacted body on the developer-only cause', async () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => HttpResponse.text(`broken, key ${CONFIGURED_SECRET}`, { status: 500 })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', secrets: SECRETS });
-      expect(failure.cause).toEqual({ status: 500, body: 'broken, key [REDACTED]', url: `${BASE}/v1/forecast` });
+      expect(failure.cause).toEqual({ status: 500, body: 'broken, key [REDACTED]', url: `${BASE}/v1/forecast?city=Oslo&api_key=[REDACTED]` });
       expect(failure.toErrorInfo()).not.toHaveProperty('cause');
     });
   });
@@ -432,13 +432,14 @@ describe('toolErrorFromResponse', () => {
       expect(failure.context?.providerMessage).toBe('Incorrect API key provided: [REDACTED]; you sent Bearer [REDACTED]');
     });
 
-    it('drops the api_key query value from the URL even without configured secrets', async () => {
+    it('masks the api_key query value of the URL even without configured secrets, and shows the model no query', async () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(null, { status: 404 })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API' });
-      expectNoSecrets(failure, [QUERY_KEY, 'api_key']);
+      expectNoSecrets(failure, [QUERY_KEY]);
+      expect(JSON.stringify(failure.toErrorInfo())).not.toContain('api_key');
       expect(failure.message).toBe(`The resource requested at '/v1/forecast' was not found (404 Not Found).`);
       expect(failure.context?.url).toBe('/v1/forecast');
-      expect((failure.cause as { url: string }).url).toBe(`${BASE}/v1/forecast`);
+      expect((failure.cause as { url: string }).url).toBe(`${BASE}/v1/forecast?city=Oslo&api_key=[REDACTED]`);
     });
 
     it('removes a configured secret that is not token-shaped from a plain-text body', async () => {
@@ -466,7 +467,7 @@ describe('toolErrorFromResponse', () => {
       expect(modelFacing).not.toContain('inventory.internal.corp');
       expect(failure.context?.url).toBe('/v2/items/42');
       expect(failure.message).toBe("The resource requested at '/v2/items/42' was not found (404 Not Found).");
-      expect((failure.cause as { url: string }).url).toBe('https://inventory.internal.corp:8443/v2/items/42');
+      expect((failure.cause as { url: string }).url).toBe('https://inventory.internal.corp:8443/v2/items/42?token=[REDACTED]');
     });
 
     it("shows the host when the tool author opts in with showURL: 'full', and nothing with showURL: false", async () => {
@@ -476,7 +477,7 @@ describe('toolErrorFromResponse', () => {
       const none = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API', showURL: false });
       expect(none.context).not.toHaveProperty('url');
       expect(none.message).toBe('The resource requested from the Weather API was not found (404 Not Found).');
-      expect((none.cause as { url: string }).url).toBe(`${BASE}/v1/forecast`);
+      expect((none.cause as { url: string }).url).toBe(`${BASE}/v1/forecast?city=Oslo&api_key=[REDACTED]`);
     });
 
     it('masks a credential-shaped value after "key" or "token" without configured secrets, unless redactCredentials is false', async () => {

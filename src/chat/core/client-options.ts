@@ -5,8 +5,8 @@
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { createId } from '../../internal/ids.js';
-import { isPlainObject } from '../../internal/json.js';
-import { headerSecrets } from '../../internal/redact.js';
+import { isPlainObject, preview } from '../../internal/json.js';
+import { headerSecrets, urlView } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
 import type { CallConfig, ChatTimeouts } from './call.js';
@@ -79,7 +79,8 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     url = new URL(String(baseURL));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`baseURL must be an http(s) URL (got ${url.protocol})`);
   } catch {
-    problems.push(`baseURL must be an absolute URL such as ${spec.exampleBaseURL} (got ${JSON.stringify(baseURL) ?? 'nothing'})`);
+    const given = baseURL === undefined ? 'nothing' : preview(urlView(String(baseURL), typeof settings.apiKey === 'string' ? [settings.apiKey] : []).url, 200);
+    problems.push(`baseURL must be an absolute URL such as ${spec.exampleBaseURL} (got ${given})`);
   }
   if (typeof settings.model !== 'string' || settings.model.trim() === '') problems.push('model must be a non-empty string');
   if (settings.apiKey !== undefined && typeof settings.apiKey !== 'string') problems.push('apiKey must be a string');
@@ -120,10 +121,14 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     secrets.push(settings.apiKey);
   }
   secrets.push(...headerSecrets(settings.headers));
+  // The root as it may be shown (circuit names, labels, spans): a gateway may carry a credential in it.
+  const view = urlView(url.href, secrets);
+  secrets.push(...view.hidden);
+  const host = view.origin.slice(url.protocol.length + 2);
   const base = url.toString().replace(/\/+$/, '');
   const config: CallConfig = {
     url: `${base}${spec.path}`,
-    label: spec.label(settings.name ?? url.host),
+    label: spec.label(settings.name ?? host),
     model: settings.model as string,
     headers,
     fetch: (input, init) => fetchImpl(input, init),
@@ -133,7 +138,7 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     maxLineLength: settings.maxLineLength,
     createId: () => createId('call'),
     // One circuit per API root and model: a model that is down does not open the circuit of its siblings.
-    guard: resilienceGuard(`${dependencyOf(base)} ${settings.model as string}`, settings),
+    guard: resilienceGuard(`${dependencyOf(view)} ${settings.model as string}`, settings),
   };
-  return { config, host: url.host, settings };
+  return { config, host, settings };
 }
