@@ -7,16 +7,19 @@
  * completion emits the `graph.execution` snapshot. With a checkpointer, a checkpoint is saved before the first step,
  * after every step, at the end and on a fatal step (`run-checkpoints.ts`), and a run can start from one.
  */
-import { AgentError } from '../errors/agent-error.js';
+import type { AgentError } from '../errors/agent-error.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
+import { preview } from '../internal/json.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND } from './constants.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND, RUN_TAKEN_OVER } from './constants.js';
 import type { RunScope } from './node-runner.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
+import type { LeaseSettings } from './run-lease.js';
+import { ListenerErrors } from './listener-errors.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
 import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
@@ -44,6 +47,8 @@ export interface GraphRunSettings {
   /** Saves the run's checkpoints under `runId` (default: the invocation id). */
   checkpointer?: Checkpointer | undefined;
   runId?: string | undefined;
+  /** How the run claims its checkpoint (see `run-lease.ts`). */
+  lease: LeaseSettings;
   telemetry: Telemetry;
   span: SpanHandle;
 }
@@ -67,15 +72,13 @@ function scopeSignalNow(this: RunScope): AbortSignal | undefined {
   return this.signal ?? this.idleSignal;
 }
 
-/** Listener failures kept per run (the count goes on). */
-const MAX_LISTENER_ERRORS = 100;
 
 /** @internal One run of a compiled graph. */
 export class GraphRun {
   private readonly scope: RunScope;
   private readonly checkpoints: RunCheckpoints | undefined;
-  private readonly listenerErrors: AgentError[] = [];
-  private listenerErrorCount = 0;
+  /** What the run's listener threw, once it threw. */
+  private listenerErrors: ListenerErrors | undefined;
 
   constructor(
     private readonly parts: Readonly<GraphParts>,
@@ -103,14 +106,14 @@ export class GraphRun {
             try {
               listener(event);
             } catch (error) {
-              this.listenerFailed(error, event);
+              (this.listenerErrors ??= new ListenerErrors()).add(error, event);
             }
           }
         : () => {},
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
-      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal);
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease);
       this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
     }
   }
@@ -118,21 +121,51 @@ export class GraphRun {
   /** Runs the graph anew on `input`, or continues from the run's checkpoint (see {@link StartMode}). */
   async start(input: State, mode: StartMode): Promise<GraphOutcome> {
     const checkpoints = this.checkpoints;
-    if (mode === 'run' || !checkpoints) return this.execute(input);
-    let loaded: LoadedCheckpoint | undefined;
+    if (!checkpoints) return this.execute(input);
     try {
-      loaded = await checkpoints.load(this.parts);
-    } catch (error) {
-      return this.stopped(error, {}, 0, 0);
+      return await this.startCheckpointed(checkpoints, input, mode);
+    } finally {
+      await checkpoints.end(this.scope.signal?.aborted === true);
     }
-    if (!loaded) {
-      if (mode !== 'resume') return this.execute(input);
-      const message = `there is no checkpoint of run ${JSON.stringify(checkpoints.runId)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
-      return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
+  }
+
+  /**
+   * A checkpointed run: the checkpoint read first — a fresh run claims it with its first write; a resume claims it
+   * before it runs a node (a claim that loses a race reads it again, up to three times); a completed one is replayed.
+   */
+  private async startCheckpointed(checkpoints: RunCheckpoints, input: State, mode: StartMode): Promise<GraphOutcome> {
+    for (let tries = 1; ; tries++) {
+      let stored: unknown;
+      let loaded: LoadedCheckpoint | undefined;
+      try {
+        stored = await checkpoints.read();
+        if (mode !== 'run' && stored !== undefined && stored !== null) loaded = checkpoints.decode(stored, this.parts);
+      } catch (error) {
+        return this.stopped(error, {}, 0, 0);
+      }
+      if (!loaded) {
+        if (mode === 'resume') {
+          const message = `there is no checkpoint of run ${preview(checkpoints.runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
+          return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
+        }
+        const refusal = checkpoints.admit(stored, 'run');
+        return refusal ? this.fail({}, [], 0, refusal, 0) : this.execute(input);
+      }
+      if (loaded.status === 'completed') {
+        emitSnapshot(this.scope, loaded.state, loaded.step);
+        return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
+      }
+      const refusal = checkpoints.admit(stored, 'resume');
+      if (refusal) return this.fail({}, [], 0, refusal, 0);
+      let claimed: boolean;
+      try {
+        claimed = await checkpoints.claim(loaded.checkpoint);
+      } catch (error) {
+        return this.stopped(error, loaded.state, loaded.step, 0);
+      }
+      if (claimed) return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
+      if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
-    if (loaded.status !== 'completed') return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
-    emitSnapshot(this.scope, loaded.state, loaded.step);
-    return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
   }
 
   private async execute(input: State): Promise<GraphOutcome> {
@@ -246,26 +279,19 @@ export class GraphRun {
         { nodeId: first.node.id, stepNumber: step, code: toResponseError(first.error)?.code, cause: first.error, fallbackState },
       );
     } else {
-      error = new WorkflowError(runError.message, { nodeId: runError.nodeId, stepNumber: runError.stepNumber, code: runError.code, cause: runError.cause, problems: runError.problems, fallbackState });
+      const { nodeId, stepNumber, code, cause, problems, retryable, retryAfterMs } = runError;
+      error = new WorkflowError(runError.message, { nodeId, stepNumber, code, cause, problems, fallbackState, retryable, retryAfterMs });
     }
     if (checkpointError !== undefined) {
-      error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code: CHECKPOINT_FAILED, cause: checkpointError, fallbackState });
+      const code = WorkflowError.isInstance(checkpointError) && checkpointError.code === RUN_TAKEN_OVER ? RUN_TAKEN_OVER : CHECKPOINT_FAILED;
+      error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code, cause: checkpointError, fallbackState });
     }
     emitFailedRun(this.scope, fallbackState, error, step);
     return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
   }
 
-  private listenerFailed(error: unknown, event: RunEvent): void {
-    this.listenerErrorCount++;
-    if (this.listenerErrors.length >= MAX_LISTENER_ERRORS) return;
-    this.listenerErrors.push(new AgentError(`A graph onEvent listener threw on a ${event.response?.object ?? 'state'} event: ${messageOf(error)}`, { cause: error }));
-  }
-
   /** The listener failures of the run, when there were any. */
   private listenerReport(): { listenerErrors?: readonly AgentError[] } {
-    if (this.listenerErrorCount === 0) return {};
-    const errors = [...this.listenerErrors];
-    if (this.listenerErrorCount > errors.length) errors.push(new AgentError(`… and ${this.listenerErrorCount - errors.length} more listener failures`));
-    return { listenerErrors: errors };
+    return this.listenerErrors === undefined ? {} : { listenerErrors: this.listenerErrors.report() };
   }
 }

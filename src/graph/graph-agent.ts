@@ -78,7 +78,8 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         return queue;
       }
       // The run id is the invocation id. Its own checkpointer: resume an unfinished run. A parent's: resume any (the
-      // parent re-runs this node only in a resumed step, and a child that completed then is replayed).
+      // parent re-runs this node only in a resumed step, and a child that completed then is replayed), as a child run:
+      // the parent's claim on its own checkpoint is what keeps a second run out.
       const checkpointer = inherited ?? options.checkpointer;
       const mode = checkpointer === undefined ? 'run' : 'any';
       const runOptions = {
@@ -94,7 +95,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         workflowName: name,
       };
       graph
-        .start(input, runOptions, mode)
+        .start(input, runOptions, mode, inherited !== undefined)
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));

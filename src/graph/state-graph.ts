@@ -4,7 +4,8 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { compileDraft, type CompileOptions } from './compile-graph.js';
 import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
-import { END, NodeType, START } from './constants.js';
+import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './constants.js';
+import { preview } from '../internal/json.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './node-function.js';
@@ -85,6 +86,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       return this.widened<Id>();
     }
     if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
+    if (id.includes(CHILD_RUN_SEPARATOR)) this.problems.push(`node id ${preview(id, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which joins subgraph run ids: choose another`);
     if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
     if (isCompiledGraph(run)) this.problems.push(`node ${JSON.stringify(id)} needs a function, not a compiled graph: run a compiled graph as a node with addSubgraph(${JSON.stringify(id)}, graph)`);
     else if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
