@@ -8,6 +8,7 @@ import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from './compile
 import { END, START } from './constants.js';
 import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import { fallbackTargets } from './node-options.js';
+import { graphFingerprint } from './graph-fingerprint.js';
 import type { StateSchema } from './state-schema.js';
 
 /** Options of `compile`. */
@@ -83,7 +84,7 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
     };
     nodes.set(id, compiled);
   }
-  return { schema: draft.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit };
+  return { schema: draft.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit, fingerprint: graphFingerprint(draft) };
 }
 
 /**

@@ -67,6 +67,8 @@ export interface GraphParts {
   branchesFrom: Map<string, GraphBranch[]>;
   entries: string[];
   stepLimit: number;
+  /** What checkpoints of this graph carry, so another graph refuses them (`graph-fingerprint.ts`). */
+  fingerprint: string;
 }
 
 /** Options of a graph run. */

@@ -1,11 +1,11 @@
 /**
  * The superstep executor (the graph's coordinator). Each step runs every triggered node concurrently on the same
  * state, reduces their updates in trigger order, then follows `Command.goto`, static and conditional edges
- * (`superstep.ts`). A node failure that no callback recovered ends the run: the executor reduces what succeeded in
- * that step plus the failing nodes' fallback updates (the collector's fatal records), emits that fallback state, then
- * a `graph.pregel.step` error (tRPC's shape: not terminal itself; the runner's completion carries it). Normal
- * completion emits the `graph.execution` snapshot. With a checkpointer, a checkpoint is saved before the first step,
- * after every step, at the end and on a fatal step (`run-checkpoints.ts`), and a run can start from one.
+ * (`superstep.ts`). A node failure that no callback recovered ends the run: the executor emits the fallback state
+ * (what succeeded plus the failing nodes' fallback updates), then a `graph.pregel.step` error (tRPC's shape: not
+ * terminal itself; the runner's completion carries it). Completion emits the `graph.execution` snapshot. With a
+ * checkpointer, the run claims its checkpoint and saves one before the first step, after every step, at the end and
+ * on a fatal step (`run-checkpoints.ts`, `run-lease.ts`), and a run can start from one.
  */
 import type { AgentError } from '../errors/agent-error.js';
 import { toResponseError } from '../errors/response-error.js';
@@ -26,13 +26,11 @@ import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { runStepNodes } from './direct-step.js';
 import { emitFailedRun, emitSnapshot } from './run-events.js';
-import { reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode } from './superstep.js';
+import { failuresOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode } from './superstep.js';
 
-/** The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
-function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
-  let failures: FailedNode[] | undefined;
-  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
-  return failures;
+function notFound(runId: string): WorkflowError {
+  const message = `there is no checkpoint of run ${preview(runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
+  return new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND });
 }
 
 /** @internal */
@@ -71,7 +69,6 @@ function scopeNodeSignal(this: RunScope): AbortSignal {
 function scopeSignalNow(this: RunScope): AbortSignal | undefined {
   return this.signal ?? this.idleSignal;
 }
-
 
 /** @internal One run of a compiled graph. */
 export class GraphRun {
@@ -113,7 +110,7 @@ export class GraphRun {
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
-      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease);
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint);
       this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
     }
   }
@@ -144,10 +141,7 @@ export class GraphRun {
         return this.stopped(error, {}, 0, 0);
       }
       if (!loaded) {
-        if (mode === 'resume') {
-          const message = `there is no checkpoint of run ${preview(checkpoints.runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
-          return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
-        }
+        if (mode === 'resume') return this.fail({}, [], 0, notFound(checkpoints.runId), 0);
         const refusal = checkpoints.admit(stored, 'run');
         return refusal ? this.fail({}, [], 0, refusal, 0) : this.execute(input);
       }
@@ -155,6 +149,10 @@ export class GraphRun {
         emitSnapshot(this.scope, loaded.state, loaded.step);
         return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
       }
+      // A typed state is checked as a fresh run's is: a checkpoint from before a schema change fails here, not later.
+      const { validator } = this.parts.schema;
+      const checked = validator && (await checkInitialState(validator, loaded.state, `the state of run ${preview(checkpoints.runId, 200)}'s checkpoint`, loaded.step));
+      if (checked && !checked.ok) return this.fail(loaded.state, [], loaded.step, checked.error, 0);
       const refusal = checkpoints.admit(stored, 'resume');
       if (refusal) return this.fail({}, [], 0, refusal, 0);
       let claimed: boolean;
@@ -163,7 +161,7 @@ export class GraphRun {
       } catch (error) {
         return this.stopped(error, loaded.state, loaded.step, 0);
       }
-      if (claimed) return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
+      if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded.replayed);
       if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
   }

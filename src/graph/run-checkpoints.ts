@@ -74,6 +74,8 @@ export class RunCheckpoints {
     readonly runId: string,
     private readonly signal: AbortSignal | undefined,
     lease: LeaseSettings,
+    /** The graph's fingerprint, written into every checkpoint and checked in every one read back. */
+    private readonly graph: string,
   ) {
     this.lease = new RunLease(checkpointer, runId, lease, (work) => this.wait(work));
   }
@@ -87,7 +89,7 @@ export class RunCheckpoints {
   async save(status: GraphCheckpoint['status'], step: number, state: State, pending: readonly string[], settled?: readonly SettledNode[]): Promise<void> {
     const failed = (why: string, cause: unknown) =>
       new WorkflowError(`the checkpoint of run ${this.quoted} at step ${step} could not be saved: ${why}`, { code: CHECKPOINT_FAILED, stepNumber: step, cause });
-    const checkpoint: GraphCheckpoint = { version: 1, runId: this.runId, status, step, state: {}, pending: [...pending], updatedAt: isoTimestamp() };
+    const checkpoint: GraphCheckpoint = { version: 1, runId: this.runId, status, step, state: {}, pending: [...pending], updatedAt: isoTimestamp(), graph: this.graph };
     try {
       checkpoint.state = encodeTexts(state, false) as Record<string, string>;
     } catch (error) {
@@ -159,6 +161,9 @@ export class RunCheckpoints {
   decode(value: unknown, parts: Readonly<GraphParts>): LoadedCheckpoint {
     const checkpoint = parseGraphCheckpoint(value, this.runId);
     const problems: string[] = [];
+    if (checkpoint.graph !== undefined && checkpoint.graph !== this.graph) {
+      problems.push(`it was written by another graph (fingerprint ${preview(checkpoint.graph, 40)}; this one's is ${this.graph}): its nodes, edges, routes or state fields differ — resume it with the graph that wrote it, or run anew`);
+    }
     const state = decodeTexts(checkpoint.state, 'state', problems);
     for (const id of checkpoint.pending) if (!parts.nodes.has(id)) problems.push(`pending node ${preview(id, 200)} is not a node of this graph`);
     const replayed = new Map<number, ReplayedNode>();

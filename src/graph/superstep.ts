@@ -27,6 +27,13 @@ export interface SettledNode {
   applied: readonly State[];
 }
 
+/** @internal The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
+export function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
+  let failures: FailedNode[] | undefined;
+  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
+  return failures;
+}
+
 /** The state update a node result carries, if any. */
 export function updateOf(result: State | Command | undefined): State | undefined {
   return Command.isInstance(result) ? result.update : result;
