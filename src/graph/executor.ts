@@ -26,7 +26,7 @@ import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { runStepNodes } from './direct-step.js';
 import { emitFailedRun, emitSnapshot } from './run-events.js';
-import { failuresOf, reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode } from './superstep.js';
+import { failuresOf, reduceFallback, reduceStep, route, type FailedNode, type SettledNode } from './superstep.js';
 
 function notFound(runId: string): WorkflowError {
   const message = `there is no checkpoint of run ${preview(runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
@@ -110,7 +110,7 @@ export class GraphRun {
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
-      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint);
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint, parts.schema.executionErrorKeys);
       this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
     }
   }
@@ -161,7 +161,7 @@ export class GraphRun {
       } catch (error) {
         return this.stopped(error, loaded.state, loaded.step, 0);
       }
-      if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded.replayed);
+      if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded);
       if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
   }
@@ -187,13 +187,17 @@ export class GraphRun {
     return this.loop(state, pending, 0);
   }
 
-  /** Steps from `first` on; `replayed` (a resume) marks the first step as re-run and holds its nodes that already ran. */
-  private async loop(initial: State, due: readonly string[], first: number, replayed?: ReadonlyMap<number, ReplayedNode>): Promise<GraphOutcome> {
+  /**
+   * Steps from `first` on; `resumed` (a resume) marks the first step as re-run: its nodes that already ran, and the
+   * records of those that failed in it before.
+   */
+  private async loop(initial: State, due: readonly string[], first: number, resumed?: Pick<LoadedCheckpoint, 'replayed' | 'priors'>): Promise<GraphOutcome> {
     const { stepLimit } = this.parts;
     let state = initial;
     let pending = due;
     let step = first;
-    let replay = replayed;
+    let replay = resumed?.replayed;
+    let priors = resumed?.priors;
     try {
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
@@ -207,7 +211,8 @@ export class GraphRun {
         // A step that ran synchronously still yields once, as an awaited node would: other work (an abort among it)
         // gets its turn between steps.
         const outcomes = await running;
-        const reducing = reduceStep(this.scope, snapshot, outcomes, step);
+        const reducing = reduceStep(this.scope, snapshot, outcomes, step, priors);
+        priors = undefined;
         const reduced = reducing instanceof Promise ? await reducing : reducing;
         state = reduced.state;
         const failures = failuresOf(reduced.settled);
@@ -242,16 +247,14 @@ export class GraphRun {
   }
 
   /**
-   * A failed step: with a checkpointer, its `failed` checkpoint first — the step's input state plus the failures'
-   * records, and the nodes that succeeded, so a resume runs only the failed ones — then the fatal path.
+   * A failed step: with a checkpointer, its `failed` checkpoint first — the step's input state, the nodes that
+   * succeeded (a resume runs only the failed ones) and the failed ones' records — then the fatal path.
    */
   private async failStep(snapshot: State, pending: readonly string[], settled: readonly SettledNode[], failures: readonly FailedNode[], state: State, step: number, runError?: WorkflowError): Promise<GraphOutcome> {
     let checkpointError: unknown;
     if (this.checkpoints) {
-      const saved: State = { ...snapshot };
-      for (const failure of failures) for (const update of failure.fallbackUpdates) reduceRecords(this.scope, saved, update);
       try {
-        await this.checkpoints.save('failed', step, saved, pending, settled);
+        await this.checkpoints.save('failed', step, snapshot, pending, settled);
       } catch (error) {
         if (this.scope.signal?.aborted) return this.stopped(error, state, step);
         checkpointError = error;

@@ -26,6 +26,8 @@ export interface LoadedCheckpoint {
   pending: string[];
   /** The nodes of a failed step that are not run again, by their index in `pending` (empty otherwise). */
   replayed: Map<number, ReplayedNode>;
+  /** The records of a failed step's nodes that failed, by index (see `PriorRecords`). */
+  priors: Map<number, State[]>;
   /** The checkpoint as read (what a claim writes back). */
   checkpoint: GraphCheckpoint;
 }
@@ -76,6 +78,8 @@ export class RunCheckpoints {
     lease: LeaseSettings,
     /** The graph's fingerprint, written into every checkpoint and checked in every one read back. */
     private readonly graph: string,
+    /** The state's execution-error fields: what a failed node's fallback updates leave in its checkpoint. */
+    private readonly recordKeys: readonly string[],
   ) {
     this.lease = new RunLease(checkpointer, runId, lease, (work) => this.wait(work));
   }
@@ -97,18 +101,22 @@ export class RunCheckpoints {
     }
     if (settled) {
       const succeeded: CheckpointNodeResult[] = [];
+      const failures: CheckpointNodeResult[] = [];
       for (const [index, { outcome, applied }] of settled.entries()) {
-        if (!outcome.ok) continue;
+        // A failed node keeps its records (those of earlier tries, then its fallback updates'), reduced again in its place.
+        const updates = outcome.ok ? applied : [...applied, ...outcome.fallbackUpdates.map((update) => this.recordsOf(update))];
         const result: CheckpointNodeResult = { index, nodeId: outcome.node.id, updates: [] };
         try {
-          result.updates = applied.map((update) => encodeTexts(update, true));
+          result.updates = updates.map((update) => encodeTexts(update, true)).filter((update) => outcome.ok || Object.keys(update).length > 0);
         } catch (error) {
-          throw failed(`the update of node ${outcome.node.id}: ${messageOf(error)}`, error);
+          throw failed(`the update of node ${preview(outcome.node.id, 200)}: ${messageOf(error)}`, error);
         }
-        if (Command.isInstance(outcome.result) && outcome.result.goto !== undefined) result.goto = outcome.result.targets();
-        succeeded.push(result);
+        if (outcome.ok && Command.isInstance(outcome.result) && outcome.result.goto !== undefined) result.goto = outcome.result.targets();
+        if (outcome.ok) succeeded.push(result);
+        else if (result.updates.length > 0) failures.push(result);
       }
       checkpoint.succeeded = succeeded;
+      if (failures.length > 0) checkpoint.failures = failures;
     }
     // A run holds its claim while it runs; its last write (completed, failed) lets it go.
     for (let tries = 1; ; tries++) {
@@ -176,10 +184,21 @@ export class RunCheckpoints {
       const routing = result.goto === undefined ? undefined : new Command({ goto: result.goto });
       if (node) replayed.set(result.index, { ok: true, node, result: routing, recovered: false, attempts: 0, replay });
     }
+    const priors = new Map<number, State[]>();
+    for (const result of checkpoint.status === 'failed' ? (checkpoint.failures ?? []) : []) {
+      priors.set(result.index, result.updates.map((update, index) => decodeTexts(update, `failed node ${preview(result.nodeId, 200)} records ${index}`, problems)));
+    }
     if (problems.length > 0) {
       throw new WorkflowError(`the checkpoint of run ${this.quoted} does not fit this graph: ${listProblems(problems)}`, { code: CHECKPOINT_INVALID, problems: problems.slice(0, 100) });
     }
-    return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, checkpoint };
+    return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, priors, checkpoint };
+  }
+
+  /** The execution-error records of an update, alone. */
+  private recordsOf(update: State): State {
+    const records: State = {};
+    for (const key of this.recordKeys) if (Object.hasOwn(update, key)) defineData(records, key, update[key]);
+    return records;
   }
 
   /** A store call that gives way to the run's signal (a hanging store does not hang an aborted run). */
