@@ -6,13 +6,22 @@
  * schema's vendor. Sorted, so the same graph built in another order has the same fingerprint; node functions,
  * reducers, retries and time limits are not in it (a fix to them keeps checkpoints resumable).
  */
-import type { GraphDraft } from './compile-graph.js';
+import type { GraphBranch, GraphNode } from './compiled-graph.js';
 import { fallbackTargets } from './node-options.js';
+import type { StateSchema } from './state-schema.js';
+
+/** What the fingerprint is of: a graph's draft (see `compile-graph.ts`). */
+interface Fingerprinted {
+  schema: StateSchema<any, any>;
+  nodes: ReadonlyMap<string, GraphNode>;
+  edges: ReadonlyArray<{ from: string; to: string }>;
+  branches: readonly GraphBranch[];
+}
 
 const sorted = (items: readonly unknown[]): string[] => items.map((item) => JSON.stringify(item)).sort();
 
 /** @internal The fingerprint of a checked graph draft (computed once, at compile). */
-export function graphFingerprint(draft: GraphDraft): string {
+export function graphFingerprint(draft: Fingerprinted): string {
   const { schema } = draft;
   const nodes = sorted([...draft.nodes.values()].map((node) => [node.id, node.type, [...node.ends].sort(), fallbackTargets(node.fallback).sort()]));
   const edges = sorted(draft.edges.map((edge) => [edge.from, edge.to]));
