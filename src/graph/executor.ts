@@ -8,18 +8,17 @@
  * on a fatal step (`run-checkpoints.ts`, `run-lease.ts`), and a run can start from one.
  */
 import type { AgentError } from '../errors/agent-error.js';
-import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
 import { preview } from '../internal/json.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND, RUN_TAKEN_OVER } from './constants.js';
 import type { RunScope } from './node-runner.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import type { LeaseSettings } from './run-lease.js';
 import { ListenerErrors } from './listener-errors.js';
+import { checkpointNotFound, runFailure } from './run-error.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
 import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
@@ -27,11 +26,6 @@ import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { runStepNodes } from './direct-step.js';
 import { emitFailedRun, emitSnapshot } from './run-events.js';
 import { failuresOf, reduceFallback, reduceStep, route, type FailedNode, type SettledNode } from './superstep.js';
-
-function notFound(runId: string): WorkflowError {
-  const message = `there is no checkpoint of run ${preview(runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
-  return new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND });
-}
 
 /** @internal */
 export interface GraphRunSettings {
@@ -141,7 +135,7 @@ export class GraphRun {
         return this.stopped(error, {}, 0, 0);
       }
       if (!loaded) {
-        if (mode === 'resume') return this.fail({}, [], 0, notFound(checkpoints.runId), 0);
+        if (mode === 'resume') return this.fail({}, [], 0, checkpointNotFound(checkpoints.runId), 0);
         const refusal = checkpoints.admit(stored, 'run');
         return refusal ? this.fail({}, [], 0, refusal, 0) : this.execute(input);
       }
@@ -270,23 +264,7 @@ export class GraphRun {
   private fail(state: State, failures: readonly FailedNode[], step: number, runError?: WorkflowError, stepsRun = step + 1, checkpointError?: unknown): GraphOutcome {
     const fallbackState: State = { ...state };
     for (const failure of failures) for (const update of failure.fallbackUpdates) reduceFallback(this.scope, fallbackState, update);
-    let error: WorkflowError;
-    if (!runError) {
-      const first = failures[0] as FailedNode;
-      const others = failures.slice(1).map((failure) => failure.node.id);
-      const attempts = first.attempts > 1 ? ` after ${first.attempts} attempts` : '';
-      error = new WorkflowError(
-        `execution failed at step ${step}: node ${first.node.id} execution failed${attempts}: ${messageOf(first.error)}${others.length > 0 ? ` (also failed in this step: ${others.join(', ')})` : ''}`,
-        { nodeId: first.node.id, stepNumber: step, code: toResponseError(first.error)?.code, cause: first.error, fallbackState },
-      );
-    } else {
-      const { nodeId, stepNumber, code, cause, problems, retryable, retryAfterMs } = runError;
-      error = new WorkflowError(runError.message, { nodeId, stepNumber, code, cause, problems, fallbackState, retryable, retryAfterMs });
-    }
-    if (checkpointError !== undefined) {
-      const code = WorkflowError.isInstance(checkpointError) && checkpointError.code === RUN_TAKEN_OVER ? RUN_TAKEN_OVER : CHECKPOINT_FAILED;
-      error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code, cause: checkpointError, fallbackState });
-    }
+    const error = runFailure(step, failures, runError, fallbackState, checkpointError);
     emitFailedRun(this.scope, fallbackState, error, step);
     return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
   }
