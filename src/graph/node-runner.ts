@@ -7,7 +7,7 @@ import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf, read } from '../internal/error-chain.js';
-import { defineData, isPlainObject } from '../internal/json.js';
+import { defineData, isPlainObject, truncate } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
@@ -214,6 +214,20 @@ async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: 
   return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, hooks, errorTail: PHASE_ERROR, span });
 }
 
+/**
+ * @internal A node callback's throw as the node's failure: the callback's error as its cause, and the node's own
+ * failure, if it had one, kept in view (its message, its `code`).
+ */
+export function callbackFailure(node: GraphNode, step: number, callback: string, thrown: unknown, failure: unknown): WorkflowError {
+  const during = failure === undefined ? '' : ` (while handling the node's failure: ${messageOf(failure)})`;
+  return new WorkflowError(`${callback} callback failed for node ${truncate(node.id, 200)}: ${messageOf(thrown)}${during}`, {
+    nodeId: node.id,
+    stepNumber: step,
+    code: failure === undefined ? undefined : toResponseError(failure)?.code,
+    cause: thrown,
+  });
+}
+
 /** @internal What a node threw, as its failure: a thrown null/undefined still is one, given a shape the collector records. */
 export function failureOf(node: GraphNode, step: number, caught: unknown): unknown {
   return caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
@@ -273,9 +287,11 @@ async function settleUntraced(scope: RunScope, node: CompiledNode, context: Node
       }
     } catch (callbackError) {
       if (scope.signal?.aborted) throw scope.signal.reason;
-      const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
-      emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, wrapped);
-      return { ok: false, node, error: wrapped, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };
+      // The throw fails the node, and the callbacks after it see that failure: a collector among them records it.
+      error = callbackFailure(node, step, 'after node', callbackError, failed ? error : undefined);
+      failed = true;
+      recovered = false;
+      emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, error);
     }
   }
   if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };
