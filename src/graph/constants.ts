@@ -4,12 +4,12 @@
  * The virtual node before the entry point.
  * @example `graph.addEdge(START, 'lookup') // same as setEntryPoint('lookup')`
  */
-export const START = '__start__';
+export const START: '__start__' = '__start__'; // typed: a reference keeps its literal type (Command's goto)
 /**
  * The virtual node after a finish point; route here to end the run.
  * @example `new Command({ goto: END })`
  */
-export const END = '__end__';
+export const END: '__end__' = '__end__'; // typed: `goto: END` keeps its literal type, as `goto: 'ship'` does
 
 /**
  * Default state key of the execution-error collector.
