@@ -5,7 +5,8 @@
  */
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { isPlainObject, preview, truncate } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { listProblems, MAX_PROBLEMS, quote } from './quote.js';
 import { CHECKPOINT_INVALID } from './constants.js';
 
 /**
@@ -158,11 +159,6 @@ export function storedRevision(value: unknown): number {
 const STATUSES = new Set(['running', 'failed', 'completed']);
 const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-/** A value read back, quoted in a problem: bounded (a stored value may be anything, of any size). */
-const quote = (value: unknown): string => preview(value, 200);
-/** Problems named in a message (all of them are in `problems`, up to {@link MAX_PROBLEMS}). */
-const PROBLEMS_IN_MESSAGE = 20;
-const MAX_PROBLEMS = 100;
 
 /** Problems of one encoded state or update: a plain object of JSON texts (`null` too when `nulls`). */
 function textsProblems(value: unknown, where: string, nulls: boolean): string[] {
@@ -209,12 +205,6 @@ function checkpointProblems(value: unknown, runId: string | undefined): string[]
     if (value[key] !== undefined && typeof value[key] !== 'string') problems.push(`${key} must be a string (got ${quote(value[key])})`);
   }
   return problems;
-}
-
-/** @internal The message of a list of problems: the first few named, the count of the rest. */
-export function listProblems(problems: readonly string[]): string {
-  const named = problems.slice(0, PROBLEMS_IN_MESSAGE).join('; ');
-  return problems.length > PROBLEMS_IN_MESSAGE ? `${named}; and ${problems.length - PROBLEMS_IN_MESSAGE} more` : named;
 }
 
 /**

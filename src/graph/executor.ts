@@ -19,6 +19,7 @@ import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import type { LeaseSettings } from './run-lease.js';
 import { ListenerErrors } from './listener-errors.js';
 import { checkpointNotFound, runFailure } from './run-error.js';
+import { nameIds } from './quote.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
 import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
@@ -196,7 +197,7 @@ export class GraphRun {
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
         if (step >= stepLimit) {
-          return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${pending.join(', ')}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
+          return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${nameIds(pending)}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
         }
         const snapshot = state;
         if (this.scope.checkpoint) this.scope.checkpoint.resuming = replay !== undefined; // children of a re-run step resume

@@ -1,3 +1,4 @@
+import { preview } from '../internal/json.js';
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
@@ -56,7 +57,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
   const problems: string[] = [];
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
   problems.push(...telemetryProblems(options.telemetry));
-  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, problems);
+  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${preview(name, 200)} options`, problems);
   return {
     name,
     graph,

@@ -8,12 +8,13 @@ import { WorkflowError } from '../errors/workflow-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { abortPromise } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
-import { defineData, preview } from '../internal/json.js';
+import { defineData, preview, truncate } from '../internal/json.js';
 import { encodeStateKeys } from '../runner/state-delta.js';
-import { listProblems, parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
+import { parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
 import { Command } from './command.js';
 import type { GraphParts } from './compiled-graph.js';
 import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_TAKEN_OVER } from './constants.js';
+import { listProblems, MAX_PROBLEMS } from './quote.js';
 import { RunLease, type Attempt, type LeaseSettings } from './run-lease.js';
 import type { State } from './state-schema.js';
 import type { ReplayedNode, SettledNode } from './superstep.js';
@@ -40,7 +41,7 @@ function encodeTexts(values: State, keepUndefined: boolean): Record<string, stri
   const { delta, failures } = encodeStateKeys(values);
   if (failures.length > 0) {
     // `state key "total": total is a BigInt…` (the delta wording, "marshal state delta key", is not what failed here)
-    const why = failures.map((failure) => `${failure.subject}: ${failure.issues[0] ? `${failure.issues[0].path} ${failure.issues[0].message}` : messageOf(failure.cause)}`);
+    const why = failures.slice(0, 10).map((failure) => `${failure.subject}: ${failure.issues[0] ? `${truncate(failure.issues[0].path, 400)} ${failure.issues[0].message}` : messageOf(failure.cause)}`);
     throw new Error(why.join('; '), { cause: failures[0] });
   }
   for (const key of Object.keys(delta)) {
@@ -189,7 +190,7 @@ export class RunCheckpoints {
       priors.set(result.index, result.updates.map((update, index) => decodeTexts(update, `failed node ${preview(result.nodeId, 200)} records ${index}`, problems)));
     }
     if (problems.length > 0) {
-      throw new WorkflowError(`the checkpoint of run ${this.quoted} does not fit this graph: ${listProblems(problems)}`, { code: CHECKPOINT_INVALID, problems: problems.slice(0, 100) });
+      throw new WorkflowError(`the checkpoint of run ${this.quoted} does not fit this graph: ${listProblems(problems)}`, { code: CHECKPOINT_INVALID, problems: problems.slice(0, MAX_PROBLEMS) });
     }
     return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, priors, checkpoint };
   }

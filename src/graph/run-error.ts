@@ -6,7 +6,8 @@
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf, read } from '../internal/error-chain.js';
-import { preview, truncate } from '../internal/json.js';
+import { truncate } from '../internal/json.js';
+import { nameIds, quote } from './quote.js';
 import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND, RUN_TAKEN_OVER } from './constants.js';
 import type { State } from './state-schema.js';
 
@@ -49,13 +50,11 @@ export function runFailure(step: number, failures: readonly FailedNode[], runErr
 
 /** The other nodes that failed in a step: the first ten named (ids bounded), the rest counted. */
 function alsoFailed(failures: readonly FailedNode[]): string {
-  if (failures.length < 2) return '';
-  const named = failures.slice(1, 11).map((failure) => truncate(failure.node.id, 200));
-  return ` (also failed in this step: ${named.join(', ')}${failures.length > 11 ? ` and ${failures.length - 11} more` : ''})`;
+  return failures.length < 2 ? '' : ` (also failed in this step: ${nameIds(failures.slice(1).map((failure) => failure.node.id))})`;
 }
 
 /** @internal The error of a resume of a run id without a checkpoint. */
 export function checkpointNotFound(runId: string): WorkflowError {
-  const message = `there is no checkpoint of run ${preview(runId, 200)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
+  const message = `there is no checkpoint of run ${quote(runId)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
   return new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND });
 }

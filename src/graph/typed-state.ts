@@ -6,7 +6,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { isPlainObject, truncate } from '../internal/json.js';
+import { isPlainObject, preview, truncate } from '../internal/json.js';
 import { isStandardSchema, type StandardSchemaV1 } from '../tools/standard-schema.js';
 import { formatPath } from '../tools/tool-arguments.js';
 import { STATE_INVALID } from './constants.js';
@@ -87,7 +87,7 @@ export function stateSchema(source: unknown, fields?: unknown): StateSchema<any,
 
 /** @internal The problems of one field definition. */
 export function fieldProblems(name: string, definition: unknown): string[] {
-  const label = `field ${JSON.stringify(name)}`;
+  const label = `field ${preview(name, 200)}`;
   if (!isPlainObject(definition)) return [`${label} must be an object {reducer?, default?} (field<T>() makes one)`];
   const problems: string[] = [];
   if (definition.reducer !== undefined && typeof definition.reducer !== 'function') problems.push(`${label} reducer must be a function (existing, update) => value`);
