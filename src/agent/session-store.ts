@@ -1,5 +1,6 @@
 import { SessionError } from '../errors/session-error.js';
 import { messageOf } from '../internal/error-chain.js';
+import { preview } from '../internal/json.js';
 import type { ChatMessage } from '../chat/core/types.js';
 
 /**
@@ -68,9 +69,9 @@ export async function loadSession(store: SessionStore, sessionId: string, key: s
   try {
     messages = await store.load(key);
   } catch (error) {
-    throw new SessionError(`Could not load session ${JSON.stringify(sessionId)}: ${messageOf(error)}`, { sessionId, cause: error });
+    throw new SessionError(`Could not load session ${preview(sessionId, 200)}: ${messageOf(error)}`, { sessionId, cause: error });
   }
-  if (!Array.isArray(messages)) throw new SessionError(`The session store returned something other than a message list for ${JSON.stringify(sessionId)}`, { sessionId });
+  if (!Array.isArray(messages)) throw new SessionError(`The session store returned something other than a message list for ${preview(sessionId, 200)}`, { sessionId });
   return messages as ChatMessage[];
 }
 
@@ -83,6 +84,6 @@ export async function appendSession(store: SessionStore, sessionId: string, mess
     await store.append(key, messages);
     return undefined;
   } catch (error) {
-    return new SessionError(`Could not save session ${JSON.stringify(sessionId)}: ${messageOf(error)}`, { sessionId, cause: error });
+    return new SessionError(`Could not save session ${preview(sessionId, 200)}: ${messageOf(error)}`, { sessionId, cause: error });
   }
 }

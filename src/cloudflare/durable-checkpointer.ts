@@ -1,18 +1,37 @@
 /**
- * Graph checkpoints in a Durable Object's storage: one value per run (`checkpoint:<runId>`, split into parts when
- * large), replaced by every superstep's `put` in one atomic write. Used by `createA2ADurableObject` for the object's
- * own task (its agent factory receives it), or on its own in any object of yours.
+ * Graph checkpoints in a Durable Object's storage: one value per run (`checkpoint:<run id>`, split into parts when
+ * large), replaced by every superstep's `put` in one atomic write — a compare-and-swap on the run's revision. Used by
+ * `createA2ADurableObject` for the object's own task (its agent factory receives it), or on its own in any object.
  */
-import type { Checkpointer, GraphCheckpoint } from '../graph/checkpoint.js';
-import { deleteKeys, getJSON, MAX_KEY_BYTES, putJSON } from './storage-codec.js';
+import { LIVENESS_SCOPE, storedRevision, type Checkpointer, type GraphCheckpoint } from '../graph/checkpoint.js';
+import { CHILD_RUN_SEPARATOR } from '../graph/constants.js';
+import { deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'checkpoint:';
 
 /**
- * A graph `Checkpointer` over one Durable Object's storage. The graph checks every checkpoint it reads back, so a
- * damaged value fails the resume with `CHECKPOINT_INVALID`, never a crash; a run id too long for a storage key (over
- * 1,900 bytes of UTF-8 with its prefix) fails the save with `CHECKPOINT_FAILED`.
+ * The writes under way on each storage, chained: a compare-and-swap reads, then writes, and no other write of the
+ * object may come between (made on first use: nothing at module scope).
+ */
+let queues: WeakMap<DurableObjectStorageLike, Promise<unknown>> | undefined;
+
+function serial<T>(storage: DurableObjectStorageLike, work: () => Promise<T>): Promise<T> {
+  queues ??= new WeakMap();
+  const next = (queues.get(storage) ?? Promise.resolve()).then(work, work);
+  queues.set(storage, next.catch(() => {}));
+  return next;
+}
+
+/**
+ * A graph `Checkpointer` over one Durable Object's storage. `put` is the contract's compare-and-swap: the object's
+ * writes of checkpoints are applied one at a time (the stored revision read, compared and replaced with nothing in
+ * between), and it resolves `false` when the stored revision is not `checkpoint.revision - 1`. It is `exclusive` — a
+ * Durable Object has one live instance, so a run its last instance left (a restart, an eviction) is taken over at once,
+ * while a run live in this instance never is. Run ids are escaped into keys (`%` and `#`), so no run id reaches
+ * another's key or a part of one. The graph checks every checkpoint it reads back, so a damaged value fails the
+ * resume with `CHECKPOINT_INVALID`, never a crash; a run id too long for a storage key (over 1,900 bytes of UTF-8
+ * once escaped, with its prefix) fails the save with `CHECKPOINT_FAILED`.
  *
  * @example
  * ```ts
@@ -26,26 +45,66 @@ const PREFIX = 'checkpoint:';
  * ```
  */
 export class DurableObjectCheckpointer implements Checkpointer {
-  constructor(private readonly storage: DurableObjectStorageLike) {}
+  readonly exclusive = true;
+  /** @internal Runs live in this instance of the object are those of its storage (every checkpointer over it). */
+  readonly [LIVENESS_SCOPE]: object;
+
+  constructor(private readonly storage: DurableObjectStorageLike) {
+    this[LIVENESS_SCOPE] = storage;
+  }
 
   async get(runId: string): Promise<GraphCheckpoint | undefined> {
     return (await getJSON(this.storage, keyOf(runId))) as GraphCheckpoint | undefined;
   }
 
-  async put(checkpoint: GraphCheckpoint): Promise<void> {
-    await putJSON(this.storage, keyOf(checkpoint.runId), checkpoint);
+  async put(checkpoint: GraphCheckpoint): Promise<boolean> {
+    const key = keyOf(checkpoint?.runId);
+    const entries = encodeEntries(key, checkpoint);
+    const revision = checkpoint.revision;
+    const head = entries[key];
+    if (typeof head === 'object') entries[key] = { ...head, revision: revision ?? 0 }; // a parted value's revision, read without its parts
+    return serial(this.storage, async () => {
+      const stored = await this.storage.get(key);
+      if (typeof revision === 'number' && revisionOf(stored) !== revision - 1) return false;
+      const stale = partKeys(key, stored).filter((old) => !Object.hasOwn(entries, old));
+      await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
+      return true;
+    });
   }
 
   async delete(runId: string): Promise<void> {
     const key = keyOf(runId);
-    const stored = await this.storage.list({ prefix: key });
-    await deleteKeys(this.storage, [...stored.keys()].filter((each) => each === key || each.startsWith(`${key}#`) || each.startsWith(`${key}/`)));
+    await serial(this.storage, async () => {
+      const stored = await this.storage.list({ prefix: key });
+      await deleteKeys(this.storage, [...stored.keys()].filter((each) => each === key || each.startsWith(`${key}#`) || each.startsWith(`${key}${CHILD_RUN_SEPARATOR}`)));
+    });
   }
+}
+
+/** The revision of what is stored under a checkpoint key: a whole value's own, or a parted value's header's. */
+function revisionOf(stored: unknown): number {
+  if (typeof stored !== 'string') return storedRevision(stored);
+  try {
+    return storedRevision(JSON.parse(stored)); // one part: at most 32 Ki characters
+  } catch {
+    return 0;
+  }
+}
+
+/** The part keys a stored value occupies. */
+function partKeys(key: string, stored: unknown): string[] {
+  const parts = (stored as { parts?: unknown } | undefined)?.parts;
+  return typeof parts === 'number' && Number.isInteger(parts) && parts > 0 ? Array.from({ length: parts }, (_, index) => `${key}#${index}`) : [];
+}
+
+/** `%` and `#` escaped: `#` starts a part key, so no run id may write one of another's parts. */
+function escapeRunId(runId: string): string {
+  return runId.replace(/[%#]/g, (character) => (character === '%' ? '%25' : '%23'));
 }
 
 function keyOf(runId: unknown): string {
   if (typeof runId !== 'string' || runId === '') throw new TypeError('a checkpoint needs a run id');
-  const key = `${PREFIX}${runId}`;
+  const key = `${PREFIX}${escapeRunId(runId)}`;
   const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
   if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
   return key;

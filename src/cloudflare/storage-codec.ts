@@ -16,6 +16,8 @@ export const MAX_KEY_BYTES = 1_900;
 /** A stored value too large for one part: how many parts follow under `<key>#<n>`. */
 interface PartsHeader {
   parts: number;
+  /** A checkpoint's revision, readable without its parts (`durable-checkpointer.ts`). */
+  revision?: number;
 }
 
 /** The entries that store `value` under `key` (its parts included). */

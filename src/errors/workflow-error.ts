@@ -17,6 +17,8 @@ export interface WorkflowErrorOptions extends AgentErrorOptions {
   fallbackState?: Record<string, unknown> | undefined;
   /** Whether running the node again may help (a node's time limit firing). @default false */
   retryable?: boolean | undefined;
+  /** How long to wait before trying again may help, in ms (a `RESUME_IN_PROGRESS` resume: until the holder's lease ends). */
+  retryAfterMs?: number | undefined;
 }
 
 /**
@@ -41,6 +43,8 @@ export class WorkflowError extends AgentError {
   readonly fallbackState?: Record<string, unknown>;
   /** Whether trying again may help (node retry policies retry such errors by default). */
   readonly retryable: boolean;
+  /** When trying again may help, in ms from when it was made (a resume refused while another run holds the run). */
+  readonly retryAfterMs?: number;
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
@@ -50,6 +54,7 @@ export class WorkflowError extends AgentError {
     this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : []);
     this.fallbackState = settings.fallbackState;
     this.retryable = settings.retryable === true;
+    if (typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0) this.retryAfterMs = settings.retryAfterMs;
   }
 
   /** @example `WorkflowError.isInstance(error)` */
@@ -58,6 +63,6 @@ export class WorkflowError extends AgentError {
   }
 
   protected override details(): Record<string, unknown> {
-    return { nodeId: this.nodeId, stepNumber: this.stepNumber, problems: this.problems.length > 0 ? [...this.problems] : undefined, retryable: this.retryable || undefined };
+    return { nodeId: this.nodeId, stepNumber: this.stepNumber, problems: this.problems.length > 0 ? [...this.problems] : undefined, retryable: this.retryable || undefined, retryAfterMs: this.retryAfterMs };
   }
 }

@@ -11,7 +11,8 @@ import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../runner/event.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
-import { CHECKPOINT_FAILED } from './constants.js';
+import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR } from './constants.js';
+import { preview } from '../internal/json.js';
 import { EXECUTION, type NodeContext } from './node-context.js';
 import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from '../runner/state-delta.js';
 import type { State, StateSchema } from './state-schema.js';
@@ -44,26 +45,31 @@ function assistantText(event: RunEvent): { text: string; message: ChatMessage; t
   return { text: message.content, message: { role: 'assistant', content: message.content }, toolCalls: message.toolCalls ?? [] };
 }
 
+/** @internal The run id of agent node `nodeId`'s child in run `runId`: a key no run id of a caller's can be. */
+export function childRunId(runId: string, nodeId: string): string {
+  return `${runId}${CHILD_RUN_SEPARATOR}${nodeId}`;
+}
+
 /**
- * The child's invocation id: in a checkpointed run `<run id>/<node id>`, which is also the child graph's run id. A
+ * The child's invocation id: in a checkpointed run `<run id>␟<node id>`, which is also the child graph's run id. A
  * child runs anew (its old checkpoint deleted, with its own children's) except on the first attempt in a resumed
  * step, where a child that ran before resumes from its checkpoint.
  */
 async function childInvocationId(id: string, context: NodeContext): Promise<string> {
   const checkpoint = context[EXECUTION]?.checkpoint;
   if (!checkpoint) return createId('invocation');
-  const childRunId = `${checkpoint.runId}/${id}`;
-  if (checkpoint.resuming && context.attempt === 1) return childRunId;
+  const child = childRunId(checkpoint.runId, id);
+  if (checkpoint.resuming && context.attempt === 1) return child;
   try {
-    await checkpoint.checkpointer.delete(childRunId);
+    await checkpoint.checkpointer.delete(child);
   } catch (error) {
-    throw new WorkflowError(`agent node ${id} could not delete the old checkpoint of its child run ${JSON.stringify(childRunId)}: the checkpointer's delete() failed: ${messageOf(error)}`, {
+    throw new WorkflowError(`agent node ${preview(id, 200)} could not delete the old checkpoint of its child run ${preview(child, 200)}: the checkpointer's delete() failed: ${messageOf(error)}`, {
       nodeId: id,
       code: CHECKPOINT_FAILED,
       cause: error,
     });
   }
-  return childRunId;
+  return child;
 }
 
 /** The node function of an agent node. */

@@ -6,14 +6,15 @@ const symbol = Symbol.for(marker);
 /**
  * A node result that updates state and routes explicitly: `goto` names the next node(s) (or `END`), replacing the
  * node's static and conditional edges for this run of the node. In a typed graph, `U` is the update type and `G` the
- * node ids a node declared with `ends` (`addNode(id, fn, { ends: ['ship', 'ask'] })`), so a typo is a type error.
+ * node ids a node declared with `ends` (`addNode(id, fn, { ends: ['ship', 'ask'] })`), so a typo is a type error. `G`
+ * is inferred as written (`goto: 'ship'` is the literal `'ship'`, not `string`), so a literal target type-checks.
  *
  * @example
  * ```ts
  * graph.addNode('check', (state) => new Command({ update: { checked: true }, goto: state.ok ? 'ship' : 'fallback_lookup' }));
  * ```
  */
-export class Command<U = State, G extends string = string> {
+export class Command<U = State, const G extends string = string> {
   private readonly [symbol] = true;
   /** The state update, reduced like any node result. */
   readonly update?: U;

@@ -8,6 +8,8 @@ import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from './compile
 import { END, START } from './constants.js';
 import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
 import { fallbackTargets } from './node-options.js';
+import { graphFingerprint } from './graph-fingerprint.js';
+import { listProblems, quote, quoteIds } from './quote.js';
 import type { StateSchema } from './state-schema.js';
 
 /** Options of `compile`. */
@@ -39,19 +41,19 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
   const entries = draft.edges.filter((edge) => edge.from === START).map((edge) => edge.to);
   if (entries.length === 0) problems.push('no entry point: call setEntryPoint(nodeId)');
   for (const edge of draft.edges) {
-    if (edge.from !== START && edge.from !== END && !known(edge.from)) problems.push(`edge from unknown node ${JSON.stringify(edge.from)}`);
-    if (edge.to !== END && !known(edge.to)) problems.push(`edge to unknown node ${JSON.stringify(edge.to)}${edge.from === START ? ' (the entry point)' : ''}`);
+    if (edge.from !== START && edge.from !== END && !known(edge.from)) problems.push(`edge from unknown node ${quote(edge.from)}`);
+    if (edge.to !== END && !known(edge.to)) problems.push(`edge to unknown node ${quote(edge.to)}${edge.from === START ? ' (the entry point)' : ''}`);
     if (edge.from === END) problems.push('no edge can start at END');
   }
   for (const branch of draft.branches) {
-    if (!known(branch.from)) problems.push(`conditional edge from unknown node ${JSON.stringify(branch.from)}`);
+    if (!known(branch.from)) problems.push(`conditional edge from unknown node ${quote(branch.from)}`);
     for (const [key, target] of Object.entries(branch.pathMap ?? {})) {
-      if (target !== END && !known(target)) problems.push(`conditional edge from ${JSON.stringify(branch.from)} maps ${JSON.stringify(key)} to unknown node ${JSON.stringify(target)}`);
+      if (target !== END && !known(target)) problems.push(`conditional edge from ${quote(branch.from)} maps ${quote(key)} to unknown node ${quote(target)}`);
     }
   }
   for (const node of draft.nodes.values()) {
-    for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} declares an unknown destination ${JSON.stringify(target)}`);
-    for (const target of fallbackTargets(node.fallback)) if (target !== END && !known(target)) problems.push(`node ${JSON.stringify(node.id)} has a fallback goto to unknown node ${JSON.stringify(target)}`);
+    for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${quote(node.id)} declares an unknown destination ${quote(target)}`);
+    for (const target of fallbackTargets(node.fallback)) if (target !== END && !known(target)) problems.push(`node ${quote(node.id)} has a fallback goto to unknown node ${quote(target)}`);
   }
   if (options.collectorCheck !== false) problems.push(...collectorProblems(draft));
   const stepLimit = options.stepLimit ?? 100;
@@ -64,7 +66,8 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
     problems.push('no path from the entry point reaches the end: add setFinishPoint(nodeId), an edge to END, or a node with ends: [END]');
   }
   if (problems.length > 0) {
-    throw new WorkflowError(`The graph cannot be compiled: ${problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems.map((problem, index) => `(${index + 1}) ${problem}`).join('; ')}`}`, {
+    const numbered = listProblems(problems.map((problem, index) => `(${index + 1}) ${problem}`)); // every one in `problems`, the first 20 here
+    throw new WorkflowError(`The graph cannot be compiled: ${problems.length === 1 ? problems[0] : `${problems.length} problems: ${numbered}`}`, {
       problems,
     });
   }
@@ -83,7 +86,7 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
     };
     nodes.set(id, compiled);
   }
-  return { schema: draft.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit };
+  return { schema: draft.schema, nodes, edgesFrom, branchesFrom, entries, stepLimit, fingerprint: graphFingerprint(draft) };
 }
 
 /**
@@ -98,25 +101,25 @@ function collectorProblems(draft: GraphDraft): string[] {
   const fix = 'wire it with graph.use(collector) (or compile({ collectorCheck: false }) if you install its callbacks through a wrapper of your own)';
   for (const key of installed) {
     if (draft.schema.field(key)?.executionErrors !== true) {
-      problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${JSON.stringify(key)}: each record would overwrite the last; ${fix}`);
+      problems.push(`an ExecutionErrorCollector's callbacks are installed but the state has no record field ${quote(key)}: each record would overwrite the last; ${fix}`);
     }
   }
   for (const key of new Set(graphWide)) {
-    const twice = perNode.filter((node) => node.key === key).map((node) => JSON.stringify(node.id));
-    if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed twice: each failure would be recorded twice`);
-    else if (twice.length > 0) problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed graph-wide and again on ${twice.join(', ')}: each failure there would be recorded twice`);
+    const twice = perNode.filter((node) => node.key === key).map((node) => node.id);
+    if (graphWide.filter((each) => each === key).length > 1) problems.push(`the ExecutionErrorCollector of ${quote(key)} is installed twice: each failure would be recorded twice`);
+    else if (twice.length > 0) problems.push(`the ExecutionErrorCollector of ${quote(key)} is installed graph-wide and again on ${quoteIds(twice)}: each failure there would be recorded twice`);
   }
   const withFallback = perNode.filter((node) => node.key === undefined && graphWide.length === 0 && draft.nodes.get(node.id)?.fallback !== undefined);
   if (withFallback.length > 0) {
-    problems.push(`${withFallback.map((node) => JSON.stringify(node.id)).join(', ')} declare${withFallback.length === 1 ? 's' : ''} a fallback but no ExecutionErrorCollector records its failures: the fallback would never be used; ${fix}`);
+    problems.push(`${quoteIds(withFallback.map((node) => node.id))} declare${withFallback.length === 1 ? 's' : ''} a fallback but no ExecutionErrorCollector records its failures: the fallback would never be used; ${fix}`);
   }
   for (const key of draft.schema.executionErrorKeys) {
     if (graphWide.includes(key)) continue;
     const uncovered = perNode.filter((node) => node.key !== key).map((node) => node.id);
     if (!installed.has(key)) {
-      problems.push(`the state field ${JSON.stringify(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record; ${fix}`);
+      problems.push(`the state field ${quote(key)} holds execution-error records but no ExecutionErrorCollector callbacks are installed: a recoverable failure would end the run with no record; ${fix}`);
     } else if (uncovered.length > 0) {
-      problems.push(`the ExecutionErrorCollector of ${JSON.stringify(key)} is installed on some nodes only: a failure of ${uncovered.map((id) => JSON.stringify(id)).join(', ')} would end the run with no record; ${fix}`);
+      problems.push(`the ExecutionErrorCollector of ${quote(key)} is installed on some nodes only: a failure of ${quoteIds(uncovered)} would end the run with no record; ${fix}`);
     }
   }
   return problems;

@@ -4,6 +4,8 @@ import type { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import type { RunEvent } from '../runner/event.js';
 import { isCheckpointer, type Checkpointer } from './checkpoint.js';
+import { CHILD_RUN_SEPARATOR } from './constants.js';
+import { preview } from '../internal/json.js';
 import { GraphRun, type GraphRunSettings, type StartMode } from './executor.js';
 import type { ResolvedRetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
@@ -65,6 +67,8 @@ export interface GraphParts {
   branchesFrom: Map<string, GraphBranch[]>;
   entries: string[];
   stepLimit: number;
+  /** What checkpoints of this graph carry, so another graph refuses them (`graph-fingerprint.ts`). */
+  fingerprint: string;
 }
 
 /** Options of a graph run. */
@@ -84,8 +88,18 @@ export interface GraphRunOptions {
    * run (`CHECKPOINT_FAILED`); the one saved before stays resumable.
    */
   checkpointer?: Checkpointer | undefined;
-  /** The id the run's checkpoints are saved under (a subgraph's: `<parent run id>/<agent node id>`). @default the invocation id */
+  /**
+   * The id the run's checkpoints are saved under: any non-empty string without `CHILD_RUN_SEPARATOR` (U+001F), which
+   * joins a subgraph's run id (`<parent run id>␟<agent node id>`). @default the invocation id
+   */
   runId?: string | undefined;
+  /**
+   * With a checkpointer: how long the run's claim on its checkpoint holds without a renewal, in ms (an integer ≥ 1,000).
+   * A live run renews it with every checkpoint it writes and every third of it during a long step; a run whose
+   * process died is taken over once it lapses (at once on an `exclusive` store such as `InMemoryCheckpointer`).
+   * @default 30000
+   */
+  leaseMs?: number | undefined;
   /**
    * Where the run's spans go (`openTelemetry(otel)`): one `invoke_workflow` span, one `graph.node <id>` span per node
    * step; a failed node fails its span with its record's severity. @default nothing recorded
@@ -98,7 +112,7 @@ export interface GraphRunOptions {
 }
 
 /** A run's settings from its options (one literal, so every run's settings share one hidden class). */
-function runSettings(options: GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle): GraphRunSettings {
+function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle, child: boolean): GraphRunSettings {
   return {
     signal: options.signal,
     emit: options.onEvent,
@@ -108,14 +122,39 @@ function runSettings(options: GraphRunOptions, invocationId: string, telemetry: 
     requestId: options.requestId,
     checkpointer: options.checkpointer,
     runId: options.runId,
+    lease: { leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, takeOver: (options as GraphResumeOptions).takeOver === true, child },
     telemetry,
     span,
   };
 }
 
+/** How long a run's claim on its checkpoint holds without a renewal. */
+const DEFAULT_LEASE_MS = 30_000;
+
+/** The problems of a run's options, as sentences. */
+function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: boolean): string[] {
+  const problems: string[] = [];
+  const { runId, leaseMs } = options;
+  if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
+  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) problems.push('runId must be a non-empty string');
+  else if (!child && (runId ?? options.invocationId)?.includes(CHILD_RUN_SEPARATOR) && options.checkpointer !== undefined) {
+    problems.push(`runId ${preview(runId ?? options.invocationId, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which only subgraph run ids may contain: choose another`);
+  }
+  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000)) problems.push(`leaseMs must be an integer ≥ 1000 (got ${preview(leaseMs, 40)})`);
+  const { takeOver } = options as GraphResumeOptions;
+  if (takeOver !== undefined && typeof takeOver !== 'boolean') problems.push('takeOver must be a boolean');
+  problems.push(...telemetryProblems(options.telemetry));
+  return problems;
+}
+
 /** Options of `CompiledGraph.resume`: those of a run, with the checkpointer required. */
 export interface GraphResumeOptions extends GraphRunOptions {
   checkpointer: Checkpointer;
+  /**
+   * Take the run over at once even when another process's claim on it has not lapsed — for a caller who knows that
+   * process is gone (a restart). A run still live in this process is never taken over. @default false
+   */
+  takeOver?: boolean | undefined;
 }
 
 /**
@@ -152,7 +191,7 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
 
   /** @internal */
   constructor(readonly parts: Readonly<GraphParts>) {
-    this.#idleRun = new GraphRun(parts, runSettings({}, '', NO_TELEMETRY, NO_TELEMETRY.startSpan('')));
+    this.#idleRun = new GraphRun(parts, runSettings({}, '', NO_TELEMETRY, NO_TELEMETRY.startSpan(''), false));
   }
 
   /**
@@ -168,7 +207,10 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
    * only its failed nodes again (the others' results were kept), so a run that ended on a fatal error resumes once
    * its cause is fixed, its earlier records kept. A completed run returns its outcome again (and its `graph.execution`
    * snapshot) without running a node. No checkpoint → a failed outcome with code `CHECKPOINT_NOT_FOUND`; one that is
-   * not valid → `CHECKPOINT_INVALID`. A rejection is only for invalid options (`ConfigError`).
+   * not valid, or another graph's → `CHECKPOINT_INVALID`; state that no longer matches a typed state's schema →
+   * `STATE_INVALID`. A resume claims the run before it runs a node (see `Checkpointer`): while another live run holds
+   * it, or when another resume claimed it first, this one runs nothing and fails with `RESUME_IN_PROGRESS`
+   * (`retryAfterMs`: when the holder's claim lapses). A rejection is only for invalid options (`ConfigError`).
    *
    * @example
    * ```ts
@@ -182,17 +224,14 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
     return this.start({}, { ...options, runId }, 'resume');
   }
 
-  /** @internal A run from `mode`'s starting point (see `StartMode`). */
-  start(input: State, options: GraphRunOptions, mode: StartMode): Promise<GraphOutcome<S>> {
-    const problems: string[] = [];
-    if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
-    if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) problems.push('runId must be a non-empty string');
-    problems.push(...telemetryProblems(options.telemetry));
+  /** @internal A run from `mode`'s starting point (see `StartMode`); `child`: a subgraph's run, under its parent's claim. */
+  start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child = false): Promise<GraphOutcome<S>> {
+    const problems = optionProblems(options, child);
     if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
     const invocationId = options.invocationId ?? createId('invocation');
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     const span = graphRunSpan(telemetry, options.workflowName, options.parentSpan, options.runId ?? invocationId);
-    const outcome = new GraphRun(this.parts, runSettings(options, invocationId, telemetry, span)).start(input, mode) as Promise<GraphOutcome<S>>;
+    const outcome = new GraphRun(this.parts, runSettings(options, invocationId, telemetry, span, child)).start(input, mode) as Promise<GraphOutcome<S>>;
     return outcome.then(
       (done) => {
         endGraphRunSpan(span, done);

@@ -4,12 +4,12 @@
  * The virtual node before the entry point.
  * @example `graph.addEdge(START, 'lookup') // same as setEntryPoint('lookup')`
  */
-export const START = '__start__';
+export const START: '__start__' = '__start__'; // typed: a reference keeps its literal type (Command's goto)
 /**
  * The virtual node after a finish point; route here to end the run.
  * @example `new Command({ goto: END })`
  */
-export const END = '__end__';
+export const END: '__end__' = '__end__'; // typed: `goto: END` keeps its literal type, as `goto: 'ship'` does
 
 /**
  * Default state key of the execution-error collector.
@@ -94,3 +94,24 @@ export const NODE_TIMEOUT = 'NODE_TIMEOUT';
  * @example `if (outcome.status === 'failed' && outcome.error.code === STATE_INVALID) console.log(outcome.error.problems)`
  */
 export const STATE_INVALID = 'STATE_INVALID';
+/**
+ * `WorkflowError.code` of a run or resume that ran nothing because another live run holds the run's checkpoint (its
+ * claim's lease has not lapsed), or won the race to claim it first. `retryable`; `retryAfterMs` says when the holder's
+ * lease ends, when it is known. A resume of a completed run is never refused: it replays the outcome.
+ * @example `if (outcome.status === 'failed' && outcome.error.code === RESUME_IN_PROGRESS) setTimeout(retry, outcome.error.retryAfterMs ?? 1000)`
+ */
+export const RESUME_IN_PROGRESS = 'RESUME_IN_PROGRESS';
+/**
+ * `WorkflowError.code` of a run that stopped because its checkpoint changed under it since its last write (another
+ * run took it over after its lease lapsed or with `takeOver`, or it was deleted or forgotten by a bounded store): it
+ * wrote nothing more, and the run that holds the checkpoint now carries on. The nodes of its last step may have run.
+ * @example `if (error.code === RUN_TAKEN_OVER) console.log('another process continues this run')`
+ */
+export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
+/**
+ * What joins a run id and an agent node id into the run id of that node's child graph (`<run id>␟<node id>`, U+001F,
+ * the unit separator): run ids and node ids may not contain it, so a child run's checkpoint key is one no run of yours
+ * can have. A `Checkpointer.delete(runId)` removes the keys that start with `runId + CHILD_RUN_SEPARATOR` too.
+ * @example `for (const id of store.keys()) if (id === runId || id.startsWith(runId + CHILD_RUN_SEPARATOR)) store.delete(id)`
+ */
+export const CHILD_RUN_SEPARATOR = '\u001f';

@@ -97,7 +97,13 @@ function begin(scope: RunScope, node: CompiledNode, state: State, step: number):
     value = node.run({ ...state }, attemptContext(node, step, scope.invocationId, hooks, scope, 1, scope.path.length > 0 ? scope.path : undefined));
   } catch (error) {
     if (scope.signal?.aborted) return { aborted: true };
-    if (!(node.retryOptions.maxAttempts > 1 && retries(node, error))) return { error: failureOf(node, step, error), hooks };
+    let retry: boolean;
+    try {
+      retry = node.retryOptions.maxAttempts > 1 && retries(node, error, step);
+    } catch (failure) {
+      return { error: failure, hooks };
+    }
+    if (!retry) return { error: failureOf(node, step, error), hooks };
     return { later: continueNode(scope, node, state, step, { hooks, span, started: { attempt: 1, retrying: error } }) };
   }
   if (isThenable(value)) return { later: continueNode(scope, node, state, step, { hooks, span, started: { attempt: 1, outcome: value } }) };

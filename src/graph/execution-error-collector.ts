@@ -1,7 +1,9 @@
 import { cloneResponseError, isResponseError, type ResponseError } from '../errors/response-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { isRecoverable } from '../errors/recoverable.js';
-import { cloneJSONLike, isPlainObject } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject, truncate } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
+import { WorkflowError } from '../errors/workflow-error.js';
 import { Command } from './command.js';
 import { EXECUTION_ERROR_EVENT_TYPE, Severity, STATE_KEY_EXECUTION_ERRORS } from './constants.js';
 import { emitCustomStateDelta } from './emit-custom-state-delta.js';
@@ -46,7 +48,10 @@ export interface ExecutionErrorCollectorOptions<K extends string = string> {
   stateKey?: K | undefined;
   /** Custom event type of the fatal fallback emission. @default 'execution_error' */
   eventType?: string | undefined;
-  /** Replaces the default policy. */
+  /**
+   * Replaces the default policy. A policy that throws (or returns no `{recover}`) costs no record: the failure is
+   * recorded fatal, its message saying the policy threw, and the policy's error fails the node (the run's error).
+   */
   policy?: ExecutionErrorPolicyFunction | undefined;
   /** Adds recoveries on top of the policy (never removes one): errors it accepts are recovered. */
   recoverable?: ((error: unknown) => boolean) | undefined;
@@ -121,24 +126,27 @@ export class ExecutionErrorCollector<K extends string = typeof STATE_KEY_EXECUTI
   async afterNode(context: NodeCallbackContext | undefined, state: State, result: unknown, error: unknown): Promise<State | Command | undefined> {
     if (error === undefined || error === null) return undefined;
     let policy: ExecutionErrorPolicy;
-    let policyFailure = '';
+    let policyError: WorkflowError | undefined;
     try {
       policy = await this.policy(context, state, result, error);
       if (!policy || typeof policy !== 'object') throw new TypeError(`the policy returned ${policy === null ? 'null' : typeof policy}, not {recover}`);
     } catch (thrown) {
-      // A policy that throws must not cost the record: the node's failure is written as fatal.
+      // A policy that throws must not cost the record: the node's failure is written as fatal, saying so, and the
+      // policy's error then fails the node (the run's error carries it, with the node's failure in view).
       policy = { recover: false };
-      policyFailure = ` (the execution-error policy threw: ${messageOf(thrown)})`;
+      policyError = new WorkflowError(`the execution-error policy threw: ${messageOf(thrown)}`, { nodeId: context?.nodeId, stepNumber: context?.stepNumber, cause: thrown });
     }
     const record = createExecutionError(context, error, policy.recover === true ? Severity.Recoverable : Severity.Fatal);
     if (isResponseError(policy.responseError)) record.error = cloneResponseError(policy.responseError);
+    if (policyError) record.error.message = `${record.error.message} (${redactText(truncate(policyError.message, 1000))})`;
     const update: State = { [this.stateKey]: [record] };
     if (policy.recover === true) return mergeExecutionErrorReplacement(policy.replacement ?? fallbackCommand(context) ?? result, update);
     try {
-      emitCustomStateDelta(context, update, { eventType: this.eventType, message: `${record.error?.message ?? ''}${policyFailure}`, payload: record });
+      emitCustomStateDelta(context, update, { eventType: this.eventType, message: record.error.message, payload: record });
     } catch {
       // An emission failure must not mask the node's own failure (tRPC logs and ignores it).
     }
+    if (policyError) throw policyError;
     return undefined;
   }
 

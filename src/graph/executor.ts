@@ -1,36 +1,32 @@
 /**
  * The superstep executor (the graph's coordinator). Each step runs every triggered node concurrently on the same
  * state, reduces their updates in trigger order, then follows `Command.goto`, static and conditional edges
- * (`superstep.ts`). A node failure that no callback recovered ends the run: the executor reduces what succeeded in
- * that step plus the failing nodes' fallback updates (the collector's fatal records), emits that fallback state, then
- * a `graph.pregel.step` error (tRPC's shape: not terminal itself; the runner's completion carries it). Normal
- * completion emits the `graph.execution` snapshot. With a checkpointer, a checkpoint is saved before the first step,
- * after every step, at the end and on a fatal step (`run-checkpoints.ts`), and a run can start from one.
+ * (`superstep.ts`). A node failure that no callback recovered ends the run: the executor emits the fallback state
+ * (what succeeded plus the failing nodes' fallback updates), then a `graph.pregel.step` error (tRPC's shape: not
+ * terminal itself; the runner's completion carries it). Completion emits the `graph.execution` snapshot. With a
+ * checkpointer, the run claims its checkpoint and saves one before the first step, after every step, at the end and
+ * on a fatal step (`run-checkpoints.ts`, `run-lease.ts`), and a run can start from one.
  */
-import { AgentError } from '../errors/agent-error.js';
-import { toResponseError } from '../errors/response-error.js';
+import type { AgentError } from '../errors/agent-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import type { RunEvent } from '../runner/event.js';
 import type { Checkpointer } from './checkpoint.js';
+import { preview } from '../internal/json.js';
 import type { GraphOutcome, GraphParts } from './compiled-graph.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND } from './constants.js';
 import type { RunScope } from './node-runner.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
+import type { LeaseSettings } from './run-lease.js';
+import { ListenerErrors } from './listener-errors.js';
+import { checkpointNotFound, runFailure } from './run-error.js';
+import { nameIds } from './quote.js';
 import type { State } from './state-schema.js';
 import { checkInitialState } from './typed-state.js';
 import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { runStepNodes } from './direct-step.js';
 import { emitFailedRun, emitSnapshot } from './run-events.js';
-import { reduceFallback, reduceRecords, reduceStep, route, type FailedNode, type ReplayedNode, type SettledNode } from './superstep.js';
-
-/** The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
-function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
-  let failures: FailedNode[] | undefined;
-  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
-  return failures;
-}
+import { failuresOf, reduceFallback, reduceStep, route, type FailedNode, type SettledNode } from './superstep.js';
 
 /** @internal */
 export interface GraphRunSettings {
@@ -44,6 +40,8 @@ export interface GraphRunSettings {
   /** Saves the run's checkpoints under `runId` (default: the invocation id). */
   checkpointer?: Checkpointer | undefined;
   runId?: string | undefined;
+  /** How the run claims its checkpoint (see `run-lease.ts`). */
+  lease: LeaseSettings;
   telemetry: Telemetry;
   span: SpanHandle;
 }
@@ -67,15 +65,12 @@ function scopeSignalNow(this: RunScope): AbortSignal | undefined {
   return this.signal ?? this.idleSignal;
 }
 
-/** Listener failures kept per run (the count goes on). */
-const MAX_LISTENER_ERRORS = 100;
-
 /** @internal One run of a compiled graph. */
 export class GraphRun {
   private readonly scope: RunScope;
   private readonly checkpoints: RunCheckpoints | undefined;
-  private readonly listenerErrors: AgentError[] = [];
-  private listenerErrorCount = 0;
+  /** What the run's listener threw, once it threw. */
+  private listenerErrors: ListenerErrors | undefined;
 
   constructor(
     private readonly parts: Readonly<GraphParts>,
@@ -103,14 +98,14 @@ export class GraphRun {
             try {
               listener(event);
             } catch (error) {
-              this.listenerFailed(error, event);
+              (this.listenerErrors ??= new ListenerErrors()).add(error, event);
             }
           }
         : () => {},
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
-      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal);
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint, parts.schema.executionErrorKeys);
       this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
     }
   }
@@ -118,21 +113,52 @@ export class GraphRun {
   /** Runs the graph anew on `input`, or continues from the run's checkpoint (see {@link StartMode}). */
   async start(input: State, mode: StartMode): Promise<GraphOutcome> {
     const checkpoints = this.checkpoints;
-    if (mode === 'run' || !checkpoints) return this.execute(input);
-    let loaded: LoadedCheckpoint | undefined;
+    if (!checkpoints) return this.execute(input);
     try {
-      loaded = await checkpoints.load(this.parts);
-    } catch (error) {
-      return this.stopped(error, {}, 0, 0);
+      return await this.startCheckpointed(checkpoints, input, mode);
+    } finally {
+      await checkpoints.end(this.scope.signal?.aborted === true);
     }
-    if (!loaded) {
-      if (mode !== 'resume') return this.execute(input);
-      const message = `there is no checkpoint of run ${JSON.stringify(checkpoints.runId)} to resume (never saved, deleted, or forgotten by a bounded store): run the graph anew`;
-      return this.fail({}, [], 0, new WorkflowError(message, { code: CHECKPOINT_NOT_FOUND }), 0);
+  }
+
+  /**
+   * A checkpointed run: the checkpoint read first — a fresh run claims it with its first write; a resume claims it
+   * before it runs a node (a claim that loses a race reads it again, up to three times); a completed one is replayed.
+   */
+  private async startCheckpointed(checkpoints: RunCheckpoints, input: State, mode: StartMode): Promise<GraphOutcome> {
+    for (let tries = 1; ; tries++) {
+      let stored: unknown;
+      let loaded: LoadedCheckpoint | undefined;
+      try {
+        stored = await checkpoints.read();
+        if (mode !== 'run' && stored !== undefined && stored !== null) loaded = checkpoints.decode(stored, this.parts);
+      } catch (error) {
+        return this.stopped(error, {}, 0, 0);
+      }
+      if (!loaded) {
+        if (mode === 'resume') return this.fail({}, [], 0, checkpointNotFound(checkpoints.runId), 0);
+        const refusal = checkpoints.admit(stored, 'run');
+        return refusal ? this.fail({}, [], 0, refusal, 0) : this.execute(input);
+      }
+      if (loaded.status === 'completed') {
+        emitSnapshot(this.scope, loaded.state, loaded.step);
+        return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
+      }
+      // A typed state is checked as a fresh run's is: a checkpoint from before a schema change fails here, not later.
+      const { validator } = this.parts.schema;
+      const checked = validator && (await checkInitialState(validator, loaded.state, `the state of run ${preview(checkpoints.runId, 200)}'s checkpoint`, loaded.step));
+      if (checked && !checked.ok) return this.fail(loaded.state, [], loaded.step, checked.error, 0);
+      const refusal = checkpoints.admit(stored, 'resume');
+      if (refusal) return this.fail({}, [], 0, refusal, 0);
+      let claimed: boolean;
+      try {
+        claimed = await checkpoints.claim(loaded.checkpoint);
+      } catch (error) {
+        return this.stopped(error, loaded.state, loaded.step, 0);
+      }
+      if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded);
+      if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
-    if (loaded.status !== 'completed') return this.loop(loaded.state, loaded.pending, loaded.step, loaded.replayed);
-    emitSnapshot(this.scope, loaded.state, loaded.step);
-    return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
   }
 
   private async execute(input: State): Promise<GraphOutcome> {
@@ -156,18 +182,22 @@ export class GraphRun {
     return this.loop(state, pending, 0);
   }
 
-  /** Steps from `first` on; `replayed` (a resume) marks the first step as re-run and holds its nodes that already ran. */
-  private async loop(initial: State, due: readonly string[], first: number, replayed?: ReadonlyMap<number, ReplayedNode>): Promise<GraphOutcome> {
+  /**
+   * Steps from `first` on; `resumed` (a resume) marks the first step as re-run: its nodes that already ran, and the
+   * records of those that failed in it before.
+   */
+  private async loop(initial: State, due: readonly string[], first: number, resumed?: Pick<LoadedCheckpoint, 'replayed' | 'priors'>): Promise<GraphOutcome> {
     const { stepLimit } = this.parts;
     let state = initial;
     let pending = due;
     let step = first;
-    let replay = replayed;
+    let replay = resumed?.replayed;
+    let priors = resumed?.priors;
     try {
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
         if (step >= stepLimit) {
-          return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${pending.join(', ')}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
+          return this.fail(state, [], step, new WorkflowError(`The graph did not finish within the step limit of ${stepLimit}; still pending: ${nameIds(pending)}`, { code: 'STEP_LIMIT', stepNumber: step }), step);
         }
         const snapshot = state;
         if (this.scope.checkpoint) this.scope.checkpoint.resuming = replay !== undefined; // children of a re-run step resume
@@ -176,7 +206,8 @@ export class GraphRun {
         // A step that ran synchronously still yields once, as an awaited node would: other work (an abort among it)
         // gets its turn between steps.
         const outcomes = await running;
-        const reducing = reduceStep(this.scope, snapshot, outcomes, step);
+        const reducing = reduceStep(this.scope, snapshot, outcomes, step, priors);
+        priors = undefined;
         const reduced = reducing instanceof Promise ? await reducing : reducing;
         state = reduced.state;
         const failures = failuresOf(reduced.settled);
@@ -211,16 +242,14 @@ export class GraphRun {
   }
 
   /**
-   * A failed step: with a checkpointer, its `failed` checkpoint first — the step's input state plus the failures'
-   * records, and the nodes that succeeded, so a resume runs only the failed ones — then the fatal path.
+   * A failed step: with a checkpointer, its `failed` checkpoint first — the step's input state, the nodes that
+   * succeeded (a resume runs only the failed ones) and the failed ones' records — then the fatal path.
    */
   private async failStep(snapshot: State, pending: readonly string[], settled: readonly SettledNode[], failures: readonly FailedNode[], state: State, step: number, runError?: WorkflowError): Promise<GraphOutcome> {
     let checkpointError: unknown;
     if (this.checkpoints) {
-      const saved: State = { ...snapshot };
-      for (const failure of failures) for (const update of failure.fallbackUpdates) reduceRecords(this.scope, saved, update);
       try {
-        await this.checkpoints.save('failed', step, saved, pending, settled);
+        await this.checkpoints.save('failed', step, snapshot, pending, settled);
       } catch (error) {
         if (this.scope.signal?.aborted) return this.stopped(error, state, step);
         checkpointError = error;
@@ -236,36 +265,13 @@ export class GraphRun {
   private fail(state: State, failures: readonly FailedNode[], step: number, runError?: WorkflowError, stepsRun = step + 1, checkpointError?: unknown): GraphOutcome {
     const fallbackState: State = { ...state };
     for (const failure of failures) for (const update of failure.fallbackUpdates) reduceFallback(this.scope, fallbackState, update);
-    let error: WorkflowError;
-    if (!runError) {
-      const first = failures[0] as FailedNode;
-      const others = failures.slice(1).map((failure) => failure.node.id);
-      const attempts = first.attempts > 1 ? ` after ${first.attempts} attempts` : '';
-      error = new WorkflowError(
-        `execution failed at step ${step}: node ${first.node.id} execution failed${attempts}: ${messageOf(first.error)}${others.length > 0 ? ` (also failed in this step: ${others.join(', ')})` : ''}`,
-        { nodeId: first.node.id, stepNumber: step, code: toResponseError(first.error)?.code, cause: first.error, fallbackState },
-      );
-    } else {
-      error = new WorkflowError(runError.message, { nodeId: runError.nodeId, stepNumber: runError.stepNumber, code: runError.code, cause: runError.cause, problems: runError.problems, fallbackState });
-    }
-    if (checkpointError !== undefined) {
-      error = new WorkflowError(`${error.message}; and ${messageOf(checkpointError)}`, { nodeId: error.nodeId, stepNumber: step, code: CHECKPOINT_FAILED, cause: checkpointError, fallbackState });
-    }
+    const error = runFailure(step, failures, runError, fallbackState, checkpointError);
     emitFailedRun(this.scope, fallbackState, error, step);
     return { status: 'failed', error, fallbackState, steps: stepsRun, ...this.listenerReport() };
   }
 
-  private listenerFailed(error: unknown, event: RunEvent): void {
-    this.listenerErrorCount++;
-    if (this.listenerErrors.length >= MAX_LISTENER_ERRORS) return;
-    this.listenerErrors.push(new AgentError(`A graph onEvent listener threw on a ${event.response?.object ?? 'state'} event: ${messageOf(error)}`, { cause: error }));
-  }
-
   /** The listener failures of the run, when there were any. */
   private listenerReport(): { listenerErrors?: readonly AgentError[] } {
-    if (this.listenerErrorCount === 0) return {};
-    const errors = [...this.listenerErrors];
-    if (this.listenerErrorCount > errors.length) errors.push(new AgentError(`… and ${this.listenerErrorCount - errors.length} more listener failures`));
-    return { listenerErrors: errors };
+    return this.listenerErrors === undefined ? {} : { listenerErrors: this.listenerErrors.report() };
   }
 }

@@ -1,3 +1,4 @@
+import { preview } from '../internal/json.js';
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
@@ -56,7 +57,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
   const problems: string[] = [];
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
   problems.push(...telemetryProblems(options.telemetry));
-  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${JSON.stringify(name)} options`, problems);
+  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${preview(name, 200)} options`, problems);
   return {
     name,
     graph,
@@ -78,7 +79,8 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         return queue;
       }
       // The run id is the invocation id. Its own checkpointer: resume an unfinished run. A parent's: resume any (the
-      // parent re-runs this node only in a resumed step, and a child that completed then is replayed).
+      // parent re-runs this node only in a resumed step, and a child that completed then is replayed), as a child run:
+      // the parent's claim on its own checkpoint is what keeps a second run out.
       const checkpointer = inherited ?? options.checkpointer;
       const mode = checkpointer === undefined ? 'run' : 'any';
       const runOptions = {
@@ -94,7 +96,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
         workflowName: name,
       };
       graph
-        .start(input, runOptions, mode)
+        .start(input, runOptions, mode, inherited !== undefined)
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));

@@ -1,22 +1,19 @@
-export {
-  InMemoryCheckpointer,
-  parseGraphCheckpoint,
-  type Checkpointer,
-  type CheckpointNodeResult,
-  type GraphCheckpoint,
-  type InMemoryCheckpointerOptions,
-} from './checkpoint.js';
+export { parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
+export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './in-memory-checkpointer.js';
 export { Command } from './command.js';
 export { CompiledGraph, type GraphOutcome, type GraphResumeOptions, type GraphRunOptions } from './compiled-graph.js';
 export {
   CHECKPOINT_FAILED,
   CHECKPOINT_INVALID,
   CHECKPOINT_NOT_FOUND,
+  CHILD_RUN_SEPARATOR,
   END,
   EXECUTION_ERROR_EVENT_TYPE,
   FALLBACK_STATE_EVENT_TYPE,
   NODE_TIMEOUT,
   NodeType,
+  RESUME_IN_PROGRESS,
+  RUN_TAKEN_OVER,
   Severity,
   START,
   STATE_DELTA_EVENT_TYPE,

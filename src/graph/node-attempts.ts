@@ -11,7 +11,7 @@ import type { CompiledNode } from './compiled-graph.js';
 import { attemptContext } from './attempt-context.js';
 import { EXECUTION, type NodeCallbackContext } from './node-context.js';
 import { metadataTail } from './metadata-tails.js';
-import { emitNodeEvent, isRetryableNodeError, type RunScope } from './node-runner.js';
+import { callbackFailure, emitNodeEvent, isRetryableNodeError, type RunScope } from './node-runner.js';
 import { traceNodeRetry } from './node-span.js';
 import { NodeTimer } from './node-timer.js';
 import type { State } from './state-schema.js';
@@ -69,8 +69,13 @@ export async function attempts(
         }
       } catch (error) {
         if (scope.signal?.aborted) throw scope.signal.reason;
-        const willRetry = attempt < node.retryOptions.maxAttempts && retries(node, error);
-        for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+        const willRetry = attempt < node.retryOptions.maxAttempts && retries(node, error, context.stepNumber);
+        try {
+          for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+        } catch (thrown) {
+          if (scope.signal?.aborted) throw scope.signal.reason;
+          throw callbackFailure(node, context.stepNumber, 'onNodeError', thrown, error); // not retried: the callback is broken
+        }
         if (!willRetry) throw error;
         failure = error;
       }
@@ -85,9 +90,16 @@ export async function attempts(
   }
 }
 
-/** @internal Whether the node's retry policy retries `error` (its `retryOn`, else {@link isRetryableNodeError}). */
-export function retries(node: CompiledNode, error: unknown): boolean {
-  return (node.retry?.retryOn ?? isRetryableNodeError)(error);
+/**
+ * @internal Whether the node's retry policy retries `error` (its `retryOn`, else {@link isRetryableNodeError}); a
+ * `retryOn` that throws fails the node with its throw, the node's own failure kept in view.
+ */
+export function retries(node: CompiledNode, error: unknown, step: number): boolean {
+  try {
+    return (node.retry?.retryOn ?? isRetryableNodeError)(error);
+  } catch (thrown) {
+    throw callbackFailure(node, step, 'retryOn', thrown, error);
+  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

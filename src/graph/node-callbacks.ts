@@ -41,9 +41,10 @@ export interface NodeCallbacks {
   /**
    * After the node's final attempt, with its result and error (`undefined` on success). Returning a value other than
    * `undefined`/`null` overrides: the result is replaced and the error cleared for the remaining callbacks, so a
-   * failed node is recovered. Throwing fails the node.
+   * failed node is recovered. Throwing fails the node with the throw as its cause (a failure it had kept in view: its
+   * message and `code`), and the callbacks after it see that failure, so a collector among them records it.
    */
   afterNode?: (context: NodeCallbackContext, state: State, result: unknown, error: unknown) => unknown;
-  /** On every failed attempt, retries included (observation only). */
+  /** On every failed attempt, retries included (observation only; throwing fails the node, not retried, as `afterNode`'s throw does). */
   onNodeError?: (context: NodeCallbackContext, state: State, error: unknown, info: NodeAttemptInfo) => unknown;
 }

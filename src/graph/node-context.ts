@@ -11,7 +11,7 @@ export const EXECUTION = Symbol.for('faultline.graph.execution');
 /** @internal A checkpointed run as its nodes see it (agent nodes run their children under it). */
 export interface CheckpointHooks {
   checkpointer: Checkpointer;
-  /** The run's id; a child agent's run is `${runId}/${nodeId}`. */
+  /** The run's id; a child agent's run is `${runId}${CHILD_RUN_SEPARATOR}${nodeId}`. */
   runId: string;
   /** True in the first step of a resume: a child that ran in it before resumes from its own checkpoint. */
   resuming: boolean;

@@ -2,7 +2,7 @@
  * What `addNode` accepts besides the node function (retries, a time limit, a fallback, callbacks), and the checks
  * `compile()` reports for them. The graph's builder collects the problems; nothing here throws.
  */
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { State } from './state-schema.js';
@@ -58,7 +58,7 @@ export type NodeBehaviourOptions<U = State> = Pick<NodeOptions<U>, 'retry' | 'ca
 
 /** @internal The problems of node `id`'s options (unknown `goto` targets are found later, at `compile()`). */
 export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): string[] {
-  const name = `node ${JSON.stringify(id)}`;
+  const name = `node ${preview(id, 200)}`;
   const problems = retryOptionProblems(options.retry, `${name} retry`);
   if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') problems.push(`${name} retry.retryOn must be a function`);
   const { timeoutMs, fallback } = options;

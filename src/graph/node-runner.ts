@@ -7,7 +7,7 @@ import { ErrorType } from '../errors/constants.js';
 import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf, read } from '../internal/error-chain.js';
-import { defineData, isPlainObject } from '../internal/json.js';
+import { defineData, isPlainObject, preview, truncate } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
 import { Command } from './command.js';
@@ -100,13 +100,13 @@ export function checkResult(node: GraphNode, result: unknown): State | Command<S
   if (result === undefined || result === null) return undefined;
   if (Command.isInstance(result)) return result.update === undefined ? (result as Command<State>) : new Command({ update: materialize(node, result.update), goto: result.goto });
   if (isPlainObject(result)) return materialize(node, result);
-  throw new WorkflowError(`node ${node.id} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
+  throw new WorkflowError(`node ${truncate(node.id, 200)} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
     nodeId: node.id,
   });
 }
 
 function materialize(node: GraphNode, update: unknown): State {
-  if (!isPlainObject(update)) throw new WorkflowError(`node ${node.id} returned a Command whose update is not a state update object`, { nodeId: node.id });
+  if (!isPlainObject(update)) throw new WorkflowError(`node ${truncate(node.id, 200)} returned a Command whose update is not a state update object`, { nodeId: node.id });
   const keys = Object.keys(update);
   const copy: State = { ...updateTemplate(node, keys) };
   for (const key of keys) {
@@ -114,7 +114,7 @@ function materialize(node: GraphNode, update: unknown): State {
     try {
       value = update[key];
     } catch (error) {
-      throw new WorkflowError(`node ${node.id} returned an update whose key ${JSON.stringify(key)} cannot be read: ${messageOf(error)}`, { nodeId: node.id, cause: error });
+      throw new WorkflowError(`node ${truncate(node.id, 200)} returned an update whose key ${preview(key, 200)} cannot be read: ${messageOf(error)}`, { nodeId: node.id, cause: error });
     }
     defineData(copy, key, value);
   }
@@ -214,9 +214,23 @@ async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: 
   return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, hooks, errorTail: PHASE_ERROR, span });
 }
 
+/**
+ * @internal A node callback's throw as the node's failure: the callback's error as its cause, and the node's own
+ * failure, if it had one, kept in view (its message, its `code`).
+ */
+export function callbackFailure(node: GraphNode, step: number, callback: string, thrown: unknown, failure: unknown): WorkflowError {
+  const during = failure === undefined ? '' : ` (while handling the node's failure: ${messageOf(failure)})`;
+  return new WorkflowError(`${callback} callback failed for node ${truncate(node.id, 200)}: ${messageOf(thrown)}${during}`, {
+    nodeId: node.id,
+    stepNumber: step,
+    code: failure === undefined ? undefined : toResponseError(failure)?.code,
+    cause: thrown,
+  });
+}
+
 /** @internal What a node threw, as its failure: a thrown null/undefined still is one, given a shape the collector records. */
 export function failureOf(node: GraphNode, step: number, caught: unknown): unknown {
-  return caught ?? new WorkflowError(`node ${node.id} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
+  return caught ?? new WorkflowError(`node ${truncate(node.id, 200)} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
 }
 
 /**
@@ -273,9 +287,11 @@ async function settleUntraced(scope: RunScope, node: CompiledNode, context: Node
       }
     } catch (callbackError) {
       if (scope.signal?.aborted) throw scope.signal.reason;
-      const wrapped = new WorkflowError(`after node callback failed for node ${node.id}: ${messageOf(callbackError)}`, { nodeId: node.id, stepNumber: step, cause: callbackError });
-      emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, wrapped);
-      return { ok: false, node, error: wrapped, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };
+      // The throw fails the node, and the callbacks after it see that failure: a collector among them records it.
+      error = callbackFailure(node, step, 'after node', callbackError, failed ? error : undefined);
+      failed = true;
+      recovered = false;
+      emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_AFTER_CALLBACK, error);
     }
   }
   if (failed) return { ok: false, node, error, attempts: settling.attempts, fallbackUpdates: fallbackUpdatesOf(hooks) };

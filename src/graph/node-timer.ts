@@ -3,6 +3,7 @@
  * when the time is up that signal aborts with a retryable `NODE_TIMEOUT` `WorkflowError` and the attempt ends with
  * it at once, whether or not the node listens — what the node returns or emits afterwards is discarded.
  */
+import { truncate } from '../internal/json.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { NODE_TIMEOUT } from './constants.js';
@@ -24,7 +25,7 @@ export class NodeTimer implements SignalSource {
     if (controller.signal.aborted) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      const message = `node ${node.id} did not finish within its timeoutMs of ${timeoutMs} ms (attempt ${attempt}, step ${step}); its signal was aborted and a late result will be discarded: pass context.signal to what the node waits on, or raise timeoutMs`;
+      const message = `node ${truncate(node.id, 200)} did not finish within its timeoutMs of ${timeoutMs} ms (attempt ${attempt}, step ${step}); its signal was aborted and a late result will be discarded: pass context.signal to what the node waits on, or raise timeoutMs`;
       controller.abort(new WorkflowError(message, { code: NODE_TIMEOUT, retryable: true, nodeId: node.id, stepNumber: step }));
     }, clampDelay(timeoutMs));
   }

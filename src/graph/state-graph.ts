@@ -4,7 +4,8 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { compileDraft, type CompileOptions } from './compile-graph.js';
 import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
-import { END, NodeType, START } from './constants.js';
+import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './constants.js';
+import { preview } from '../internal/json.js';
 import { llmNode, type LLMNodeOptions } from './llm-node.js';
 import type { NodeCallbacks } from './node-callbacks.js';
 import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './node-function.js';
@@ -81,13 +82,14 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
    */
   addNode<Id extends string, const E extends readonly string[] = readonly string[]>(id: Id, run: NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>>, options: NodeOptions<U, E> = {}): StateGraph<S, U, N | Id> {
     if (typeof id !== 'string' || id.trim() === '') {
-      this.problems.push(`a node id must be a non-empty string (got ${JSON.stringify(id) ?? String(id)})`);
+      this.problems.push(`a node id must be a non-empty string (got ${preview(id, 200)})`);
       return this.widened<Id>();
     }
-    if (id === START || id === END) this.problems.push(`node id ${JSON.stringify(id)} is reserved`);
-    if (this.nodes.has(id)) this.problems.push(`node ${JSON.stringify(id)} is added twice`);
-    if (isCompiledGraph(run)) this.problems.push(`node ${JSON.stringify(id)} needs a function, not a compiled graph: run a compiled graph as a node with addSubgraph(${JSON.stringify(id)}, graph)`);
-    else if (typeof run !== 'function') this.problems.push(`node ${JSON.stringify(id)} needs a function`);
+    if (id === START || id === END) this.problems.push(`node id ${preview(id, 200)} is reserved`);
+    if (id.includes(CHILD_RUN_SEPARATOR)) this.problems.push(`node id ${preview(id, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which joins subgraph run ids: choose another`);
+    if (this.nodes.has(id)) this.problems.push(`node ${preview(id, 200)} is added twice`);
+    if (isCompiledGraph(run)) this.problems.push(`node ${preview(id, 200)} needs a function, not a compiled graph: run a compiled graph as a node with addSubgraph(${preview(id, 200)}, graph)`);
+    else if (typeof run !== 'function') this.problems.push(`node ${preview(id, 200)} needs a function`);
     this.problems.push(...nodeOptionProblems(id, options));
     this.nodes.set(id, {
       id,
@@ -110,7 +112,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
    */
   addAgentNode<Id extends string>(id: Id, agent: RunnableAgent, options: AgentNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!agent || typeof agent.runEvents !== 'function') {
-      this.problems.push(`agent node ${JSON.stringify(id)} needs an agent with runEvents() (see toRunnableAgent)`);
+      this.problems.push(`agent node ${preview(id, 200)} needs an agent with runEvents() (see toRunnableAgent)`);
       return this.widened<Id>();
     }
     return this.addBuilt(id, agentNode(id, agent, this.schema, options), NodeType.Agent, options);
@@ -127,7 +129,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
    */
   addSubgraph<Id extends string>(id: Id, graph: CompiledGraph<any, any>, options: SubgraphNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!isCompiledGraph(graph)) {
-      this.problems.push(`subgraph node ${JSON.stringify(id)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
+      this.problems.push(`subgraph node ${preview(id, 200)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
       return this.widened<Id>();
     }
     return this.addBuilt(id, subgraphNode(id, graph, this.schema, options), NodeType.Agent, options);
@@ -136,7 +138,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   /** Adds a node that makes one model call over the state's messages (see `routeToolCalls` for the tool loop). */
   addLLMNode<Id extends string>(id: Id, client: ChatClient, options: LLMNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
     if (!client || typeof client.stream !== 'function') {
-      this.problems.push(`LLM node ${JSON.stringify(id)} needs a chat client`);
+      this.problems.push(`LLM node ${preview(id, 200)} needs a chat client`);
       return this.widened<Id>();
     }
     return this.addBuilt(id, llmNode(id, client, options), NodeType.LLM, options);
@@ -164,7 +166,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   addConditionalEdges<const M extends Readonly<Record<string, N | typeof END>>>(from: N, router: Router<S, string extends N ? string : Extract<keyof M, string>>, pathMap: M): this;
   addConditionalEdges(from: N, router: Router<S, N | typeof END>): this;
   addConditionalEdges(from: string, router: Router<S>, pathMap?: Readonly<Record<string, string>>): this {
-    if (typeof router !== 'function') this.problems.push(`the conditional edge from ${JSON.stringify(from)} needs a router function`);
+    if (typeof router !== 'function') this.problems.push(`the conditional edge from ${preview(from, 200)} needs a router function`);
     this.branches.push({ from, router, pathMap: pathMap ? { ...pathMap } : undefined });
     return this;
   }

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { defineData, isForbiddenKey, isPlainObject } from '../internal/json.js';
+import { defineData, isForbiddenKey, isPlainObject, preview } from '../internal/json.js';
 import type { ChatMessage } from '../chat/core/types.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 
@@ -75,7 +75,7 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
   /** Adds (or replaces) a field; its type joins the schema's. */
   addField<K extends string, T = unknown, V = T>(name: K, field: StateField<T, V> = {}): WithField<S, U, K, T, V> {
     if (typeof name !== 'string' || name === '' || isForbiddenKey(name)) {
-      throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${JSON.stringify(name)})`]);
+      throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${preview(name, 200)})`]);
     }
     this.fields.set(name, field as StateField);
     this.#shape = undefined;
@@ -161,7 +161,7 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
     try {
       return reducer(target[key], value);
     } catch (error) {
-      throw new WorkflowError(`the reducer of state key ${JSON.stringify(key)} threw: ${messageOf(error)}`, { cause: error });
+      throw new WorkflowError(`the reducer of state key ${preview(key, 200)} threw: ${messageOf(error)}`, { cause: error });
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
+import { defineData, preview, truncate } from '../internal/json.js';
 import { Command } from './command.js';
 import { END, Severity } from './constants.js';
 import { createExecutionError } from './execution-error.js';
@@ -25,6 +26,13 @@ export type ReplayedNode = SucceededNode & { replay: readonly State[] };
 export interface SettledNode {
   outcome: NodeOutcome;
   applied: readonly State[];
+}
+
+/** @internal The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
+export function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
+  let failures: FailedNode[] | undefined;
+  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
+  return failures;
 }
 
 /** The state update a node result carries, if any. */
@@ -57,20 +65,50 @@ export function reduceRecords(scope: RunScope, state: State, update: State): voi
 }
 
 /**
- * @internal Reduces one fallback update (a node's `emitCustomStateDelta`, the collector's fatal record). Should a
- * business key's reducer throw, the update's execution-error records are reduced on their own: a record is never lost.
+ * @internal Reduces the business keys of a failed node's fallback update (a node's `emitCustomStateDelta`) into the
+ * fallback state. Its execution-error records (the collector's fatal one among them) were reduced in the node's place
+ * in its step already, so a business key's reducer that throws costs no record.
  */
 export function reduceFallback(scope: RunScope, state: State, update: State): void {
-  if (reduce(scope, state, update) !== undefined) reduceRecords(scope, state, update);
+  const recordKeys = scope.parts.schema.executionErrorKeys;
+  let business: State | undefined;
+  for (const key of Object.keys(update)) if (!recordKeys.includes(key)) defineData((business ??= {}), key, update[key]);
+  if (business !== undefined) reduce(scope, state, business);
+}
+
+/** Whether an update carries execution-error records. */
+function hasRecords(scope: RunScope, update: State): boolean {
+  for (const key of scope.parts.schema.executionErrorKeys) if (Object.hasOwn(update, key)) return true;
+  return false;
+}
+
+/**
+ * @internal The records of a resumed step's nodes that failed in it before, by index (from the `failed` checkpoint):
+ * reduced in the node's place, before its new outcome, so the run's records keep the order they had.
+ */
+export type PriorRecords = ReadonlyMap<number, readonly State[]>;
+
+/**
+ * A failed node's records (those of its fallback updates: the collector's fatal record) reduced in its place: the
+ * records of a step are in trigger order, whether its nodes succeeded, recovered or failed.
+ */
+function placeFailure(scope: RunScope, snapshot: State, next: State | undefined, outcome: FailedNode): State | undefined {
+  let state = next;
+  for (const update of outcome.fallbackUpdates) {
+    if (!hasRecords(scope, update)) continue;
+    state ??= { ...snapshot };
+    reduceRecords(scope, state, update);
+  }
+  return state;
 }
 
 /**
  * @internal Reduces a step's outcomes into one copy of `snapshot` (none when no node updates it), in trigger order:
  * a step costs time linear in its updates, however many nodes ran (a 10,000-node fan-out copies the state once).
  */
-export function reduceStep(scope: RunScope, snapshot: State, outcomes: ReadonlyArray<NodeOutcome | ReplayedNode>, step: number): ReducedStep | Promise<ReducedStep> {
+export function reduceStep(scope: RunScope, snapshot: State, outcomes: ReadonlyArray<NodeOutcome | ReplayedNode>, step: number, priors?: PriorRecords): ReducedStep | Promise<ReducedStep> {
   // Synchronous unless a reducer throws (then the failing node's callbacks run): a step costs no extra tick.
-  return reduceFrom(scope, snapshot, outcomes, step, 0, undefined, []);
+  return reduceFrom(scope, snapshot, outcomes, step, 0, undefined, [], priors);
 }
 
 /** The step's state and its settled nodes. */
@@ -82,31 +120,48 @@ export interface ReducedStep {
 /** What a node that reduced nothing applied. */
 const NOTHING: readonly State[] = Object.freeze([]);
 
-function reduceFrom(scope: RunScope, snapshot: State, outcomes: ReadonlyArray<NodeOutcome | ReplayedNode>, step: number, start: number, from: State | undefined, settled: SettledNode[]): ReducedStep | Promise<ReducedStep> {
+function reduceFrom(
+  scope: RunScope,
+  snapshot: State,
+  outcomes: ReadonlyArray<NodeOutcome | ReplayedNode>,
+  step: number,
+  start: number,
+  from: State | undefined,
+  settled: SettledNode[],
+  priors: PriorRecords | undefined,
+): ReducedStep | Promise<ReducedStep> {
   let next = from;
   for (let at = start; at < outcomes.length; at++) {
     const outcome = outcomes[at] as NodeOutcome | ReplayedNode;
+    const prior = priors?.get(at);
+    if (prior !== undefined) {
+      next ??= { ...snapshot };
+      for (const update of prior) reduceRecords(scope, next, update);
+    }
     if (!outcome.ok) {
-      settled.push({ outcome, applied: NOTHING });
+      next = placeFailure(scope, snapshot, next, outcome);
+      settled.push({ outcome, applied: prior ?? NOTHING });
       continue;
     }
     const replay = (outcome as Partial<ReplayedNode>).replay;
     const last = replay === undefined ? updateOf(outcome.result) : replay[replay.length - 1];
     if (last === undefined) {
-      settled.push({ outcome, applied: NOTHING });
+      settled.push({ outcome, applied: prior ?? NOTHING });
       continue;
     }
     next ??= { ...snapshot };
     if (replay !== undefined) for (let index = 0; index < replay.length - 1; index++) reduceRecords(scope, next, replay[index] as State);
     const failure = reduce(scope, next, last);
     if (failure === undefined) {
-      settled.push({ outcome, applied: replay ?? [last] });
+      const applied = replay ?? [last];
+      settled.push({ outcome, applied: prior === undefined ? applied : [...prior, ...applied] });
       continue;
     }
     const state = next;
     return reduceFailed(scope, state, outcome, last, snapshot, step, failure).then((handled) => {
-      settled.push(handled);
-      return reduceFrom(scope, snapshot, outcomes, step, at + 1, state, settled);
+      if (!handled.outcome.ok) placeFailure(scope, snapshot, state, handled.outcome);
+      settled.push(prior === undefined ? handled : { outcome: handled.outcome, applied: [...prior, ...handled.applied] });
+      return reduceFrom(scope, snapshot, outcomes, step, at + 1, state, settled, priors);
     });
   }
   return { state: next ?? snapshot, settled };
@@ -122,23 +177,23 @@ async function reduceFailed(scope: RunScope, next: State, outcome: SucceededNode
   const { node } = outcome;
   const records = recordsOf(scope, update);
   reduceRecords(scope, next, records);
-  const error = new WorkflowError(`node ${node.id}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
+  const error = new WorkflowError(`node ${truncate(node.id, 200)}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
   const handled = await failNodeUpdate(scope, node, snapshot, step, error, outcome.attempts);
   const recovery = handled.ok ? updateOf(handled.result) : undefined;
   if (!handled.ok || recovery === undefined) return { outcome: handled, applied: [records, {}] };
   const again = reduce(scope, next, recovery);
   if (again === undefined) return { outcome: handled, applied: [records, recovery] };
   reduceRecords(scope, next, recovery);
-  const final = new WorkflowError(`node ${node.id}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
+  const final = new WorkflowError(`node ${truncate(node.id, 200)}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
   const record = createExecutionError({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step }, final, Severity.Fatal);
   const fatal = Object.fromEntries(scope.parts.schema.executionErrorKeys.map((key) => [key, [record]]));
-  return { outcome: { ok: false, node, error: final, attempts: outcome.attempts, fallbackUpdates: [fatal] }, applied: [] };
+  return { outcome: { ok: false, node, error: final, attempts: outcome.attempts, fallbackUpdates: [fatal] }, applied: [records, recordsOf(scope, recovery)] };
 }
 
 /** @internal The compiled node `id`. */
 export function nodeOf(scope: RunScope, id: string) {
   const node = scope.parts.nodes.get(id);
-  if (!node) throw new WorkflowError(`execution routed to unknown node ${JSON.stringify(id)}`, { nodeId: id });
+  if (!node) throw new WorkflowError(`execution routed to unknown node ${preview(id, 200)}`, { nodeId: id });
   return node;
 }
 
@@ -212,13 +267,13 @@ function routeFrom(routing: Routing, at: number, branchAt: number): string[] | P
 }
 
 function routerFailed(routing: Routing, id: string, error: unknown): WorkflowError {
-  return new WorkflowError(`execution failed at step ${routing.step}: the router after node ${id} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: routing.step, cause: error });
+  return new WorkflowError(`execution failed at step ${routing.step}: the router after node ${truncate(id, 200)} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: routing.step, cause: error });
 }
 
 function choose(routing: Routing, id: string, branch: GraphBranch, choice: string | readonly string[]): void {
   for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
     const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
-    if (target === undefined) throw new WorkflowError(`execution failed at step ${routing.step}: the router after node ${id} chose ${JSON.stringify(key)}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
+    if (target === undefined) throw new WorkflowError(`execution failed at step ${routing.step}: the router after node ${truncate(id, 200)} chose ${preview(key, 200)}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
     add(routing, id, target);
   }
 }
@@ -228,7 +283,7 @@ function add(routing: Routing, from: string, target: string): void {
   const { next } = routing;
   if (routing.seen === undefined && next.length >= LINEAR_LOOKUP) routing.seen = new Set(next);
   if (routing.seen ? routing.seen.has(target) : next.includes(target)) return;
-  if (!routing.scope.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${routing.step}: node ${from} routed to unknown node ${JSON.stringify(target)}`, { nodeId: from, stepNumber: routing.step });
+  if (!routing.scope.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${routing.step}: node ${truncate(from, 200)} routed to unknown node ${preview(target, 200)}`, { nodeId: from, stepNumber: routing.step });
   routing.seen?.add(target);
   next.push(target);
 }

@@ -1,4 +1,5 @@
 /** A graph node that runs the tool calls of the last assistant message through `runToolCall`. */
+import { preview } from '../internal/json.js';
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ObjectType } from '../runner/constants.js';
 import { createEvent } from '../runner/event.js';
@@ -42,8 +43,8 @@ export function pendingToolCalls(messages: readonly ChatMessage[]): ToolCall[] {
 /** The node function of a tools node: one tool message per pending call, in call order. */
 /** @internal Every problem with a tools node's tools and options, as sentences for `compile()`. */
 export function toolsNodeProblems(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions): string[] {
-  if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) return [`tools node ${JSON.stringify(id)} needs tools made by defineTool()`];
-  const logger = toolLogOptionProblem(options.logger, `tools node ${JSON.stringify(id)}: logger`);
+  if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) return [`tools node ${preview(id, 200)} needs tools made by defineTool()`];
+  const logger = toolLogOptionProblem(options.logger, `tools node ${preview(id, 200)}: logger`);
   return logger ? [logger] : [];
 }
 

@@ -6,7 +6,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
-import { isPlainObject, truncate } from '../internal/json.js';
+import { isPlainObject, preview, truncate } from '../internal/json.js';
 import { isStandardSchema, type StandardSchemaV1 } from '../tools/standard-schema.js';
 import { formatPath } from '../tools/tool-arguments.js';
 import { STATE_INVALID } from './constants.js';
@@ -87,7 +87,7 @@ export function stateSchema(source: unknown, fields?: unknown): StateSchema<any,
 
 /** @internal The problems of one field definition. */
 export function fieldProblems(name: string, definition: unknown): string[] {
-  const label = `field ${JSON.stringify(name)}`;
+  const label = `field ${preview(name, 200)}`;
   if (!isPlainObject(definition)) return [`${label} must be an object {reducer?, default?} (field<T>() makes one)`];
   const problems: string[] = [];
   if (definition.reducer !== undefined && typeof definition.reducer !== 'function') problems.push(`${label} reducer must be a function (existing, update) => value`);
@@ -96,21 +96,21 @@ export function fieldProblems(name: string, definition: unknown): string[] {
 }
 
 /**
- * @internal The state a run starts from, checked by the schema's validator: the validator's output over `state`
+ * @internal The state a run starts from (`subject`: a fresh run's first state, or a resumed checkpoint's), checked by the schema's validator: the validator's output over `state`
  * (keys the validator does not know — an execution-error field — are kept), or a `STATE_INVALID` error naming each
  * issue (paths and messages only, never the values).
  */
-export async function checkInitialState(validator: StandardSchemaV1, state: State): Promise<{ ok: true; state: State } | { ok: false; error: WorkflowError }> {
+export async function checkInitialState(validator: StandardSchemaV1, state: State, subject = "the run's first state", step = 0): Promise<{ ok: true; state: State } | { ok: false; error: WorkflowError }> {
   let result: StandardSchemaV1.Result<unknown>;
   try {
     result = await validator['~standard'].validate(state);
   } catch (error) {
-    return { ok: false, error: new WorkflowError(`the state schema could not check the run's first state: ${truncate(messageOf(error), 300)}`, { code: STATE_INVALID, stepNumber: 0, cause: error }) };
+    return { ok: false, error: new WorkflowError(`the state schema could not check ${subject}: ${truncate(messageOf(error), 300)}`, { code: STATE_INVALID, stepNumber: step, cause: error }) };
   }
   if (result.issues) {
     const problems = result.issues.slice(0, 50).map((issue) => `${formatPath(issue.path)}: ${truncate(issue.message, 200)}`);
     const more = result.issues.length > problems.length ? ` (and ${result.issues.length - problems.length} more)` : '';
-    return { ok: false, error: new WorkflowError(`the run's first state does not match the state schema: ${problems.join('; ')}${more}`, { code: STATE_INVALID, stepNumber: 0, problems }) };
+    return { ok: false, error: new WorkflowError(`${subject} does not match the state schema: ${problems.join('; ')}${more}`, { code: STATE_INVALID, stepNumber: step, problems }) };
   }
   return { ok: true, state: isPlainObject(result.value) ? { ...state, ...result.value } : state };
 }

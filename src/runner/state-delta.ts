@@ -6,7 +6,7 @@ import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { encodeJSON } from '../wire/safe-json.js';
 import { METADATA_STATE_KEYS, STATE_NOT_SERIALIZABLE } from './constants.js';
-import { defineData } from '../internal/json.js';
+import { defineData, preview, truncate } from '../internal/json.js';
 
 /** State as a delta encodes it: a plain object of named values (the graph's `State`). */
 type State = Record<string, unknown>;
@@ -49,12 +49,12 @@ export function encodeStateKeys(state: State): EncodedState {
         defineData(delta, key, null);
         continue;
       }
-      defineData(delta, key, encodeJSON(value, `state key ${JSON.stringify(key)}`, key));
+      defineData(delta, key, encodeJSON(value, `state key ${preview(key, 200)}`, truncate(key, 200))); // the path a failure names starts at the key: bounded
     } catch (error) {
       // tRPC-Agent-Go's wording ("marshal state delta key %q: …"), then where and why.
       const issues = SerializeError.isInstance(error) ? error.issues : [];
-      const why = issues[0] ? `${issues[0].path} ${issues[0].message}` : `it cannot be read: ${messageOf(error)}`;
-      failures.push(new SerializeError(`marshal state delta key ${JSON.stringify(key)}: ${why}`, { subject: `state key ${JSON.stringify(key)}`, issues, code: STATE_NOT_SERIALIZABLE, cause: error }));
+      const why = issues[0] ? `${truncate(issues[0].path, 400)} ${issues[0].message}` : `it cannot be read: ${messageOf(error)}`;
+      failures.push(new SerializeError(`marshal state delta key ${preview(key, 200)}: ${why}`, { subject: `state key ${preview(key, 200)}`, issues, code: STATE_NOT_SERIALIZABLE, cause: error }));
     }
   }
   return { delta, failures };

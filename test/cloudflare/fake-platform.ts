@@ -147,8 +147,12 @@ export class FakeNamespace implements DurableObjectNamespaceLike {
     return object;
   }
 
-  /** Every object's memory is lost (a restart, an eviction, a deploy); storage stays. */
+  /**
+   * Every object's memory is lost (a restart, an eviction, a deploy); storage stays. Each new instance gets its own
+   * storage object over the same data, as on the platform (a view of the last: what a test set on either applies).
+   */
   restart(): void {
     this.objects.clear();
+    for (const [name, storage] of this.storages) this.storages.set(name, new Proxy(storage, {}));
   }
 }

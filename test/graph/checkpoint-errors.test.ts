@@ -157,7 +157,7 @@ describe('a state key that is not JSON', () => {
       .compile();
     const outcome = expectCode(await compiled.run({}, { checkpointer: new InMemoryCheckpointer(), runId: 'r' }), CHECKPOINT_FAILED);
     expect(outcome.error.message).toContain('right is broken');
-    expect(outcome.error.message).toContain('the update of node left');
+    expect(outcome.error.message).toContain('the update of node "left"');
     expect(recordsOf(outcome.fallbackState).map((record) => record.nodeId)).toEqual(['right']);
   });
 });

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { markRecoverable } from '../../src/errors/index.js';
 import {
+  CHILD_RUN_SEPARATOR,
   Command,
   createGraphAgent,
   END,
@@ -97,28 +98,49 @@ export function completed(outcome: GraphOutcome): Extract<GraphOutcome, { status
   return outcome;
 }
 
-/** A checkpointer over plain storage that keeps every checkpoint it was given (JSON text in, a new object out). */
-export function recordingCheckpointer(): Checkpointer & { puts: GraphCheckpoint[]; store: Map<string, string> } {
+/**
+ * The `Checkpointer` of its documentation's example — a compare-and-swap over a plain Map, not exclusive (a claim
+ * lapses with its lease) — as a user would write it (JSON text in, a new object out).
+ */
+export function mapCheckpointer(): Checkpointer & { store: Map<string, string> } {
   const store = new Map<string, string>();
-  const puts: GraphCheckpoint[] = [];
   return {
     store,
-    puts,
     async get(runId) {
       const text = store.get(runId);
       return text === undefined ? undefined : (JSON.parse(text) as GraphCheckpoint);
     },
     async put(checkpoint) {
-      puts.push(structuredClone(checkpoint));
+      const stored = store.get(checkpoint.runId);
+      if (checkpoint.revision !== undefined && ((stored === undefined ? undefined : (JSON.parse(stored) as GraphCheckpoint).revision) ?? 0) !== checkpoint.revision - 1) return false;
       store.set(checkpoint.runId, JSON.stringify(checkpoint));
+      return true;
     },
     async delete(runId) {
-      for (const id of [...store.keys()]) if (id === runId || id.startsWith(`${runId}/`)) store.delete(id);
+      for (const id of [...store.keys()]) if (id === runId || id.startsWith(runId + CHILD_RUN_SEPARATOR)) store.delete(id);
     },
   };
 }
 
-/** The process "dies" right after the `kill`-th put of a running or completed checkpoint: that put throws. */
+/** A {@link mapCheckpointer} that keeps every checkpoint it was given and wrote. */
+export function recordingCheckpointer(): Checkpointer & { puts: GraphCheckpoint[]; store: Map<string, string> } {
+  const inner = mapCheckpointer();
+  const puts: GraphCheckpoint[] = [];
+  return {
+    ...inner,
+    puts,
+    async put(checkpoint) {
+      const written = await inner.put(checkpoint);
+      if (written) puts.push(structuredClone(checkpoint));
+      return written;
+    },
+  };
+}
+
+/**
+ * The process "dies" right after the `kill`-th put of a step's checkpoint (running, or completed): that put throws, and
+ * so does every later one (its release too: the claim is left behind, as a dead process leaves it).
+ */
 export function dyingCheckpointer(inner: Checkpointer, kill: number): Checkpointer & { dead: boolean } {
   let count = 0;
   const wrapper = {
@@ -127,11 +149,12 @@ export function dyingCheckpointer(inner: Checkpointer, kill: number): Checkpoint
     delete: (runId: string) => inner.delete(runId),
     async put(checkpoint: GraphCheckpoint) {
       if (wrapper.dead) throw new Error('the process is gone');
-      await inner.put(checkpoint);
-      if (checkpoint.status !== 'failed' && ++count === kill) {
+      const written = await inner.put(checkpoint);
+      if ((checkpoint.status === 'completed' || (checkpoint.status === 'running' && checkpoint.owner !== undefined)) && ++count === kill) {
         wrapper.dead = true;
         throw new Error('killed');
       }
+      return written;
     },
   };
   return wrapper;

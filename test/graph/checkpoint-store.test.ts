@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
-import { CHECKPOINT_INVALID, InMemoryCheckpointer, parseGraphCheckpoint, type Checkpointer, type GraphCheckpoint } from '../../src/graph/index.js';
+import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR as S, InMemoryCheckpointer, parseGraphCheckpoint, type Checkpointer, type GraphCheckpoint } from '../../src/graph/index.js';
 import { chainGraph, completed, failed, fanOutGraph, recordingCheckpointer, switches } from './checkpoint-fixtures.js';
 
 function checkpoint(runId: string, text = 'x'): GraphCheckpoint {
@@ -55,12 +55,13 @@ describe('InMemoryCheckpointer', () => {
 
   it('deletes a run with its subgraph runs, and only those', async () => {
     const store = new InMemoryCheckpointer();
-    for (const id of ['r1', 'r1/child', 'r1/child/grandchild', 'r10', 'r2/r1']) await store.put(checkpoint(id));
+    const ids = ['r1', `r1${S}child`, `r1${S}child${S}grandchild`, 'r10', `r2${S}r1`, 'r1/child'];
+    for (const id of ids) await store.put(checkpoint(id));
     await store.delete('r1');
-    expect(await Promise.all(['r1', 'r1/child', 'r1/child/grandchild', 'r10', 'r2/r1'].map(async (id) => (await store.get(id)) !== undefined))).toEqual([false, false, false, true, true]);
-    expect(store.size.runs).toBe(2);
+    expect(await Promise.all(ids.map(async (id) => (await store.get(id)) !== undefined))).toEqual([false, false, false, true, true, true]);
+    expect(store.size.runs).toBe(3);
     await store.delete('unknown');
-    expect(store.size.runs).toBe(2);
+    expect(store.size.runs).toBe(3);
   });
 
   it('refuses bounds that are not positive integers with one ConfigError listing each', () => {

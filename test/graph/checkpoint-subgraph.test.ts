@@ -1,12 +1,15 @@
 /**
  * Subgraphs of a checkpointed run: an agent node running a graph agent checkpoints the child under
- * `<parent run id>/<node id>`; when the parent resumes and re-runs that node, the child resumes from its own
+ * `<parent run id>␟<node id>` (CHILD_RUN_SEPARATOR); when the parent resumes and re-runs that node, the child resumes from its own
  * checkpoint (its completed nodes are not run again), and a node visited again later runs its child anew.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_FAILED, createGraphAgent, END, InMemoryCheckpointer, type AgentNodeOptions, type Checkpointer, type CompiledGraph } from '../../src/graph/index.js';
+import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR, createGraphAgent, END, InMemoryCheckpointer, type AgentNodeOptions, type Checkpointer, type CompiledGraph } from '../../src/graph/index.js';
 import type { RunnableAgent } from '../../src/runner/index.js';
 import { comparable, completed, countingNode, failed, graphWith, recordingCheckpointer, recordsOf, switches, withoutTimestamps, type Switches } from './checkpoint-fixtures.js';
+
+/** The delegate node's child run of run `p`. */
+const CHILD = `p${CHILD_RUN_SEPARATOR}delegate`;
 
 function childAgent(on: Switches): RunnableAgent {
   const { graph } = graphWith();
@@ -33,11 +36,11 @@ function parentGraph(on: Switches, options: AgentNodeOptions = {}, sibling?: (gr
 }
 
 describe('a checkpointed parent with a graph-agent node', () => {
-  it('checkpoints the child under <parent run id>/<node id>, deleted with the parent', async () => {
+  it('checkpoints the child under <parent run id>␟<node id>, deleted with the parent', async () => {
     const checkpointer = recordingCheckpointer();
     completed(await parentGraph(switches()).run({}, { checkpointer, runId: 'p' }));
-    expect([...checkpointer.store.keys()].sort()).toEqual(['p', 'p/delegate']);
-    expect(checkpointer.puts.filter((checkpoint) => checkpoint.runId === 'p/delegate').map((checkpoint) => checkpoint.status)).toEqual(['running', 'running', 'running', 'completed']);
+    expect([...checkpointer.store.keys()].sort()).toEqual(['p', CHILD]);
+    expect(checkpointer.puts.filter((checkpoint) => checkpoint.runId === CHILD).map((checkpoint) => checkpoint.status)).toEqual(['running', 'running', 'running', 'completed']);
     await checkpointer.delete('p');
     expect(checkpointer.store.size).toBe(0);
   });
@@ -50,7 +53,7 @@ describe('a checkpointed parent with a graph-agent node', () => {
     const checkpointer = new InMemoryCheckpointer();
     const first = failed(await graph.run({}, { checkpointer, runId: 'p' }));
     expect(first.error.message).toContain('c2 is broken');
-    expect((await checkpointer.get('p/delegate'))?.status).toBe('failed');
+    expect((await checkpointer.get(CHILD))?.status).toBe('failed');
     on.broken.clear();
     const resumed = completed(await graph.resume('p', { checkpointer }));
     expect(on.calls).toEqual({ prepare: 1, c1: 1, c2: 2, c3: 1, finish: 1 });
@@ -95,7 +98,7 @@ describe('a checkpointed parent with a graph-agent node', () => {
     const graph = withSibling(on, controller);
     const checkpointer = new InMemoryCheckpointer();
     expect((await graph.run({}, { checkpointer, runId: 'p', signal: controller.signal })).status).toBe('aborted');
-    expect((await checkpointer.get('p/delegate'))?.status).toBe('completed');
+    expect((await checkpointer.get(CHILD))?.status).toBe('completed');
     stop = false;
     const resumed = await graph.resume('p', { checkpointer });
     expect(comparable(resumed)).toEqual(comparable(reference));

@@ -3,13 +3,15 @@
  * nodes, the step limit), a run interrupted at a random step — aborted, or its process "killed" right after its k-th
  * checkpoint (the checkpointer throws, and the run is dropped) — and then resumed from its checkpoint on a fresh run
  * ends with the same final (or fallback) state, the same execution-error records and the same error as a run that
- * was never interrupted; under the `Runner`, with the same `runner.completion`.
+ * was never interrupted; under the `Runner`, with the same `runner.completion`. A "killed" run leaves its claim on the
+ * checkpoint behind, as a dead process does: the resume takes it over at once — on `InMemoryCheckpointer` because the
+ * store is exclusive (its owner is not live in this process), on the documented Map store with `takeOver: true`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { markRecoverable } from '../../src/errors/index.js';
-import { END, ExecutionErrorCollector, InMemoryCheckpointer, messagesStateSchema, reducers, StateGraph, type CompiledGraph, type GraphOutcome, type Reducer, type State } from '../../src/graph/index.js';
-import { comparable, comparableCompletion, dyingCheckpointer, runOnce } from './checkpoint-fixtures.js';
+import { END, ExecutionErrorCollector, InMemoryCheckpointer, messagesStateSchema, reducers, StateGraph, type Checkpointer, type CompiledGraph, type GraphOutcome, type Reducer, type State } from '../../src/graph/index.js';
+import { comparable, comparableCompletion, dyingCheckpointer, mapCheckpointer, runOnce } from './checkpoint-fixtures.js';
 import { specArbitrary, type GraphSpec } from './random-graph-spec.js';
 
 interface Interruption {
@@ -53,9 +55,18 @@ function summary(outcome: GraphOutcome): unknown {
   return { ...comparable(outcome), message: outcome.status === 'failed' ? outcome.error.message : undefined };
 }
 
+/** A store, and how a resume after a dead process takes its claim over. */
+interface Store {
+  make: () => Checkpointer;
+  takeOver: boolean;
+}
+
+const EXCLUSIVE: Store = { make: () => new InMemoryCheckpointer(), takeOver: false };
+const SHARED: Store = { make: () => mapCheckpointer(), takeOver: true };
+
 /** Interrupts a run of `spec` as `interruption` says, then resumes it on a fresh graph; the resumed outcome. */
-async function interruptedThenResumed(spec: GraphSpec, interruption: Interruption): Promise<{ outcome: GraphOutcome; interrupted: boolean }> {
-  const store = new InMemoryCheckpointer();
+async function interruptedThenResumed(spec: GraphSpec, interruption: Interruption, kind: Store = EXCLUSIVE): Promise<{ outcome: GraphOutcome; interrupted: boolean }> {
+  const store = kind.make();
   const controller = new AbortController();
   const abortAt = interruption.mode === 'abort' ? interruption.at : -1;
   const dying = dyingCheckpointer(store, interruption.mode === 'kill' ? interruption.at + 1 : Number.POSITIVE_INFINITY);
@@ -63,7 +74,7 @@ async function interruptedThenResumed(spec: GraphSpec, interruption: Interruptio
   const interrupted = first.status === 'aborted' || dying.dead;
   if (!interrupted) return { outcome: first, interrupted };
   await new Promise((resolve) => setTimeout(resolve, 3)); // the aborted step's other nodes settle
-  return { outcome: await buildGraph(spec).resume('run', { checkpointer: store }), interrupted };
+  return { outcome: await buildGraph(spec).resume('run', { checkpointer: store, takeOver: kind.takeOver }), interrupted };
 }
 
 function bounded<T>(promise: Promise<T>): Promise<T | 'hung'> {
@@ -72,21 +83,26 @@ function bounded<T>(promise: Promise<T>): Promise<T | 'hung'> {
 }
 
 describe('checkpointed random graphs (property)', () => {
-  it('end the same when interrupted at a random step and resumed as when never interrupted', async () => {
-    let interruptions = 0;
-    await fc.assert(
-      fc.asyncProperty(specArbitrary, interruptionArbitrary, async (spec, interruption) => {
-        const reference = await buildGraph(spec).run({});
-        const resumed = await bounded(interruptedThenResumed(spec, interruption));
-        expect(resumed).not.toBe('hung');
-        const { outcome, interrupted } = resumed as Awaited<ReturnType<typeof interruptedThenResumed>>;
-        if (interrupted) interruptions++;
-        expect(summary(outcome)).toEqual(summary(reference));
-      }),
-      { seed: 2026, numRuns: 200 },
-    );
-    expect(interruptions).toBeGreaterThan(100); // most runs were interrupted: the property is not vacuous
-  });
+  for (const [name, kind, numRuns] of [
+    ['InMemoryCheckpointer', EXCLUSIVE, 200],
+    ['the documented Map store, resumed with takeOver', SHARED, 100],
+  ] as const) {
+    it(`end the same when interrupted at a random step and resumed as when never interrupted (${name})`, async () => {
+      let interruptions = 0;
+      await fc.assert(
+        fc.asyncProperty(specArbitrary, interruptionArbitrary, async (spec, interruption) => {
+          const reference = await buildGraph(spec).run({});
+          const resumed = await bounded(interruptedThenResumed(spec, interruption, kind));
+          expect(resumed).not.toBe('hung');
+          const { outcome, interrupted } = resumed as Awaited<ReturnType<typeof interruptedThenResumed>>;
+          if (interrupted) interruptions++;
+          expect(summary(outcome)).toEqual(summary(reference));
+        }),
+        { seed: 2026, numRuns },
+      );
+      expect(interruptions).toBeGreaterThan(numRuns / 2); // most runs were interrupted: the property is not vacuous
+    });
+  }
 
   it('give the runner.completion of an uninterrupted run when a graph agent is resumed with the same invocation id', async () => {
     await fc.assert(

@@ -197,9 +197,10 @@ describe('resume of a step with a node recovered after its update could not be r
     on.broken.clear();
     const resumed = completed(await compiled.resume('r', { checkpointer }));
     expect(on.calls).toEqual({ left: 1, right: 2 });
+    // In trigger order, as the failed run had them: left's (replayed in its place), then right's.
     expect(recordsOf(resumed.state).map((record) => [record.nodeId, record.severity])).toEqual([
-      ['right', 'fatal'],
       ['left', 'recoverable'],
+      ['right', 'fatal'],
     ]);
   });
 });

@@ -675,7 +675,7 @@ describe('node callbacks', () => {
     expect(metadataOf(events[2])).toMatchObject({ nodeId: 'primary', phase: 'complete', recovered: true });
   });
 
-  it('fails the node when an afterNode callback throws, naming the node', async () => {
+  it('fails the node when an afterNode callback throws, naming the node, and shows the later callbacks that failure', async () => {
     const laterCallbacks: string[] = [];
     const compiled = new StateGraph(new StateSchema())
       .withNodeCallbacks({
@@ -700,7 +700,7 @@ describe('node callbacks', () => {
 
     expect(outcome.error.message).toBe('execution failed at step 0: node save execution failed: after node callback failed for node save: audit log unavailable');
     expect(outcome.fallbackState).toEqual({});
-    expect(laterCallbacks).toEqual([]);
+    expect(laterCallbacks).toEqual(['save']); // the callbacks after it see the failure (a collector among them would record it)
     expect(objectsOf(events)).toEqual(['graph.node.start', 'graph.node.error', 'graph.node.custom', 'graph.pregel.step']);
     expect(events[1]?.response?.error).toEqual({ type: 'flow_error', message: 'after node callback failed for node save: audit log unavailable' });
     expect(metadataOf(events[1])).toMatchObject({ nodeId: 'save', phase: 'after_callback' });

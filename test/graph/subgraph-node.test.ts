@@ -9,6 +9,7 @@ import {
   createGraphAgent,
   END,
   ExecutionErrorCollector,
+  CHILD_RUN_SEPARATOR,
   InMemoryCheckpointer,
   messagesStateSchema,
   NODE_TIMEOUT,
@@ -182,7 +183,7 @@ describe('StateGraph.addSubgraph', () => {
     expect(comparable(outcome)).toEqual(comparable((await abortedRun('wrapped')).outcome));
   });
 
-  it('nests the child checkpoints under <parent run id>/<node id>, as the createGraphAgent form does', async () => {
+  it('nests the child checkpoints under <parent run id>␟<node id>, as the createGraphAgent form does', async () => {
     const keysOf = async (form: Form) => {
       const checkpointer = new InMemoryCheckpointer();
       const seen = new Set<string>();
@@ -191,7 +192,7 @@ describe('StateGraph.addSubgraph', () => {
       return { keys: [...seen].sort(), outcome: comparable(outcome) };
     };
     const direct = await keysOf('direct');
-    expect(direct.keys).toEqual(['p', 'p/child_agent']);
+    expect(direct.keys).toEqual(['p', `p${CHILD_RUN_SEPARATOR}child_agent`]);
     expect(direct).toEqual(await keysOf('wrapped'));
   });
 

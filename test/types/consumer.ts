@@ -97,6 +97,20 @@ async function graphs(): Promise<void> {
   two.addEdge(START, 'a').addConditionalEdges('a', (state) => (state.notes.length > 0 ? ['b', END] : 'b'));
   // @ts-expect-error goto is checked against the node's ends
   new StateGraph(orderState).addNode('typo', () => new Command({ goto: 'shp' }), { ends: ['ship'] });
+  // A literal goto type-checks as written: alone, with an update, in a list, from an async node.
+  const update = { notes: ['routed'] };
+  const routes = new StateGraph(orderState).addNode('ship', () => ({})).addNode('ask', () => ({}));
+  routes.addNode('one', () => new Command({ update, goto: 'ship' }), { ends: ['ship'] });
+  routes.addNode('inline', () => new Command({ update: { notes: ['routed'] }, goto: 'ship' }), { ends: ['ship', 'ask'] });
+  routes.addNode('bare', () => new Command({ goto: 'ask' }), { ends: ['ship', 'ask'] });
+  routes.addNode('both', () => new Command({ update, goto: ['ship', 'ask'] }), { ends: ['ship', 'ask'] });
+  routes.addNode('later', async () => new Command({ update, goto: 'ship' }), { ends: ['ship'] });
+  routes.addNode('done', () => new Command({ update, goto: END }), { ends: ['ship'] });
+  expectTypeOf(new Command({ goto: 'ship' }).goto).toEqualTypeOf<'ship' | readonly 'ship'[] | undefined>();
+  // @ts-expect-error a literal goto outside the node's ends, with an update
+  routes.addNode('stray', () => new Command({ update, goto: 'ask' }), { ends: ['ship'] });
+  // @ts-expect-error nor in a list
+  routes.addNode('strays', () => new Command({ goto: ['ship', 'shp'] }), { ends: ['ship'] });
 
   // Field definitions: exactly these fields; a custom reducer's update type.
   const tally = stateSchema({

@@ -1,0 +1,106 @@
+// Exactly-once resume on Durable Objects, in workerd (miniflare): a user's object runs a checkpointed payment graph
+// over DurableObjectCheckpointer. Twenty concurrent resumes of its failed run, sent through two separate isolates,
+// charge once; after a restart mid-step, the object's alarm (a restart recovery, with takeOver) and a manual resume
+// race, and the charge runs once more, not twice.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle } from '../conformance/bundle.js';
+import { COMPATIBILITY_DATE, ROOT, requireDist } from '../conformance/dist.js';
+import { startProbe, until } from './harness.js';
+
+interface Summary {
+  status: string;
+  code?: string;
+  message?: string;
+  last?: string;
+}
+
+interface Payments {
+  mf: Miniflare;
+  /** A request to the object through isolate `front` (1 or 2). */
+  call(front: 1 | 2, path: string): Promise<Summary>;
+  dispose(): Promise<void>;
+}
+
+let script: Promise<string>;
+let dir: string;
+let probe: Awaited<ReturnType<typeof startProbe>>;
+beforeAll(async () => {
+  requireDist();
+  script = bundle(join(ROOT, 'test/cloudflare/workers/checkpoint-objects.mjs')) as Promise<string>;
+  dir = mkdtempSync(join(tmpdir(), 'faultline-claims-'));
+  probe = await startProbe();
+});
+afterAll(async () => {
+  await probe?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function deploy(persist: string): Promise<Payments> {
+  const code = await script;
+  const objects = (own: boolean) => ({ PAYMENTS: own ? { className: 'Payments', useSQLite: true } : { className: 'Payments', scriptName: 'owner', useSQLite: true } });
+  const common = { modules: true, script: code, compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: [] as string[], bindings: { PROBE: probe.url } };
+  const mf = new Miniflare({
+    durableObjectsPersist: persist,
+    workers: [
+      { ...common, name: 'owner', durableObjects: objects(true) },
+      { ...common, name: 'front1', durableObjects: objects(false) },
+      { ...common, name: 'front2', durableObjects: objects(false) },
+    ],
+  });
+  await mf.ready;
+  const fronts = { 1: await mf.getWorker('front1'), 2: await mf.getWorker('front2') } as unknown as Record<1 | 2, { fetch(url: string): Promise<Response> }>;
+  return { mf, call: async (front, path) => (await (await fronts[front].fetch(`http://payments.local${path}`)).json()) as Summary, dispose: () => mf.dispose() };
+}
+
+const charges = () => probe.hits.get('/node/charge') ?? 0;
+
+describe('exactly-once resume on Durable Objects', () => {
+  it('charges once when 20 resumes of a failed run arrive at once through two isolates; the others run nothing', async () => {
+    probe.hits.clear();
+    const d = await deploy(join(dir, 'concurrent'));
+    try {
+      expect(await d.call(1, '/run?broken=yes')).toMatchObject({ status: 'failed', message: expect.stringContaining('the payment service is down') });
+      expect(charges()).toBe(1);
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => d.call(index % 2 === 0 ? 1 : 2, '/resume')));
+      expect(charges()).toBe(2); // the failed attempt, and exactly one of the twenty
+      expect(probe.hits.get('/node/ship')).toBe(1);
+      const codes = outcomes.map((outcome) => outcome.code ?? outcome.status);
+      expect(codes.filter((code) => code !== 'completed' && code !== 'RESUME_IN_PROGRESS')).toEqual([]);
+      expect(codes.filter((code) => code === 'RESUME_IN_PROGRESS').length).toBeGreaterThan(0);
+      expect(outcomes.filter((outcome) => outcome.status === 'completed').every((outcome) => outcome.last === 'shipped')).toBe(true);
+      expect(await d.call(2, '/resume')).toEqual({ status: 'completed', last: 'shipped' }); // a replay
+      expect(charges()).toBe(2);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+
+  it('after a restart mid-step, lets the alarm’s takeover and a manual resume race, and charges once more', async () => {
+    probe.hits.clear();
+    const persist = join(dir, 'restart');
+    let d = await deploy(persist);
+    try {
+      await d.call(1, '/start?mode=hang');
+      await until(async () => charges() === 1, 10_000, 'the charge to start');
+    } finally {
+      await d.dispose(); // the object dies mid-charge; its claim on the checkpoint is left behind, its lease not lapsed
+    }
+    d = await deploy(persist);
+    try {
+      const [, manual] = await Promise.all([d.call(1, '/alarm'), d.call(2, '/resume')]);
+      const alarm = await until(async () => (await d.call(1, '/alarm-outcome')) as Summary | null, 10_000, 'the alarm to resume') as Summary;
+      expect(charges()).toBe(2); // the charge the restart interrupted, then exactly one
+      expect(probe.hits.get('/node/ship')).toBe(1);
+      const codes = [alarm, manual].map((outcome) => outcome.code ?? outcome.status);
+      expect(codes).toContain('completed'); // one of them won (the other refused while it ran, or replayed it after)
+      expect(codes.every((code) => code === 'completed' || code === 'RESUME_IN_PROGRESS')).toBe(true);
+      expect(await d.call(1, '/resume')).toEqual({ status: 'completed', last: 'shipped' });
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+});
