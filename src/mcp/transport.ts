@@ -64,7 +64,9 @@ export class MCPTransport {
   /** Cancel notifications on their way. */
   private readonly background = new Set<Promise<void>>();
   /** Answers to the server's own requests, a few at a time. */
-  private readonly answers = new AnswerQueue((body) => this.sendAnswer(body));
+  private readonly answers = new AnswerQueue(async (body) => {
+    if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
+  });
 
   constructor(private readonly config: TransportConfig) {}
 
@@ -154,10 +156,14 @@ export class MCPTransport {
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     if (this.closedError && !options.quiet) throw this.closedError;
+    await this.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }), method, options);
+  }
+
+  /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
+  private async send(body: string, method: string, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     const scope = this.scope(undefined);
     const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
-      const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
       const response = await attempt.race(this.post(body, attempt.controller.signal));
       const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
@@ -177,22 +183,6 @@ export class MCPTransport {
     if (this.closedError) return;
     if (!this.answers.push(JSON.stringify({ jsonrpc: '2.0', id, ...answer }))) {
       throw protocolError(this.ctx, `it sent more than ${MAX_ANSWERS_WAITING} requests of its own that wait for an answer`);
-    }
-  }
-
-  /** Posts one answer (bounded in time); settles, never rejects. */
-  private async sendAnswer(body: string): Promise<void> {
-    if (this.closedError) return;
-    const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
-    try {
-      const response = await this.post(body, attempt.controller.signal);
-      await readBoundedBody(response, undefined, { signal: attempt.controller.signal });
-    } catch {
-      // the server asked: an answer it does not take is its loss, not a failure of ours
-    } finally {
-      attempt.close();
-      scope.end();
     }
   }
 
