@@ -2,6 +2,7 @@
  * The caps of what a model receives about tools: every tool definition (`defineTool`'s and an MCP server's) and the
  * error part of every tool result. One table, read where each is enforced.
  */
+import { nestingProblem } from '../wire/safe-json.js';
 
 /**
  * Caps of what the model receives, in characters. A tool result's error (`{type, message, context?, suggestion?}`)
@@ -26,26 +27,11 @@ export const MODEL_FACING_LIMITS = Object.freeze({
 /** @internal What is over a cap in a tool definition's model-facing parts, as sentences (none when they fit). */
 export function definitionProblems(description: string, schema: unknown): string[] {
   const problems: string[] = [];
-  const limits = MODEL_FACING_LIMITS;
-  if (description.length > limits.maxDescriptionLength) {
-    problems.push(`description is ${description.length} characters; the model gets at most ${limits.maxDescriptionLength} (MODEL_FACING_LIMITS.maxDescriptionLength)`);
-  }
+  const { maxDescriptionLength, maxSchemaLength, maxSchemaDepth } = MODEL_FACING_LIMITS;
+  const over = (what: string, size: string, limit: string) => problems.push(`${what} ${size}; the model gets at most ${limit}`);
+  if (description.length > maxDescriptionLength) over('description is', `${description.length} characters`, `${maxDescriptionLength} (MODEL_FACING_LIMITS.maxDescriptionLength)`);
   const size = JSON.stringify(schema)?.length ?? 0;
-  if (size > limits.maxSchemaLength) {
-    problems.push(`the parameters JSON Schema is ${size} characters of JSON; the model gets at most ${limits.maxSchemaLength} (MODEL_FACING_LIMITS.maxSchemaLength)`);
-  } else if (depthOf(schema, limits.maxSchemaDepth + 1) > limits.maxSchemaDepth) {
-    problems.push(`the parameters JSON Schema nests deeper than ${limits.maxSchemaDepth} levels (MODEL_FACING_LIMITS.maxSchemaDepth)`);
-  }
+  if (size > maxSchemaLength) over('the parameters JSON Schema is', `${size} characters of JSON`, `${maxSchemaLength} (MODEL_FACING_LIMITS.maxSchemaLength)`);
+  else if (nestingProblem(schema, 'schema', maxSchemaDepth)) over('the parameters JSON Schema nests deeper than', `${maxSchemaDepth} levels`, `${maxSchemaDepth} (MODEL_FACING_LIMITS.maxSchemaDepth)`);
   return problems;
-}
-
-/** The nesting depth of plain JSON `value`, counted up to `stop`. */
-function depthOf(value: unknown, stop: number): number {
-  if (value === null || typeof value !== 'object' || stop <= 0) return 0;
-  let deepest = 0;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    deepest = Math.max(deepest, depthOf(item, stop - 1));
-    if (deepest >= stop - 1) break;
-  }
-  return deepest + 1;
 }

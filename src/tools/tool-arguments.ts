@@ -260,7 +260,7 @@ function expectedSchemaOf(tool: AnyTool): unknown {
   let shown = expectedSchemas.get(tool);
   if (shown === undefined) {
     const length = JSON.stringify(tool.jsonSchema)?.length ?? 0;
-    shown = length <= MODEL_FACING_LIMITS.maxErrorLength / 2 ? tool.jsonSchema : `${CUT_MARK} the parameters schema (${length} characters) is too large to repeat here; it is in the tool's definition]`;
+    shown = length <= MODEL_FACING_LIMITS.maxErrorLength / 2 ? tool.jsonSchema : `${CUT_MARK} the schema (${length} characters) is in the tool's definition]`;
     expectedSchemas.set(tool, shown);
   }
   return shown;

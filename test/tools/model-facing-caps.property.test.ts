@@ -140,7 +140,7 @@ describe('invalid arguments never repeat a schema too large for the error', () =
     const tool = enumTool(5_000);
     const run = await runTool(tool, { code: 'nope' }, quiet);
     expect(run.outcome).toBe('invalid_arguments');
-    expect(run.result.error?.context?.expectedSchema).toMatch(/^\[cut: the parameters schema \(\d+ characters\) is too large to repeat here; it is in the tool's definition\]$/);
+    expect(run.result.error?.context?.expectedSchema).toMatch(/^\[cut: the schema \(\d+ characters\) is in the tool's definition\]$/);
     expect(run.result.error?.suggestion).toContain("the tool's parameters schema");
     expect(run.content.length).toBeLessThan(LIMITS.maxErrorLength);
     expect(JSON.stringify((run.error as InputValidationError).context).length).toBeLessThan(LIMITS.maxErrorLength);
@@ -178,6 +178,6 @@ describe('defineTool refuses a definition over a cap, at its exact bound', () =>
 
   it('refuses a schema nested deeper than maxSchemaDepth', () => {
     expect(define('d', { type: 'object', properties: { inner: deep(20) } }).name).toBe('capped');
-    expect(() => define('d', { type: 'object', properties: { inner: deep(80) } })).toThrow(/nests deeper than 64 levels \(MODEL_FACING_LIMITS\.maxSchemaDepth\)/);
+    expect(() => define('d', { type: 'object', properties: { inner: deep(80) } })).toThrow(/nests deeper than 64 levels; the model gets at most 64 \(MODEL_FACING_LIMITS\.maxSchemaDepth\)/);
   });
 });
