@@ -13,7 +13,7 @@ import { redactError, redactHeaders, redactText, redactValue } from '../internal
 import { parseRetryAfter } from '../internal/retry-after.js';
 import type { SSEEvent } from '../wire/sse-decoder.js';
 
-/** Largest unary answer read. */
+/** Largest answer read: a unary body, in bytes, and the data of one event of a stream, in characters. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Who answered (the endpoint without credentials) and the secrets to keep out of errors. */

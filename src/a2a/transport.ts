@@ -159,7 +159,8 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     const reader = body.getReader();
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the one BOM the spec allows
     const queue: SSEEvent[] = [];
-    const parser = new SSEParser({ onEvent: (event) => queue.push(event) });
+    // One bound for an answer, streamed or not: an event may be as large as a unary answer (a line, its field name more).
+    const parser = new SSEParser({ onEvent: (event) => queue.push(event), maxEventLength: MAX_RESPONSE_BYTES, maxLineLength: MAX_RESPONSE_BYTES + 16 });
     let ended = false;
     let broken: { error: unknown } | undefined;
     try {

@@ -26,6 +26,7 @@ import { checkOutput, outputFeedback, outputFormat } from './structured-output.j
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { runTools } from './run-tools.js';
+import { shownToolName } from '../tools/tool-call-name.js';
 import { appendSession, loadSession } from './session-store.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 
@@ -152,8 +153,9 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
                 break;
               case 'tool-call-end': {
                 const toolCall = { id: value.id, name: value.name, arguments: value.arguments };
-                calls.push(toolCall);
-                items.push({ type: 'tool-call', iteration, call: toolCall });
+                calls.push(toolCall); // the transcript keeps the call as the provider made it
+                const name = shownToolName(settings.tools, toolCall.name, settings.secrets);
+                items.push({ type: 'tool-call', iteration, call: name === toolCall.name ? toolCall : { ...toolCall, name } });
                 break;
               }
               case 'usage':

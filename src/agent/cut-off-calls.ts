@@ -29,16 +29,16 @@ function completeJSON(text: string): boolean {
   }
 }
 
-/** The result for a call of a cut turn, or undefined when its arguments are complete and it may run. */
-export function cutOffRun(call: ToolCall, errorFormat: ToolErrorFormat | undefined): ToolRun | undefined {
+/** The result for a call of a cut turn (its tool named as every output names it), or undefined when its arguments are complete and it may run. */
+export function cutOffRun(call: ToolCall, toolName: string, errorFormat: ToolErrorFormat | undefined): ToolRun | undefined {
   if (completeJSON(call.arguments)) return undefined;
   const failure = new InputValidationError(
-    `The arguments of your call to '${call.name}' were cut off at the output token limit (${call.arguments.length} characters arrived, not complete JSON); the tool was not run.`,
+    `The arguments of your call to '${toolName}' were cut off at the output token limit (${call.arguments.length} characters arrived, not complete JSON); the tool was not run.`,
     {
-      context: { tool: call.name, cutOffAtOutputLimit: true },
+      context: { tool: toolName, cutOffAtOutputLimit: true },
       suggestion: 'Call the tool again with shorter arguments, or split the work into several smaller calls.',
     },
   );
   const result = ToolResult.error(failure);
-  return { toolName: call.name, callId: call.id, result, content: serializeToolResult(result, { errorFormat }), outcome: 'invalid_arguments', attempts: 0, durationMs: 0, error: failure };
+  return { toolName, callId: call.id, result, content: serializeToolResult(result, { errorFormat }), outcome: 'invalid_arguments', attempts: 0, durationMs: 0, error: failure };
 }

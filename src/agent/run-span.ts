@@ -3,7 +3,8 @@
  * item that matters — a terminal error fails it, a recoverable one is an event, the finish adds usage and its reason —
  * and ended when the stream ends, however it ends.
  */
-import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
+import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
+import { shownToolName } from '../tools/tool-call-name.js';
 import { agentSpanName, chatSpanName, CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, TelemetryEvent } from '../telemetry/attributes.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
 import { NO_SPAN, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
@@ -72,7 +73,9 @@ export function startModelSpan(settings: Readonly<AgentSettings>, parent: SpanHa
 /** With `recordContent` only: the messages sent (OpenTelemetry GenAI `gen_ai.input.messages`, JSON, redacted). */
 export function recordModelInput(settings: Readonly<AgentSettings>, span: SpanHandle, messages: readonly ChatMessage[]): void {
   if (!settings.telemetry.recordContent) return;
-  span.setAttributes({ [GenAIAttribute.InputMessages]: JSON.stringify(messages.map((message) => ({ role: message.role, content: message.content, ...(message.toolCalls ? { tool_calls: message.toolCalls } : {}) }))) });
+  // The transcript as sent, but a call's tool named as every output names it (a model-made name may echo a key).
+  const named = (call: ToolCall): ToolCall => ({ ...call, name: shownToolName(settings.tools, call.name, settings.secrets) });
+  span.setAttributes({ [GenAIAttribute.InputMessages]: JSON.stringify(messages.map((message) => ({ role: message.role, content: message.content, ...(message.toolCalls ? { tool_calls: message.toolCalls.map(named) } : {}) }))) });
 }
 
 /** Ends a model call's span with what its finish said (and, with `recordContent`, the answer's text). */

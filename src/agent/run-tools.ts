@@ -6,6 +6,7 @@ import { describeError } from '../internal/error-json.js';
 import { truncate } from '../internal/json.js';
 import { redactError, redactText, redactValue } from '../internal/redact.js';
 import { runToolCallUnder } from '../tools/run-tool-call.js';
+import { shownToolName } from '../tools/tool-call-name.js';
 import type { ToolRun } from '../tools/run-tool.js';
 import { serializeToolResult, toolRunContent } from '../tools/serialize-tool-result.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
@@ -29,9 +30,12 @@ export async function* runTools(
 ): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
   const { settings, abort } = context;
   const agent = settings.name;
-  const runs: Array<Promise<Settled>> = calls.map((call) => {
-    safeEmit(context, queue, 'tool-start', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
-    const cut = cutByLimit ? cutOffRun(call, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
+  // Every output names a call's tool in one form (see tool-call-name.ts); the transcript keeps the provider's own.
+  const names = calls.map((call) => shownToolName(settings.tools, call.name, settings.secrets));
+  const runs: Array<Promise<Settled>> = calls.map((call, index) => {
+    const toolName = names[index] as string;
+    safeEmit(context, queue, 'tool-start', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
+    const cut = cutByLimit ? cutOffRun(call, toolName, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
     if (cut) return Promise.resolve<Settled>({ ok: true, run: cut });
     return runToolCallUnder(settings.tools, call, {
       logger: settings.toolLogger,
@@ -60,6 +64,7 @@ export async function* runTools(
   let failure: { error: unknown } | undefined;
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index] as ToolCall;
+    const toolName = names[index] as string;
     const settled = await (runs[index] as Promise<Settled>);
     const items: AgentRunItem[] = [];
     let result: ToolResult;
@@ -71,8 +76,8 @@ export async function* runTools(
       ({ result, outcome, attempts, durationMs } = settled.run);
       cause = settled.run.error;
       if (outcome === 'crash' || outcome === 'unserializable') {
-        const crash = new ToolError(`Tool '${call.name}' ${outcome === 'crash' ? 'crashed' : 'returned a result that cannot be serialized'}: ${redactText(messageOf(cause), settings.secrets)}`, {
-          toolName: call.name,
+        const crash = new ToolError(`Tool '${toolName}' ${outcome === 'crash' ? 'crashed' : 'returned a result that cannot be serialized'}: ${redactText(messageOf(cause), settings.secrets)}`, {
+          toolName,
           callId: call.id,
           cause: redactError(cause, settings.secrets),
         });
@@ -86,8 +91,8 @@ export async function* runTools(
       cause = settled.error;
       result = ToolResult.error(
         aborted
-          ? { type: 'Aborted', message: `The run was cancelled before the tool '${call.name}' finished; its outcome is unknown.` }
-          : { type: 'ToolInternalError', message: `The tool '${call.name}' failed with an unexpected internal error.` },
+          ? { type: 'Aborted', message: `The run was cancelled before the tool '${toolName}' finished; its outcome is unknown.` }
+          : { type: 'ToolInternalError', message: `The tool '${toolName}' failed with an unexpected internal error.` },
       );
     }
     // A finished run carries the text runTool checked: the model gets exactly that, nothing is serialized again.
@@ -96,10 +101,10 @@ export async function* runTools(
     conversation.push(message);
     added.push(message);
     const json: ToolResultJSON = result.toJSON();
-    items.push({ type: 'tool-result', iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
-    safeEmit(context, queue, 'tool-end', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
+    items.push({ type: 'tool-result', iteration, callId: call.id, toolName, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok });
+    safeEmit(context, queue, 'tool-end', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
     if (json.error && outcome !== 'success' && outcome !== 'partial') {
-      safeEmit(context, queue, 'tool-error', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName: call.name, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
+      safeEmit(context, queue, 'tool-error', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
     }
     yield [...queue.splice(0), ...items];
   }

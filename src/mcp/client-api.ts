@@ -25,7 +25,11 @@ export interface MCPClient {
   connect(options?: MCPCallOptions): Promise<MCPInitializeResult>;
   /** Every tool of the server (all pages of `tools/list`). */
   listTools(options?: MCPCallOptions): Promise<MCPToolDescription[]>;
-  /** The server's tools as faultline tools, for `AgentBuilder.tools`, graph tool nodes and `runTool`. */
+  /**
+   * The server's tools as faultline tools, for `AgentBuilder.tools`, graph tool nodes and `runTool`. A tool whose
+   * schema is over `MODEL_FACING_LIMITS` (65536 characters of JSON, 64 levels) is refused with a `ConfigError`
+   * naming it (leave it out with `include`); a description over 8192 characters is cut, the cut marked.
+   */
   tools(options?: MCPToolsOptions & MCPCallOptions): Promise<AnyTool[]>;
   /** One `tools/call`, its result as sent (`isError` included); a failure of the call rejects with a typed error. */
   callTool(name: string, args?: Record<string, unknown>, options?: MCPCallOptions): Promise<MCPCallToolResult>;

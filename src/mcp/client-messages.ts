@@ -7,7 +7,7 @@ import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
 import { describeBytes, type BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
-import { isPlainObject, truncate } from '../internal/json.js';
+import { isPlainObject, preview, truncate } from '../internal/json.js';
 import { redactHeaders, redactText, redactValue, removeSecrets } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { nestingProblem } from '../wire/safe-json.js';
@@ -22,9 +22,16 @@ export interface AnswerContext {
 
 /** One message from the server. */
 export type ServerMessage =
-  | { kind: 'response'; id: MCPRequestId; result?: unknown; error?: Record<string, unknown> }
+  | { kind: 'response'; id: MCPRequestId | null; result?: unknown; error?: RPCErrorObject }
   | { kind: 'notification'; method: string; params?: unknown }
   | { kind: 'request'; id: MCPRequestId; method: string; params?: unknown };
+
+/** A JSON-RPC error object, checked: its code an integer, its message a string. */
+export interface RPCErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 /** Deepest nesting accepted in a message from the server. */
 export const MAX_MESSAGE_DEPTH = 100;
@@ -50,22 +57,43 @@ function messageOf(ctx: AnswerContext, value: unknown, where: string): ServerMes
   if (!isPlainObject(value) || value.jsonrpc !== '2.0') throw protocolError(ctx, `${where} is not a JSON-RPC 2.0 message`);
   const id = value.id;
   const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  if (typeof value.method === 'string') {
-    if (id === undefined) return { kind: 'notification', method: value.method, params: value.params };
-    if (validId) return { kind: 'request', id, method: value.method, params: value.params };
-    throw protocolError(ctx, `${where} is a request with an invalid id`);
+  const params = value.params;
+  if (Object.hasOwn(value, 'method')) {
+    if (typeof value.method !== 'string') throw protocolError(ctx, `${where} has a method that is not a string (${kindOf(value.method)})`);
+    if (params !== undefined && params !== null && typeof params !== 'object') throw protocolError(ctx, `${where} (${truncate(value.method, 100)}) has params that are not an object or array (${kindOf(params)})`);
+    if (id === undefined) return { kind: 'notification', method: value.method, params };
+    if (validId) return { kind: 'request', id, method: value.method, params };
+    throw protocolError(ctx, `${where} is a request with an id that is not a string or a number (${kindOf(id)})`);
   }
-  if (!validId && id !== null) throw protocolError(ctx, `${where} is a response without a valid id`);
-  if (isPlainObject(value.error)) return { kind: 'response', id: id as MCPRequestId, error: value.error };
-  if (!Object.hasOwn(value, 'result')) throw protocolError(ctx, `${where} has neither result nor error`);
-  return { kind: 'response', id: id as MCPRequestId, result: value.result };
+  if (!validId && id !== null) throw protocolError(ctx, `${where} is a response with an id that is not a string, a number or null (${kindOf(id)})`);
+  const hasResult = Object.hasOwn(value, 'result');
+  if (!Object.hasOwn(value, 'error')) {
+    if (!hasResult) throw protocolError(ctx, `${where} has neither result nor error`);
+    if (id === null) throw protocolError(ctx, `${where} is a result with a null id`);
+    return { kind: 'response', id: id as MCPRequestId, result: value.result };
+  }
+  if (hasResult) throw protocolError(ctx, `${where} has both a result and an error`);
+  return { kind: 'response', id: id as MCPRequestId, error: errorOf(ctx, value.error, where) };
+}
+
+/** A JSON-RPC error object as sent: an integer `code` and a string `message` (nothing is made up for a missing one). */
+function errorOf(ctx: AnswerContext, error: unknown, where: string): RPCErrorObject {
+  if (!isPlainObject(error)) throw protocolError(ctx, `${where} has an error that is not an object (${kindOf(error)})`);
+  const { code, message } = error;
+  if (typeof code !== 'number' || !Number.isSafeInteger(code)) throw protocolError(ctx, `${where} has an error whose code is ${code === undefined ? 'missing' : `not an integer (${preview(code, 40)})`}`);
+  if (typeof message !== 'string') throw protocolError(ctx, `${where} has an error whose message is ${message === undefined ? 'missing' : `not a string (${kindOf(message)})`}`);
+  return { code, message, data: error.data };
+}
+
+/** What a value is, for a message about a wrong type. */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value;
 }
 
 /** The result of a response to `method`, or its JSON-RPC error as a `JSONRPCError` (message and data redacted). */
 export function resultOf(ctx: AnswerContext, message: Extract<ServerMessage, { kind: 'response' }>, method: string, status: number, inStream: boolean): unknown {
   if (message.error === undefined) return message.result;
-  const code = typeof message.error.code === 'number' && Number.isFinite(message.error.code) ? message.error.code : -32603;
-  const text = typeof message.error.message === 'string' ? message.error.message : 'Unknown JSON-RPC error';
+  const { code, message: text } = message.error;
   throw new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
     data: redactValue(message.error.data, ctx.secrets),
     method,
@@ -88,8 +116,7 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   // Retry-After honoured) stay HTTP failures whatever JSON-RPC error their body carries (kept in the message).
   const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
   if (answer?.kind === 'response' && answer.error && !byStatus) {
-    const code = typeof answer.error.code === 'number' ? answer.error.code : -32603;
-    const text = typeof answer.error.message === 'string' ? answer.error.message : 'Unknown JSON-RPC error';
+    const { code, message: text } = answer.error;
     return new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with HTTP ${response.status} and error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
       data: redactValue(answer.error.data, ctx.secrets),
       method,

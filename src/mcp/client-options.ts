@@ -43,7 +43,13 @@ export interface MCPClientOptions extends ResilienceOptions {
    * credential-named query value (`?api_key=`) or a token-shaped path segment are masked without being listed.
    */
   secrets?: readonly string[] | undefined;
-  /** Largest answer read (a JSON body, one event of a stream). @default 16777216 (16 MiB) */
+  /**
+   * Largest message read, in UTF-8 bytes: a JSON body, and one event's data of a request's SSE stream and of the
+   * server's own stream (`listen`) — the one bound of every reader (an SSE line may be as long as its event). Past
+   * it: `MCPError` `protocol` naming this option (on the server's own stream, a warning). The server's own requests
+   * are answered in order, 4 at a time; while 256 answers wait, their stream is read no further, and more than 4096
+   * waiting (a JSON body cannot wait) is an `MCPError` `protocol`. @default 16777216 (16 MiB)
+   */
   maxResponseBytes?: number | undefined;
   /** Resumptions (`Last-Event-ID`) of one request's stream that ended early. @default 3 */
   maxResumes?: number | undefined;

@@ -7,7 +7,8 @@
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { removeSecrets } from '../internal/redact.js';
+import { cutText, shrinkJSON } from '../internal/json-budget.js';
+import { redactText, redactValue, removeSecrets } from '../internal/redact.js';
 import { APIFailure } from '../tools/api-failure.js';
 import { AuthenticationError } from '../tools/authentication-error.js';
 import { InputValidationError } from '../tools/input-validation-error.js';
@@ -15,13 +16,15 @@ import { NetworkError } from '../tools/network-error.js';
 import { PermissionError } from '../tools/permission-error.js';
 import { RateLimitError } from '../tools/rate-limit-error.js';
 import { TimeoutError } from '../tools/timeout-error.js';
-import type { ToolFailure } from '../tools/tool-failure.js';
+import type { ToolErrorInfo, ToolFailure } from '../tools/tool-failure.js';
 import { ToolNotFound } from '../tools/tool-not-found.js';
-import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
+import { GENERIC_TOOL_ERROR_TYPE, ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import type { MCPCallToolResult, MCPContent } from './protocol.js';
 
-/** Longest error message taken from a server for the model. */
+/** Longest error message, suggestion and context (as JSON) taken from a server for the model. */
 const MAX_ERROR_TEXT = 4_000;
+const MAX_SUGGESTION_TEXT = 1_000;
+const MAX_CONTEXT_LENGTH = 8_000;
 /** Names listed in a `ToolNotFound` at most. */
 const MAX_LISTED = 50;
 
@@ -54,8 +57,9 @@ function isToolResultJSON(value: unknown): value is ToolResultJSON {
 
 /**
  * A `tools/call` result as the model's `ToolResult`:
- * - `isError: true` → an error result: the structured error of a faultline server's `structuredContent`
- *   (`type`, `message`, `context`, `suggestion`), else `ToolError` with the text content as its message
+ * - `isError: true` → an error result: the structured error a server put in `structuredContent` — `{type, message,
+ *   context?, suggestion?}` from any server (each field checked, bounded, redacted), or a faultline server's
+ *   `{ok: false, error}` —, else `ToolError` with the text content as its message
  *   (`@modelcontextprotocol/sdk` servers report an unknown tool and invalid arguments this way: those become
  *   `ToolNotFound` and `InputValidationError`);
  * - success → `data`: a faultline server's data, else `structuredContent`, else the text content (one string), else
@@ -73,8 +77,15 @@ export function mcpResultToToolResult(result: MCPCallToolResult, subject: MCPCal
   const structured = clean.structuredContent;
   const text = textOf(clean.content);
   if (clean.isError === true) {
-    if (isToolResultJSON(structured) && !structured.ok) return ToolResult.fromJSON(structured);
-    return ToolResult.error(sdkFailure(text, subject, available) ?? { type: 'ToolError', message: text === '' ? `The MCP tool '${subject.tool}' failed without saying why.` : truncate(text, MAX_ERROR_TEXT) });
+    if (isToolResultJSON(structured) && !structured.ok) {
+      const info = structuredError(structured.error, secrets);
+      if (info === undefined) return ToolResult.fromJSON(structured);
+      return structured.data === undefined ? ToolResult.error(info) : ToolResult.errorWithData(info, structured.data);
+    }
+    return ToolResult.error(
+      structuredError(structured, secrets) ??
+        sdkFailure(text, subject, available) ?? { type: GENERIC_TOOL_ERROR_TYPE, message: text === '' ? `The MCP tool '${subject.tool}' failed without saying why.` : truncate(text, MAX_ERROR_TEXT) },
+    );
   }
   // A faultline envelope is trusted only when it agrees with `isError`: a third-party tool's data may look like one.
   if (isToolResultJSON(structured) && structured.ok) return ToolResult.fromJSON(structured);
@@ -82,6 +93,27 @@ export function mcpResultToToolResult(result: MCPCallToolResult, subject: MCPCal
   const blocks = Array.isArray(clean.content) ? (clean.content as MCPContent[]) : [];
   if (blocks.length > 0 && blocks.every((block) => isPlainObject(block) && block.type === 'text')) return ToolResult.success(text);
   return ToolResult.success(blocks);
+}
+
+/** A failure's `type` as a server may name it: a short identifier (`DataNotFoundError`, `quota.exceeded`). */
+const ERROR_TYPE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
+
+/**
+ * The structured error any server may put in an `isError` result's `structuredContent` — `{type, message,
+ * suggestion?, context?}`, the shape of a local tool's failure — taken when it has a `message` string; each other
+ * field only when valid (a short identifier, a string, a plain JSON object), each bounded and redacted (configured
+ * secrets in every form, credential-shaped text, values under credential-named keys).
+ */
+function structuredError(value: unknown, secrets: readonly string[]): ToolErrorInfo | undefined {
+  if (!isPlainObject(value) || typeof value.message !== 'string' || value.message.trim() === '') return undefined;
+  const { type, suggestion, context } = value;
+  const info: ToolErrorInfo = {
+    type: typeof type === 'string' && ERROR_TYPE.test(type) ? type : GENERIC_TOOL_ERROR_TYPE,
+    message: cutText(redactText(value.message, secrets), MAX_ERROR_TEXT),
+  };
+  if (isPlainObject(context)) info.context = shrinkJSON(redactValue(context, secrets), MAX_CONTEXT_LENGTH) as Record<string, unknown>;
+  if (typeof suggestion === 'string' && suggestion.trim() !== '') info.suggestion = cutText(redactText(suggestion, secrets), MAX_SUGGESTION_TEXT);
+  return info;
 }
 
 /** The reference server's wording for an unknown tool and invalid arguments, reported as `isError` results. */

@@ -3,9 +3,12 @@
  * description, the input JSON Schema as a validating Standard Schema, and an `execute` that calls the server and
  * answers exactly as a local tool would (see `mcp-results.ts`).
  */
+import { ConfigError } from '../errors/config-error.js';
+import { cutText } from '../internal/json-budget.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { jsonSchema } from '../tools/json-schema.js';
+import { definitionProblems, MODEL_FACING_LIMITS } from '../tools/model-facing-limits.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
 import { ToolInternalError } from '../tools/tool-internal-error.js';
 import { mcpFailureToToolFailure, mcpResultToToolResult, type MCPCallSubject } from './mcp-results.js';
@@ -35,7 +38,7 @@ export interface ToolHost {
 
 /** A name the model may call: invalid characters become `_`, cut to 64, made unique with a numbered suffix. */
 function callableName(name: string, prefix: string, taken: Set<string>): string {
-  const base = `${prefix}${name}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
+  const base = `${prefix}${name}`.slice(0, 64).replace(/[^A-Za-z0-9_-]/g, '_') || 'tool';
   let candidate = base;
   for (let n = 2; taken.has(candidate); n++) candidate = `${base.slice(0, 64 - String(n).length - 1)}_${n}`;
   taken.add(candidate);
@@ -84,18 +87,23 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
     const description = listed; // already clean: every message is cleaned of secrets where it is parsed
     const name = callableName(description.name, prefix, taken);
     callable.set(description.name, name);
+    const shown = truncate(description.name, 200); // the server's name as messages quote it
     const schema = inputSchemaOf(description);
+    // Sent to the model with every request: one too large is refused by name (leave it out with `include`), never cut
+    // into a schema that says something else.
+    const problems = definitionProblems('', schema);
+    if (problems.length > 0) throw ConfigError.fromProblems(`MCP tool '${shown}' of ${host.server()}`, problems.map((problem) => `${problem}; leave the tool out with client.tools({ include })`));
     const parameters = schema.type === 'object' ? jsonSchema(withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
     const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
     tools.push(
       defineTool({
         name,
-        description: truncate(text === '' ? `The MCP tool '${description.name}'.` : text, 8_000),
+        description: cutText(text === '' ? `The MCP tool '${shown}'.` : text, MODEL_FACING_LIMITS.maxDescriptionLength - 64), // its cut marked
         parameters,
         jsonSchema: schema,
         timeoutMs: options.timeoutMs ?? host.requestMs,
         execute: async (args, context) => {
-          const subject: MCPCallSubject = { server: host.server(), tool: description.name, callable: name };
+          const subject: MCPCallSubject = { server: host.server(), tool: shown, callable: name };
           const input = isPlainObject(args) ? args : {};
           let result: MCPCallToolResult;
           try {
@@ -108,7 +116,7 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
           return mcpResultToToolResult(result, subject, host.secrets, failed ? await callableNow(context.signal) : undefined);
         },
         formatError: (error) =>
-          new ToolInternalError(`The MCP server ${host.server()} failed while running '${description.name}'${codeOf(error)}.`, {
+          new ToolInternalError(`The MCP server ${host.server()} failed while running '${shown}'${codeOf(error)}.`, {
             suggestion: 'Try again later, or continue without this tool.',
           }),
       }),

@@ -4,6 +4,7 @@
  * that offers none (405, or anything but an SSE answer) or after ten failures in a row.
  */
 import { AbortRace, delay } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { LAST_EVENT_ID_HEADER } from './protocol.js';
 import { readSSE } from './sse-reader.js';
@@ -14,8 +15,12 @@ export interface ServerStreamHost {
   endpoint: string;
   /** The request headers now (session, protocol version, the user's). */
   headers: () => Record<string, string>;
-  maxEventLength: number;
-  /** One event's data: a JSON-RPC text to route. Throwing skips that event only. */
+  /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it (said in a warning). */
+  maxBytes: number;
+  tooLarge: () => Error;
+  /** A wait before reading on while answers to the server's own requests pile up. */
+  pause: () => Promise<void> | undefined;
+  /** One event's data: a JSON-RPC text to route. Throwing skips that event only (with a warning). */
   deliver: (data: string) => void;
   /** Tells the developer the stream was given up on (never silent). */
   warn: (message: string) => void;
@@ -59,7 +64,9 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         try {
           await readSSE(response.body, {
             onRetry: (ms) => (retryMs = ms),
-            maxEventLength: host.maxEventLength,
+            maxBytes: host.maxBytes,
+            tooLarge: host.tooLarge,
+            pause: host.pause,
             race: (promise) => racer.race(promise),
             signal,
             onEvent: (event) => {
@@ -68,12 +75,16 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
               delivered++;
               try {
                 host.deliver(event.data);
-              } catch {
-                // one malformed event of the server's own stream is skipped: the stream and its later events go on
+              } catch (error) {
+                // one malformed event of the server's own stream is skipped, and said: the stream goes on
+                host.warn(`its own stream (listen) skipped an event: ${messageOf(error)}`);
               }
               return false;
             },
           });
+        } catch (error) {
+          if (signal.aborted) return;
+          host.warn(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
         } finally {
           racer.dispose();
         }

@@ -23,7 +23,11 @@ export interface StreamAnswerHost {
   /** The request headers now (session, version, the user's). */
   headers: () => Record<string, string>;
   maxResumes: number;
-  maxEventLength: number;
+  /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it. */
+  maxBytes: number;
+  tooLarge: () => Error;
+  /** A wait before reading on while answers to the server's own requests pile up. */
+  pause: () => Promise<void> | undefined;
   /** Hands server messages on; returns the response to this request, if one is among them. */
   route: (messages: readonly ServerMessage[]) => Found | undefined;
 }
@@ -72,7 +76,9 @@ async function events(
   let found: Found | undefined;
   await readSSE(body, {
     onRetry,
-    maxEventLength: host.maxEventLength,
+    maxBytes: host.maxBytes,
+    tooLarge: host.tooLarge,
+    pause: host.pause,
     race: (promise) => attempt.race(promise),
     signal: attempt.controller.signal,
     onEvent: (event) => {

@@ -12,7 +12,7 @@ import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
-import { DEFAULT_MAX_EVENT_LENGTH } from '../wire/sse-decoder.js';
+import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
 import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
@@ -63,6 +63,10 @@ export class MCPTransport {
   private listening: AbortController | undefined;
   /** Cancel notifications on their way. */
   private readonly background = new Set<Promise<void>>();
+  /** Answers to the server's own requests, a few at a time. */
+  private readonly answers = new AnswerQueue(async (body) => {
+    if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
+  });
 
   constructor(private readonly config: TransportConfig) {}
 
@@ -79,7 +83,9 @@ export class MCPTransport {
       fetch: this.config.fetch,
       endpoint: this.config.endpoint,
       headers: () => this.headers('text/event-stream'),
-      maxEventLength: this.maxEventLength,
+      maxBytes: this.config.maxResponseBytes,
+      tooLarge: () => tooLarge(this.ctx, 'its own stream (listen)', this.config.maxResponseBytes),
+      pause: () => this.answers.backlog(),
       deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
       warn: this.config.onWarning,
     };
@@ -90,10 +96,6 @@ export class MCPTransport {
 
   private get ctx(): AnswerContext {
     return this.config.answer;
-  }
-
-  private get maxEventLength(): number {
-    return Math.min(this.config.maxResponseBytes, DEFAULT_MAX_EVENT_LENGTH);
   }
 
   /** One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason. */
@@ -154,10 +156,14 @@ export class MCPTransport {
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     if (this.closedError && !options.quiet) throw this.closedError;
+    await this.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }), method, options);
+  }
+
+  /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
+  private async send(body: string, method: string, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     const scope = this.scope(undefined);
     const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
-      const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
       const response = await attempt.race(this.post(body, attempt.controller.signal));
       const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
@@ -169,19 +175,15 @@ export class MCPTransport {
     }
   }
 
-  /** Answers a request of the server's own (a ping, or a method we do not offer). */
+  /**
+   * Answers a request of the server's own (a ping, or a method we do not offer), in order, a few at a time (see
+   * `answer-queue.ts`); throws a protocol error when too many already wait.
+   */
   respond(id: MCPRequestId, answer: { result: unknown } | { error: { code: number; message: string } }): void {
     if (this.closedError) return;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, ...answer });
-    const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => setTimeout(() => controller.abort(), CANCEL_TIMEOUT_MS));
-    this.post(body, attempt.controller.signal)
-      .then((response) => readBoundedBody(response, undefined, { signal: attempt.controller.signal }))
-      .catch(() => {})
-      .finally(() => {
-        attempt.close();
-        scope.end();
-      });
+    if (!this.answers.push(JSON.stringify({ jsonrpc: '2.0', id, ...answer }))) {
+      throw protocolError(this.ctx, `it sent more than ${MAX_ANSWERS_WAITING} requests of its own that wait for an answer`);
+    }
   }
 
   /** Ends the session on the server (HTTP DELETE, bounded), keeping the transport usable for a new handshake. */
@@ -208,6 +210,7 @@ export class MCPTransport {
     this.live.clear();
     this.listening?.abort(error);
     this.listening = undefined;
+    this.answers.clear();
     await Promise.allSettled([...this.background]);
     await this.endSession(timeoutMs);
   }
@@ -287,7 +290,9 @@ export class MCPTransport {
       endpoint: this.config.endpoint,
       headers: () => this.headers('text/event-stream'),
       maxResumes: this.config.maxResumes,
-      maxEventLength: this.maxEventLength,
+      maxBytes: this.config.maxResponseBytes,
+      tooLarge: () => tooLarge(this.ctx, method, this.config.maxResponseBytes),
+      pause: () => this.answers.backlog(),
       route: (messages) => this.route(messages, id),
     };
     return readStreamAnswer(host, first, attempt, method, id);

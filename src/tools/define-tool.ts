@@ -9,6 +9,7 @@ import type { RetryBudget } from '../resilience/retry-budget.js';
 import type { ToolLogger } from './tool-log.js';
 import type { ToolErrorInput, ToolResult } from './tool-result.js';
 import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { definitionProblems } from './model-facing-limits.js';
 
 const marker = 'faultline.tool.Tool';
 
@@ -43,11 +44,14 @@ export interface ToolCrashContext {
 export interface ToolDefinition<Schema extends StandardSchemaV1 = StandardSchemaV1, Output = unknown> {
   /** Name the model calls, 1–64 of `A–Z a–z 0–9 _ -`. */
   name: string;
-  /** What the tool does and when to use it, for the model. */
+  /** What the tool does and when to use it, for the model; at most `MODEL_FACING_LIMITS.maxDescriptionLength` (8192) characters. */
   description: string;
   /** Any Standard Schema (zod 4, valibot, arktype…) describing the arguments object. */
   parameters: Schema;
-  /** The JSON Schema sent to the model; by default derived through Standard JSON Schema (zod 4, arktype). */
+  /**
+   * The JSON Schema sent to the model; by default derived through Standard JSON Schema (zod 4, arktype). At most
+   * `MODEL_FACING_LIMITS.maxSchemaLength` (65536) characters of JSON and `maxSchemaDepth` (64) levels.
+   */
   jsonSchema?: JSONSchema | undefined;
   /**
    * Does the work. Return data (sent as `ToolResult.success(data)`) or a `ToolResult`; throw a `ToolFailure`
@@ -125,6 +129,7 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
   const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
+  if (jsonSchema !== undefined && typeof record.description === 'string') problems.push(...definitionProblems(record.description, jsonSchema));
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';
   if (problems.length > 0 || jsonSchema === undefined) throw ConfigError.fromProblems(subject, problems);
   const tool = { ...record, jsonSchema } as Tool<Schema, Output>;

@@ -12,6 +12,7 @@ export {
   type ToolDefinition,
 } from './define-tool.js';
 export { InputValidationError } from './input-validation-error.js';
+export { MODEL_FACING_LIMITS } from './model-facing-limits.js';
 export { NetworkError } from './network-error.js';
 export { ServiceUnavailableError } from './service-unavailable-error.js';
 export { PermissionError } from './permission-error.js';

@@ -1,8 +1,7 @@
 import { closestMatch } from '../internal/closest.js';
 import { createId } from '../internal/ids.js';
 import { read } from '../internal/error-chain.js';
-import { preview, safeString, truncate } from '../internal/json.js';
-import type { AnyTool } from './define-tool.js';
+import { preview, safeString } from '../internal/json.js';
 import { runToolUnder, type RunToolOptions, type ToolRun } from './run-tool.js';
 import type { AbortParent } from '../internal/abort-source.js';
 import { ToolLogWriter } from './tool-log.js';
@@ -10,6 +9,7 @@ import { toolLogSink } from './tool-log-option.js';
 import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
 import { finishToolRun } from './seal-tool-result.js';
+import { findTool, shownToolName, toolNames, type ToolSet } from './tool-call-name.js';
 
 /** A tool call as a model issues it. */
 export interface ToolCallRequest {
@@ -21,12 +21,15 @@ export interface ToolCallRequest {
   arguments?: unknown;
 }
 
-/** A set of tools by name. */
-export type ToolSet = Iterable<AnyTool> | ReadonlyMap<string, AnyTool>;
+export type { ToolSet } from './tool-call-name.js';
+
+/** Tool names a `ToolNotFound` lists at most (a server may offer thousands). */
+const MAX_LISTED = 50;
 
 /**
  * Runs a model's tool call against a set of tools. An unknown name gives a `ToolNotFound` result listing the available
- * tools and the closest match, so the model can correct itself; everything else is {@link runTool}.
+ * tools (the first 50) and the closest match, so the model can correct itself — the unknown name itself cut to 80
+ * characters and redacted, the same in the run, its content and its log; everything else is {@link runTool}.
  *
  * @example
  * ```ts
@@ -48,29 +51,17 @@ export async function runToolCallUnder(tools: ToolSet, call: ToolCallRequest, op
   const callId = typeof rawId === 'string' && rawId !== '' ? rawId : (settings.callId ?? createId('call'));
   const tool = findTool(tools, name);
   if (tool) return runToolUnder(tool, rawArguments, settings, parent, callId);
+  const shown = shownToolName(tools, name, settings.secrets); // the model's own words: bounded, redacted, everywhere
   const available = toolNames(tools);
   const guess = closestMatch(name, available);
-  const shownName = truncate(name, 80);
-  const list = available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.';
-  const failure = new ToolNotFound(`No tool named '${shownName}' is available.${guess ? ` Did you mean '${guess}'?` : ''} ${list}`, {
-    context: guess ? { requested: shownName, available, closest: guess } : { requested: shownName, available },
-    suggestion: available.length > 0 ? `Call one of the available tools (${available.join(', ')}) instead.` : 'Answer without calling tools.',
+  const listed = available.slice(0, MAX_LISTED);
+  const names = `${listed.join(', ')}${available.length > MAX_LISTED ? ` and ${available.length - MAX_LISTED} more` : ''}`;
+  const list = available.length > 0 ? `Available tools: ${names}.` : 'No tools are available.';
+  const failure = new ToolNotFound(`No tool named '${shown}' is available.${guess ? ` Did you mean '${guess}'?` : ''} ${list}`, {
+    context: guess ? { requested: shown, available: listed, closest: guess } : { requested: shown, available: listed },
+    suggestion: available.length > 0 ? `Call one of the available tools (${names}) instead.` : 'Answer without calling tools.',
   });
-  const log = new ToolLogWriter(toolLogSink(settings.logger), shownName, callId, settings.secrets ?? []);
+  const log = new ToolLogWriter(toolLogSink(settings.logger), shown, callId, settings.secrets ?? []);
   log.write('warn', 'tool.not_found', failure.message, { data: { arguments: preview(rawArguments, 200) } });
-  return finishToolRun({ toolName: name, callId, result: ToolResult.error(failure), outcome: 'not_found', attempts: 0, durationMs: 0, error: failure }, log);
-}
-
-function findTool(tools: ToolSet, name: string): AnyTool | undefined {
-  if (isMap(tools)) return tools.get(name);
-  for (const tool of tools) if (tool.name === name) return tool;
-  return undefined;
-}
-
-function toolNames(tools: ToolSet): string[] {
-  return isMap(tools) ? [...tools.keys()] : [...tools].map((tool) => tool.name);
-}
-
-function isMap(tools: ToolSet): tools is ReadonlyMap<string, AnyTool> {
-  return typeof (tools as ReadonlyMap<string, AnyTool>).get === 'function' && typeof (tools as ReadonlyMap<string, AnyTool>).keys === 'function';
+  return finishToolRun({ toolName: shown, callId, result: ToolResult.error(failure), outcome: 'not_found', attempts: 0, durationMs: 0, error: failure }, log);
 }

@@ -5,11 +5,15 @@
  */
 import { SerializeError } from '../errors/serialize-error.js';
 import { messageOf } from '../internal/error-chain.js';
+import { cutText, shrinkJSON } from '../internal/json-budget.js';
+import { isPlainObject } from '../internal/json.js';
 import { droppedValues, encodeJSON, type DroppedValue } from '../wire/safe-json.js';
+import { MODEL_FACING_LIMITS } from './model-facing-limits.js';
 import type { ToolRun } from './run-tool.js';
 import type { ToolErrorFormat } from './serialize-tool-result.js';
 import { ToolInternalError } from './tool-internal-error.js';
 import type { ToolLogWriter } from './tool-log.js';
+import type { ToolErrorInfo } from './tool-failure.js';
 import { ToolResult } from './tool-result.js';
 
 /** A result as the model will receive it. */
@@ -25,19 +29,49 @@ export interface SealedToolResult {
 }
 
 /**
- * Encodes `result` once. Throws a `SerializeError` naming the path when its data or error cannot be JSON (a BigInt,
+ * Encodes `result` once, the error part and a failure's data each cut to their cap (`MODEL_FACING_LIMITS`). Throws a `SerializeError` naming the path when its data or error cannot be JSON (a BigInt,
  * a cycle, a throwing getter, a function or Symbol as the whole data, nesting too deep for the runtime).
  */
 export function sealToolResult(result: ToolResult): SealedToolResult {
   const { ok, data, error } = result;
-  const dataText = data === undefined ? undefined : encodeJSON(data, 'tool result', 'data');
-  const errorText = error === undefined ? undefined : encodeJSON(error, 'tool result', 'error');
+  const limits = MODEL_FACING_LIMITS;
+  // The one place a result becomes the model's text: what is over its cap is cut here, so no failure escapes it.
+  const dataText = data === undefined ? undefined : capped(encodeJSON(data, 'tool result', 'data'), ok ? Number.POSITIVE_INFINITY : limits.maxFailureDataLength);
+  const errorText = error === undefined ? undefined : cappedError(encodeJSON(error, 'tool result', 'error'), limits.maxErrorLength);
   const dropped = data !== null && typeof data === 'object' ? droppedValues(data, 'data') : [];
   const content = assemble(ok, dataText, errorText);
   const json: { ok: boolean; data?: unknown; error?: ToolResult['error'] } = { ok };
   if (dataText !== undefined) json.data = JSON.parse(dataText) as unknown;
   if (errorText !== undefined) json.error = JSON.parse(errorText) as ToolResult['error'];
   return { result: ToolResult.fromJSON(json), content, dropped, dataText };
+}
+
+/** `text` (JSON) when it fits `limit`, else the JSON of its value shrunk to fit, each cut marked. */
+function capped(text: string, limit: number): string {
+  return text.length <= limit ? text : JSON.stringify(shrinkJSON(JSON.parse(text), limit));
+}
+
+/**
+ * The error's JSON when it fits `limit`, else the error cut to fit in its own shape: `type` and `message` always kept
+ * (cut, marked), the suggestion cut, the context shrunk into the room left.
+ */
+function cappedError(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const error = JSON.parse(text) as ToolErrorInfo;
+  let cut = text;
+  for (const room of [4_000, 1_000, 250]) {
+    const info: ToolErrorInfo = { type: cutText(error.type, 100), message: cutText(error.message, room) };
+    const suggestion = error.suggestion === undefined ? undefined : cutText(error.suggestion, room / 4);
+    if (error.context !== undefined) {
+      const left = limit - JSON.stringify({ ...info, suggestion }).length - 16;
+      const context = shrinkJSON(error.context, Math.max(left, 64));
+      info.context = isPlainObject(context) ? context : { '[cut]': context };
+    }
+    if (suggestion !== undefined) info.suggestion = suggestion;
+    cut = JSON.stringify(info);
+    if (cut.length <= limit) return cut;
+  }
+  return cut;
 }
 
 function assemble(ok: boolean, dataText: string | undefined, errorText: string | undefined): string {

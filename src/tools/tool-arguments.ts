@@ -2,6 +2,8 @@ import { messageOf, read } from '../internal/error-chain.js';
 import { cloneJSONLike, defineData, isPlainObject, preview, truncate } from '../internal/json.js';
 import type { AnyTool } from './define-tool.js';
 import { InputValidationError } from './input-validation-error.js';
+import { MODEL_FACING_LIMITS } from './model-facing-limits.js';
+import { CUT_MARK } from '../internal/json-budget.js';
 import type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 
 /** The default bound on raw argument text, in characters. */
@@ -237,9 +239,29 @@ function invalid(tool: AnyTool, message: string, issues: ArgumentIssue[], receiv
   const context: Record<string, unknown> = {};
   if (issues.length > 0) context.issues = issues;
   else context.received = typeof received === 'string' ? truncate(received, 500) : preview(received, 500);
-  context.expectedSchema = tool.jsonSchema;
+  const schema = expectedSchemaOf(tool);
+  context.expectedSchema = schema;
+  const matching = typeof schema === 'string' ? "the tool's parameters schema" : 'expectedSchema';
   return new InputValidationError(truncate(message, 4000), {
     context,
-    suggestion: `Call '${tool.name}' again with a JSON object that matches expectedSchema${issues.length > 0 ? ', fixing the fields listed in issues' : ''}.`,
+    suggestion: `Call '${tool.name}' again with a JSON object that matches ${matching}${issues.length > 0 ? ', fixing the fields listed in issues' : ''}.`,
   });
+}
+
+/** Per tool: the schema an invalid call's error repeats, or the marked note that stands for one too large. */
+let expectedSchemas: WeakMap<AnyTool, unknown> | undefined;
+
+/**
+ * The tool's schema when it fits in half an error's cap, else a note saying it was left out: the model has it in
+ * the tool's definition, and repeating a large one would crowd out the issues (or pass the cap and be cut).
+ */
+function expectedSchemaOf(tool: AnyTool): unknown {
+  expectedSchemas ??= new WeakMap();
+  let shown = expectedSchemas.get(tool);
+  if (shown === undefined) {
+    const length = JSON.stringify(tool.jsonSchema)?.length ?? 0;
+    shown = length <= MODEL_FACING_LIMITS.maxErrorLength / 2 ? tool.jsonSchema : `${CUT_MARK} the schema (${length} characters) is in the tool's definition]`;
+    expectedSchemas.set(tool, shown);
+  }
+  return shown;
 }

@@ -797,7 +797,7 @@ describe('A2A client stream decoding (property)', () => {
   });
 
   // Regression (was a bug, fixed): src/a2a/transport.ts:169 (`events()`) feeds an SSEParser whose StreamError('line_too_long') is not let
-  // through by `failure()` (transport.ts:269), so an SSE line past the parser's 1 MiB bound reaches the caller as
+  // through by `failure()` (transport.ts:269), so an SSE line past the parser's line bound reached the caller as
   // `A2ATransportError {reason: 'network', retryable: true}` ("A2A request to … failed: An SSE line exceeded 1048576
   // characters without a line break"). An oversized event is reported as a dropped connection: retried for
   // idempotent calls, and with `resubscribe` on, client.ts:207 `isDrop` resubscribes (seen: 3 fetches and the same
@@ -805,10 +805,10 @@ describe('A2A client stream decoding (property)', () => {
   // feed throws before the queue is drained). The chat client reports this as StreamError('line_too_long').
   // Counterexample (seed 20261212): [1048577, 0, []]: got A2ATransportError (network). Expected: the events before
   // the line, then a StreamError with reason 'line_too_long'.
-  it('an SSE line past the 1 MiB bound ends an A2A stream with StreamError line_too_long, not a retryable network A2ATransportError', async () => {
+  it('an SSE line past the answer bound (16 MiB and its field name) ends an A2A stream with StreamError line_too_long, not a retryable network A2ATransportError', async () => {
     const working = { kind: 'status-update', taskId: 't-1', contextId: 'c-1', status: { state: 'working' }, final: false };
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1_048_577, max: 1_050_000 }), fc.nat({ max: 2 }), fc.array(fc.nat(), { maxLength: 3 }), async (length, before, cuts) => {
+      fc.asyncProperty(fc.integer({ min: 16 * 1024 * 1024 + 17, max: 16 * 1024 * 1024 + 2_000 }), fc.nat({ max: 2 }), fc.array(fc.nat(), { maxLength: 3 }), async (length, before, cuts) => {
         const body = (id: number) => `${`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: working })}\n\n`.repeat(before)}data: ${'x'.repeat(length)}\n\n`;
         const client = createA2AClient({ url: 'https://agent.test/a2a', retry: false, fetch: a2aSSEFetch(body, cuts) });
         const { items, error } = await drain(client.streamMessage('hi'));

@@ -1,8 +1,8 @@
 /**
  * An `@modelcontextprotocol/sdk` 1.x server (`McpServer` on its web-standard Streamable HTTP transport, one transport
  * per session, an in-memory event store so streams resume) on 127.0.0.1 with a free port, for interop tests of our
- * client. Its tools succeed, return `isError`, throw, validate arguments, wait (observing cancellation), and cut
- * their own stream before answering. `expire()` forgets every session (the next request with one gets HTTP 404).
+ * client. Its tools succeed, return `isError` (with text, or a structured error in `structuredContent`), throw,
+ * validate arguments, wait (observing cancellation), and cut their own stream before answering. `expire()` forgets every session (the next request with one gets HTTP 404).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -41,6 +41,21 @@ function buildServer(record: SDKServer): McpServer {
   server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
   server.registerTool('fails', { description: 'Always reports a failure.', inputSchema: { order: z.string() } }, async ({ order }) => ({
     content: [{ type: 'text', text: `Order ${order} does not exist` }],
+    isError: true,
+  }));
+  server.registerTool('missing', { description: 'Reports a structured DataNotFoundError.', inputSchema: { order: z.string() } }, async ({ order }) => ({
+    content: [{ type: 'text', text: `No order ${order}.` }],
+    structuredContent: { type: 'DataNotFoundError', message: `No order ${order}.`, suggestion: 'Check the order id, or list recent orders.', context: { order } },
+    isError: true,
+  }));
+  server.registerTool('leaky', { description: 'Reports a structured error quoting a secret.', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'refused' }],
+    structuredContent: {
+      type: 'PermissionError',
+      message: `The key ${SDK_SERVER_SECRET} may not read this.`,
+      suggestion: `Ask for a key other than ${SDK_SERVER_SECRET}.`,
+      context: { key: SDK_SERVER_SECRET, apiKey: 'ak-anything', rows: Array.from({ length: 100_000 }, (_, index) => index) },
+    },
     isError: true,
   }));
   server.registerTool('throws', { description: 'Throws.', inputSchema: {} }, async () => {

@@ -36,7 +36,7 @@ for (const json of [false, true]) {
       expect(client.server?.protocolVersion).toBe('2025-11-25');
       expect(client.server?.serverInfo.name).toBe('sdk-inventory');
       expect(client.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect([...tools.keys()].sort()).toEqual(['add', 'cut', 'echo', 'ephemeral', 'fails', 'retire', 'slow', 'stock', 'throws']);
+      expect([...tools.keys()].sort()).toEqual(['add', 'cut', 'echo', 'ephemeral', 'fails', 'leaky', 'missing', 'retire', 'slow', 'stock', 'throws']);
       expect(tool('add').jsonSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
     });
 

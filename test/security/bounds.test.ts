@@ -563,7 +563,17 @@ describe('oversized input', () => {
       expect((error as Error).message).toBe('The agent card at https://remote.bounds.test/.well-known/agent-card.json is over the 1 MiB (1048576 bytes) limit');
     });
 
-    it('refuses an A2A stream line over the default bound with StreamError line_too_long', async () => {
+    it('passes an A2A stream event as large as a unary answer may be (16 MiB): no inner SSE bound refuses it', async () => {
+      const head = '{"jsonrpc":"2.0","id":1,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"';
+      const tail = '"}]}}';
+      const data = head + 'z'.repeat(SIXTEEN_MIB - head.length - tail.length) + tail;
+      const client = createA2AClient({ card, fetch: async () => new Response(`data: ${data}\n\n`, { headers: sseHeaders }), retry: false });
+      const texts: number[] = [];
+      for await (const event of client.streamMessage('hi')) texts.push(((event as { parts: Array<{ text: string }> }).parts[0]?.text ?? '').length);
+      expect(texts).toEqual([SIXTEEN_MIB - head.length - tail.length]);
+    });
+
+    it('refuses an A2A stream line over the answer bound (16 MiB and its field name) with StreamError line_too_long', async () => {
       const { body } = repeatingBody(`data: ${'s'.repeat(64 * 1024)}`);
       const client = createA2AClient({ card, fetch: async () => new Response(body, { headers: sseHeaders }), retry: false });
       const error = await within(
@@ -573,7 +583,7 @@ describe('oversized input', () => {
         10_000,
         'the endless A2A stream line',
       );
-      expectLineTooLong(error, new RegExp(`exceeded ${DEFAULT_MAX_LINE_LENGTH} characters`));
+      expectLineTooLong(error, new RegExp(`exceeded ${SIXTEEN_MIB + 16} characters`));
     });
   });
 });
