@@ -8,9 +8,10 @@
  * back on the next request as Anthropic requires. `ping` is ignored, and so are `citations_delta` and event types
  * added later (as the docs ask).
  *
- * Errors: `event: error` before any output is a retryable `ChatClientError` for `overloaded_error`, `api_error` and
- * `rate_limit_error` (the stream equivalents of HTTP 529, 500 and 429: retries and fallback apply), else a
- * `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a delta
+ * Errors: `event: error` before any output is the `ChatClientError` of the HTTP status its type stands for when the
+ * classification table lists it (`core/provider-error-codes.ts`: `overloaded_error`, `api_error`, `rate_limit_error`
+ * and `timeout_error` are HTTP 529, 500, 429 and 504, retried, with fallback; `billing_error` is a 402, not retried),
+ * else a `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a delta
  * for a block never started, a block type this client does not know); `incomplete` (the body ended before
  * `message_stop`); `line_too_long`.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
@@ -23,9 +24,6 @@ import { EventDecoder, field, isJSONObject, providerFailure, type EventDecoderOp
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
 import { readDeltaFrame, type DeltaFrame, type DeltaFrameKind } from './anthropic-delta-frame.js';
 import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
-
-/** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
-const RETRYABLE_STREAM_ERRORS: Readonly<Record<string, number>> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500 };
 
 interface OpenBlock {
   kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped';
@@ -222,13 +220,12 @@ export class AnthropicStreamDecoder extends EventDecoder {
     return data.index;
   }
 
-  /** `event: error`: before any output a retryable `ChatClientError` for transient types, else a `StreamError`. */
+  /** `event: error`: before any output a `ChatClientError` for the types the classification table lists, else a `StreamError`. */
   private providerError(detail: unknown, raw: string): ChatClientError | StreamError {
     const type = field(detail, 'type');
     const code = typeof type === 'string' && type !== '' ? this.excerpt(type, 100) : undefined;
     const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
-    const status = code !== undefined && Object.hasOwn(RETRYABLE_STREAM_ERRORS, code) ? RETRYABLE_STREAM_ERRORS[code] : undefined;
-    return providerFailure(this.options, { code, said, chunk: this.excerpt(raw), status }, this.beforeOutput);
+    return providerFailure(this.options, { code, said, chunk: this.excerpt(raw) }, this.beforeOutput);
   }
 }

@@ -11,6 +11,7 @@ import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-data-parser.js';
 import { detachDeltas } from './frame-template.js';
+import { codeClass } from './provider-error-codes.js';
 import type { StreamDecoder } from './stream-reader.js';
 import type { ChatChunk } from './types.js';
 
@@ -190,21 +191,23 @@ export interface ProviderFailure {
   said: string;
   /** The event's data, excerpted. */
   chunk: string;
-  /** The HTTP status this code is the stream form of, when it is a transient one (`overloaded_error` → 529). */
-  status?: number | undefined;
 }
 
 /**
- * A provider's error event: before any output a transient one (a `status` is known) is a retryable `ChatClientError`
- * (retries and fallback apply, as for the HTTP status); anything else a `StreamError` `provider_error` with the code.
+ * A provider's error event. Before any output, a code the classification table lists (`provider-error-codes.ts`, the
+ * one the HTTP path reads) is the `ChatClientError` of the HTTP status it stands for, retryable exactly as that
+ * answer would be (`overloaded_error` → 529, retried; `insufficient_quota` → 429, not retried); anything else, and
+ * any error after output, is a `StreamError` `provider_error` with the code.
  */
 export function providerFailure(context: EventDecoderOptions, found: ProviderFailure, beforeOutput: boolean): ChatClientError | StreamError {
-  const { code, said, status } = found;
-  if (status !== undefined && beforeOutput) {
+  const { code, said } = found;
+  const known = codeClass(code);
+  if (known !== undefined && beforeOutput) {
+    const { status, retryable } = known;
     return new ChatClientError(`${context.label} sent ${code} in its event stream before any output (the stream form of HTTP ${status}): ${said}`, {
       reason: 'http',
       status,
-      retryable: true,
+      retryable,
       code,
       providerMessage: said,
       requestId: context.requestId,

@@ -14,6 +14,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
+import { codeClass } from '../core/provider-error-codes.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
@@ -66,14 +67,6 @@ export function finishOf(response: unknown, calls: number, refused: boolean, sec
   }
   if (calls > 0) return 'tool_calls';
   return refused ? 'refusal' : 'stop';
-}
-
-/** Error codes of a failed response that are the stream form of a transient HTTP status: retried before output. */
-const RETRYABLE_CODES: Readonly<Record<string, number>> = { server_error: 500, rate_limit_exceeded: 429, overloaded: 503, service_unavailable: 503 };
-
-/** The HTTP status a transient error code stands for; `undefined` for every other code. */
-export function retryableStatus(code: string | undefined): number | undefined {
-  return code === undefined || !Object.hasOwn(RETRYABLE_CODES, code) ? undefined : RETRYABLE_CODES[code];
 }
 
 /** The text of a `message` item's parts: `output_text` as text, `refusal` as text that marks the answer refused. */
@@ -137,11 +130,12 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
     const code = typeof given === 'string' && given !== '' ? excerpt(given, context.secrets, 100) : undefined;
     const message = read(body.error, 'message');
     const said = excerpt(typeof message === 'string' ? message : JSON.stringify(body.error ?? null), context.secrets, 500);
-    const status = retryableStatus(code);
+    // The classification table of the HTTP and stream paths: a listed code is the HTTP status it stands for.
+    const known = codeClass(code);
     throw new ChatClientError(`${context.label} answered with a failed response${code ? ` (${code})` : ''}: ${said}`, {
-      reason: status === undefined ? 'invalid_response' : 'http',
-      status,
-      retryable: status !== undefined,
+      reason: known === undefined ? 'invalid_response' : 'http',
+      status: known?.status,
+      retryable: known?.retryable ?? false,
       code,
       providerMessage: said,
       requestId: context.requestId,

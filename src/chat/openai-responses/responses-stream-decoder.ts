@@ -9,8 +9,10 @@
  * `content_filter`) or `response.failed`; there is no `[DONE]`. Other event types (content parts, annotations, the
  * progress of OpenAI's own tools, types added later) are ignored.
  *
- * Errors: `response.failed` and an `error` event before any output are a retryable `ChatClientError` for transient
- * codes (`server_error`, `rate_limit_exceeded`), else a `StreamError` `provider_error` with the code;
+ * Errors: `response.failed` and an `error` event before any output are the `ChatClientError` of the HTTP status their
+ * code stands for when the classification table lists it (`core/provider-error-codes.ts`: `server_error`,
+ * `rate_limit_exceeded` retried; `insufficient_quota` a 429 that is not), else a `StreamError` `provider_error` with
+ * the code;
  * `malformed_chunk` (not JSON, an item of a type this client does not know, a delta for a call never opened);
  * `incomplete` (the body ended without a final event).
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
@@ -20,7 +22,7 @@ import { EventDecoder, field, isJSONObject, providerFailure } from '../core/even
 import { responseChunks } from '../core/collect-chat-stream.js';
 import { detached, FrameTemplates, type HotFrame, type TemplateMatch } from '../core/frame-template.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
-import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
+import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, toUsage } from './responses-output.js';
 
 /** The delta events a template may stand for: each reads only the event's `delta` and `output_index`. */
 const DELTA_TYPES = new Set(['response.output_text.delta', 'response.refusal.delta', 'response.reasoning_summary_text.delta', 'response.reasoning_text.delta', 'response.function_call_arguments.delta']);
@@ -268,6 +270,6 @@ export class ResponsesStreamDecoder extends EventDecoder {
     const code = typeof given === 'string' && given !== '' ? this.excerpt(given, 100) : undefined;
     const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
-    return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw), status: retryableStatus(code) }, this.beforeOutput);
+    return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw) }, this.beforeOutput);
   }
 }
