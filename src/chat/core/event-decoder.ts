@@ -149,6 +149,17 @@ export abstract class EventDecoder implements StreamDecoder {
     else this.out.push({ type: 'tool-call-delta', index, id, argumentsDelta: part });
   }
 
+  /**
+   * `data[key]` when it is an index — a non-negative safe integer (past 2^53 two indexes read as one) — else the typed
+   * error saying what came instead: `a content_block_stop without index`, `… with an invalid output_index -1`.
+   */
+  protected index(data: Record<string, unknown>, key: string, type: string, raw: string): number {
+    const value = data[key];
+    if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+    const said = value === undefined ? `without ${key}` : `with an invalid ${key} ${this.excerpt(JSON.stringify(value), 40)}`;
+    throw this.malformed(`a ${type} ${said}`, raw);
+  }
+
   protected malformed(what: string, raw: string, cause?: unknown): StreamError {
     const chunk = this.excerpt(raw);
     return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });

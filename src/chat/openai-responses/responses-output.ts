@@ -15,6 +15,7 @@ import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { codeClass } from '../core/provider-error-codes.js';
+import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
@@ -100,6 +101,20 @@ export function reasoningText(item: unknown): string {
   return text;
 }
 
+/**
+ * Why an output item cannot be kept to go back (`core/replay-bounds.ts`): its `id`, `call_id` or `name` past
+ * {@link MAX_ID_LENGTH}, or a reasoning item — its `encrypted_content`, its summary, whatever else it holds: it goes
+ * back verbatim — past {@link MAX_REPLAY_LENGTH} as JSON; `undefined` when it can.
+ */
+export function replayProblem(item: Record<string, unknown>): string | undefined {
+  for (const key of ['id', 'call_id', 'name']) {
+    const value = item[key];
+    const long = typeof value === 'string' ? overLimit(`an output item's ${key}`, value.length, MAX_ID_LENGTH) : undefined;
+    if (long) return long;
+  }
+  return item.type === 'reasoning' ? overLimit('a reasoning item', JSON.stringify(item).length, MAX_REPLAY_LENGTH) : undefined;
+}
+
 /** The replay slot an output item leaves: a reasoning item verbatim, the ids of the others. */
 export function replaySlot(item: Record<string, unknown>): ReplayItem | undefined {
   if (item.type === 'reasoning') return { protocol: RESPONSES_REPLAY, item: { ...item } };
@@ -170,6 +185,8 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
       toolCalls.push({ id: callId, name, arguments: args });
     } else if (kind === 'unknown') unknown.push(excerpt(String(read(item, 'type') ?? typeof item), context.secrets, 60));
     if (kind !== 'unknown' && kind !== 'skipped') {
+      const long = replayProblem(item as Record<string, unknown>);
+      if (long) throw new ChatClientError(`${context.label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
       const slot = replaySlot(item as Record<string, unknown>);
       if (slot) replay.push(slot);
     }
