@@ -66,13 +66,16 @@ export interface AnthropicClientOptions extends ResilienceOptions {
  * `tool_result` blocks, `is_error` on failed tool results so the model sees our structured error), `tool_choice`,
  * streaming (`text_delta`, `input_json_delta`, `thinking_delta`), usage with cache tokens, and finish reasons
  * (`max_tokens` → `length`, `refusal`, `pause_turn`). Failures are typed like every client's: `ChatClientError`
- * (HTTP status with Anthropic's error `type` as `code`, network, timeouts; 529 and 429 retried with `retry-after`),
- * `StreamError` (`provider_error` for an `event: error` after output, `incomplete` without `message_stop`,
- * `malformed_chunk`). Retries happen only before output reached the caller; the API key never appears in an error.
+ * (HTTP status with Anthropic's error `type` as `code`, network, timeouts; 529 and 429 retried with `retry-after`, a
+ * `billing_error` never), `StreamError` (`provider_error` for an `event: error` after output, `incomplete` without
+ * `message_stop`, `malformed_chunk`: content blocks out of their index order, a delta for a block that is not open).
+ * Retries happen only before output reached the caller; the API key never appears in an error.
  *
  * Thinking blocks go back as Anthropic requires (extended thinking with tools): each signed `thinking` block and each
  * `redacted_thinking` block of an answer is kept in the assistant message's `replay` and sent back unmodified, first in
- * that message's content; reasoning text from other providers is not sent.
+ * that message's content; reasoning text from other providers is not sent. What goes back is bounded: a tool_use id or
+ * tool name of at most 4,096 characters, a thinking block (text and signature, or redacted data) of at most 4,194,304;
+ * past either, the answer is a typed error (`malformed_chunk`, or `invalid_response` for `complete()`).
  *
  * @example
  * ```ts

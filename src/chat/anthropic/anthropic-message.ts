@@ -10,6 +10,7 @@ import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
 /**
@@ -121,6 +122,8 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   const toolCalls: ToolCall[] = [];
   const replay: ReplayItem[] = [];
   const unknown: string[] = [];
+  /** The first id, name or thinking past its bound (`core/replay-bounds.ts`): kept to go back, so refused. */
+  let long: string | undefined;
   for (const block of content) {
     const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : typeof block;
     const kind = isPlainObject(block) ? blockKind(type) : 'unknown';
@@ -128,19 +131,26 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
     else if (kind === 'thinking' && typeof read(block, 'thinking') === 'string') {
       const thinking = read(block, 'thinking') as string;
       reasoning += thinking;
-      const signature = read(block, 'signature');
-      const item = thinkingReplay('thinking', thinking, typeof signature === 'string' ? signature : '');
+      const given = read(block, 'signature');
+      const signature = typeof given === 'string' ? given : '';
+      long ??= overLimit('a thinking block', thinking.length + signature.length, MAX_REPLAY_LENGTH);
+      const item = thinkingReplay('thinking', thinking, signature);
       if (item) replay.push(item);
     } else if (kind === 'redacted_thinking') {
-      const data = read(block, 'data');
-      const item = thinkingReplay('redacted_thinking', '', typeof data === 'string' ? data : '');
+      const given = read(block, 'data');
+      const data = typeof given === 'string' ? given : '';
+      long ??= overLimit('a thinking block', data.length, MAX_REPLAY_LENGTH);
+      const item = thinkingReplay('redacted_thinking', '', data);
       if (item) replay.push(item);
     } else if (kind === 'tool_use' && typeof read(block, 'id') === 'string' && typeof read(block, 'name') === 'string') {
+      const id = read(block, 'id') as string;
       const name = read(block, 'name') as string;
+      long ??= overLimit('a tool_use id', id.length, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
       const args = toolArgumentsText(read(block, 'input') ?? {}, name);
-      toolCalls.push({ id: read(block, 'id') as string, name, arguments: args === '' ? '{}' : args });
+      toolCalls.push({ id, name, arguments: args === '' ? '{}' : args });
     } else if (kind !== 'skipped') unknown.push(excerpt(type, secrets, 60));
   }
+  if (long) throw new ChatClientError(`${label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
   if (unknown.length > 0) {
     throw new ChatClientError(`${label} answered with content blocks of a type this client does not decode (${[...new Set(unknown)].join(', ')})`, {
       reason: 'invalid_response',

@@ -8,24 +8,26 @@
  * back on the next request as Anthropic requires. `ping` is ignored, and so are `citations_delta` and event types
  * added later (as the docs ask).
  *
- * Errors: `event: error` before any output is a retryable `ChatClientError` for `overloaded_error`, `api_error` and
- * `rate_limit_error` (the stream equivalents of HTTP 529, 500 and 429: retries and fallback apply), else a
- * `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a delta
- * for a block never started, a block type this client does not know); `incomplete` (the body ended before
- * `message_stop`); `line_too_long`.
+ * Errors: `event: error` before any output is the `ChatClientError` of the HTTP status its type stands for when the
+ * classification table lists it (`core/provider-error-codes.ts`: `overloaded_error`, `api_error`, `rate_limit_error`
+ * and `timeout_error` are HTTP 529, 500, 429 and 504, retried, with fallback; `billing_error` is a 402, not retried),
+ * else a `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a
+ * block type this client does not know, an index missing or invalid, a `content_block_start` out of the blocks' order
+ * — an index that started already or one past the next — a delta or stop for a block that ended or never started, a
+ * delta of a kind its block does not take, an id, a name or thinking to send back past its bound:
+ * `core/replay-bounds.ts`); `incomplete` (the body ended before `message_stop`); `line_too_long`. Blocks may
+ * interleave; one still open at `message_stop` ends there as its `content_block_stop` would have ended it.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 import type { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { detached } from '../core/frame-template.js';
 import { EventDecoder, field, isJSONObject, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
 import { readDeltaFrame, type DeltaFrame, type DeltaFrameKind } from './anthropic-delta-frame.js';
 import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
-
-/** Stream error types that are the provider's transient trouble, with the HTTP status each stands for. */
-const RETRYABLE_STREAM_ERRORS: Readonly<Record<string, number>> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500 };
 
 interface OpenBlock {
   kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped';
@@ -40,6 +42,8 @@ export type AnthropicStreamDecoderOptions = EventDecoderOptions;
 export class AnthropicStreamDecoder extends EventDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
   private calls = 0;
+  /** Content blocks started so far: the index the next `content_block_start` must have. */
+  private started = 0;
   private readonly replay: ReplayItem[] = [];
   private readonly tokens: AnthropicTokens = {};
   private stopReason: string | undefined;
@@ -69,7 +73,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
       case 'content_block_delta':
         return this.blockDelta(data, raw);
       case 'content_block_stop':
-        return this.blockStop(data);
+        return this.blockStop(data, raw);
       case 'message_delta':
         return this.messageDelta(data);
       case 'message_stop':
@@ -90,16 +94,22 @@ export class AnthropicStreamDecoder extends EventDecoder {
   }
 
   private blockStart(data: Record<string, unknown>, raw: string): void {
-    const index = this.indexOf(data, raw);
+    const index = this.index(data, 'index', 'content_block_start', raw);
+    // Blocks are numbered by their place in the message, in order: a start out of that order would drop (a repeated
+    // index) or hide (a skipped one) a block, so it is no stream this client reads.
+    if (index !== this.started) throw this.malformed(`a content_block_start for block ${index} where block ${this.started} was next`, raw);
     const block = data.content_block;
     const type = field(block, 'type');
     const kind = typeof type === 'string' ? blockKind(type) : 'unknown';
     if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${this.excerpt(String(type), 60)})`, raw);
+    this.started++;
     const open: OpenBlock = { kind };
     if (kind === 'tool_use') {
       const id = field(block, 'id');
       const name = field(block, 'name');
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a tool_use block without an id or name', raw);
+      const long = overLimit('a tool_use id', id.length, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
+      if (long) throw this.malformed(long, raw);
       open.call = { index: this.calls++, id, name, arguments: '' };
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
       // The API starts every tool_use with `input: {}` and streams the rest; a gateway may send the whole input here.
@@ -119,7 +129,14 @@ export class AnthropicStreamDecoder extends EventDecoder {
       const data = field(block, 'data');
       open.thinking = { text: '', signature: typeof data === 'string' ? data : '' };
     }
+    if (open.thinking) this.checkReplay(open.thinking, raw);
     this.blocks.set(index, open);
+  }
+
+  /** A thinking block's text and signature (redacted data) are kept to go back: past their bound, a typed error at once. */
+  private checkReplay(thinking: NonNullable<OpenBlock['thinking']>, raw: string): void {
+    const long = overLimit('a thinking block', thinking.text.length + thinking.signature.length, MAX_REPLAY_LENGTH);
+    if (long) throw this.malformed(long, raw);
   }
 
   /** A `content_block_delta` in the API's compact form, read without `JSON.parse` (`anthropic-delta-frame.ts`). */
@@ -127,26 +144,40 @@ export class AnthropicStreamDecoder extends EventDecoder {
     // A call waiting for its `{}` and anything unusual take the full path, which decides them as before.
     if (this.emptyEnd !== undefined || !readDeltaFrame(raw, this.frameRead)) return false;
     const open = this.blocks.get(this.frameRead.index);
-    return open !== undefined && this.deltaOf(open, this.frameRead.kind, this.frameRead.value);
+    return open !== undefined && this.deltaOf(open, this.frameRead.kind, this.frameRead.value, raw);
   }
 
   private blockDelta(data: Record<string, unknown>, raw: string): void {
-    const open = this.blocks.get(this.indexOf(data, raw));
-    if (!open) throw this.malformed('a delta for a content block that was never started', raw);
+    const open = this.openBlock(data, 'content_block_delta', raw);
     const delta = data.delta;
     const type = field(delta, 'type');
-    if (type === 'text_delta') this.deltaOf(open, type, field(delta, 'text'));
-    else if (type === 'thinking_delta') this.deltaOf(open, type, field(delta, 'thinking'));
-    else if (type === 'input_json_delta') this.deltaOf(open, type, field(delta, 'partial_json'));
-    else if (type === 'signature_delta' && open.thinking) {
+    let taken = true;
+    if (type === 'text_delta') taken = this.deltaOf(open, type, field(delta, 'text'), raw);
+    else if (type === 'thinking_delta') taken = this.deltaOf(open, type, field(delta, 'thinking'), raw);
+    else if (type === 'input_json_delta') taken = this.deltaOf(open, type, field(delta, 'partial_json'), raw);
+    else if (type === 'signature_delta') {
       const signature = field(delta, 'signature');
-      if (typeof signature === 'string') open.thinking.signature += signature;
+      taken = open.kind === 'thinking';
+      if (taken && typeof signature === 'string') {
+        (open.thinking as NonNullable<OpenBlock['thinking']>).signature += signature;
+        this.checkReplay(open.thinking as NonNullable<OpenBlock['thinking']>, raw);
+      }
     }
-    // citations_delta, deltas of skipped blocks: nothing a chunk can carry
+    // A delta of a kind its block does not take would be lost (a server tool's block takes its input deltas and keeps
+    // nothing of them); citations_delta and delta types added later carry nothing a chunk can.
+    if (!taken && open.kind !== 'skipped') throw this.malformed(`a ${String(type)} for block ${data.index as number}, a ${open.kind} block`, raw);
+  }
+
+  /** The open block a delta or stop is for; a typed error naming the block when it ended already or never started. */
+  private openBlock(data: Record<string, unknown>, type: string, raw: string): OpenBlock {
+    const index = this.index(data, 'index', type, raw);
+    const open = this.blocks.get(index);
+    if (open) return open;
+    throw this.malformed(`a ${type} for block ${index}, which ${index < this.started ? 'had ended' : 'never started'}`, raw);
   }
 
   /** A text, thinking or arguments delta for `open`; `false` when the block takes no delta of that kind (nothing done). */
-  private deltaOf(open: OpenBlock, kind: DeltaFrameKind, value: unknown): boolean {
+  private deltaOf(open: OpenBlock, kind: DeltaFrameKind, value: unknown, raw: string): boolean {
     if (kind === 'text_delta') {
       if (open.kind !== 'text') return false;
       if (typeof value === 'string' && value !== '') this.textDelta('text-delta', value);
@@ -155,8 +186,10 @@ export class AnthropicStreamDecoder extends EventDecoder {
     if (kind === 'thinking_delta') {
       if (open.kind !== 'thinking') return false;
       if (typeof value === 'string' && value !== '') {
+        const thinking = open.thinking as NonNullable<OpenBlock['thinking']>;
+        thinking.text += detached(value); // kept past the batch (to go back): not a view of the read, and bounded
+        if (thinking.text.length + thinking.signature.length > MAX_REPLAY_LENGTH) this.checkReplay(thinking, raw);
         this.textDelta('reasoning-delta', value);
-        if (open.thinking) open.thinking.text += detached(value); // kept past the batch: not a view of the read
       }
       return true;
     }
@@ -169,12 +202,16 @@ export class AnthropicStreamDecoder extends EventDecoder {
     return true;
   }
 
-  private blockStop(data: Record<string, unknown>): void {
-    const index = typeof data.index === 'number' ? data.index : -1;
-    const open = this.blocks.get(index);
-    this.blocks.delete(index);
-    if (open?.call) this.endCall(open.call);
-    if (open?.thinking && (open.kind === 'thinking' || open.kind === 'redacted_thinking')) {
+  private blockStop(data: Record<string, unknown>, raw: string): void {
+    const open = this.openBlock(data, 'content_block_stop', raw);
+    this.blocks.delete(data.index as number);
+    this.endBlock(open);
+  }
+
+  /** A block ended: its call, or its thinking kept for replay. */
+  private endBlock(open: OpenBlock): void {
+    if (open.call) this.endCall(open.call);
+    if (open.thinking && (open.kind === 'thinking' || open.kind === 'redacted_thinking')) {
       const item = thinkingReplay(open.kind, open.thinking.text, open.thinking.signature);
       if (item) this.replay.push(item);
     }
@@ -202,9 +239,13 @@ export class AnthropicStreamDecoder extends EventDecoder {
 
   private complete(): void {
     const cut = this.stopReason === 'max_tokens';
-    for (const open of this.blocks.values()) if (open.call) this.endCall(open.call);
+    // Blocks still open end here as their content_block_stop would have ended them: nothing they hold is lost (each
+    // call without arguments is decided at once, so a second one does not take the first one's place).
+    for (const open of this.blocks.values()) {
+      this.endBlock(open);
+      this.endEmpty(cut ? '' : '{}');
+    }
     this.blocks.clear();
-    this.endEmpty(cut ? '' : '{}');
     this.finished = true;
     const reason: FinishReason = this.stopReason ? finishReasonOf(this.stopReason) : this.calls > 0 ? 'tool_calls' : 'stop';
     const usage = toUsage(this.tokens);
@@ -217,18 +258,12 @@ export class AnthropicStreamDecoder extends EventDecoder {
     this.out.push(finish);
   }
 
-  private indexOf(data: Record<string, unknown>, raw: string): number {
-    if (typeof data.index !== 'number' || !Number.isInteger(data.index) || data.index < 0) throw this.malformed('a content block event without an index', raw);
-    return data.index;
-  }
-
-  /** `event: error`: before any output a retryable `ChatClientError` for transient types, else a `StreamError`. */
+  /** `event: error`: before any output a `ChatClientError` for the types the classification table lists, else a `StreamError`. */
   private providerError(detail: unknown, raw: string): ChatClientError | StreamError {
     const type = field(detail, 'type');
     const code = typeof type === 'string' && type !== '' ? this.excerpt(type, 100) : undefined;
     const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
-    const status = code !== undefined && Object.hasOwn(RETRYABLE_STREAM_ERRORS, code) ? RETRYABLE_STREAM_ERRORS[code] : undefined;
-    return providerFailure(this.options, { code, said, chunk: this.excerpt(raw), status }, this.beforeOutput);
+    return providerFailure(this.options, { code, said, chunk: this.excerpt(raw) }, this.beforeOutput);
   }
 }

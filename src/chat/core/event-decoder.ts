@@ -11,6 +11,7 @@ import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-data-parser.js';
 import { detachDeltas } from './frame-template.js';
+import { codeClass } from './provider-error-codes.js';
 import type { StreamDecoder } from './stream-reader.js';
 import type { ChatChunk } from './types.js';
 
@@ -148,6 +149,17 @@ export abstract class EventDecoder implements StreamDecoder {
     else this.out.push({ type: 'tool-call-delta', index, id, argumentsDelta: part });
   }
 
+  /**
+   * `data[key]` when it is an index — a non-negative safe integer (past 2^53 two indexes read as one) — else the typed
+   * error saying what came instead: `a content_block_stop without index`, `… with an invalid output_index -1`.
+   */
+  protected index(data: Record<string, unknown>, key: string, type: string, raw: string): number {
+    const value = data[key];
+    if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+    const said = value === undefined ? `without ${key}` : `with an invalid ${key} ${this.excerpt(JSON.stringify(value), 40)}`;
+    throw this.malformed(`a ${type} ${said}`, raw);
+  }
+
   protected malformed(what: string, raw: string, cause?: unknown): StreamError {
     const chunk = this.excerpt(raw);
     return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
@@ -190,21 +202,23 @@ export interface ProviderFailure {
   said: string;
   /** The event's data, excerpted. */
   chunk: string;
-  /** The HTTP status this code is the stream form of, when it is a transient one (`overloaded_error` → 529). */
-  status?: number | undefined;
 }
 
 /**
- * A provider's error event: before any output a transient one (a `status` is known) is a retryable `ChatClientError`
- * (retries and fallback apply, as for the HTTP status); anything else a `StreamError` `provider_error` with the code.
+ * A provider's error event. Before any output, a code the classification table lists (`provider-error-codes.ts`, the
+ * one the HTTP path reads) is the `ChatClientError` of the HTTP status it stands for, retryable exactly as that
+ * answer would be (`overloaded_error` → 529, retried; `insufficient_quota` → 429, not retried); anything else, and
+ * any error after output, is a `StreamError` `provider_error` with the code.
  */
 export function providerFailure(context: EventDecoderOptions, found: ProviderFailure, beforeOutput: boolean): ChatClientError | StreamError {
-  const { code, said, status } = found;
-  if (status !== undefined && beforeOutput) {
+  const { code, said } = found;
+  const known = codeClass(code);
+  if (known !== undefined && beforeOutput) {
+    const { status, retryable } = known;
     return new ChatClientError(`${context.label} sent ${code} in its event stream before any output (the stream form of HTTP ${status}): ${said}`, {
       reason: 'http',
       status,
-      retryable: true,
+      retryable,
       code,
       providerMessage: said,
       requestId: context.requestId,

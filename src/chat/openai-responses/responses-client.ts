@@ -66,14 +66,17 @@ const RESPONSES_MAX_LINE = 8 * 1024 * 1024;
  * (`response.output_text.delta`, `response.function_call_arguments.delta/done`, reasoning summaries), usage with
  * cached and reasoning tokens, and finish reasons (`response.incomplete` by `max_output_tokens` → `length`, by
  * `content_filter` → `content_filter`, a refusal → `refusal`). Failures are typed like every client's:
- * `ChatClientError` (HTTP status with OpenAI's error code, network, timeouts; 429/5xx retried with `retry-after`; a
- * `response.failed` with `server_error` before any output retried), `StreamError` (`provider_error` for a failure
- * after output or a non-transient code, `incomplete` for a stream that ends without its final event,
- * `malformed_chunk`). Retries happen only before output reached the caller; the API key never appears in an error.
+ * `ChatClientError` (HTTP status with OpenAI's error code, network, timeouts; 429/5xx retried with `retry-after`, but
+ * never an `insufficient_quota`; a `response.failed` with `server_error` before any output retried), `StreamError`
+ * (`provider_error` for a failure after output or an unlisted code, `incomplete` for a stream that ends without its
+ * final event, `malformed_chunk`). Retries happen only before output reached the caller; the API key never appears in
+ * an error.
  *
  * Reasoning items go back as the API requires: an answer with reasoning keeps its output items in the assistant
  * message's `replay` (each reasoning item verbatim, the ids of the others), and the next request rebuilds that turn
- * from them; other providers' items are not sent.
+ * from them; other providers' items are not sent. What goes back is bounded: an item id, call id or name of at most
+ * 4,096 characters, a reasoning item (its `encrypted_content` included) of at most 4,194,304 as JSON; past either, the
+ * answer is a typed error (`malformed_chunk`, or `invalid_response` for `complete()`).
  *
  * @example
  * ```ts

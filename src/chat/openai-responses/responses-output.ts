@@ -14,6 +14,8 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
+import { codeClass } from '../core/provider-error-codes.js';
+import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
@@ -68,14 +70,6 @@ export function finishOf(response: unknown, calls: number, refused: boolean, sec
   return refused ? 'refusal' : 'stop';
 }
 
-/** Error codes of a failed response that are the stream form of a transient HTTP status: retried before output. */
-const RETRYABLE_CODES: Readonly<Record<string, number>> = { server_error: 500, rate_limit_exceeded: 429, overloaded: 503, service_unavailable: 503 };
-
-/** The HTTP status a transient error code stands for; `undefined` for every other code. */
-export function retryableStatus(code: string | undefined): number | undefined {
-  return code === undefined || !Object.hasOwn(RETRYABLE_CODES, code) ? undefined : RETRYABLE_CODES[code];
-}
-
 /** The text of a `message` item's parts: `output_text` as text, `refusal` as text that marks the answer refused. */
 export function messageText(item: unknown, label: string, secrets: readonly string[]): { text: string; refused: boolean } {
   let text = '';
@@ -105,6 +99,20 @@ export function reasoningText(item: unknown): string {
     }
   }
   return text;
+}
+
+/**
+ * Why an output item cannot be kept to go back (`core/replay-bounds.ts`): its `id`, `call_id` or `name` past
+ * {@link MAX_ID_LENGTH}, or a reasoning item — its `encrypted_content`, its summary, whatever else it holds: it goes
+ * back verbatim — past {@link MAX_REPLAY_LENGTH} as JSON; `undefined` when it can.
+ */
+export function replayProblem(item: Record<string, unknown>): string | undefined {
+  for (const key of ['id', 'call_id', 'name']) {
+    const value = item[key];
+    const long = typeof value === 'string' ? overLimit(`an output item's ${key}`, value.length, MAX_ID_LENGTH) : undefined;
+    if (long) return long;
+  }
+  return item.type === 'reasoning' ? overLimit('a reasoning item', JSON.stringify(item).length, MAX_REPLAY_LENGTH) : undefined;
 }
 
 /** The replay slot an output item leaves: a reasoning item verbatim, the ids of the others. */
@@ -137,11 +145,12 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
     const code = typeof given === 'string' && given !== '' ? excerpt(given, context.secrets, 100) : undefined;
     const message = read(body.error, 'message');
     const said = excerpt(typeof message === 'string' ? message : JSON.stringify(body.error ?? null), context.secrets, 500);
-    const status = retryableStatus(code);
+    // The classification table of the HTTP and stream paths: a listed code is the HTTP status it stands for.
+    const known = codeClass(code);
     throw new ChatClientError(`${context.label} answered with a failed response${code ? ` (${code})` : ''}: ${said}`, {
-      reason: status === undefined ? 'invalid_response' : 'http',
-      status,
-      retryable: status !== undefined,
+      reason: known === undefined ? 'invalid_response' : 'http',
+      status: known?.status,
+      retryable: known?.retryable ?? false,
       code,
       providerMessage: said,
       requestId: context.requestId,
@@ -176,6 +185,8 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
       toolCalls.push({ id: callId, name, arguments: args });
     } else if (kind === 'unknown') unknown.push(excerpt(String(read(item, 'type') ?? typeof item), context.secrets, 60));
     if (kind !== 'unknown' && kind !== 'skipped') {
+      const long = replayProblem(item as Record<string, unknown>);
+      if (long) throw new ChatClientError(`${context.label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
       const slot = replaySlot(item as Record<string, unknown>);
       if (slot) replay.push(slot);
     }

@@ -9,43 +9,27 @@
  * `content_filter`) or `response.failed`; there is no `[DONE]`. Other event types (content parts, annotations, the
  * progress of OpenAI's own tools, types added later) are ignored.
  *
- * Errors: `response.failed` and an `error` event before any output are a retryable `ChatClientError` for transient
- * codes (`server_error`, `rate_limit_exceeded`), else a `StreamError` `provider_error` with the code;
- * `malformed_chunk` (not JSON, an item of a type this client does not know, a delta for a call never opened);
- * `incomplete` (the body ended without a final event).
+ * An item is known by its `output_index`: every event for an index must be of the item it opened (its type, `id`,
+ * a call's `call_id`; an arguments event's `item_id`). Items may be announced twice (the same item), only by their
+ * `output_item.done`, or only in the final `output` (a call never shown is decoded from there); indexes may skip and
+ * interleave; a text delta needs no item. A delta's `content_index` is not read: an item's text is its deltas in order.
+ *
+ * Errors: `response.failed` and an `error` event before any output are the `ChatClientError` of the HTTP status their
+ * code stands for when the classification table lists it (`core/provider-error-codes.ts`: `server_error`,
+ * `rate_limit_exceeded` retried; `insufficient_quota` a 429 that is not), else a `StreamError` `provider_error` with
+ * the code; `malformed_chunk` (not JSON, an item of a type this client does not know, an `output_index` missing or
+ * invalid, another item at an index that holds one, a second call with a `call_id` seen already, arguments for an
+ * index that holds no call or for a call that had ended, an id or reasoning item to send back past its bound:
+ * `core/replay-bounds.ts`); `incomplete` (the body ended without a final event).
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { StreamError } from '../../errors/stream-error.js';
 import { EventDecoder, field, isJSONObject, providerFailure } from '../core/event-decoder.js';
 import { responseChunks } from '../core/collect-chat-stream.js';
-import { detached, FrameTemplates, type HotFrame, type TemplateMatch } from '../core/frame-template.js';
+import { detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
-import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replaySlot, retryableStatus, toUsage } from './responses-output.js';
-
-/** The delta events a template may stand for: each reads only the event's `delta` and `output_index`. */
-const DELTA_TYPES = new Set(['response.output_text.delta', 'response.refusal.delta', 'response.reasoning_summary_text.delta', 'response.reasoning_text.delta', 'response.function_call_arguments.delta']);
-
-/** What a delta template stands for: the event's type and its `output_index` (any JSON value, as sent). */
-interface DeltaContext {
-  type: string;
-  outputIndex: unknown;
-}
-
-/**
- * A delta event a template may stand for: one of {@link DELTA_TYPES} with a string `delta`; its `sequence_number`
- * (never read) is the number hole. For such an event the decoder reads `type`, `delta` and `output_index` only.
- */
-function hotFrame(data: unknown): HotFrame<DeltaContext> | undefined {
-  if (!isJSONObject(data) || typeof data.type !== 'string' || !DELTA_TYPES.has(data.type) || typeof data.delta !== 'string') return undefined;
-  const numbered = typeof data.sequence_number === 'number';
-  return {
-    text: data.delta,
-    textKey: '"delta":"',
-    number: data.sequence_number,
-    numberKey: numbered ? '"sequence_number":' : undefined,
-    context: { type: data.type, outputIndex: data.output_index },
-  };
-}
+import { hotFrame, type DeltaContext } from './responses-delta-frame.js';
+import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replayProblem, replaySlot, toUsage } from './responses-output.js';
 
 interface OpenItem {
   kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
@@ -53,6 +37,8 @@ interface OpenItem {
   streamed: boolean;
   /** Its `output_item.done` came: a repeated one is ignored. */
   done: boolean;
+  /** The item's `id`, when it came: later events for its `output_index` must be of the same item. */
+  id: string | undefined;
   /** For a function_call: the call's ordinal, call id, name and arguments so far. */
   call?: { index: number; id: string; name: string; arguments: string; ended: boolean };
 }
@@ -64,6 +50,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
   /** Anything of the answer arrived as events (items, deltas): the final event's `output` is then only checked. */
   private sawOutput = false;
   private readonly callIds = new Set<string>();
+  private readonly itemIds = new Set<string>();
   private hasReasoning = false;
   private readonly replay: ReplayItem[] = [];
   private responseId: string | undefined;
@@ -93,19 +80,19 @@ export class ResponsesStreamDecoder extends EventDecoder {
       case 'response.in_progress':
         return this.identify(data.response);
       case 'response.output_item.added':
-        return this.itemAdded(data, raw);
+        return this.itemAdded(data, type, raw);
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        return this.text(data, type === 'response.refusal.delta');
+        return this.text(data, type, raw);
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        return this.reasoning(data);
+        return this.reasoning(data, type, raw);
       case 'response.function_call_arguments.delta':
-        return this.argumentsPart(data, raw);
+        return this.argumentsPart(data, type, raw);
       case 'response.function_call_arguments.done':
-        return this.argumentsDone(data, raw);
+        return this.argumentsDone(data, type, raw);
       case 'response.output_item.done':
-        return this.itemDone(data, raw);
+        return this.itemDone(data, type, raw);
       case 'response.completed':
       case 'response.incomplete':
         return this.complete(data.response, raw);
@@ -127,24 +114,35 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (typeof model === 'string' && this.model === undefined) this.model = this.excerpt(model);
   }
 
-  private indexOf(data: Record<string, unknown>, raw: string): number {
-    const index = data.output_index;
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw this.malformed('an output item event without an output_index', raw);
-    return index;
+  /** The item at a delta's `output_index`, if any; a delta without one belongs to no item (its text still counts). */
+  private itemOf(data: Record<string, unknown>, type: string, raw: string): OpenItem | undefined {
+    return data.output_index === undefined ? undefined : this.items.get(this.index(data, 'output_index', type, raw));
   }
 
-  private itemAdded(data: Record<string, unknown>, raw: string): void {
-    const index = this.indexOf(data, raw);
-    if (this.items.has(index)) return; // a repeated output_item.added: the item is open already
+  private itemAdded(data: Record<string, unknown>, type: string, raw: string): void {
+    const index = this.index(data, 'output_index', type, raw);
     const item = data.item;
+    const known = this.items.get(index);
+    if (known) return this.sameItem(known, item, index, raw); // a repeated output_item.added: the item is open already
     const kind = itemKind(field(item, 'type'));
     if (kind === 'unknown') throw this.malformed(`an output item of a type this client does not decode (${this.excerpt(String(field(item, 'type')), 60)})`, raw);
+    const long = isJSONObject(item) ? replayProblem(item) : undefined;
+    if (long) throw this.malformed(long, raw);
     this.sawOutput = true;
-    const open: OpenItem = { kind, streamed: false, done: false };
+    const given = field(item, 'id');
+    const itemId = typeof given === 'string' ? given : undefined;
+    // An id seen already at another index: the same item twice (its text, or its call, given again).
+    if (itemId !== undefined) {
+      if (this.itemIds.has(itemId)) throw this.malformed(`a second output item ${this.excerpt(itemId, 60)}`, raw);
+      this.itemIds.add(itemId);
+    }
+    const open: OpenItem = { kind, streamed: false, done: false, id: itemId };
     if (kind === 'function_call') {
       const id = field(item, 'call_id');
       const name = field(item, 'name');
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a function_call item without a call_id or name', raw);
+      // A second call with a call id seen already would run the same call twice.
+      if (this.callIds.has(id)) throw this.malformed(`a second function_call ${this.excerpt(id, 60)}`, raw);
       const initial = field(item, 'arguments');
       open.call = { index: this.calls++, id, name, arguments: typeof initial === 'string' ? initial : '', ended: false };
       this.callIds.add(id);
@@ -155,42 +153,59 @@ export class ResponsesStreamDecoder extends EventDecoder {
     this.items.set(index, open);
   }
 
-  private text(data: Record<string, unknown>, refusal: boolean): void {
+  /**
+   * Another event for the item at `index` carries `item`: it must be the same one (its type, its id, a call's
+   * call_id). Another item there would take the place of the first (a call started and never ended, or one call's
+   * arguments given to another), so it is no stream this client reads.
+   */
+  private sameItem(known: OpenItem, item: unknown, index: number, raw: string): void {
+    const id = field(item, 'id');
+    const other = itemKind(field(item, 'type')) !== known.kind || (known.call !== undefined && field(item, 'call_id') !== known.call.id) || (typeof id === 'string' && known.id !== undefined && id !== known.id);
+    if (other) throw this.malformed(`another item at output_index ${index}`, raw);
+  }
+
+  private text(data: Record<string, unknown>, type: string, raw: string): void {
     const delta = data.delta;
     if (typeof delta !== 'string' || delta === '') return;
-    const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
+    const open = this.itemOf(data, type, raw);
     if (open) open.streamed = true;
     this.sawOutput = true;
-    if (refusal) this.refused = true;
+    if (type === 'response.refusal.delta') this.refused = true;
     this.textDelta('text-delta', delta);
   }
 
-  private reasoning(data: Record<string, unknown>): void {
+  private reasoning(data: Record<string, unknown>, type: string, raw: string): void {
     const delta = data.delta;
     if (typeof delta !== 'string' || delta === '') return;
-    const open = typeof data.output_index === 'number' ? this.items.get(data.output_index) : undefined;
+    const open = this.itemOf(data, type, raw);
     if (open) open.streamed = true;
     this.sawOutput = true;
     this.textDelta('reasoning-delta', delta);
   }
 
-  private openCall(data: Record<string, unknown>, raw: string): NonNullable<OpenItem['call']> {
-    const call = this.items.get(this.indexOf(data, raw))?.call;
-    if (!call) throw this.malformed('arguments for a function call that was never opened', raw);
+  /** The open call an arguments event is for; a typed error naming what is at its `output_index` when that is no call. */
+  private openCall(data: Record<string, unknown>, type: string, raw: string): NonNullable<OpenItem['call']> {
+    const index = this.index(data, 'output_index', type, raw);
+    const open = this.items.get(index);
+    const call = open?.call;
+    // Another item's arguments at this index would be given to this call (the template path reads frames of one item).
+    const itemId = data.item_id;
+    const other = typeof itemId === 'string' && open?.id !== undefined && itemId !== open.id;
+    if (!call || other || call.ended) throw this.malformed(`a ${type} for output_index ${index}, which holds ${!call ? (open ? `a ${open.kind}` : 'nothing') : other ? 'another item' : 'a call that had ended'}`, raw);
     return call;
   }
 
-  private argumentsPart(data: Record<string, unknown>, raw: string): void {
-    const call = this.openCall(data, raw);
+  private argumentsPart(data: Record<string, unknown>, type: string, raw: string): void {
+    const call = this.openCall(data, type, raw);
     const part = data.delta;
-    if (typeof part !== 'string' || part === '' || call.ended) return;
+    if (typeof part !== 'string' || part === '') return;
     call.arguments += detached(part); // kept past the batch: not a view of the read
     this.argumentsDelta(call.index, call.id, part);
   }
 
   /** The whole arguments: authoritative when they differ from the deltas (a proxy that sends only `.done`). */
-  private argumentsDone(data: Record<string, unknown>, raw: string): void {
-    const call = this.openCall(data, raw);
+  private argumentsDone(data: Record<string, unknown>, type: string, raw: string): void {
+    const call = this.openCall(data, type, raw);
     if (typeof data.arguments === 'string') this.endCall(call, data.arguments);
   }
 
@@ -203,12 +218,14 @@ export class ResponsesStreamDecoder extends EventDecoder {
     this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
   }
 
-  private itemDone(data: Record<string, unknown>, raw: string): void {
-    const index = this.indexOf(data, raw);
+  private itemDone(data: Record<string, unknown>, type: string, raw: string): void {
+    const index = this.index(data, 'output_index', type, raw);
     const item = data.item;
-    if (!isJSONObject(item)) throw this.malformed('an output_item.done without its item', raw);
+    if (!isJSONObject(item)) throw this.malformed(`a ${type} without its item`, raw);
+    const known = this.items.get(index);
     // An item never announced by output_item.added is opened here: its content is in this event, never dropped.
-    if (!this.items.has(index)) this.itemAdded(data, raw);
+    if (known) this.sameItem(known, item, index, raw);
+    else this.itemAdded(data, type, raw);
     const open = this.items.get(index);
     if (!open || open.done) return;
     open.done = true;
@@ -227,6 +244,8 @@ export class ResponsesStreamDecoder extends EventDecoder {
       if (said !== '') this.textDelta('reasoning-delta', said);
     }
     if (open.kind !== 'skipped') {
+      const long = replayProblem(item);
+      if (long) throw this.malformed(long, raw);
       const slot = replaySlot(item);
       if (slot) this.replay.push(slot);
     }
@@ -247,7 +266,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
       const callId = field(item, 'call_id');
       if (field(item, 'type') !== 'function_call' || typeof callId !== 'string' || this.callIds.has(callId)) return;
       const slot = this.items.has(index) ? Math.max(...this.items.keys()) + 1 : index;
-      this.itemDone({ output_index: slot, item }, raw);
+      this.itemDone({ output_index: slot, item }, 'response.completed', raw);
     });
     // Calls still open at the end: what arrived, which a cut (incomplete) answer may leave unfinished or empty.
     const cut = field(response, 'status') === 'incomplete';
@@ -268,6 +287,6 @@ export class ResponsesStreamDecoder extends EventDecoder {
     const code = typeof given === 'string' && given !== '' ? this.excerpt(given, 100) : undefined;
     const message = field(detail, 'message');
     const said = this.excerpt(typeof message === 'string' ? message : raw, 500);
-    return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw), status: retryableStatus(code) }, this.beforeOutput);
+    return providerFailure(this.options, { code, said: `${what}: ${said}`, chunk: this.excerpt(raw) }, this.beforeOutput);
   }
 }

@@ -61,7 +61,9 @@ function defaultReasoningReplay(baseURL: string): 'tool-calls' | 'none' {
  * DeepSeek's `reasoning_content`. Failures are typed: `ChatClientError` (HTTP status, network, timeouts — each
  * naming its limit; only SSE events count as progress, so a provider sending nothing but keep-alives times out),
  * `StreamError` (malformed chunk, mid-stream provider error, a stream that ends without finishing). Retries happen
- * only before output reached the caller; a user abort ends everything promptly and is never retried.
+ * only before output reached the caller, never for a code that says the limit will not pass (a 429
+ * `insufficient_quota`); a user abort ends everything promptly and is never retried. A tool call id or name over 4,096
+ * characters (sent back with the next request) is a typed error, not kept.
  *
  * @example
  * ```ts

@@ -4,8 +4,10 @@
  * and `text`), a refusal (its words as text, the finish `refusal`), tool calls assembled by `index` (parallel
  * calls), usage, and one `finish`. Bytes in, batches of chunks out: one call per network chunk keeps per-event overhead low.
  *
- * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object), `provider_error` (`data: {"error": …}` or
- * `event: error`), `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
+ * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object; a choice other than index 0, or an index
+ * that is no index; a tool-call fragment that starts and continues nothing, or repeats a call id seen already; an id
+ * or name past its bound: `core/replay-bounds.ts`), `provider_error` (`data: {"error": …}` or `event: error`),
+ * `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 import { StreamError } from '../../errors/stream-error.js';
@@ -17,15 +19,10 @@ import { toUsage } from './openai-usage.js';
 import { field, isJSONObject } from '../core/event-decoder.js';
 import { detachDeltas, detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
+import { ToolCalls, type OpenCall } from './openai-tool-calls.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { MAX_ID_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
-
-interface OpenCall {
-  index: number;
-  id: string;
-  name: string;
-  arguments: string;
-}
 
 export interface OpenAIStreamDecoderOptions {
   maxLineLength?: number | undefined;
@@ -39,7 +36,7 @@ export class OpenAIStreamDecoder {
   private readonly parser: SSEDataParser;
   private readonly textDecoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the SSE parser strips the BOM
   private out: ChatChunk[] = [];
-  private readonly calls = new Map<number, OpenCall>();
+  private readonly calls: ToolCalls;
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
   private responseId: string | undefined;
@@ -47,7 +44,6 @@ export class OpenAIStreamDecoder {
   private model: string | undefined;
   private rawModel: string | undefined;
   private finished = false;
-  private endedCalls = 0;
   /** The stream's delta frames (text, a call's arguments) read without `JSON.parse` (`frame-template.ts`). */
   private readonly templates = new FrameTemplates<number>((parsed) => chatDeltaFrame(parsed, this.rawResponseId, this.rawModel));
   private readonly matched: TemplateMatch<number> = { text: '', context: TEXT };
@@ -68,6 +64,7 @@ export class OpenAIStreamDecoder {
   }
 
   constructor(private readonly options: OpenAIStreamDecoderOptions) {
+    this.calls = new ToolCalls(options.createId, (text, length) => this.excerpt(text, length));
     this.parser = new SSEDataParser((type, data) => {
       this.dispatched++;
       this.event(type, data);
@@ -126,11 +123,9 @@ export class OpenAIStreamDecoder {
     try {
       chunk = JSON.parse(data);
     } catch (error) {
-      throw new StreamError(`The model stream sent a chunk that is not JSON: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data), cause: error });
+      throw this.malformed('a chunk that is not JSON', data, error);
     }
-    if (!isJSONObject(chunk)) {
-      throw new StreamError(`The model stream sent a chunk that is not a JSON object: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
-    }
+    if (!isJSONObject(chunk)) throw this.malformed('a chunk that is not a JSON object', data);
     if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
     // Remote text that reaches events and A2A metadata (llm_response_id): bounded and redacted like any other.
     if (typeof chunk.id === 'string' && chunk.id !== this.rawResponseId) {
@@ -144,10 +139,14 @@ export class OpenAIStreamDecoder {
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices) {
-        if (isJSONObject(choice) && (choice.index === undefined || choice.index === 0)) this.choice(choice);
+        if (!isJSONObject(choice)) throw this.malformed('a choice that is not a JSON object', data);
+        const index = choice.index ?? 0;
+        // One choice is asked for: another one (a request body with `n`) would be dropped, so it is no stream this reads.
+        if (index !== 0) throw this.malformed(`a choice with index ${this.excerpt(JSON.stringify(index), 40)}, where this client reads choice 0 only (no \`n\`)`, data);
+        this.choice(choice, data);
       }
     } else if (choices !== undefined && choices !== null) {
-      throw new StreamError(`The model stream sent "choices" that is not an array: ${this.excerpt(data)}`, { reason: 'malformed_chunk', chunk: this.excerpt(data) });
+      throw this.malformed('"choices" that is not an array', data);
     }
     const usage = toUsage(chunk.usage);
     if (usage) {
@@ -164,7 +163,7 @@ export class OpenAIStreamDecoder {
       if (text !== '') this.textDelta('text-delta', text);
       return true;
     }
-    const call = this.calls.get(match.context);
+    const call = this.calls.open.get(match.context);
     if (call === undefined) return false;
     this.appendArguments(call, text);
     return true;
@@ -178,7 +177,7 @@ export class OpenAIStreamDecoder {
     else this.out.push({ type: 'tool-call-delta', index: call.index, id: call.id, argumentsDelta });
   }
 
-  private choice(choice: Record<string, unknown>): void {
+  private choice(choice: Record<string, unknown>, data: string): void {
     const delta = choice.delta;
     if (isJSONObject(delta)) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -191,12 +190,12 @@ export class OpenAIStreamDecoder {
       }
       if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal(delta.refusal);
       const toolCalls = delta.tool_calls;
-      if (Array.isArray(toolCalls)) for (let position = 0; position < toolCalls.length; position++) this.toolCall(toolCalls[position], position);
+      if (Array.isArray(toolCalls)) for (let position = 0; position < toolCalls.length; position++) this.toolCall(toolCalls[position], position, data);
     }
     const finishReason = choice.finish_reason;
     if (typeof finishReason === 'string' && finishReason !== '') {
       this.finishReason = finishReason;
-      this.endCalls();
+      this.calls.endAll(this.out);
     }
   }
 
@@ -206,11 +205,7 @@ export class OpenAIStreamDecoder {
     if (parts.text !== '') this.textDelta('text-delta', parts.text);
     if (parts.refusal !== '') this.refusal(parts.refusal);
     if (parts.unknown.length > 0) {
-      const data = JSON.stringify(delta.content) ?? '';
-      throw new StreamError(`The model stream sent content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')}): ${this.excerpt(data)}`, {
-        reason: 'malformed_chunk',
-        chunk: this.excerpt(data),
-      });
+      throw this.malformed(`content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')})`, JSON.stringify(delta.content) ?? '');
     }
   }
 
@@ -232,44 +227,28 @@ export class OpenAIStreamDecoder {
     else this.out.push({ type, delta });
   }
 
-  private toolCall(toolCall: unknown, position: number): void {
-    if (!isJSONObject(toolCall)) return;
-    const index = typeof toolCall.index === 'number' ? toolCall.index : position;
+  /** One fragment of a tool call (`openai-tool-calls.ts`): its `index`, else its place in the list, says which. */
+  private toolCall(toolCall: unknown, position: number, data: string): void {
+    if (!isJSONObject(toolCall)) throw this.malformed('a tool call that is not a JSON object', data);
+    const index = toolCall.index ?? position;
+    if (!Number.isSafeInteger(index) || (index as number) < 0) throw this.malformed(`a tool call with an invalid index ${this.excerpt(JSON.stringify(index), 40)}`, data);
     const fn = isJSONObject(toolCall.function) ? toolCall.function : {};
     const id = typeof toolCall.id === 'string' && toolCall.id !== '' ? toolCall.id : undefined;
-    let call = this.calls.get(index);
-    if (call && id !== undefined && id !== call.id) {
-      this.endCall(call);
-      call = undefined;
-    }
-    if (!call) {
-      call = { index, id: id ?? this.options.createId(), name: typeof fn.name === 'string' ? fn.name : '', arguments: '' };
-      this.calls.set(index, call);
-      this.out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
-    } else if (call.name === '' && typeof fn.name === 'string') {
-      call.name = fn.name;
-    }
+    const name = typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined;
+    const long = overLimit('a tool call id', id?.length ?? 0, MAX_ID_LENGTH) ?? overLimit('a tool name', name?.length ?? 0, MAX_ID_LENGTH);
+    if (long) throw this.malformed(long, data);
+    const call = this.calls.fragment(index as number, id, name, this.out);
+    if (typeof call === 'string') throw this.malformed(call, data);
     // A delta is a string; a JSON object or array some servers send instead is written back, anything else (null) is no text.
     const argumentsDelta = typeof fn.arguments === 'string' || (typeof fn.arguments === 'object' && fn.arguments !== null) ? toolArgumentsText(fn.arguments, call.name) : '';
     this.appendArguments(call, argumentsDelta);
   }
 
-  private endCalls(): void {
-    const open = [...this.calls.values()].sort((a, b) => a.index - b.index);
-    for (const call of open) this.endCall(call);
-  }
-
-  private endCall(call: OpenCall): void {
-    this.calls.delete(call.index);
-    this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: call.arguments });
-    this.endedCalls++;
-  }
-
   private complete(): void {
     if (this.finished) return;
-    this.endCalls();
+    this.calls.endAll(this.out);
     this.finished = true;
-    const given = this.finishReason ?? (this.endedCalls > 0 ? 'tool_calls' : 'stop');
+    const given = this.finishReason ?? (this.calls.ended > 0 ? 'tool_calls' : 'stop');
     const reason = this.refused && given === 'stop' ? 'refusal' : given; // a refusal is never a plain `stop`
     const finish: ChatChunk = { type: 'finish', reason };
     if (this.usage) finish.usage = this.usage;
@@ -294,11 +273,16 @@ export class OpenAIStreamDecoder {
     return new StreamError(`The model provider reported an error mid-stream: ${this.excerpt(text)}`, {
       reason: 'provider_error',
       chunk: this.excerpt(data),
-      code: typeof code === 'string' ? truncate(redactText(code, this.options.secrets), 100) : typeof code === 'number' && Number.isFinite(code) ? String(code) : undefined,
+      code: typeof code === 'string' ? this.excerpt(code, 100) : typeof code === 'number' && Number.isFinite(code) ? String(code) : undefined,
     });
   }
 
-  private excerpt(text: string): string {
-    return truncate(redactText(text, this.options.secrets), 200);
+  private excerpt(text: string, length = 200): string {
+    return truncate(redactText(text, this.options.secrets), length);
+  }
+
+  private malformed(what: string, data: string, cause?: unknown): StreamError {
+    const chunk = this.excerpt(data);
+    return new StreamError(`The model stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
   }
 }

@@ -12,6 +12,7 @@ import { requestProblems } from '../core/request-checks.js';
 import { toUsage } from './openai-usage.js';
 import { contentParts } from './openai-content.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { MAX_ID_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolDefinition, ToolCall } from '../core/types.js';
 import { isSealedToolDefinition } from '../core/tool-definitions.js';
 
@@ -115,6 +116,9 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       if (typeof name !== 'string') continue;
       const args = read(fn, 'arguments');
       const id = read(raw, 'id');
+      // Kept to go back on the next request: past the bound (`core/replay-bounds.ts`), refused.
+      const long = overLimit('a tool call id', typeof id === 'string' ? id.length : 0, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
+      if (long) throw new ChatClientError(`${label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
       toolCalls.push({
         id: typeof id === 'string' && id !== '' ? id : createId(),
         name,
