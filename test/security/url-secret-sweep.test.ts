@@ -131,7 +131,7 @@ const CLIENTS: ReadonlyArray<[string, (plant: Plant, evidence: Evidence) => Prom
     'the MCP client',
     async (plant, evidence) => {
       const { breaker, telemetry, finish, failure } = instruments(evidence);
-      const handler = createMCPHandler({ tools: [echoTool], serverInfo: { name: 'tools', version: '1.0.0' } });
+      const handler = createMCPHandler({ tools: [echoTool], serverInfo: { name: 'tools', version: '1.0.0' }, allowedHosts: '*' });
       const fetch = failingFetch(['unauthorized', 'network', 'unavailable'], async (request) => handler(request));
       const client = createMCPClient({ url: plant.url('https://mcp.sweep.test'), secrets: plant.secrets, fetch, retry: false, circuitBreaker: breaker, telemetry });
       evidence.text('client.url', client.url);
