@@ -8,8 +8,6 @@
  * valid next request. Every failure becomes an item: recoverable ones as the run goes on, at most one terminal one
  * as the last item.
  */
-import type { Emitter } from 'nanoevents';
-import type { AbortSource } from '../internal/abort-source.js';
 import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/core/chat-batches.js';
 import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -24,32 +22,11 @@ import { endModelSpan, failSpan, recordModelInput, startModelSpan } from './run-
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
-import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { runTools } from './run-tools.js';
 import { shownToolName } from '../tools/tool-call-name.js';
 import { appendSession, loadSession } from './session-store.js';
-import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
-
-/** What one run needs. */
-export interface LoopContext {
-  settings: AgentSettings;
-  /** The run's id (made on first read: only events and spans use it). */
-  readonly runId: string;
-  emitter: Emitter<AgentEvents>;
-  /** The caller's new messages. */
-  input: ChatMessage[];
-  sessionId?: string | undefined;
-  /** Aborts the run: the caller's signal, or the stream being cancelled (its `signal` is made only when read). */
-  abort: AbortSource;
-  /** Items produced by callbacks (fallbacks, listener failures), delivered with the next batch. */
-  queue: AgentRunItem[];
-  /** The schema the final answer must match. */
-  output?: StandardSchemaV1 | undefined;
-  /** The run's `invoke_agent` span: each model call's `chat` span and each tool's span are its children. */
-  span: SpanHandle;
-  /** Called once when the run is over, however it ends (finished, failed, cancelled). */
-  close: () => void;
-}
+import type { AgentRunItem, AgentSettings } from './types.js';
+import type { LoopContext } from './loop-context.js';
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 

@@ -10,7 +10,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { redactValue } from '../internal/redact.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { errorJSON, safeEmit } from './agent-events.js';
-import type { LoopContext } from './agent-loop.js';
+import type { LoopContext } from './loop-context.js';
 import { outputFormat } from './structured-output.js';
 import type { AgentRunItem, AgentSettings } from './types.js';
 import { CommonAttribute, FaultlineAttribute, TelemetryEvent } from '../telemetry/attributes.js';

@@ -13,7 +13,7 @@ import type { ToolErrorInfo } from '../tools/tool-failure.js';
 import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutOffRun } from './cut-off-calls.js';
-import type { LoopContext } from './agent-loop.js';
+import type { LoopContext } from './loop-context.js';
 import type { AgentRunItem, AgentToolOutcome } from './types.js';
 
 type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };

@@ -7,10 +7,9 @@ import { clampDelay } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { redactError, redactText } from '../internal/redact.js';
 import { protocolError, type AnswerContext } from './client-messages.js';
-import type { RequestOptions } from './transport.js';
 
 /** The time limit of one request: aborts `controller` with a typed timeout naming the option that sets it. */
-export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: Pick<RequestOptions, 'timeoutMs' | 'limit'>): ReturnType<typeof setTimeout> | undefined {
+export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: { timeoutMs: number; limit: 'request' | 'initialize' }): ReturnType<typeof setTimeout> | undefined {
   if (!Number.isFinite(options.timeoutMs)) return undefined;
   const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
   return setTimeout(

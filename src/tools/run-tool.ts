@@ -20,6 +20,9 @@ import { ToolLogWriter } from './tool-log.js';
 import { toolLogSink, type ToolLogOption } from './tool-log-option.js';
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
 import { completeToolRun, finishToolRun } from './seal-tool-result.js';
+import type { ToolRun } from './tool-run.js';
+
+export type { ToolRun, ToolRunOutcome } from './tool-run.js';
 
 /**
  * The per-attempt time limit when neither the tool nor the call sets one.
@@ -71,46 +74,6 @@ export interface ToolRetryNotice {
   fromRetryAfter: boolean;
   /** A shared retry budget refused this retry: the failure is the call's result (`delayMs` is 0). */
   budgetExhausted?: boolean;
-}
-
-/** How a call ended. */
-export type ToolRunOutcome =
-  | 'success'
-  | 'partial'
-  | 'error_result'
-  | 'failure'
-  | 'invalid_arguments'
-  | 'timeout'
-  | 'crash'
-  | 'not_found'
-  | 'unserializable';
-
-/** Everything about one tool call: the result the model gets, and what developers need. */
-export interface ToolRun<T = unknown> {
-  toolName: string;
-  callId: string;
-  /**
-   * What the model receives: a snapshot decoded from `content`, so nothing the tool does with its own objects later
-   * can change it.
-   */
-  result: ToolResult<T>;
-  /**
-   * The exact tool-message content (structured form), serialized once when the call ended; `toolRunContent(run,
-   * 'flat')` gives the flat form.
-   */
-  content: string;
-  outcome: ToolRunOutcome;
-  /** Executions made (0 when the arguments were rejected). */
-  attempts: number;
-  durationMs: number;
-  /** The validated arguments, when they were valid. */
-  arguments?: unknown;
-  /** True when JSON-encoded strings were decoded to make the arguments valid. */
-  argumentsCoerced?: boolean;
-  /** True when the `repair` hook fixed the arguments. */
-  argumentsRepaired?: boolean;
-  /** The real error behind a failure (developer side only). */
-  error?: unknown;
 }
 
 class Crash {

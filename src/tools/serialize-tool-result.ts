@@ -1,13 +1,9 @@
-import type { ToolRun } from './run-tool.js';
+import type { ToolRun } from './tool-run.js';
+import type { ToolErrorFormat } from './tool-error-format.js';
+
+export type { ToolErrorFormat } from './tool-error-format.js';
 import { formatSealed, sealedOf, sealToolResult } from './seal-tool-result.js';
 import type { ToolResult } from './tool-result.js';
-
-/** How the error part of a tool result is written. */
-export type ToolErrorFormat =
-  /** `error: {type, message, context?, suggestion?}` (the course's structured form; the default). */
-  | 'structured'
-  /** `error: "<message>"`, RAF's flat string form, for peers that expect it (a suggestion is appended as a sentence). */
-  | 'flat';
 
 /** Options of {@link serializeToolResult}. */
 export interface SerializeToolResultOptions {

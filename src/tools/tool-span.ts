@@ -8,7 +8,7 @@ import { CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, Ge
 import { NO_SPAN, NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { AnyTool } from './define-tool.js';
-import type { ToolRun } from './run-tool.js';
+import type { ToolRun } from './tool-run.js';
 
 /** The span of one call of `tool`. */
 export function toolSpan(tool: AnyTool, callId: string, options: { telemetry?: Telemetry | undefined; parentSpan?: SpanHandle | undefined }, rawArguments: unknown): SpanHandle {

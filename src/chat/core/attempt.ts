@@ -16,7 +16,7 @@ import { redactError, redactText } from '../../internal/redact.js';
 import type { RetryDecision } from '../../internal/retry.js';
 import { chatErrorFromResponse } from './chat-error-from-response.js';
 import { isFallbackWorthy } from './fallback-worthy.js';
-import type { CallConfig } from './call.js';
+import type { CallConfig } from './call-config.js';
 import { timeoutError, type CallScope } from './call-scope.js';
 
 /** Bound on a non-streamed answer. */

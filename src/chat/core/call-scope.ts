@@ -8,8 +8,7 @@ import { ChatClientError, type ChatTimeoutLimit } from '../../errors/chat-client
 import { AbortSource, watchParent, type AbortParent } from '../../internal/abort-source.js';
 import { Deadlines, type Deadline } from '../../internal/deadlines.js';
 import { watchAbort } from '../../internal/delay.js';
-import type { Attempt } from './attempt.js';
-import type { CallConfig } from './call.js';
+import type { CallConfig } from './call-config.js';
 
 /** `partial`: bytes arrived since the last progress, but no event (keep-alives, blank lines, part of a line or body). */
 export function timeoutError(config: CallConfig, limit: ChatTimeoutLimit, attempt: number, partial = false): ChatClientError {
@@ -48,7 +47,7 @@ export class CallScope {
   private spare: AbortController | undefined;
   private reason: unknown;
   /** The attempt in flight, which an abort of the scope aborts with the same reason. */
-  current: Attempt | undefined;
+  current: { abort(reason: unknown): void } | undefined;
   aborted = false;
   attempt = 0;
 

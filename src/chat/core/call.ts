@@ -9,46 +9,16 @@ import { StreamError } from '../../errors/stream-error.js';
 import { describeError } from '../../internal/error-json.js';
 import { requestIdOf } from '../../internal/http-body.js';
 import { redactText } from '../../internal/redact.js';
-import { retry, type ResolvedRetryOptions, type RetryGuard, type RetryNotice } from '../../internal/retry.js';
+import { retry, type RetryNotice } from '../../internal/retry.js';
 import { Attempt, classify } from './attempt.js';
 import { CallScope } from './call-scope.js';
 import { abortParentOf } from './request-abort.js';
 import { responseChunks } from './collect-chat-stream.js';
 import { StreamReader, type StreamDecoder } from './stream-reader.js';
 import type { ChatChunk, ChatRequest, ChatResponse } from './types.js';
+import type { CallConfig } from './call-config.js';
 
-/**
- * Time limits of a model call, in ms; `Infinity` disables one. Only progress counts: an SSE event of the stream.
- * Keep-alive comments, blank lines and a line that never ends are bytes, not events, so a provider that sends only
- * those still times out. The error says which limit fired (`ChatClientError.timeout`).
- * @example `createOpenAICompatibleClient({ ...options, timeouts: { firstChunkMs: 30_000, idleMs: 15_000 } })`
- */
-export interface ChatTimeouts {
-  /** The whole call, retries and back-off waits included (`timeout: 'total'`, not retried). @default 600000 */
-  totalMs?: number | undefined;
-  /**
-   * Per attempt, from sending the request to the first SSE event of its answer; for `complete()` (and a JSON answer to
-   * a stream), to the end of the whole answer (`timeout: 'first_chunk'`, retried before any output). @default 120000
-   */
-  firstChunkMs?: number | undefined;
-  /** Between two SSE events of a streamed answer (`timeout: 'idle'`, not retried). @default 60000 */
-  idleMs?: number | undefined;
-}
-
-export interface CallConfig {
-  url: string;
-  label: string;
-  model: string;
-  headers: Record<string, string>;
-  fetch: typeof fetch;
-  retry: ResolvedRetryOptions;
-  timeouts: Required<ChatTimeouts>;
-  secrets: readonly string[];
-  maxLineLength?: number | undefined;
-  createId: () => string;
-  /** The shared circuit breaker / retry budget of the client, if it was given any. */
-  guard?: RetryGuard | undefined;
-}
+export type { CallConfig, ChatTimeouts } from './call-config.js';
 
 function afterOutput(error: unknown): unknown {
   if (StreamError.isInstance(error) && !error.afterOutput) {

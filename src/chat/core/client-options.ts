@@ -9,7 +9,7 @@ import { isPlainObject, preview } from '../../internal/json.js';
 import { headerSecrets, urlView } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
-import type { CallConfig, ChatTimeouts } from './call.js';
+import type { CallConfig, ChatTimeouts } from './call-config.js';
 
 /**
  * Retry defaults of model calls.
