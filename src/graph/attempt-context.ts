@@ -5,15 +5,9 @@
  * one only when a node looks (an `AbortController` costs microseconds; a short run never pays it). An object literal
  * with a getter of its own would cost a new hidden class per context: more than the rest of a small step.
  */
-import type { GraphNode } from './compiled-graph.js';
+import type { GraphNode } from './graph-description.js';
 import { EXECUTION, type ExecutionHooks, type NodeContext } from './node-context.js';
-
-/** @internal Where an attempt's signal comes from: the run's (made on first use), or the attempt's own (a timed node). */
-export interface SignalSource {
-  nodeSignal(): AbortSignal;
-  /** The signal if it is there already; else `undefined` (the context's getter makes it when a node looks). */
-  signalNow(): AbortSignal | undefined;
-}
+import type { SignalSource } from './signal-source.js';
 
 /** The getter of a context's `signal` until the run has one: its hooks know the run (a WeakMap of contexts would tax every GC). */
 const DEFERRED_SIGNAL: PropertyDescriptor = {

@@ -4,10 +4,10 @@
  */
 import { WorkflowError } from '../errors/workflow-error.js';
 import { resolveRetryOptions } from '../internal/retry.js';
-import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from './compiled-graph.js';
+import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from './graph-description.js';
 import { END, START } from './constants.js';
 import { collectorStateKey, type NodeCallbacks } from './node-callbacks.js';
-import { fallbackTargets } from './node-options.js';
+import { fallbackTargets } from './node-option-problems.js';
 import { graphFingerprint } from './graph-fingerprint.js';
 import { listProblems, quote, quoteIds } from './quote.js';
 import type { StateSchema } from './state-schema.js';

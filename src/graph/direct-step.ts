@@ -10,19 +10,14 @@
 import { ObjectType } from '../runner/constants.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import { attemptContext } from './attempt-context.js';
-import type { CompiledNode } from './compiled-graph.js';
+import type { CompiledNode } from './graph-description.js';
 import { retries } from './node-attempts.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
-import {
-  checkResult,
-  continueNode,
-  emitNodeEvent,
-  failureOf,
-  runNode,
-  type NodeOutcome,
-  type RunScope,
-} from './node-runner.js';
+import { emitNodeEvent } from './node-events.js';
+import { failureOf } from './node-failure.js';
+import { checkResult, continueNode, runNode, type NodeOutcome } from './node-runner.js';
 import { PHASE_COMPLETE, PHASE_ERROR, PHASE_START } from './metadata-tails.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
 import { nodeOf, type ReplayedNode } from './superstep.js';
 

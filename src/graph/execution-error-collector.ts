@@ -12,7 +12,7 @@ import { COLLECTOR_STATE_KEY, type NodeCallbacks } from './node-callbacks.js';
 import { EXECUTION, type NodeCallbackContext } from './node-context.js';
 import { StateSchema, type Reducer, type State, type StateField } from './state-schema.js';
 import type { SubgraphResult } from './subgraph-result.js';
-import type { GraphExtension, GraphExtensionTarget } from './state-graph.js';
+import type { GraphExtension, GraphExtensionTarget } from './graph-extension.js';
 
 /**
  * What a policy decides for a failed node: recover (record `recoverable`, continue, optionally with a replacement

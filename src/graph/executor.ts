@@ -11,10 +11,11 @@ import type { AgentError } from '../errors/agent-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import type { RunEvent } from '../runner/event.js';
-import type { Checkpointer } from './checkpoint.js';
+import type { Checkpointer } from './checkpointer.js';
 import { preview } from '../internal/json.js';
-import type { GraphOutcome, GraphParts } from './compiled-graph.js';
-import type { RunScope } from './node-runner.js';
+import type { GraphParts } from './graph-description.js';
+import type { GraphOutcome, StartMode } from './runnable-graph.js';
+import type { RunScope } from './run-scope.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import type { LeaseSettings } from './run-lease.js';
 import { ListenerErrors } from './listener-errors.js';
@@ -45,12 +46,6 @@ export interface GraphRunSettings {
   telemetry: Telemetry;
   span: SpanHandle;
 }
-
-/**
- * @internal Where a run starts: `run` anew; from its checkpoint with `resume` (none → `CHECKPOINT_NOT_FOUND`) or
- * `any` (anew only when there is none; a completed one is replayed).
- */
-export type StartMode = 'run' | 'resume' | 'any';
 
 /**
  * The signal node contexts carry: the caller's; without one, one that never fires, made only when a node asks (an

@@ -6,8 +6,8 @@
  * schema's vendor. Sorted, so the same graph built in another order has the same fingerprint; node functions,
  * reducers, retries and time limits are not in it (a fix to them keeps checkpoints resumable).
  */
-import type { GraphBranch, GraphNode } from './compiled-graph.js';
-import { fallbackTargets } from './node-options.js';
+import type { GraphBranch, GraphNode } from './graph-description.js';
+import { fallbackTargets } from './node-option-problems.js';
 import type { StateSchema } from './state-schema.js';
 
 /** What the fingerprint is of: a graph's draft (see `compile-graph.ts`). */

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { isPlainObject, positiveIntegerProblems, truncate } from '../internal/json.js';
-import type { Checkpointer, GraphCheckpoint } from './checkpoint.js';
+import type { Checkpointer, GraphCheckpoint } from './checkpointer.js';
 import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from './constants.js';
 
 /** Options of {@link InMemoryCheckpointer}. */

@@ -1,7 +1,9 @@
-export { parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
+export { parseGraphCheckpoint } from './checkpoint.js';
+export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './checkpointer.js';
 export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './in-memory-checkpointer.js';
 export { Command } from './command.js';
-export { CompiledGraph, type GraphOutcome, type GraphResumeOptions, type GraphRunOptions } from './compiled-graph.js';
+export { CompiledGraph } from './compiled-graph.js';
+export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './runnable-graph.js';
 export {
   CHECKPOINT_FAILED,
   CHECKPOINT_INVALID,
@@ -44,9 +46,10 @@ export {
 } from './execution-error-collector.js';
 export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
 export type { NodeCallbackContext, NodeContext } from './node-context.js';
-export { isRetryableNodeError } from './node-runner.js';
+export { isRetryableNodeError } from './node-failure.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
-export { StateGraph, type CompileOptions, type GraphExtension, type GraphExtensionTarget } from './state-graph.js';
+export { StateGraph, type CompileOptions } from './state-graph.js';
+export type { GraphExtension, GraphExtensionTarget } from './graph-extension.js';
 export type { NodeFunction, NodeResult, Router } from './node-function.js';
 export {
   field,
@@ -58,7 +61,8 @@ export {
   type UpdateOfFields,
   type UpdateOfSchema,
 } from './typed-state.js';
-export type { NodeBehaviourOptions, NodeFallback, NodeOptions, NodeRetryPolicy } from './node-options.js';
+export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './node-options.js';
+export type { NodeFallback } from './node-fallback.js';
 export {
   messagesStateSchema,
   reducers,
@@ -73,6 +77,7 @@ export {
 export { SubgraphResult } from './subgraph-result.js';
 export type { AgentNodeOptions } from './agent-node.js';
 export type { SubgraphNodeOptions } from './subgraph-node.js';
-export { createGraphAgent, type GraphAgent, type GraphAgentOptions } from './graph-agent.js';
+export { createGraphAgent, type GraphAgent } from './graph-agent.js';
+export type { GraphAgentOptions } from './graph-as-agent.js';
 export type { LLMNodeOptions } from './llm-node.js';
 export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './tools-node.js';

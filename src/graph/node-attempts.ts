@@ -7,13 +7,15 @@ import { abortPromise, delay } from '../internal/delay.js';
 import { backoffDelay } from '../internal/retry.js';
 import { ObjectType } from '../runner/constants.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
-import type { CompiledNode } from './compiled-graph.js';
+import type { CompiledNode } from './graph-description.js';
 import { attemptContext } from './attempt-context.js';
 import { EXECUTION, type NodeCallbackContext } from './node-context.js';
 import { metadataTail } from './metadata-tails.js';
-import { callbackFailure, emitNodeEvent, isRetryableNodeError, type RunScope } from './node-runner.js';
+import { emitNodeEvent } from './node-events.js';
+import { callbackFailure, isRetryableNodeError } from './node-failure.js';
 import { traceNodeRetry } from './node-span.js';
 import { NodeTimer } from './node-timer.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { RunEvent } from '../runner/event.js';
-import type { SignalSource } from './attempt-context.js';
-import type { Checkpointer } from './checkpoint.js';
-import type { NodeFallback } from './node-options.js';
+import type { Checkpointer } from './checkpointer.js';
+import type { NodeFallback } from './node-fallback.js';
+import type { SignalSource } from './signal-source.js';
 import type { State } from './state-schema.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 

@@ -4,9 +4,9 @@
  * telemetry and the node's span. A plain object with a shared method, not closures: one allocation per node step.
  */
 import type { SpanHandle } from '../telemetry/telemetry.js';
-import type { CompiledNode } from './compiled-graph.js';
+import type { CompiledNode } from './graph-description.js';
 import type { ExecutionHooks } from './node-context.js';
-import type { RunScope } from './node-runner.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
 
 /** @internal A node step's hooks, with the fallback updates registered through them. */

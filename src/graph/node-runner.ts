@@ -3,93 +3,27 @@
  * within the node's `timeoutMs`, every failed attempt seen by `onNodeError`, intermediate ones announced as retrying `graph.node.error` events), then on
  * the final outcome a `graph.node.error` event for a failure and the `afterNode` chain, which may recover the node.
  */
-import { ErrorType } from '../errors/constants.js';
-import { toResponseError } from '../errors/response-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
-import { messageOf, read } from '../internal/error-chain.js';
+import { messageOf } from '../internal/error-chain.js';
 import { defineData, isPlainObject, preview, truncate } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
-import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../runner/event.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
 import { Command } from './command.js';
-import type { CompiledNode, GraphNode, GraphParts } from './compiled-graph.js';
-import { NODE_METADATA_KEY } from './constants.js';
-import { EXECUTION, type CheckpointHooks, type ExecutionHooks, type NodeCallbackContext } from './node-context.js';
+import type { CompiledNode, GraphNode } from './graph-description.js';
+import { EXECUTION, type ExecutionHooks, type NodeCallbackContext } from './node-context.js';
+import { emitNodeEvent } from './node-events.js';
+import { callbackFailure, failureOf } from './node-failure.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
 import { PHASE_AFTER_CALLBACK, PHASE_COMPLETE, PHASE_COMPLETE_RECOVERED, PHASE_ERROR, PHASE_REDUCE, PHASE_START } from './metadata-tails.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
-import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { attempts, type StartedAttempt } from './node-attempts.js';
 import { endNodeSpan, nodeSpan } from './node-span.js';
-
-/** @internal What a node runner needs from its run. */
-export interface RunScope {
-  parts: Readonly<GraphParts>;
-  /** The caller's signal, if any. */
-  signal: AbortSignal | undefined;
-  /** The never-firing signal of a run without a caller's, once a node asked for it. */
-  idleSignal: AbortSignal | undefined;
-  /** The signal node contexts carry: the caller's, or one that never fires, made on first use. */
-  nodeSignal(): AbortSignal;
-  /** That signal when it is there already; else `undefined`. */
-  signalNow(): AbortSignal | undefined;
-  invocationId: string;
-  path: readonly string[];
-  branch?: string | undefined;
-  requestId?: string | undefined;
-  /** Set when the run is checkpointed (the executor updates `resuming` between steps). */
-  checkpoint?: CheckpointHooks | undefined;
-  emit(event: RunEvent): void;
-  /** Where node spans go, and the run's span they are children of. */
-  telemetry: Telemetry;
-  span?: SpanHandle | undefined;
-  /** True when the run has a listener: without one, no event is built (nobody could see it). */
-  listening: boolean;
-  /** True when the run records spans (its telemetry is not `NO_TELEMETRY`): without, no node span is started. */
-  traced: boolean;
-}
 
 /** @internal How one node ended. */
 export type NodeOutcome =
   | { ok: true; node: CompiledNode; result: State | Command | undefined; recovered: boolean; attempts: number }
   | { ok: false; node: CompiledNode; error: unknown; attempts: number; fallbackUpdates: State[] };
-
-/**
- * The default `retryOn` of node retry policies: anything that says `retryable: true` (a retryable
- * `ChatClientError`, a retryable tool failure, your own errors).
- * @example `graph.addNode('fetch', fetchNode, { retry: { maxAttempts: 3, retryOn: (error) => isRetryableNodeError(error) || isTimeout(error) } })`
- */
-export function isRetryableNodeError(error: unknown): boolean {
-  return read(error, 'retryable') === true;
-}
-
-function origin(scope: RunScope, node: GraphNode): EventOrigin {
-  return { invocationId: scope.invocationId, author: node.id, branch: scope.branch, requestId: scope.requestId };
-}
-
-/** @internal Emits a node event, built only when the run has a listener. */
-export function emitNodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): void {
-  if (scope.listening) scope.emit(nodeEvent(scope, node, object, step, tail, error));
-}
-
-function nodeEvent(scope: RunScope, node: GraphNode, object: string, step: number, tail: string, error?: unknown): RunEvent {
-  const response: EventResponse = error === undefined ? { object, done: false } : { object, done: false, error: toResponseError(error, ErrorType.FlowError) };
-  return createEvent(origin(scope, node), { response, stateDelta: { [NODE_METADATA_KEY]: nodeMetadata(node, step, tail) } });
-}
-
-const metadataPrefixes = new WeakMap<GraphNode, string>();
-
-/**
- * `JSON.stringify({nodeId, nodeName, nodeType, stepNumber, ...extra})`, from the node's constant part (serialized once
- * per node) and a tail from `metadataTail` (metadata-tails.ts) (two events per node and step make this a hot path).
- */
-function nodeMetadata(node: GraphNode, step: number, tail: string): string {
-  let prefix = metadataPrefixes.get(node);
-  if (prefix === undefined) {
-    prefix = JSON.stringify({ nodeId: node.id, nodeName: node.name, nodeType: node.type }).slice(0, -1);
-    metadataPrefixes.set(node, prefix);
-  }
-  return `${prefix},"stepNumber":${step}${tail}`;
-}
 
 /**
  * @internal A node result must be a state update, a `Command`, or nothing. An update is read once, here, into a plain copy:
@@ -212,25 +146,6 @@ async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: 
     error = failureOf(node, step, caught);
   }
   return settleNode(scope, node, context, state, step, { result, error, failed, attempts: attemptsMade, hooks, errorTail: PHASE_ERROR, span });
-}
-
-/**
- * @internal A node callback's throw as the node's failure: the callback's error as its cause, and the node's own
- * failure, if it had one, kept in view (its message, its `code`).
- */
-export function callbackFailure(node: GraphNode, step: number, callback: string, thrown: unknown, failure: unknown): WorkflowError {
-  const during = failure === undefined ? '' : ` (while handling the node's failure: ${messageOf(failure)})`;
-  return new WorkflowError(`${callback} callback failed for node ${truncate(node.id, 200)}: ${messageOf(thrown)}${during}`, {
-    nodeId: node.id,
-    stepNumber: step,
-    code: failure === undefined ? undefined : toResponseError(failure)?.code,
-    cause: thrown,
-  });
-}
-
-/** @internal What a node threw, as its failure: a thrown null/undefined still is one, given a shape the collector records. */
-export function failureOf(node: GraphNode, step: number, caught: unknown): unknown {
-  return caught ?? new WorkflowError(`node ${truncate(node.id, 200)} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
 }
 
 /**

@@ -8,7 +8,8 @@ import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { TraceParent } from '../telemetry/traceparent.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
-import type { CompiledNode, GraphOutcome } from './compiled-graph.js';
+import type { CompiledNode } from './graph-description.js';
+import type { GraphOutcome } from './runnable-graph.js';
 
 /** The run's span. */
 export function graphRunSpan(telemetry: Telemetry | undefined, name: string | undefined, parent: SpanHandle | TraceParent | undefined, runId: string): SpanHandle {

@@ -7,8 +7,8 @@ import { truncate } from '../internal/json.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { abortPromise, clampDelay, linkedController } from '../internal/delay.js';
 import { NODE_TIMEOUT } from './constants.js';
-import type { GraphNode } from './compiled-graph.js';
-import type { SignalSource } from './attempt-context.js';
+import type { GraphNode } from './graph-description.js';
+import type { SignalSource } from './signal-source.js';
 import type { ExecutionHooks } from './node-context.js';
 
 /** @internal One attempt's timer. `dispose()` it when the attempt ends, however it ends: nothing is left running. */

@@ -14,7 +14,7 @@ import { ObjectType } from '../runner/constants.js';
 import { createEvent, type EventOrigin } from '../runner/event.js';
 import { encodeStateKeys, type StateDelta } from '../runner/state-delta.js';
 import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from './constants.js';
-import type { RunScope } from './node-runner.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
 
 function origin(scope: RunScope): EventOrigin {

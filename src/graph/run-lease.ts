@@ -9,7 +9,8 @@ import { isoTimestamp } from '../internal/clock.js';
 import { Deadlines, type Deadline } from '../internal/deadlines.js';
 import { randomUUID } from '../internal/ids.js';
 import { isPlainObject, preview } from '../internal/json.js';
-import { LIVENESS_SCOPE, storedRevision, type Checkpointer, type GraphCheckpoint } from './checkpoint.js';
+import { LIVENESS_SCOPE, storedRevision } from './checkpoint.js';
+import type { Checkpointer, GraphCheckpoint } from './checkpointer.js';
 import { RESUME_IN_PROGRESS, RUN_TAKEN_OVER } from './constants.js';
 
 /**

@@ -3,10 +3,10 @@
  * semantics of an agent node running `createGraphAgent(id, graph)`: the same `SubgraphResult`, records, checkpoints.
  */
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
-import type { CompiledGraph } from './compiled-graph.js';
-import { createGraphAgent } from './graph-agent.js';
+import { graphAsAgent } from './graph-as-agent.js';
 import type { NodeContext } from './node-context.js';
 import type { NodeBehaviourOptions } from './node-options.js';
+import type { RunnableGraph } from './runnable-graph.js';
 import type { State, StateSchema } from './state-schema.js';
 
 /**
@@ -24,9 +24,9 @@ import type { State, StateSchema } from './state-schema.js';
 export type SubgraphNodeOptions = AgentNodeOptions & NodeBehaviourOptions;
 
 /** @internal Whether `value` is a compiled graph (structurally, so a copy from another bundle counts too). */
-export function isCompiledGraph(value: unknown): value is CompiledGraph {
+export function isCompiledGraph(value: unknown): value is RunnableGraph {
   if (typeof value !== 'object' || value === null) return false;
-  const graph = value as Partial<CompiledGraph>;
+  const graph = value as Partial<Record<'start' | 'run' | 'parts', unknown>>;
   return typeof graph.start === 'function' && typeof graph.run === 'function' && typeof graph.parts === 'object' && graph.parts !== null;
 }
 
@@ -41,6 +41,6 @@ export function notCompiledHint(value: unknown, isStateGraph: (value: unknown) =
  * @internal The node function of a subgraph node: the graph runs as the graph agent `name` inside an agent node, so
  * its run gets the parent's signal, `path` (`[...parent path, id]`) and checkpointer (under `<parent run id>/<id>`).
  */
-export function subgraphNode(id: string, graph: CompiledGraph, schema: StateSchema, options: SubgraphNodeOptions): (state: State, context: NodeContext) => Promise<State> {
-  return agentNode(id, createGraphAgent(options.name ?? id, graph), schema, options);
+export function subgraphNode(id: string, graph: RunnableGraph, schema: StateSchema, options: SubgraphNodeOptions): (state: State, context: NodeContext) => Promise<State> {
+  return agentNode(id, graphAsAgent(options.name ?? id, graph, {}), schema, options);
 }

@@ -10,8 +10,9 @@ import { defineData, preview, truncate } from '../internal/json.js';
 import { Command } from './command.js';
 import { END, Severity } from './constants.js';
 import { createExecutionError } from './execution-error.js';
-import type { GraphBranch } from './compiled-graph.js';
-import { failNodeUpdate, type NodeOutcome, type RunScope } from './node-runner.js';
+import type { GraphBranch } from './graph-description.js';
+import { failNodeUpdate, type NodeOutcome } from './node-runner.js';
+import type { RunScope } from './run-scope.js';
 import type { State } from './state-schema.js';
 
 /** @internal A node that succeeded. */
