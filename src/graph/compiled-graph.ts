@@ -3,13 +3,13 @@ import { createId } from '../internal/ids.js';
 import { preview } from '../internal/json.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
-import { isCheckpointer } from './checkpoint.js';
-import { CHILD_RUN_SEPARATOR } from './constants.js';
-import { GraphRun, type GraphRunSettings } from './executor.js';
-import type { GraphParts } from './graph-description.js';
-import { endGraphRunSpan, graphRunSpan } from './node-span.js';
-import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } from './runnable-graph.js';
-import type { State, StateUpdate } from './state-schema.js';
+import { isCheckpointer } from './checkpoints/checkpoint.js';
+import { GraphRun, type GraphRunSettings } from './run/executor.js';
+import { endGraphRunSpan, graphRunSpan } from './run/node-span.js';
+import { CHILD_RUN_SEPARATOR } from './spec/constants.js';
+import type { GraphParts } from './spec/graph-description.js';
+import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } from './spec/runnable-graph.js';
+import type { State, StateUpdate } from './spec/state-schema.js';
 
 /** A run's settings from its options (one literal, so every run's settings share one hidden class). */
 function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle, child: boolean): GraphRunSettings {

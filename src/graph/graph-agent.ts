@@ -2,9 +2,9 @@ import { ConfigError } from '../errors/config-error.js';
 import { preview } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
-import { isCheckpointer } from './checkpoint.js';
+import { isCheckpointer } from './checkpoints/checkpoint.js';
+import { graphAsAgent, type GraphAgentOptions } from './nodes/graph-as-agent.js';
 import type { CompiledGraph } from './compiled-graph.js';
-import { graphAsAgent, type GraphAgentOptions } from './graph-as-agent.js';
 
 /** A graph as an agent. */
 export interface GraphAgent extends RunnableAgent {

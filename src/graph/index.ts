@@ -1,9 +1,9 @@
-export { parseGraphCheckpoint } from './checkpoint.js';
-export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './checkpointer.js';
-export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './in-memory-checkpointer.js';
-export { Command } from './command.js';
+export { parseGraphCheckpoint } from './checkpoints/checkpoint.js';
+export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './spec/checkpointer.js';
+export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './checkpoints/in-memory-checkpointer.js';
+export { Command } from './spec/command.js';
 export { CompiledGraph } from './compiled-graph.js';
-export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './runnable-graph.js';
+export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './spec/runnable-graph.js';
 export {
   CHECKPOINT_FAILED,
   CHECKPOINT_INVALID,
@@ -24,8 +24,8 @@ export {
   STATE_NOT_SERIALIZABLE,
   type NodeTypeName,
   type SeverityName,
-} from './constants.js';
-export { emitCustomStateDelta, type CustomStateDeltaOptions } from './emit-custom-state-delta.js';
+} from './spec/constants.js';
+export { emitCustomStateDelta, type CustomStateDeltaOptions } from './records/emit-custom-state-delta.js';
 export {
   cloneExecutionError,
   createExecutionError,
@@ -35,7 +35,7 @@ export {
   normalizeExecutionError,
   type ExecutionError,
   type ExecutionErrorOrigin,
-} from './execution-error.js';
+} from './records/execution-error.js';
 export {
   defaultExecutionErrorPolicy,
   ExecutionErrorCollector,
@@ -43,14 +43,14 @@ export {
   type ExecutionErrorCollectorOptions,
   type ExecutionErrorPolicy,
   type ExecutionErrorPolicyFunction,
-} from './execution-error-collector.js';
-export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
-export type { NodeCallbackContext, NodeContext } from './node-context.js';
-export { isRetryableNodeError } from './node-failure.js';
+} from './records/execution-error-collector.js';
+export type { NodeAttemptInfo, NodeCallbacks } from './spec/node-callbacks.js';
+export type { NodeCallbackContext, NodeContext } from './spec/node-context.js';
+export { isRetryableNodeError } from './run/node-failure.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
 export { StateGraph, type CompileOptions } from './state-graph.js';
-export type { GraphExtension, GraphExtensionTarget } from './graph-extension.js';
-export type { NodeFunction, NodeResult, Router } from './node-function.js';
+export type { GraphExtension, GraphExtensionTarget } from './spec/graph-extension.js';
+export type { NodeFunction, NodeResult, Router } from './spec/node-function.js';
 export {
   field,
   stateSchema,
@@ -60,9 +60,9 @@ export {
   type StateOfSchema,
   type UpdateOfFields,
   type UpdateOfSchema,
-} from './typed-state.js';
-export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './node-options.js';
-export type { NodeFallback } from './node-fallback.js';
+} from './spec/typed-state.js';
+export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './spec/node-options.js';
+export type { NodeFallback } from './spec/node-fallback.js';
 export {
   messagesStateSchema,
   reducers,
@@ -73,11 +73,11 @@ export {
   type State,
   type StateField,
   type StateUpdate,
-} from './state-schema.js';
-export { SubgraphResult } from './subgraph-result.js';
-export type { AgentNodeOptions } from './agent-node.js';
-export type { SubgraphNodeOptions } from './subgraph-node.js';
+} from './spec/state-schema.js';
+export { SubgraphResult } from './spec/subgraph-result.js';
+export type { AgentNodeOptions } from './nodes/agent-node.js';
+export type { SubgraphNodeOptions } from './nodes/subgraph-node.js';
 export { createGraphAgent, type GraphAgent } from './graph-agent.js';
-export type { GraphAgentOptions } from './graph-as-agent.js';
-export type { LLMNodeOptions } from './llm-node.js';
-export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './tools-node.js';
+export type { GraphAgentOptions } from './nodes/graph-as-agent.js';
+export type { LLMNodeOptions } from './nodes/llm-node.js';
+export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './nodes/tools-node.js';
