@@ -4,8 +4,8 @@
  * `createA2ADurableObject` for the object's own task (its agent factory receives it), or on its own in any object.
  */
 import { LIVENESS_SCOPE, storedRevision } from '../graph/checkpoints/checkpoint.js';
-import type { Checkpointer, GraphCheckpoint } from '../graph/spec/checkpointer.js';
-import { CHILD_RUN_SEPARATOR } from '../graph/spec/constants.js';
+import type { Checkpointer, GraphCheckpoint } from '../graph/core/checkpointer.js';
+import { CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
 import { deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 

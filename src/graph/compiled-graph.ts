@@ -6,10 +6,10 @@ import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { isCheckpointer } from './checkpoints/checkpoint.js';
 import { GraphRun, type GraphRunSettings } from './run/executor.js';
 import { endGraphRunSpan, graphRunSpan } from './run/node-span.js';
-import { CHILD_RUN_SEPARATOR } from './spec/constants.js';
-import type { GraphParts } from './spec/graph-description.js';
-import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } from './spec/runnable-graph.js';
-import type { State, StateUpdate } from './spec/state-schema.js';
+import { CHILD_RUN_SEPARATOR } from './core/constants.js';
+import type { GraphParts } from './core/graph-description.js';
+import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } from './core/runnable-graph.js';
+import type { State, StateUpdate } from './core/state-schema.js';
 
 /** A run's settings from its options (one literal, so every run's settings share one hidden class). */
 function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle, child: boolean): GraphRunSettings {

@@ -1,9 +1,9 @@
 export { parseGraphCheckpoint } from './checkpoints/checkpoint.js';
-export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './spec/checkpointer.js';
+export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './core/checkpointer.js';
 export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './checkpoints/in-memory-checkpointer.js';
-export { Command } from './spec/command.js';
+export { Command } from './core/command.js';
 export { CompiledGraph } from './compiled-graph.js';
-export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './spec/runnable-graph.js';
+export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './core/runnable-graph.js';
 export {
   CHECKPOINT_FAILED,
   CHECKPOINT_INVALID,
@@ -24,7 +24,7 @@ export {
   STATE_NOT_SERIALIZABLE,
   type NodeTypeName,
   type SeverityName,
-} from './spec/constants.js';
+} from './core/constants.js';
 export { emitCustomStateDelta, type CustomStateDeltaOptions } from './records/emit-custom-state-delta.js';
 export {
   cloneExecutionError,
@@ -44,13 +44,13 @@ export {
   type ExecutionErrorPolicy,
   type ExecutionErrorPolicyFunction,
 } from './records/execution-error-collector.js';
-export type { NodeAttemptInfo, NodeCallbacks } from './spec/node-callbacks.js';
-export type { NodeCallbackContext, NodeContext } from './spec/node-context.js';
+export type { NodeAttemptInfo, NodeCallbacks } from './core/node-callbacks.js';
+export type { NodeCallbackContext, NodeContext } from './core/node-context.js';
 export { isRetryableNodeError } from './run/node-failure.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
 export { StateGraph, type CompileOptions } from './state-graph.js';
-export type { GraphExtension, GraphExtensionTarget } from './spec/graph-extension.js';
-export type { NodeFunction, NodeResult, Router } from './spec/node-function.js';
+export type { GraphExtension, GraphExtensionTarget } from './core/graph-extension.js';
+export type { NodeFunction, NodeResult, Router } from './core/node-function.js';
 export {
   field,
   stateSchema,
@@ -60,9 +60,9 @@ export {
   type StateOfSchema,
   type UpdateOfFields,
   type UpdateOfSchema,
-} from './spec/typed-state.js';
-export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './spec/node-options.js';
-export type { NodeFallback } from './spec/node-fallback.js';
+} from './core/typed-state.js';
+export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './core/node-options.js';
+export type { NodeFallback } from './core/node-fallback.js';
 export {
   messagesStateSchema,
   reducers,
@@ -73,8 +73,8 @@ export {
   type State,
   type StateField,
   type StateUpdate,
-} from './spec/state-schema.js';
-export { SubgraphResult } from './spec/subgraph-result.js';
+} from './core/state-schema.js';
+export { SubgraphResult } from './core/subgraph-result.js';
 export type { AgentNodeOptions } from './nodes/agent-node.js';
 export type { SubgraphNodeOptions } from './nodes/subgraph-node.js';
 export { createGraphAgent, type GraphAgent } from './graph-agent.js';

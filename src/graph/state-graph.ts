@@ -2,22 +2,22 @@ import type { ChatClient } from '../chat/core/types.js';
 import { preview } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { compileDraft, type CompileOptions } from './build/compile-graph.js';
-import { nodeOptionProblems } from './build/node-option-problems.js';
+import { compileDraft, type CompileOptions } from './compile/compile-graph.js';
+import { nodeOptionProblems } from './compile/node-option-problems.js';
 import { agentNode, type AgentNodeOptions } from './nodes/agent-node.js';
 import { llmNode, type LLMNodeOptions } from './nodes/llm-node.js';
 import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './nodes/subgraph-node.js';
 import { toolsNode, toolsNodeProblems, type ToolsNodeOptions } from './nodes/tools-node.js';
-import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './spec/constants.js';
-import type { GraphBranch, GraphNode } from './spec/graph-description.js';
-import type { ExtensionState, GraphExtension, WithExtension } from './spec/graph-extension.js';
-import type { NodeCallbacks } from './spec/node-callbacks.js';
-import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './spec/node-function.js';
-import type { NodeBehaviourOptions, NodeOptions } from './spec/node-options.js';
-import { StateSchema, type State, type StateUpdate } from './spec/state-schema.js';
+import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './core/constants.js';
+import type { GraphBranch, GraphNode } from './core/graph-description.js';
+import type { ExtensionState, GraphExtension, WithExtension } from './core/graph-extension.js';
+import type { NodeCallbacks } from './core/node-callbacks.js';
+import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './core/node-function.js';
+import type { NodeBehaviourOptions, NodeOptions } from './core/node-options.js';
+import { StateSchema, type State, type StateUpdate } from './core/state-schema.js';
 import { CompiledGraph } from './compiled-graph.js';
 
-export type { CompileOptions } from './build/compile-graph.js';
+export type { CompileOptions } from './compile/compile-graph.js';
 
 /**
  * Builds a state graph: nodes, edges, conditional edges, entry and finish points, node callbacks. Nothing is checked

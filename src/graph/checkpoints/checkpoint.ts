@@ -5,9 +5,9 @@
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
-import type { Checkpointer, GraphCheckpoint } from '../spec/checkpointer.js';
-import { CHECKPOINT_INVALID } from '../spec/constants.js';
-import { listProblems, MAX_PROBLEMS, quote } from '../spec/quote.js';
+import type { Checkpointer, GraphCheckpoint } from '../core/checkpointer.js';
+import { CHECKPOINT_INVALID } from '../core/constants.js';
+import { listProblems, MAX_PROBLEMS, quote } from '../core/quote.js';
 
 /** @internal True for objects with the three methods of a {@link Checkpointer}. */
 export function isCheckpointer(value: unknown): value is Checkpointer {

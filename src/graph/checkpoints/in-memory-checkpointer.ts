@@ -3,8 +3,8 @@ import { ConfigError } from '../../errors/config-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { isPlainObject, positiveIntegerProblems, truncate } from '../../internal/json.js';
-import type { Checkpointer, GraphCheckpoint } from '../spec/checkpointer.js';
-import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from '../spec/constants.js';
+import type { Checkpointer, GraphCheckpoint } from '../core/checkpointer.js';
+import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from '../core/constants.js';
 
 /** Options of {@link InMemoryCheckpointer}. */
 export interface InMemoryCheckpointerOptions {

@@ -9,8 +9,8 @@ import { isoTimestamp } from '../../internal/clock.js';
 import { Deadlines, type Deadline } from '../../internal/deadlines.js';
 import { randomUUID } from '../../internal/ids.js';
 import { isPlainObject, preview } from '../../internal/json.js';
-import type { Checkpointer, GraphCheckpoint } from '../spec/checkpointer.js';
-import { RESUME_IN_PROGRESS, RUN_TAKEN_OVER } from '../spec/constants.js';
+import type { Checkpointer, GraphCheckpoint } from '../core/checkpointer.js';
+import { RESUME_IN_PROGRESS, RUN_TAKEN_OVER } from '../core/constants.js';
 import { LIVENESS_SCOPE, storedRevision } from './checkpoint.js';
 
 /**

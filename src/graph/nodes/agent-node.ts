@@ -13,10 +13,10 @@ import { ObjectType } from '../../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../../runner/event.js';
 import type { RunnableAgent } from '../../runner/runnable-agent.js';
 import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from '../../runner/state-delta.js';
-import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR } from '../spec/constants.js';
-import { EXECUTION, type NodeContext } from '../spec/node-context.js';
-import type { State, StateSchema } from '../spec/state-schema.js';
-import { SubgraphResult } from '../spec/subgraph-result.js';
+import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR } from '../core/constants.js';
+import { EXECUTION, type NodeContext } from '../core/node-context.js';
+import type { State, StateSchema } from '../core/state-schema.js';
+import { SubgraphResult } from '../core/subgraph-result.js';
 
 /** Options of `addAgentNode`. */
 export interface AgentNodeOptions {

@@ -12,9 +12,9 @@ import { isTelemetry } from '../../telemetry/no-telemetry.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { parseTraceparent } from '../../telemetry/traceparent.js';
 import { isCheckpointer } from '../checkpoints/checkpoint.js';
-import type { Checkpointer } from '../spec/checkpointer.js';
-import type { RunnableGraph } from '../spec/runnable-graph.js';
-import type { State } from '../spec/state-schema.js';
+import type { Checkpointer } from '../core/checkpointer.js';
+import type { RunnableGraph } from '../core/runnable-graph.js';
+import type { State } from '../core/state-schema.js';
 
 /** Options of {@link createGraphAgent}. */
 export interface GraphAgentOptions {

@@ -5,8 +5,8 @@ import type { ChatChunk, ChatClient, ChatMessage, ToolChoice } from '../../chat/
 import { ObjectType } from '../../runner/constants.js';
 import { chunkEvent, createEvent, type RunEvent } from '../../runner/event.js';
 import type { AnyTool } from '../../tools/define-tool.js';
-import { EXECUTION, type NodeContext } from '../spec/node-context.js';
-import type { State } from '../spec/state-schema.js';
+import { EXECUTION, type NodeContext } from '../core/node-context.js';
+import type { State } from '../core/state-schema.js';
 
 /** Options of `addLLMNode`. */
 export interface LLMNodeOptions {

@@ -2,10 +2,10 @@
  * Running a compiled graph directly as a node of a parent graph (`StateGraph.addSubgraph`), with exactly the
  * semantics of an agent node running `createGraphAgent(id, graph)`: the same `SubgraphResult`, records, checkpoints.
  */
-import type { NodeContext } from '../spec/node-context.js';
-import type { NodeBehaviourOptions } from '../spec/node-options.js';
-import type { RunnableGraph } from '../spec/runnable-graph.js';
-import type { State, StateSchema } from '../spec/state-schema.js';
+import type { NodeContext } from '../core/node-context.js';
+import type { NodeBehaviourOptions } from '../core/node-options.js';
+import type { RunnableGraph } from '../core/runnable-graph.js';
+import type { State, StateSchema } from '../core/state-schema.js';
 import { agentNode, type AgentNodeOptions } from './agent-node.js';
 import { graphAsAgent } from './graph-as-agent.js';
 

@@ -7,10 +7,10 @@ import { isTool, type AnyTool } from '../../tools/define-tool.js';
 import { runToolCall } from '../../tools/run-tool-call.js';
 import { toolRunContent, type ToolErrorFormat } from '../../tools/serialize-tool-result.js';
 import { toolLogOptionProblem, type ToolLogOption } from '../../tools/tool-log-option.js';
-import { END } from '../spec/constants.js';
-import { EXECUTION, type NodeContext } from '../spec/node-context.js';
-import type { Router } from '../spec/node-function.js';
-import type { State } from '../spec/state-schema.js';
+import { END } from '../core/constants.js';
+import { EXECUTION, type NodeContext } from '../core/node-context.js';
+import type { Router } from '../core/node-function.js';
+import type { State } from '../core/state-schema.js';
 
 /** Options of `addToolsNode`. */
 export interface ToolsNodeOptions {

@@ -3,9 +3,9 @@ import { defineData } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import { createEvent } from '../../runner/event.js';
 import { encodeStateDelta } from '../../runner/state-delta.js';
-import { GRAPH_NODE_AUTHOR, NODE_CUSTOM_METADATA_KEY, STATE_DELTA_EVENT_TYPE } from '../spec/constants.js';
-import { EXECUTION, type NodeCallbackContext } from '../spec/node-context.js';
-import type { State } from '../spec/state-schema.js';
+import { GRAPH_NODE_AUTHOR, NODE_CUSTOM_METADATA_KEY, STATE_DELTA_EVENT_TYPE } from '../core/constants.js';
+import { EXECUTION, type NodeCallbackContext } from '../core/node-context.js';
+import type { State } from '../core/state-schema.js';
 
 /** Options of {@link emitCustomStateDelta}. */
 export interface CustomStateDeltaOptions {

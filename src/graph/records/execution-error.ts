@@ -11,7 +11,7 @@ import { messageOf } from '../../internal/error-chain.js';
 import { isPlainObject } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import type { StateDelta } from '../../runner/state-delta.js';
-import { Severity, type SeverityName } from '../spec/constants.js';
+import { Severity, type SeverityName } from '../core/constants.js';
 
 /**
  * One recorded node failure. JSON keys: `severity`, `nodeId`, `nodeName`, `nodeType`, `stepNumber` (always written,

@@ -5,9 +5,9 @@
  * one only when a node looks (an `AbortController` costs microseconds; a short run never pays it). An object literal
  * with a getter of its own would cost a new hidden class per context: more than the rest of a small step.
  */
-import type { GraphNode } from '../spec/graph-description.js';
-import { EXECUTION, type ExecutionHooks, type NodeContext } from '../spec/node-context.js';
-import type { SignalSource } from '../spec/signal-source.js';
+import type { GraphNode } from '../core/graph-description.js';
+import { EXECUTION, type ExecutionHooks, type NodeContext } from '../core/node-context.js';
+import type { SignalSource } from '../core/signal-source.js';
 
 /** The getter of a context's `signal` until the run has one: its hooks know the run (a WeakMap of contexts would tax every GC). */
 const DEFERRED_SIGNAL: PropertyDescriptor = {

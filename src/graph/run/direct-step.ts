@@ -9,8 +9,8 @@
  */
 import { ObjectType } from '../../runner/constants.js';
 import type { SpanHandle } from '../../telemetry/telemetry.js';
-import type { CompiledNode } from '../spec/graph-description.js';
-import type { State } from '../spec/state-schema.js';
+import type { CompiledNode } from '../core/graph-description.js';
+import type { State } from '../core/state-schema.js';
 import { attemptContext } from './attempt-context.js';
 import { PHASE_COMPLETE, PHASE_ERROR, PHASE_START } from './metadata-tails.js';
 import { retries } from './node-attempts.js';

@@ -5,8 +5,8 @@
 import { ErrorType } from '../../errors/constants.js';
 import { toResponseError } from '../../errors/response-error.js';
 import { createEvent, type EventOrigin, type EventResponse, type RunEvent } from '../../runner/event.js';
-import { NODE_METADATA_KEY } from '../spec/constants.js';
-import type { GraphNode } from '../spec/graph-description.js';
+import { NODE_METADATA_KEY } from '../core/constants.js';
+import type { GraphNode } from '../core/graph-description.js';
 import type { RunScope } from './run-scope.js';
 
 function origin(scope: RunScope, node: GraphNode): EventOrigin {

@@ -6,7 +6,7 @@ import { toResponseError } from '../../errors/response-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf, read } from '../../internal/error-chain.js';
 import { truncate } from '../../internal/json.js';
-import type { GraphNode } from '../spec/graph-description.js';
+import type { GraphNode } from '../core/graph-description.js';
 
 /**
  * The default `retryOn` of node retry policies: anything that says `retryable: true` (a retryable

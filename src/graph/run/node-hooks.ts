@@ -4,9 +4,9 @@
  * telemetry and the node's span. A plain object with a shared method, not closures: one allocation per node step.
  */
 import type { SpanHandle } from '../../telemetry/telemetry.js';
-import type { CompiledNode } from '../spec/graph-description.js';
-import type { ExecutionHooks } from '../spec/node-context.js';
-import type { State } from '../spec/state-schema.js';
+import type { CompiledNode } from '../core/graph-description.js';
+import type { ExecutionHooks } from '../core/node-context.js';
+import type { State } from '../core/state-schema.js';
 import type { RunScope } from './run-scope.js';
 
 /** @internal A node step's hooks, with the fallback updates registered through them. */

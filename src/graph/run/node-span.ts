@@ -8,8 +8,8 @@ import { errorTypeOf } from '../../telemetry/error-type.js';
 import { NO_TELEMETRY } from '../../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../../telemetry/telemetry.js';
 import type { TraceParent } from '../../telemetry/traceparent.js';
-import type { CompiledNode } from '../spec/graph-description.js';
-import type { GraphOutcome } from '../spec/runnable-graph.js';
+import type { CompiledNode } from '../core/graph-description.js';
+import type { GraphOutcome } from '../core/runnable-graph.js';
 
 /** The run's span. */
 export function graphRunSpan(telemetry: Telemetry | undefined, name: string | undefined, parent: SpanHandle | TraceParent | undefined, runId: string): SpanHandle {

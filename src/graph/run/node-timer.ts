@@ -6,10 +6,10 @@
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { abortPromise, clampDelay, linkedController } from '../../internal/delay.js';
 import { truncate } from '../../internal/json.js';
-import { NODE_TIMEOUT } from '../spec/constants.js';
-import type { GraphNode } from '../spec/graph-description.js';
-import type { ExecutionHooks } from '../spec/node-context.js';
-import type { SignalSource } from '../spec/signal-source.js';
+import { NODE_TIMEOUT } from '../core/constants.js';
+import type { GraphNode } from '../core/graph-description.js';
+import type { ExecutionHooks } from '../core/node-context.js';
+import type { SignalSource } from '../core/signal-source.js';
 
 /** @internal One attempt's timer. `dispose()` it when the attempt ends, however it ends: nothing is left running. */
 export class NodeTimer implements SignalSource {

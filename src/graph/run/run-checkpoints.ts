@@ -12,12 +12,12 @@ import { defineData, preview, truncate } from '../../internal/json.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import { parseGraphCheckpoint } from '../checkpoints/checkpoint.js';
 import { RunLease, type Attempt, type LeaseSettings } from '../checkpoints/run-lease.js';
-import type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from '../spec/checkpointer.js';
-import { Command } from '../spec/command.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_TAKEN_OVER } from '../spec/constants.js';
-import type { GraphParts } from '../spec/graph-description.js';
-import { listProblems, MAX_PROBLEMS } from '../spec/quote.js';
-import type { State } from '../spec/state-schema.js';
+import type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from '../core/checkpointer.js';
+import { Command } from '../core/command.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_TAKEN_OVER } from '../core/constants.js';
+import type { GraphParts } from '../core/graph-description.js';
+import { listProblems, MAX_PROBLEMS } from '../core/quote.js';
+import type { State } from '../core/state-schema.js';
 import type { ReplayedNode, SettledNode } from './superstep.js';
 
 /** @internal A checkpoint read back, decoded for the executor. */

@@ -7,9 +7,9 @@ import { toResponseError } from '../../errors/response-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf, read } from '../../internal/error-chain.js';
 import { truncate } from '../../internal/json.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND, RUN_TAKEN_OVER } from '../spec/constants.js';
-import { nameIds, quote } from '../spec/quote.js';
-import type { State } from '../spec/state-schema.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_NOT_FOUND, RUN_TAKEN_OVER } from '../core/constants.js';
+import { nameIds, quote } from '../core/quote.js';
+import type { State } from '../core/state-schema.js';
 
 /** A node that failed, as the run's error names it (a `FailedNode` of `superstep.ts`). */
 interface FailedNode {

@@ -13,8 +13,8 @@ import { defineData } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import { createEvent, type EventOrigin } from '../../runner/event.js';
 import { encodeStateKeys, type StateDelta } from '../../runner/state-delta.js';
-import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from '../spec/constants.js';
-import type { State } from '../spec/state-schema.js';
+import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from '../core/constants.js';
+import type { State } from '../core/state-schema.js';
 import type { RunScope } from './run-scope.js';
 
 function origin(scope: RunScope): EventOrigin {

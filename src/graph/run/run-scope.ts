@@ -1,7 +1,7 @@
 import type { RunEvent } from '../../runner/event.js';
 import type { SpanHandle, Telemetry } from '../../telemetry/telemetry.js';
-import type { GraphParts } from '../spec/graph-description.js';
-import type { CheckpointHooks } from '../spec/node-context.js';
+import type { GraphParts } from '../core/graph-description.js';
+import type { CheckpointHooks } from '../core/node-context.js';
 
 /** @internal What a node runner needs from its run. */
 export interface RunScope {

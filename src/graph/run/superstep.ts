@@ -8,10 +8,10 @@ import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { defineData, preview, truncate } from '../../internal/json.js';
 import { createExecutionError } from '../records/execution-error.js';
-import { Command } from '../spec/command.js';
-import { END, Severity } from '../spec/constants.js';
-import type { GraphBranch } from '../spec/graph-description.js';
-import type { State } from '../spec/state-schema.js';
+import { Command } from '../core/command.js';
+import { END, Severity } from '../core/constants.js';
+import type { GraphBranch } from '../core/graph-description.js';
+import type { State } from '../core/state-schema.js';
 import { failNodeUpdate, type NodeOutcome } from './node-runner.js';
 import type { RunScope } from './run-scope.js';
 

@@ -4,11 +4,11 @@
  */
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { resolveRetryOptions } from '../../internal/retry.js';
-import { END, START } from '../spec/constants.js';
-import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from '../spec/graph-description.js';
-import { collectorStateKey, type NodeCallbacks } from '../spec/node-callbacks.js';
-import { listProblems, quote, quoteIds } from '../spec/quote.js';
-import type { StateSchema } from '../spec/state-schema.js';
+import { END, START } from '../core/constants.js';
+import type { CompiledNode, GraphBranch, GraphNode, GraphParts } from '../core/graph-description.js';
+import { collectorStateKey, type NodeCallbacks } from '../core/node-callbacks.js';
+import { listProblems, quote, quoteIds } from '../core/quote.js';
+import type { StateSchema } from '../core/state-schema.js';
 import { graphFingerprint } from './graph-fingerprint.js';
 import { fallbackTargets } from './node-option-problems.js';
 

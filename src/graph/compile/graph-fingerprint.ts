@@ -6,8 +6,8 @@
  * schema's vendor. Sorted, so the same graph built in another order has the same fingerprint; node functions,
  * reducers, retries and time limits are not in it (a fix to them keeps checkpoints resumable).
  */
-import type { GraphBranch, GraphNode } from '../spec/graph-description.js';
-import type { StateSchema } from '../spec/state-schema.js';
+import type { GraphBranch, GraphNode } from '../core/graph-description.js';
+import type { StateSchema } from '../core/state-schema.js';
 import { fallbackTargets } from './node-option-problems.js';
 
 /** What the fingerprint is of: a graph's draft (see `compile-graph.ts`). */

@@ -4,8 +4,8 @@
  */
 import { isPlainObject, preview } from '../../internal/json.js';
 import { retryOptionProblems } from '../../internal/retry.js';
-import type { NodeFallback } from '../spec/node-fallback.js';
-import type { NodeOptions } from '../spec/node-options.js';
+import type { NodeFallback } from '../core/node-fallback.js';
+import type { NodeOptions } from '../core/node-options.js';
 
 /** @internal The problems of node `id`'s options (unknown `goto` targets are found later, at `compile()`). */
 export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): string[] {
