@@ -1,3 +1,7 @@
+/**
+ * The public compiled graph: the one file that joins a graph's description (`GraphParts`, made by `compile/`) with
+ * the executor that runs it (`GraphRun`, in `run/`), so neither room needs the other or this class.
+ */
 import { ConfigError } from '../errors/config-error.js';
 import { createId } from '../internal/ids.js';
 import { preview } from '../internal/json.js';
