@@ -3,8 +3,9 @@
  * large), replaced by every superstep's `put` in one atomic write — a compare-and-swap on the run's revision. Used by
  * `createA2ADurableObject` for the object's own task (its agent factory receives it), or on its own in any object.
  */
-import { LIVENESS_SCOPE, storedRevision, type Checkpointer, type GraphCheckpoint } from '../graph/checkpoint.js';
-import { CHILD_RUN_SEPARATOR } from '../graph/constants.js';
+import { LIVENESS_SCOPE, storedRevision } from '../graph/checkpoints/checkpoint.js';
+import type { Checkpointer, GraphCheckpoint } from '../graph/core/checkpointer.js';
+import { CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
 import { deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 

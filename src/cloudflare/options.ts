@@ -4,7 +4,7 @@ import { isAgent } from '../agent/agent-brand.js';
 import type { AgentCardInput } from '../a2a/agent-card.js';
 import type { A2AProtocolVersion } from '../a2a/constants.js';
 import { ConfigError } from '../errors/config-error.js';
-import type { Checkpointer } from '../graph/checkpoint.js';
+import type { Checkpointer } from '../graph/core/checkpointer.js';
 import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';

@@ -1,46 +1,14 @@
-import { preview } from '../internal/json.js';
-import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
-import { ErrorType } from '../errors/constants.js';
-import { AsyncQueue } from '../internal/async-queue.js';
-import { messageOf } from '../internal/error-chain.js';
-import { cancelledError, createErrorEvent, type RunEvent } from '../runner/event.js';
-import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
-import { isCheckpointer, type Checkpointer } from './checkpoint.js';
+import { preview } from '../internal/json.js';
+import type { RunnableAgent } from '../runner/runnable-agent.js';
+import { telemetryProblems } from '../telemetry/no-telemetry.js';
+import { isCheckpointer } from './checkpoints/checkpoint.js';
+import { graphAsAgent, type GraphAgentOptions } from './nodes/graph-as-agent.js';
 import type { CompiledGraph } from './compiled-graph.js';
-import type { State } from './state-schema.js';
-import { isTelemetry, telemetryProblems } from '../telemetry/no-telemetry.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
-import { parseTraceparent } from '../telemetry/traceparent.js';
-
-/** Options of {@link createGraphAgent}. */
-export interface GraphAgentOptions {
-  /** Builds the graph's input from an invocation. @default the invocation's `state`, else `{user_input, messages}` */
-  input?: ((invocation: Invocation) => State) | undefined;
-  /**
-   * Checkpoints each run under its invocation id; a run whose invocation id already has a checkpoint continues it
-   * instead of starting anew — run the runner again with the same `invocationId` after a restart: a `running` or
-   * `failed` one resumes, a `completed` one is replayed (its final state, no node run again: a process that died
-   * right after the graph finished does not run it twice). Invocation ids are unique per run, so a new run never
-   * meets an old checkpoint. As a parent graph's agent node, the parent's checkpointer is used instead.
-   */
-  checkpointer?: Checkpointer | undefined;
-  /**
-   * Where the graph's spans go (`openTelemetry(otel)`). @default the invocation's (a Runner's, an A2A handler's, a
-   * parent graph's), else nothing recorded
-   */
-  telemetry?: Telemetry | undefined;
-}
 
 /** A graph as an agent. */
 export interface GraphAgent extends RunnableAgent {
   readonly graph: CompiledGraph;
-}
-
-function defaultInput(invocation: Invocation): State {
-  if (invocation.state) return invocation.state;
-  const messages: ChatMessage[] = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
-  return { user_input: invocation.message?.content ?? '', messages };
 }
 
 /**
@@ -58,56 +26,5 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
   problems.push(...telemetryProblems(options.telemetry));
   if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${preview(name, 200)} options`, problems);
-  return {
-    name,
-    graph,
-    runEvents(invocation: Invocation): AsyncIterable<RunEvent> {
-      const queue = new AsyncQueue<RunEvent>();
-      const origin = { invocationId: invocation.invocationId, author: name, branch: invocation.branch, requestId: invocation.requestId };
-      let input: State;
-      try {
-        input = (options.input ?? defaultInput)(invocation);
-      } catch (error) {
-        queue.push(createErrorEvent(origin, { type: ErrorType.RunError, message: `The graph input could not be built: ${messageOf(error)}` }));
-        queue.close();
-        return queue;
-      }
-      const inherited = invocation.checkpointer;
-      if (inherited !== undefined && !isCheckpointer(inherited)) {
-        queue.push(createErrorEvent(origin, { type: ErrorType.RunError, message: 'The invocation carries a checkpointer without get(), put() and delete()' }));
-        queue.close();
-        return queue;
-      }
-      // The run id is the invocation id. Its own checkpointer: resume an unfinished run. A parent's: resume any (the
-      // parent re-runs this node only in a resumed step, and a child that completed then is replayed), as a child run:
-      // the parent's claim on its own checkpoint is what keeps a second run out.
-      const checkpointer = inherited ?? options.checkpointer;
-      const mode = checkpointer === undefined ? 'run' : 'any';
-      const runOptions = {
-        signal: invocation.signal,
-        checkpointer,
-        invocationId: invocation.invocationId,
-        path: invocation.path,
-        branch: invocation.branch,
-        requestId: invocation.requestId,
-        onEvent: (event: RunEvent) => queue.push(event),
-        telemetry: options.telemetry ?? (isTelemetry(invocation.telemetry) ? invocation.telemetry : undefined),
-        parentSpan: parseTraceparent(invocation.traceparent),
-        workflowName: name,
-      };
-      graph
-        .start(input, runOptions, mode, inherited !== undefined)
-        .then(
-          (outcome) => {
-            if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));
-            queue.close();
-          },
-          (error: unknown) => {
-            queue.push(createErrorEvent(origin, { type: ErrorType.RunError, message: messageOf(error) }));
-            queue.close();
-          },
-        );
-      return queue;
-    },
-  };
+  return graphAsAgent(name, graph, options);
 }

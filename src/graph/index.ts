@@ -1,7 +1,9 @@
-export { parseGraphCheckpoint, type Checkpointer, type CheckpointNodeResult, type GraphCheckpoint } from './checkpoint.js';
-export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './in-memory-checkpointer.js';
-export { Command } from './command.js';
-export { CompiledGraph, type GraphOutcome, type GraphResumeOptions, type GraphRunOptions } from './compiled-graph.js';
+export { parseGraphCheckpoint } from './checkpoints/checkpoint.js';
+export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './core/checkpointer.js';
+export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './checkpoints/in-memory-checkpointer.js';
+export { Command } from './core/command.js';
+export { CompiledGraph } from './compiled-graph.js';
+export type { GraphOutcome, GraphResumeOptions, GraphRunOptions } from './core/runnable-graph.js';
 export {
   CHECKPOINT_FAILED,
   CHECKPOINT_INVALID,
@@ -22,8 +24,8 @@ export {
   STATE_NOT_SERIALIZABLE,
   type NodeTypeName,
   type SeverityName,
-} from './constants.js';
-export { emitCustomStateDelta, type CustomStateDeltaOptions } from './emit-custom-state-delta.js';
+} from './core/constants.js';
+export { emitCustomStateDelta, type CustomStateDeltaOptions } from './records/emit-custom-state-delta.js';
 export {
   cloneExecutionError,
   createExecutionError,
@@ -33,7 +35,7 @@ export {
   normalizeExecutionError,
   type ExecutionError,
   type ExecutionErrorOrigin,
-} from './execution-error.js';
+} from './records/execution-error.js';
 export {
   defaultExecutionErrorPolicy,
   ExecutionErrorCollector,
@@ -41,13 +43,14 @@ export {
   type ExecutionErrorCollectorOptions,
   type ExecutionErrorPolicy,
   type ExecutionErrorPolicyFunction,
-} from './execution-error-collector.js';
-export type { NodeAttemptInfo, NodeCallbacks } from './node-callbacks.js';
-export type { NodeCallbackContext, NodeContext } from './node-context.js';
-export { isRetryableNodeError } from './node-runner.js';
+} from './records/execution-error-collector.js';
+export type { NodeAttemptInfo, NodeCallbacks } from './core/node-callbacks.js';
+export type { NodeCallbackContext, NodeContext } from './core/node-context.js';
+export { isRetryableNodeError } from './run/node-failure.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
-export { StateGraph, type CompileOptions, type GraphExtension, type GraphExtensionTarget } from './state-graph.js';
-export type { NodeFunction, NodeResult, Router } from './node-function.js';
+export { StateGraph, type CompileOptions } from './state-graph.js';
+export type { GraphExtension, GraphExtensionTarget } from './core/graph-extension.js';
+export type { NodeFunction, NodeResult, Router } from './core/node-function.js';
 export {
   field,
   stateSchema,
@@ -57,8 +60,9 @@ export {
   type StateOfSchema,
   type UpdateOfFields,
   type UpdateOfSchema,
-} from './typed-state.js';
-export type { NodeBehaviourOptions, NodeFallback, NodeOptions, NodeRetryPolicy } from './node-options.js';
+} from './core/typed-state.js';
+export type { NodeBehaviourOptions, NodeOptions, NodeRetryPolicy } from './core/node-options.js';
+export type { NodeFallback } from './core/node-fallback.js';
 export {
   messagesStateSchema,
   reducers,
@@ -69,10 +73,11 @@ export {
   type State,
   type StateField,
   type StateUpdate,
-} from './state-schema.js';
-export { SubgraphResult } from './subgraph-result.js';
-export type { AgentNodeOptions } from './agent-node.js';
-export type { SubgraphNodeOptions } from './subgraph-node.js';
-export { createGraphAgent, type GraphAgent, type GraphAgentOptions } from './graph-agent.js';
-export type { LLMNodeOptions } from './llm-node.js';
-export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './tools-node.js';
+} from './core/state-schema.js';
+export { SubgraphResult } from './core/subgraph-result.js';
+export type { AgentNodeOptions } from './nodes/agent-node.js';
+export type { SubgraphNodeOptions } from './nodes/subgraph-node.js';
+export { createGraphAgent, type GraphAgent } from './graph-agent.js';
+export type { GraphAgentOptions } from './nodes/graph-as-agent.js';
+export type { LLMNodeOptions } from './nodes/llm-node.js';
+export { pendingToolCalls, routeToolCalls, type ToolsNodeOptions } from './nodes/tools-node.js';

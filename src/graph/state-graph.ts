@@ -1,43 +1,23 @@
 import type { ChatClient } from '../chat/core/types.js';
+import { preview } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { agentNode, type AgentNodeOptions } from './agent-node.js';
-import { compileDraft, type CompileOptions } from './compile-graph.js';
-import { CompiledGraph, type GraphBranch, type GraphNode } from './compiled-graph.js';
-import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './constants.js';
-import { preview } from '../internal/json.js';
-import { llmNode, type LLMNodeOptions } from './llm-node.js';
-import type { NodeCallbacks } from './node-callbacks.js';
-import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './node-function.js';
-import { nodeOptionProblems, type NodeBehaviourOptions, type NodeOptions } from './node-options.js';
-import { StateSchema, type State, type StateUpdate } from './state-schema.js';
-import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './subgraph-node.js';
-import { toolsNode, toolsNodeProblems, type ToolsNodeOptions } from './tools-node.js';
+import { compileDraft, type CompileOptions } from './compile/compile-graph.js';
+import { nodeOptionProblems } from './compile/node-option-problems.js';
+import { agentNode, type AgentNodeOptions } from './nodes/agent-node.js';
+import { llmNode, type LLMNodeOptions } from './nodes/llm-node.js';
+import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './nodes/subgraph-node.js';
+import { toolsNode, toolsNodeProblems, type ToolsNodeOptions } from './nodes/tools-node.js';
+import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './core/constants.js';
+import type { GraphBranch, GraphNode } from './core/graph-description.js';
+import type { ExtensionState, GraphExtension, WithExtension } from './core/graph-extension.js';
+import type { NodeCallbacks } from './core/node-callbacks.js';
+import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './core/node-function.js';
+import type { NodeBehaviourOptions, NodeOptions } from './core/node-options.js';
+import { StateSchema, type State, type StateUpdate } from './core/state-schema.js';
+import { CompiledGraph } from './compiled-graph.js';
 
-export type { CompileOptions } from './compile-graph.js';
-
-/** What an extension installs itself into (see `StateGraph.use`). */
-export interface GraphExtensionTarget {
-  readonly schema: StateSchema<any, any>;
-  withNodeCallbacks(callbacks: NodeCallbacks): unknown;
-}
-
-/**
- * Something that wires itself into a graph in one step (state fields, callbacks), like `ExecutionErrorCollector`.
- * `X` is the state it adds (the collector's record field), which joins the graph's state type.
- * @example `const audit: GraphExtension = { install: (graph) => graph.withNodeCallbacks({ afterNode: log }) };`
- */
-export interface GraphExtension<X extends State = {}> {
-  install(graph: GraphExtensionTarget): void;
-  /** @internal Type-level only: the state the extension adds. */
-  readonly stateType?: X | undefined;
-}
-
-/** The state of a graph after `use(extension)`: a typed state gains the extension's fields; an open one stays open. */
-export type WithExtension<S extends State, X extends State> = string extends keyof S ? S : S & X;
-
-/** The state an extension adds (see `GraphExtension`). */
-export type ExtensionState<E> = E extends { readonly stateType?: infer X } ? (NonNullable<X> extends State ? NonNullable<X> : {}) : {};
+export type { CompileOptions } from './compile/compile-graph.js';
 
 /**
  * Builds a state graph: nodes, edges, conditional edges, entry and finish points, node callbacks. Nothing is checked

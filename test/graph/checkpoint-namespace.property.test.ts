@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DurableObjectCheckpointer } from '../../src/cloudflare/index.js';
 import { ConfigError, WorkflowError } from '../../src/errors/index.js';
-import { childRunId } from '../../src/graph/agent-node.js';
+import { childRunId } from '../../src/graph/nodes/agent-node.js';
 import { CHILD_RUN_SEPARATOR, InMemoryCheckpointer, type Checkpointer, type GraphCheckpoint } from '../../src/graph/index.js';
 import { FakeStorage } from '../cloudflare/fake-platform.js';
 import { completed, countingNode, graphWith, switches } from './checkpoint-fixtures.js';

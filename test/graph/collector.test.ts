@@ -20,7 +20,7 @@ import {
   SubgraphResult,
   type State,
 } from '../../src/graph/index.js';
-import { EXECUTION, type ExecutionHooks } from '../../src/graph/node-context.js';
+import { EXECUTION, type ExecutionHooks } from '../../src/graph/core/node-context.js';
 import type { RunEvent } from '../../src/runner/index.js';
 
 /** A node callback context with the executor hooks, the way the node runner builds one. */

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { cloneResponseError, SerializeError, type ResponseError } from '../../src/errors/index.js';
 import type { RunEvent } from '../../src/runner/index.js';
-import { EXECUTION } from '../../src/graph/node-context.js';
+import { EXECUTION } from '../../src/graph/core/node-context.js';
 import {
   cloneExecutionError,
   ExecutionErrorCollector,

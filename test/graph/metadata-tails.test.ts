@@ -1,4 +1,4 @@
-// The metadata tails a node step emits are written out as text in src/graph/metadata-tails.ts (module scope holds
+// The metadata tails a node step emits are written out as text in src/graph/run/metadata-tails.ts (module scope holds
 // literals only, so a bundler can drop them): each must be exactly what metadataTail makes of its object, or node
 // events would carry different metadata on the direct path and the general one.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   PHASE_ERROR,
   PHASE_REDUCE,
   PHASE_START,
-} from '../../src/graph/metadata-tails.js';
+} from '../../src/graph/run/metadata-tails.js';
 
 describe('node event metadata tails', () => {
   it.each([

@@ -1347,8 +1347,8 @@ describe('random graphs whose nodes throw anything (property)', () => {
     );
   });
 
-  // Regression (was a bug, fixed): src/graph/node-runner.ts, runNode (line 110 at HEAD), passes `failed ? error : undefined` to afterNode,
-  // and src/graph/execution-error-collector.ts:103 treats `error === undefined || error === null` as "no failure".
+  // Regression (was a bug, fixed): src/graph/run/node-runner.ts, runNode (line 110 at HEAD), passes `failed ? error : undefined` to afterNode,
+  // and src/graph/records/execution-error-collector.ts:103 treats `error === undefined || error === null` as "no failure".
   // A node that throws (or rejects with) `undefined` or `null` therefore fails the run (the completion says "node n0
   // execution failed: undefined") but leaves no execution-error record: a lost record; its `graph.node.error` event
   // has no `error` either (toResponseError(undefined) is undefined), and `markRecoverable` passes nullish values
