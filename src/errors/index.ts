@@ -18,6 +18,11 @@ export {
   toResponseError,
   type ResponseError,
 } from './response-error.js';
+export { InterruptExpiredError, type InterruptExpiredErrorOptions } from './interrupt-expired-error.js';
+export { InterruptNotFoundError, type InterruptNotFoundErrorOptions } from './interrupt-not-found-error.js';
+export { ResumeCode, ResumeError, type ResumeCodeName, type ResumeErrorOptions } from './resume-error.js';
+export { ResumeIncompleteError, type ResumeIncompleteErrorOptions } from './resume-incomplete-error.js';
+export { ResumePayloadError, type ResumePayloadErrorOptions } from './resume-payload-error.js';
 export { SerializeError, type SerializeErrorOptions, type SerializeIssue } from './serialize-error.js';
 export { SessionError, type SessionErrorOptions } from './session-error.js';
 export { JSONRPCError, type JSONRPCErrorOptions } from './jsonrpc-error.js';

@@ -4,6 +4,10 @@ import {
   AgentNotFoundError,
   ChatClientError,
   ConfigError,
+  InterruptExpiredError,
+  InterruptNotFoundError,
+  ResumeIncompleteError,
+  ResumePayloadError,
   SerializeError,
   SessionError,
   StreamError,
@@ -20,6 +24,10 @@ const classes = [
   { Class: StreamError, make: () => new StreamError('SSE parse error', { reason: 'malformed_chunk' }), kind: 'stream' },
   { Class: SerializeError, make: () => new SerializeError('cannot serialize'), kind: 'serialize' },
   { Class: SessionError, make: () => new SessionError('store offline', { sessionId: 's1' }), kind: 'session' },
+  { Class: InterruptNotFoundError, make: () => new InterruptNotFoundError('not waiting on int_9', { runId: 'r1', ids: ['int_9'], pendingIds: ['int_1'] }), kind: 'resume' },
+  { Class: InterruptExpiredError, make: () => new InterruptExpiredError('too late', { runId: 'r1', ids: ['int_1'], expiredAt: '2026-01-01T00:00:00.000Z' }), kind: 'resume' },
+  { Class: ResumeIncompleteError, make: () => new ResumeIncompleteError('undecided', { runId: 'r1', undecidedIds: ['int_2'] }), kind: 'resume' },
+  { Class: ResumePayloadError, make: () => new ResumePayloadError('bad value', { runId: 'r1', id: 'int_1', issues: ['value: expected string'] }), kind: 'resume' },
 ] as const;
 
 describe('the framework error taxonomy', () => {

@@ -1,0 +1,42 @@
+import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
+import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
+
+const marker = 'faultline.error.ResumeIncompleteError';
+const symbol = Symbol.for(marker);
+
+/** Options of {@link ResumeIncompleteError}. */
+export interface ResumeIncompleteErrorOptions extends ResumeErrorOptions {
+  /** The pending interrupts the resume left undecided (at most 50). */
+  undecidedIds?: readonly string[] | undefined;
+}
+
+/**
+ * A resume left pending interrupts undecided: a run goes on only when every question it asked has an answer.
+ * `undecidedIds` lists them; send one resume with a decision for each.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (ResumeIncompleteError.isInstance(error)) askAgain(error.undecidedIds); }
+ * ```
+ */
+export class ResumeIncompleteError extends ResumeError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'ResumeIncompleteError';
+  readonly undecidedIds: readonly string[];
+
+  constructor(message: string, options: ResumeIncompleteErrorOptions = {}) {
+    super(message, { ...optionsOf<ResumeIncompleteErrorOptions>(options), code: 'RESUME_INCOMPLETE' });
+    const settings = optionsOf<ResumeIncompleteErrorOptions>(options);
+    this.undecidedIds = boundedIds(settings.undecidedIds);
+  }
+
+  /** @example `ResumeIncompleteError.isInstance(error)` */
+  static override isInstance(value: unknown): value is ResumeIncompleteError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), undecidedIds: [...this.undecidedIds] };
+  }
+}

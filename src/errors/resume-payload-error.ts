@@ -1,0 +1,46 @@
+import { hasMarker } from '../internal/brand.js';
+import { optionsOf } from '../internal/json.js';
+import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
+
+const marker = 'faultline.error.ResumePayloadError';
+const symbol = Symbol.for(marker);
+
+/** Options of {@link ResumePayloadError}. */
+export interface ResumePayloadErrorOptions extends ResumeErrorOptions {
+  /** The interrupt whose decision is invalid. */
+  id?: string | undefined;
+  /** What is wrong, one sentence per issue (at most 20). */
+  issues?: readonly string[] | undefined;
+}
+
+/**
+ * A decision has the wrong form (not `{ id, approved }` or `{ id, value }`, or the kind the interrupt does not ask
+ * for), or its value fails the interrupt's `responseSchema`. `issues` names each problem with the path.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (ResumePayloadError.isInstance(error)) console.log(error.id, error.issues); }
+ * ```
+ */
+export class ResumePayloadError extends ResumeError {
+  private readonly [symbol] = true;
+  override readonly name: string = 'ResumePayloadError';
+  readonly id?: string;
+  readonly issues: readonly string[];
+
+  constructor(message: string, options: ResumePayloadErrorOptions = {}) {
+    super(message, { ...optionsOf<ResumePayloadErrorOptions>(options), code: 'RESUME_PAYLOAD_INVALID' });
+    const settings = optionsOf<ResumePayloadErrorOptions>(options);
+    if (typeof settings.id === 'string') this.id = settings.id.slice(0, 200);
+    this.issues = Object.freeze((Array.isArray(settings.issues) ? settings.issues : []).slice(0, 20).map((issue) => String(issue).slice(0, 500)));
+  }
+
+  /** @example `ResumePayloadError.isInstance(error)` */
+  static override isInstance(value: unknown): value is ResumePayloadError {
+    return hasMarker(value, marker);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { ...super.details(), id: this.id, issues: [...this.issues] };
+  }
+}
