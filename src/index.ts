@@ -8,3 +8,4 @@ export * from './a2a/index.js';
 export * from './mcp/index.js';
 export * from './resilience/index.js';
 export * from './telemetry/index.js';
+export * from './interrupts/index.js';
