@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../helpers/import-circles.js';
 
 const sourceRoot = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -32,36 +33,7 @@ export function folderGraph(files: ReadonlyMap<string, string>): Map<string, Set
 
 /** Every cycle of folders (strongly connected components with more than one folder), as sorted name lists. */
 export function folderCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1) cycles.push(component.sort());
-    }
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return cycles;
+  return importCircles(graph);
 }
 
 describe('folders of src/', () => {

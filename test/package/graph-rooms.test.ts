@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../helpers/import-circles.js';
 
 const GRAPH = fileURLToPath(new URL('../../src/graph', import.meta.url));
 
@@ -49,36 +50,7 @@ export function upwardImports(graph: ReadonlyMap<string, readonly string[]>, flo
 
 /** Files that import each other in a loop (strongly connected components of more than one file). */
 export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1) found.push(component.sort());
-    }
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return found;
+  return importCircles(graph);
 }
 
 describe('the rooms of src/graph/', () => {

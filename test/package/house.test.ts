@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../helpers/import-circles.js';
 
 const sourceRoot = fileURLToPath(new URL('../../src', import.meta.url));
 const MAX_LINES = 300;
@@ -31,40 +32,6 @@ export function fileGraph(files: ReadonlyMap<string, string>): Map<string, strin
     graph.set(file, [...targets]);
   }
   return graph;
-}
-
-/** Every import circle (strongly connected component of more than one file), each sorted, largest first. */
-export function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const circles: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1) circles.push(component.sort());
-    }
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return circles.sort((a, b) => b.length - a.length);
 }
 
 /** Imports from a file into a folder that contains the importer's own folder (`a/b/x.ts` → `a/y.ts`), as `from -> to`. */
