@@ -1,8 +1,8 @@
 /**
  * @internal The brand of an `Agent`, in a module of its own: code that only needs to tell an `Agent` from other
  * agents (the runner, the A2A handler, the Worker setup) checks the brand instead of `instanceof Agent`, so it does
- * not load the agent loop, the chat clients and the tools to do it (issue 17: `import('faultline/a2a')` loaded 30
- * modules for one `instanceof`). `Symbol.for`: it also holds across bundles and realms, as the errors' brands do.
+ * not load the agent loop, the chat clients and the tools to do it (an `instanceof` would make
+ * `import('faultline/a2a')` load about 30 more modules). `Symbol.for`: it also holds across bundles and realms, as the errors' brands do.
  */
 export const AGENT_BRAND: unique symbol = Symbol.for('faultline.agent') as never;
 

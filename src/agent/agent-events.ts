@@ -15,7 +15,7 @@ export function errorJSON(error: unknown, secrets: readonly string[]): Record<st
 /**
  * @internal Emits an event when someone listens; a throwing listener becomes a recoverable error item instead of
  * breaking the run. The payload is built only then: redacting arguments, results and errors for nobody is the
- * agent loop's largest avoidable cost (issue 17), so every event of the agent goes through here.
+ * agent loop's largest avoidable cost, so every event of the agent goes through here.
  */
 export function safeEmit<E extends keyof AgentEvents>(context: { emitter: Emitter<AgentEvents> }, queue: AgentRunItem[], event: E, payload: () => Parameters<AgentEvents[E]>[0]): void {
   const listeners = context.emitter.events[event];

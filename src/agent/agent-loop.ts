@@ -33,7 +33,7 @@ const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0
 /**
  * The run itself, as batches of items: the session is loaded first (a session that cannot load, or an aborted signal,
  * is the one item: a terminal error; nothing is saved), then the turns. `context.close` runs once at the end. One
- * generator from the session to the last item: no relay between it and the run's stream (issue 17).
+ * generator from the session to the last item: no relay between it and the run's stream.
  */
 export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunItem[], void, undefined> {
   try {

@@ -1,7 +1,7 @@
 /**
- * The abort of a run, owned by the run (issue 17: a run made an `AbortController` of its own and every model call and
- * tool attempt added and removed an `abort` listener on its signal — three controllers, three listeners and seven
- * timers per 2-step run). An `AbortSource` is observed by callbacks, not DOM listeners; it makes a real `AbortSignal`
+ * The abort of a run, owned by the run, so that model calls and tool attempts need no
+ * `AbortController` of their own and add no `abort` listener to its signal (a controller and a listener each would
+ * cost three controllers, three listeners and seven timers per 2-step run). An `AbortSource` is observed by callbacks, not DOM listeners; it makes a real `AbortSignal`
  * only when someone asks for one (a chat client of another package, a back-off wait); it lends the run's fetches one
  * `AbortController` in turn; and it keeps the run's time limits on one timer ({@link Deadlines}).
  */

@@ -1,5 +1,5 @@
 /**
- * Time limits that share one timer (issue 17: a run armed seven timers, one per limit; it now arms one). Each limit is
+ * Time limits that share one timer (one timer per limit would arm seven per run). Each limit is
  * an entry with a deadline; the set keeps a single `setTimeout` for the earliest one. A limit that only moves later —
  * the idle limit at every SSE event, a new model call or tool of the same run — costs no timer at all: the timer
  * fires, finds the entry not due, and is set again for the rest.

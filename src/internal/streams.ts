@@ -34,7 +34,7 @@ export function iterableStream<T>(stream: ReadableStream<T>): ReadableStream<T> 
  * `observe` sees each batch as it is taken, before its items are delivered.
  *
  * `for await` over it reads the batches directly, without the stream's queue and promise machinery (a Web stream
- * costs ~20 µs for 6 items in Node 20, a generator ~2: issue 17). The iteration behaves as the standard one: it locks
+ * costs ~20 µs for 6 items in Node 20, a generator ~2). The iteration behaves as the standard one: it locks
  * the stream while it runs, breaking out of it cancels the work (`onCancel`, then the generator returns), an error of
  * the generator is thrown from `next()`, and the stream is closed when it ends. `getReader()`, `pipeTo()`, `tee()` and
  * `values()` still use the stream itself.

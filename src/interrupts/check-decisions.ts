@@ -68,7 +68,8 @@ export function checkDecisions(runId: string, pending: readonly Interrupt[], giv
       expiredAt: late[0]!.expiresAt,
     });
   }
-  const undecided = pending.filter((interrupt) => !decisions.has(interrupt.id) && !expired.includes(interrupt)).map((interrupt) => interrupt.id);
+  const lapsed = new Set(expired);
+  const undecided = pending.filter((interrupt) => !decisions.has(interrupt.id) && !lapsed.has(interrupt)).map((interrupt) => interrupt.id);
   if (undecided.length > 0) {
     throw new ResumeIncompleteError(`The resume of run ${preview(runId, 200)} leaves ${undecided.length} interrupt(s) undecided: ${undecided.slice(0, 10).join(', ')}. Send one decision for each.`, { ...base, undecidedIds: undecided });
   }

@@ -1,5 +1,5 @@
 /**
- * @internal The A2A client's spans (issue 16), reached only through the telemetry object (`Telemetry.a2aClient`, set
+ * @internal The A2A client's spans, reached only through the telemetry object (`Telemetry.a2aClient`, set
  * by `openTelemetry`): an app that passes no telemetry bundles none of this. One `client` span per call
  * (`a2a.method.name`, JSON-RPC method, server), its `traceparent` sent with the request so the remote's spans are its
  * children; a result (a task, a message, a stream event) sets the task's id and state, and a task that ends failed,

@@ -1,7 +1,7 @@
 /**
  * @internal The scope of one tool attempt: the caller's abort and the attempt's time limit, and the `AbortSignal` the
  * tool gets — created only when the tool reads `context.signal`. A tool that never looks at its signal costs no
- * `AbortController` and no listener of its own (issue 17: an abort scope per call was the tool path's largest cost);
+ * `AbortController` and no listener of its own (an abort scope per call would be the tool path's largest cost);
  * the time limit and the caller's abort still end the attempt, whether the tool listens or not. Under a run (an
  * `AbortSource`) the limit is one more deadline on the run's timer, and the run's abort is watched without a listener.
  */

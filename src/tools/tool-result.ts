@@ -52,7 +52,7 @@ export class ToolResult<T = unknown> {
     (this as { ok: boolean }).ok = ok;
     if (data !== undefined) (this as { data?: T }).data = data;
     if (error !== undefined) (this as { error?: ToolErrorInfo }).error = error;
-    Object.freeze(this); // immutable: 6× cheaper than a non-writable property each (issue 17)
+    Object.freeze(this); // immutable: 6× cheaper than a non-writable property each
   }
 
   /**

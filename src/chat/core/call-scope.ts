@@ -34,8 +34,8 @@ const noop = (): void => {};
 /**
  * The caller's abort plus the total time limit; maps any failure to what the caller should see. It makes no
  * `AbortController` of its own unless one is asked for (`signal`, `controller`: back-off waits, a cancel): an abort —
- * the caller's, the total limit, a cancel — goes straight to the attempt in flight (issue 17: two linked controllers
- * and three listeners per model call were a tenth of the agent loop).
+ * the caller's, the total limit, a cancel — goes straight to the attempt in flight (two linked controllers and three
+ * listeners per model call would cost a tenth of the agent loop).
  */
 export class CallScope {
   private lazyController: AbortController | undefined;
