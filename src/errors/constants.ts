@@ -45,4 +45,5 @@ export type AgentErrorKind =
   | 'mcp'
   | 'output_validation'
   | 'circuit_open'
+  | 'ui_messages'
   | 'other';

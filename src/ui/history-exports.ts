@@ -1,0 +1,4 @@
+export { fromUIMessages, UI_MESSAGES_LIMITS, type FromUIMessagesOptions } from './from-ui-messages.js';
+export { readChatRequest, type ReadChatRequestOptions, type UIChatRequest } from './read-chat-request.js';
+export type { UIFilePart } from './ui-file-part.js';
+export { UIMessagesError, type UIMessagesErrorOptions, type UIMessagesIssue, type UIMessagesIssueCode } from './ui-messages-error.js';
