@@ -56,8 +56,11 @@ export interface FromUIMessagesOptions {
   maxStringLength?: number | undefined;
 }
 
+/** @internal The bounds every read uses, resolved. */
+type Bounds = { maxBodyBytes: number; maxMessages: number; maxParts: number; maxDepth: number; maxStringLength: number };
+
 /** @internal The options with their defaults, checked (a bad option is the developer's: a `ConfigError`). */
-export function resolveOptions<T extends FromUIMessagesOptions>(options: T | undefined, extra: readonly string[] = []): Required<Pick<FromUIMessagesOptions, 'maxBodyBytes' | 'maxMessages' | 'maxParts' | 'maxDepth' | 'maxStringLength'>> & T {
+export function resolveOptions<T extends FromUIMessagesOptions>(options: T | undefined, extra: readonly string[] = []): Omit<T, keyof Bounds> & Bounds {
   const given = (isPlainObject(options) ? options : {}) as T;
   const problems = positiveIntegerProblems(given, ['maxBodyBytes', 'maxMessages', 'maxParts', 'maxDepth', 'maxStringLength', ...extra]);
   if (given.toolErrorFormat !== undefined && given.toolErrorFormat !== 'structured' && given.toolErrorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat' (got ${quote(given.toolErrorFormat)})`);
