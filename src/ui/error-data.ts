@@ -27,6 +27,9 @@ export interface ErrorPlace {
 /** Bounds of one error's parts, in characters: the whole stays within `MODEL_FACING_LIMITS.maxErrorLength` (16,384). */
 const LIMITS = { message: 4_096, suggestion: 1_024, short: 200, context: 6_144, cause: 4_096 } as const;
 
+/** The standard tool failures that are retryable unless they say otherwise. */
+const RETRYABLE_TYPES: Readonly<Record<string, true>> = { RateLimitError: true, TimeoutError: true, NetworkError: true, ServiceUnavailableError: true };
+
 /** `ResponseError.type` → faultline kind. */
 const KIND_OF_TYPE: Readonly<Record<string, string>> = { api_error: 'chat_client', stream_error: 'stream', flow_error: 'workflow', run_error: 'other', cancelled: 'other', stop_agent_error: 'workflow' };
 
@@ -54,11 +57,31 @@ export class ErrorShaper {
 
   /** A tool call's result that is not ok: its envelope as the model read it, the outcome as the code. */
   fromToolResult(item: ToolResultItem): FaultlineErrorData {
-    const envelope = item.result.error ?? { type: 'ToolError', message: `The tool '${item.toolName}' failed.` };
-    const data: FaultlineErrorData = { type: envelope.type, message: envelope.message, kind: 'tool', code: item.outcome, retryable: item.retryable === true, scope: 'tool' };
+    const place = { scope: 'tool' as const, toolCallId: item.callId, toolName: item.toolName };
+    const data = this.toolData(item.result.error, place, item.retryable);
+    data.code = item.outcome;
+    this.retryAfter(data, item.retryAfterMs);
+    return this.finish(item.cause, data, place, item.cause === undefined ? undefined : describeError(item.cause));
+  }
+
+  /** A failed tool result read from a tool message (`{ok: false, error}`): retryable when its type says so by default. */
+  fromEnvelope(envelope: unknown, place: ErrorPlace): FaultlineErrorData {
+    return this.finish(envelope, this.toolData(envelope, place, undefined), place, undefined);
+  }
+
+  private toolData(envelope: unknown, place: ErrorPlace, retryable: boolean | undefined): FaultlineErrorData {
+    const type = read(envelope, 'type');
+    const message = read(envelope, 'message');
+    const data: FaultlineErrorData = {
+      type: typeof type === 'string' ? type : 'ToolError',
+      message: typeof message === 'string' ? message : `The tool '${place.toolName}' failed.`,
+      kind: 'tool',
+      retryable: retryable ?? (typeof type === 'string' && RETRYABLE_TYPES[type] === true),
+      scope: 'tool',
+    };
     this.envelope(data, envelope);
-    this.retryAfter(data, item.retryAfterMs ?? read(envelope.context, 'retryAfterMs'));
-    return this.finish(item.cause, data, { scope: 'tool', toolCallId: item.callId, toolName: item.toolName }, item.cause === undefined ? undefined : describeError(item.cause));
+    this.retryAfter(data, read(read(envelope, 'context'), 'retryAfterMs'));
+    return data;
   }
 
   /** A retry notice's error: a tool's envelope, or a model error described as JSON (being retried: retryable). */

@@ -14,3 +14,4 @@ export { toUIMessageStream, type UIMessageStreamSource } from './to-ui-message-s
 export { toUIMessageStreamResponse, type UIMessageStreamResponseOptions } from './to-ui-message-stream-response.js';
 export { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream-headers.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, type UIMessageStreamOptions } from './ui-message-stream-options.js';
+export { faultlineErrors } from './faultline-errors.js';

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { RunEvent } from '../runner/event.js';
 import type { RunEventStream } from '../runner/runner.js';
 import { AgentEncoder } from './agent-encoder.js';
+import { RunEventEncoder } from './run-event-encoder.js';
 import type { ChunkWriter } from './chunk-writer.js';
 import { StreamPump, type RunEncoder } from './stream-pump.js';
 import { resolveUIOptions, uiOptionProblems, type UIMessageStreamOptions } from './ui-message-stream-options.js';
@@ -43,7 +44,8 @@ export function toUIMessageStream(run: UIMessageStreamSource, options?: UIMessag
   return new StreamPump(run as ReadableStream<unknown> | AsyncIterable<unknown>, settings, encoderFor).stream;
 }
 
-/** The encoder for a run, from its first value. */
-function encoderFor(_first: unknown, writer: ChunkWriter): RunEncoder {
-  return new AgentEncoder(writer);
+/** The encoder for a run, from its first value: a Runner's events carry an invocation id, an agent's items a type. */
+function encoderFor(first: unknown, writer: ChunkWriter): RunEncoder {
+  const event = first as Partial<RunEvent> | null;
+  return typeof event?.invocationId === 'string' && typeof (first as { type?: unknown }).type !== 'string' ? new RunEventEncoder(writer) : new AgentEncoder(writer);
 }
