@@ -79,7 +79,8 @@ describe('toAGUIEvents: an agent run', () => {
     const results = events.filter((event) => event.type === 'TOOL_CALL_RESULT');
     const contents = items.filter((item) => item.type === 'tool-result').map((item) => (item as { content: string }).content);
     expect(results.map((event) => (event as { content: string }).content)).toEqual(contents);
-    const errors = customValues(events, 'faultline.error');
+    // results come as each tool ends: compared by call id
+    const errors = customValues(events, 'faultline.error').sort((a, b) => String(a.toolCallId).localeCompare(String(b.toolCallId)));
     expect(errors.map((error) => [error.toolCallId, error.type, error.kind, error.code, error.retryable, error.scope])).toEqual([
       ['c0', 'DataNotFoundError', 'tool', 'failure', false, 'tool'],
       ['c1', 'RateLimitError', 'tool', 'failure', true, 'tool'],
@@ -89,6 +90,20 @@ describe('toAGUIEvents: an agent run', () => {
     expect(errors[0]).toMatchObject({ message: 'No order.', suggestion: 'Ask for the number.', toolName: 'find_order' });
     expect(JSON.stringify(errors)).not.toContain('x is undefined'); // a crash shows what the model saw, never the developer's error
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+  });
+
+  it('takes retryable and retryAfterMs from the tool result when it carries them, and writes retry notices as faultline.retry', async () => {
+    const items = [
+      { type: 'tool-call', iteration: 1, call: { id: 'c1', name: 'rates', arguments: '{}' } },
+      { type: 'retry', iteration: 1, source: 'tool', attempt: 1, delayMs: 2_000, error: { type: 'RateLimitError', message: 'Slow down.' }, callId: 'c1', toolName: 'rates' },
+      { type: 'tool-result', iteration: 1, callId: 'c1', toolName: 'rates', outcome: 'failure', ok: false, result: { ok: false, error: { type: 'RateLimitError', message: 'Still.' } }, content: '{"ok":false,"error":{"type":"RateLimitError","message":"Still."}}', attempts: 2, durationMs: 1, synthetic: false, retryable: false, retryAfterMs: 7_000 },
+      { type: 'finish', finishReason: 'stop', iterations: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, text: '', messages: [] },
+    ] as unknown as AgentRunItem[];
+    const source = new ReadableStream<AgentRunItem>({ start: (controller) => { for (const item of items) controller.enqueue(item); controller.close(); } });
+    const events = await readEvents(toAGUIEvents(source));
+    expectValidAGUI(events);
+    expect(customValues(events, 'faultline.retry')).toEqual([{ source: 'tool', attempt: 1, delayMs: 2_000, error: { type: 'RateLimitError', message: 'Slow down.' }, toolCallId: 'c1', toolName: 'rates' }]);
+    expect(customValues(events, 'faultline.error')).toEqual([{ type: 'RateLimitError', message: 'Still.', kind: 'tool', code: 'failure', retryable: false, retryAfterMs: 7_000, scope: 'tool', toolCallId: 'c1', toolName: 'rates' }]);
   });
 
   it('ends a failed run with its faultline.error and exactly one RUN_ERROR whose code is the kind, nothing after', async () => {
