@@ -34,11 +34,14 @@ describe('toAGUIEvents: an agent run', () => {
       { type: 'STEP_STARTED', stepName: 'step-1' },
       { type: 'REASONING_START', messageId: 'run-1-s1-r1' },
       { type: 'REASONING_MESSAGE_START', messageId: 'run-1-s1-r1-message', role: 'reasoning' },
-      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'Need weather.' },
+      // streamed text goes out a whole word at a time (the last word may still grow): redaction sees credentials whole
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'Need ' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'weather.' },
       { type: 'REASONING_MESSAGE_END', messageId: 'run-1-s1-r1-message' },
       { type: 'REASONING_END', messageId: 'run-1-s1-r1' },
       { type: 'TEXT_MESSAGE_START', messageId: 'run-1-s1-t2', role: 'assistant' },
-      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'Let me check.' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'Let me ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'check.' },
       { type: 'TEXT_MESSAGE_END', messageId: 'run-1-s1-t2' },
       { type: 'TOOL_CALL_START', toolCallId: 'call_1', toolCallName: 'get_weather', parentMessageId: 'run-1-s1-t2' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'call_1', delta: '{"city":"Paris"}' },
@@ -47,7 +50,8 @@ describe('toAGUIEvents: an agent run', () => {
       { type: 'STEP_FINISHED', stepName: 'step-1' },
       { type: 'STEP_STARTED', stepName: 'step-2' },
       { type: 'TEXT_MESSAGE_START', messageId: 'run-1-s2-t3', role: 'assistant' },
-      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: 'It is 21 °C.' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: 'It is 21 ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: '°C.' },
       { type: 'TEXT_MESSAGE_END', messageId: 'run-1-s2-t3' },
       { type: 'STEP_FINISHED', stepName: 'step-2' },
       { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-1', result: { finishReason: 'stop', iterations: 2 }, usage: [{ inputTokens: 0, outputTokens: 0, totalTokens: 0 }] },
@@ -212,13 +216,24 @@ describe('toAGUIEvents: an agent run', () => {
       },
     });
     const turns: ScriptedTurn[] = [
-      { reasoning: `think ${secret}`, text: `I will use ${key}.`, toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: secret } }, { id: 'c2', name: 'get_weather', arguments: { city: 'fail' } }] },
-      { text: `done ${secret}`, error: new ChatClientError(`upstream said ${secret} / ${key}`, { status: 500 }) },
+      // one character per delta: a secret is never whole in any one event, only in what a UI shows
+      { reasoning: `think ${secret}`, text: `I will use ${key} with Bearer ${key.slice(3)} at https://user:pa55-${secret}@db.example/x.`, chunkSize: 1, toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: secret } }, { id: 'c2', name: 'get_weather', arguments: { city: 'fail' } }] },
+      { text: `done ${secret}`, chunkSize: 1, error: new ChatClientError(`upstream said ${secret} / ${key} via https://u:hunter2hunter2@api.example/`, { status: 500 }) },
     ];
     const body = await toAGUIResponse(agent(turns, [leaky]).run('x'), { secrets: [secret] }).text();
-    expect(body).not.toContain(secret);
-    expect(body).not.toContain(encodeURIComponent(secret));
-    expect(body).not.toContain(key);
+    const events = body.split('\n\n').filter(Boolean).map((frame) => JSON.parse(frame.slice('data: '.length)) as AGUIEvent);
+    expectValidAGUI(events);
+    // what a UI shows: every message's deltas joined
+    const shown = new Map<string, string>();
+    for (const event of events) if (event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT') shown.set(event.messageId, (shown.get(event.messageId) ?? '') + event.delta);
+    for (const text of [body, ...shown.values()]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(encodeURIComponent(secret));
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.slice(3));
+      expect(text).not.toContain('hunter2hunter2');
+    }
+    expect([...shown.values()].join('')).toContain('I will use [REDACTED] with Bearer [REDACTED] at https://[REDACTED]@db.example/x.');
     expect(body).toContain('RUN_ERROR');
   });
 
