@@ -76,7 +76,10 @@ export class AgentAGUIMapper {
       case 'tool-result':
         this.step(item.iteration);
         writer.toolResult(item.callId, item.content);
-        if (!item.ok && item.result.error) writer.error(toolErrorValue({ callId: item.callId, toolName: item.toolName, outcome: item.outcome, error: item.result.error }, (item as { cause?: unknown }).cause));
+        if (!item.ok && item.result.error) {
+          const { retryable, retryAfterMs, cause } = item as { retryable?: unknown; retryAfterMs?: unknown; cause?: unknown };
+          writer.error(toolErrorValue({ callId: item.callId, toolName: item.toolName, outcome: item.outcome, error: item.result.error, retryable, retryAfterMs, cause }));
+        }
         break;
       case 'retry': {
         const notice: Record<string, unknown> = { source: item.source, attempt: item.attempt, delayMs: item.delayMs, error: item.error };

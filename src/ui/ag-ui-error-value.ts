@@ -17,18 +17,20 @@ const MAX_MESSAGE = 2_000;
 /** Tool failure types whose failures are retryable unless the tool says otherwise (the standard failures' defaults). */
 const RETRYABLE_TYPES = new Set(['RateLimitError', 'TimeoutError', 'NetworkError', 'APIFailure']);
 
-/** @internal What a failed tool result tells a UI. `cause` is the tool's own failure when the run kept it. */
-export function toolErrorValue(
-  result: { callId: string; toolName: string; outcome?: AgentToolOutcome | undefined; error: ToolErrorInfo },
-  cause?: unknown,
-): AGUIErrorValue {
-  const failure = ToolFailure.isInstance(cause) ? cause : undefined;
+/**
+ * @internal What a failed tool result tells a UI. Whether a retry may help, and when: what the result says
+ * (`retryable`, `retryAfterMs`, read by shape), else the tool's own `ToolFailure` (`cause`), else the category's default.
+ */
+export function toolErrorValue(result: { callId: string; toolName: string; outcome?: AgentToolOutcome | undefined; error: ToolErrorInfo; retryable?: unknown; retryAfterMs?: unknown; cause?: unknown }): AGUIErrorValue {
+  const failure = ToolFailure.isInstance(result.cause) ? result.cause : undefined;
   const { type, message, context, suggestion } = result.error;
-  const value: AGUIErrorValue = { type, message, kind: 'tool', retryable: failure ? failure.retryable : RETRYABLE_TYPES.has(type), scope: 'tool', toolCallId: result.callId, toolName: result.toolName };
+  const retryable = typeof result.retryable === 'boolean' ? result.retryable : failure ? failure.retryable : RETRYABLE_TYPES.has(type);
+  const value: AGUIErrorValue = { type, message, kind: 'tool', retryable, scope: 'tool', toolCallId: result.callId, toolName: result.toolName };
   if (result.outcome !== undefined) value.code = result.outcome;
   if (context !== undefined) value.context = context;
   if (suggestion !== undefined) value.suggestion = suggestion;
-  if (failure?.retryAfterMs !== undefined) value.retryAfterMs = failure.retryAfterMs;
+  const retryAfterMs = typeof result.retryAfterMs === 'number' ? result.retryAfterMs : failure?.retryAfterMs;
+  if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0) value.retryAfterMs = retryAfterMs;
   return value;
 }
 

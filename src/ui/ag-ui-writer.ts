@@ -3,16 +3,22 @@
  * text or reasoning message is opened before its content and closed before anything else happens (a tool call, an
  * error, the end), a step is finished before the run ends — and the one end of the run: `RUN_FINISHED` (its outcome
  * `cancelled` for a stopped run) or exactly one `RUN_ERROR`, after which nothing is written. Every string that leaves
- * is redacted (configured secrets in every form, credential shapes).
+ * is redacted as every UI frame is (configured secrets in every form, credential shapes, credentials in URLs), and
+ * streamed text goes out only where redaction sees each credential whole (the rest is held until more arrives or the
+ * message ends), so no secret is split across two deltas.
  */
-import { redactText, redactValue } from '../internal/redact.js';
 import type { AGUIErrorValue, AGUIEvent, AGUITokenUsage } from './ag-ui-events.js';
+import { FrameRedactor } from './frame-redactor.js';
+import { HeldText } from './held-text.js';
 
 /** @internal One run's events as they are written; `take()` hands over what is pending. */
 export class AGUIWriter {
   private pending: AGUIEvent[] = [];
   private text: string | undefined;
   private reasoning: string | undefined;
+  /** What the open message's deltas hold back. */
+  private held: HeldText | undefined;
+  private readonly redactor: FrameRedactor;
   private parts = 0;
   private readonly steps = new Set<string>();
   /** The last text message of the current step: the parent of its tool calls. */
@@ -22,8 +28,10 @@ export class AGUIWriter {
   constructor(
     readonly threadId: string,
     readonly runId: string,
-    private readonly secrets: readonly string[],
-  ) {}
+    secrets: readonly string[],
+  ) {
+    this.redactor = new FrameRedactor(secrets);
+  }
 
   /** The events written since the last call. */
   take(): AGUIEvent[] {
@@ -33,7 +41,7 @@ export class AGUIWriter {
   }
 
   clean(text: string): string {
-    return redactText(text, this.secrets);
+    return this.redactor.text(text);
   }
 
   private push(event: AGUIEvent): void {
@@ -44,15 +52,31 @@ export class AGUIWriter {
     this.push({ type: 'RUN_STARTED', threadId: this.threadId, runId: this.runId, protocolVersion: '1.0' });
   }
 
-  /** Closes an open text or reasoning message (before a tool call, an error, a step's end). */
+  /** A message's held-back text, let out (redacted). */
+  private content(type: 'TEXT_MESSAGE_CONTENT' | 'REASONING_MESSAGE_CONTENT', messageId: string, text: string): void {
+    if (text !== '') this.push({ type, messageId, delta: this.clean(text) });
+  }
+
+  /** Closes an open text or reasoning message (before a tool call, an error, a step's end): its held text first. */
   closeMessages(): void {
-    if (this.text !== undefined) this.push({ type: 'TEXT_MESSAGE_END', messageId: this.text });
+    const rest = this.held?.flush() ?? '';
+    this.held = undefined;
+    if (this.text !== undefined) {
+      this.content('TEXT_MESSAGE_CONTENT', this.text, rest);
+      this.push({ type: 'TEXT_MESSAGE_END', messageId: this.text });
+    }
     if (this.reasoning !== undefined) {
+      this.content('REASONING_MESSAGE_CONTENT', `${this.reasoning}-message`, rest);
       this.push({ type: 'REASONING_MESSAGE_END', messageId: `${this.reasoning}-message` });
       this.push({ type: 'REASONING_END', messageId: this.reasoning });
     }
     this.text = undefined;
     this.reasoning = undefined;
+  }
+
+  private hold(): HeldText {
+    this.held ??= new HeldText(this.redactor.forms, this.redactor.longestForm);
+    return this.held;
   }
 
   textDelta(delta: string, step: string): void {
@@ -63,7 +87,7 @@ export class AGUIWriter {
       this.lastText = this.text;
       this.push({ type: 'TEXT_MESSAGE_START', messageId: this.text, role: 'assistant' });
     }
-    this.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: this.text, delta: this.clean(delta) });
+    this.content('TEXT_MESSAGE_CONTENT', this.text, this.hold().push(delta));
   }
 
   reasoningDelta(delta: string, step: string): void {
@@ -74,7 +98,7 @@ export class AGUIWriter {
       this.push({ type: 'REASONING_START', messageId: this.reasoning });
       this.push({ type: 'REASONING_MESSAGE_START', messageId: `${this.reasoning}-message`, role: 'reasoning' });
     }
-    this.push({ type: 'REASONING_MESSAGE_CONTENT', messageId: `${this.reasoning}-message`, delta: this.clean(delta) });
+    this.content('REASONING_MESSAGE_CONTENT', `${this.reasoning}-message`, this.hold().push(delta));
   }
 
   /** A complete tool call: start, its arguments (when there are any), end. */
@@ -95,7 +119,7 @@ export class AGUIWriter {
 
   custom(name: string, value: unknown): void {
     this.closeMessages(); // only a message's own events may come while it is open
-    this.push({ type: 'CUSTOM', name, value: redactValue(value, this.secrets) });
+    this.push({ type: 'CUSTOM', name, value: this.redactor.value(value) });
   }
 
   error(value: AGUIErrorValue): void {
@@ -125,7 +149,7 @@ export class AGUIWriter {
   finished(result: unknown, usage?: AGUITokenUsage): void {
     this.settle();
     const event: AGUIEvent = { type: 'RUN_FINISHED', threadId: this.threadId, runId: this.runId };
-    if (result !== undefined) event.result = redactValue(result, this.secrets);
+    if (result !== undefined) event.result = this.redactor.value(result);
     if (usage !== undefined) event.usage = [usage];
     this.push(event);
     this.ended = true;

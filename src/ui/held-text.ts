@@ -39,7 +39,9 @@ export class HeldText {
 
   private cut(): number {
     const text = this.held;
-    let cut = text.length;
+    // At least the longest secret form minus one is held, and the cut is then moved to a word's start: a cut inside
+    // a word would let a credential's tail out apart from its head, where nothing can recognise it.
+    let cut = text.length - Math.max(0, this.longestForm - 1);
     while (cut > 0 && !isSpace(text.charCodeAt(cut - 1))) cut--; // the last word may still grow
     for (;;) {
       let end = cut;
@@ -50,7 +52,6 @@ export class HeldText {
       cut = start;
     }
     if (text.length - cut > MAX_HELD) cut = text.length - Math.max(this.longestForm, 64);
-    cut = Math.min(cut, text.length - Math.max(0, this.longestForm - 1));
     for (let moved = true; moved && cut > 0; ) {
       moved = false;
       for (const form of this.forms) {

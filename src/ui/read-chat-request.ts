@@ -33,8 +33,28 @@ function isRequest(value: unknown): value is Request {
   return typeof value === 'object' && value !== null && typeof (value as Request).headers?.get === 'function' && 'bodyUsed' in value && typeof (value as Request).method === 'string';
 }
 
+/**
+ * True when JSON text nests deeper than `limit`, found by counting brackets outside strings — a linear scan, so a
+ * body of a million `[` is refused before `JSON.parse` spends seconds on it.
+ */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92) index++; // a backslash escapes the next character
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 || code === 91) {
+      if (++depth > limit) return true;
+    } else if (code === 125 || code === 93) depth--;
+  }
+  return false;
+}
+
 /** The JSON of a request's body, read within its bounds, or the error it deserves. */
-async function bodyOf(request: Request, options: { maxBodyBytes: number; bodyTimeoutMs: number }): Promise<{ value: unknown } | UIMessagesError> {
+async function bodyOf(request: Request, options: { maxBodyBytes: number; bodyTimeoutMs: number; maxDepth: number }): Promise<{ value: unknown } | UIMessagesError> {
   const list = new IssueList();
   const declared = Number(request.headers.get('content-length') ?? '0');
   const tooLarge = () => {
@@ -51,6 +71,10 @@ async function bodyOf(request: Request, options: { maxBodyBytes: number; bodyTim
   if (timedOut) {
     list.add({ code: 'timeout', path: '(body)', message: `did not arrive within ${options.bodyTimeoutMs} ms (bodyTimeoutMs)` });
     return list.error(408);
+  }
+  if (nestsDeeperThan(text, options.maxDepth)) {
+    list.add({ code: 'too_deep', path: '(body)', message: `nests deeper than ${options.maxDepth} levels (maxDepth); it was not parsed` });
+    return list.error();
   }
   try {
     return { value: JSON.parse(text) as unknown };
@@ -87,14 +111,15 @@ export async function readChatRequest(request: Request | unknown, options?: Read
   let body: unknown = request;
   let read = false;
   if (isRequest(request)) {
-    const parsed = await bodyOf(request, { maxBodyBytes: resolved.maxBodyBytes, bodyTimeoutMs: resolved.bodyTimeoutMs ?? UI_MESSAGES_LIMITS.bodyTimeoutMs });
+    const parsed = await bodyOf(request, { maxBodyBytes: resolved.maxBodyBytes, bodyTimeoutMs: resolved.bodyTimeoutMs ?? UI_MESSAGES_LIMITS.bodyTimeoutMs, maxDepth: resolved.maxDepth });
     if (!('value' in parsed)) throw parsed;
     body = parsed.value;
     read = true;
   }
   const list = new IssueList();
-  // The bytes of a body read here are already bounded; the estimate bounds a body handed in as a value.
-  const copy = snapshotBody(body, read ? { ...resolved, maxBodyBytes: Number.POSITIVE_INFINITY } : resolved, list.add);
+  // A body read here is bounded in bytes already and is fresh plain data: checked, not copied. A body handed in as a
+  // value is bounded by the size estimate and copied (its getters run once, here).
+  const copy = snapshotBody(body, read ? { ...resolved, maxBodyBytes: Number.POSITIVE_INFINITY } : resolved, list.add, [], !read);
   if (list.count > 0) throw list.error();
   if (!isPlainObject(copy)) {
     list.add({ code: 'invalid', path: '(body)', message: `must be an object {id, messages, trigger, messageId?} (got ${quote(copy)})` });

@@ -94,6 +94,10 @@ describe('generated runs as AG-UI events', () => {
           seen.finished++;
         }
         expect(JSON.stringify(events)).not.toContain(SECRET);
+        // nor in what a UI shows: each message's deltas joined (the text streams a few characters per delta)
+        const shown = new Map<string, string>();
+        for (const event of events) if (event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT') shown.set(event.messageId, (shown.get(event.messageId) ?? '') + event.delta);
+        for (const text of shown.values()) expect(text).not.toContain(SECRET);
       }),
       { seed: 2_031, numRuns: 120 },
     );

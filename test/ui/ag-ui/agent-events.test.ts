@@ -34,11 +34,14 @@ describe('toAGUIEvents: an agent run', () => {
       { type: 'STEP_STARTED', stepName: 'step-1' },
       { type: 'REASONING_START', messageId: 'run-1-s1-r1' },
       { type: 'REASONING_MESSAGE_START', messageId: 'run-1-s1-r1-message', role: 'reasoning' },
-      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'Need weather.' },
+      // streamed text goes out a whole word at a time (the last word may still grow): redaction sees credentials whole
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'Need ' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'run-1-s1-r1-message', delta: 'weather.' },
       { type: 'REASONING_MESSAGE_END', messageId: 'run-1-s1-r1-message' },
       { type: 'REASONING_END', messageId: 'run-1-s1-r1' },
       { type: 'TEXT_MESSAGE_START', messageId: 'run-1-s1-t2', role: 'assistant' },
-      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'Let me check.' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'Let me ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s1-t2', delta: 'check.' },
       { type: 'TEXT_MESSAGE_END', messageId: 'run-1-s1-t2' },
       { type: 'TOOL_CALL_START', toolCallId: 'call_1', toolCallName: 'get_weather', parentMessageId: 'run-1-s1-t2' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'call_1', delta: '{"city":"Paris"}' },
@@ -47,7 +50,8 @@ describe('toAGUIEvents: an agent run', () => {
       { type: 'STEP_FINISHED', stepName: 'step-1' },
       { type: 'STEP_STARTED', stepName: 'step-2' },
       { type: 'TEXT_MESSAGE_START', messageId: 'run-1-s2-t3', role: 'assistant' },
-      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: 'It is 21 °C.' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: 'It is 21 ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'run-1-s2-t3', delta: '°C.' },
       { type: 'TEXT_MESSAGE_END', messageId: 'run-1-s2-t3' },
       { type: 'STEP_FINISHED', stepName: 'step-2' },
       { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-1', result: { finishReason: 'stop', iterations: 2 }, usage: [{ inputTokens: 0, outputTokens: 0, totalTokens: 0 }] },
@@ -79,7 +83,8 @@ describe('toAGUIEvents: an agent run', () => {
     const results = events.filter((event) => event.type === 'TOOL_CALL_RESULT');
     const contents = items.filter((item) => item.type === 'tool-result').map((item) => (item as { content: string }).content);
     expect(results.map((event) => (event as { content: string }).content)).toEqual(contents);
-    const errors = customValues(events, 'faultline.error');
+    // results come as each tool ends: compared by call id
+    const errors = customValues(events, 'faultline.error').sort((a, b) => String(a.toolCallId).localeCompare(String(b.toolCallId)));
     expect(errors.map((error) => [error.toolCallId, error.type, error.kind, error.code, error.retryable, error.scope])).toEqual([
       ['c0', 'DataNotFoundError', 'tool', 'failure', false, 'tool'],
       ['c1', 'RateLimitError', 'tool', 'failure', true, 'tool'],
@@ -89,6 +94,20 @@ describe('toAGUIEvents: an agent run', () => {
     expect(errors[0]).toMatchObject({ message: 'No order.', suggestion: 'Ask for the number.', toolName: 'find_order' });
     expect(JSON.stringify(errors)).not.toContain('x is undefined'); // a crash shows what the model saw, never the developer's error
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+  });
+
+  it('takes retryable and retryAfterMs from the tool result when it carries them, and writes retry notices as faultline.retry', async () => {
+    const items = [
+      { type: 'tool-call', iteration: 1, call: { id: 'c1', name: 'rates', arguments: '{}' } },
+      { type: 'retry', iteration: 1, source: 'tool', attempt: 1, delayMs: 2_000, error: { type: 'RateLimitError', message: 'Slow down.' }, callId: 'c1', toolName: 'rates' },
+      { type: 'tool-result', iteration: 1, callId: 'c1', toolName: 'rates', outcome: 'failure', ok: false, result: { ok: false, error: { type: 'RateLimitError', message: 'Still.' } }, content: '{"ok":false,"error":{"type":"RateLimitError","message":"Still."}}', attempts: 2, durationMs: 1, synthetic: false, retryable: false, retryAfterMs: 7_000 },
+      { type: 'finish', finishReason: 'stop', iterations: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, text: '', messages: [] },
+    ] as unknown as AgentRunItem[];
+    const source = new ReadableStream<AgentRunItem>({ start: (controller) => { for (const item of items) controller.enqueue(item); controller.close(); } });
+    const events = await readEvents(toAGUIEvents(source));
+    expectValidAGUI(events);
+    expect(customValues(events, 'faultline.retry')).toEqual([{ source: 'tool', attempt: 1, delayMs: 2_000, error: { type: 'RateLimitError', message: 'Slow down.' }, toolCallId: 'c1', toolName: 'rates' }]);
+    expect(customValues(events, 'faultline.error')).toEqual([{ type: 'RateLimitError', message: 'Still.', kind: 'tool', code: 'failure', retryable: false, retryAfterMs: 7_000, scope: 'tool', toolCallId: 'c1', toolName: 'rates' }]);
   });
 
   it('ends a failed run with its faultline.error and exactly one RUN_ERROR whose code is the kind, nothing after', async () => {
@@ -197,13 +216,24 @@ describe('toAGUIEvents: an agent run', () => {
       },
     });
     const turns: ScriptedTurn[] = [
-      { reasoning: `think ${secret}`, text: `I will use ${key}.`, toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: secret } }, { id: 'c2', name: 'get_weather', arguments: { city: 'fail' } }] },
-      { text: `done ${secret}`, error: new ChatClientError(`upstream said ${secret} / ${key}`, { status: 500 }) },
+      // one character per delta: a secret is never whole in any one event, only in what a UI shows
+      { reasoning: `think ${secret}`, text: `I will use ${key} with Bearer ${key.slice(3)} at https://user:pa55-${secret}@db.example/x.`, chunkSize: 1, toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: secret } }, { id: 'c2', name: 'get_weather', arguments: { city: 'fail' } }] },
+      { text: `done ${secret}`, chunkSize: 1, error: new ChatClientError(`upstream said ${secret} / ${key} via https://u:hunter2hunter2@api.example/`, { status: 500 }) },
     ];
     const body = await toAGUIResponse(agent(turns, [leaky]).run('x'), { secrets: [secret] }).text();
-    expect(body).not.toContain(secret);
-    expect(body).not.toContain(encodeURIComponent(secret));
-    expect(body).not.toContain(key);
+    const events = body.split('\n\n').filter(Boolean).map((frame) => JSON.parse(frame.slice('data: '.length)) as AGUIEvent);
+    expectValidAGUI(events);
+    // what a UI shows: every message's deltas joined
+    const shown = new Map<string, string>();
+    for (const event of events) if (event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'REASONING_MESSAGE_CONTENT') shown.set(event.messageId, (shown.get(event.messageId) ?? '') + event.delta);
+    for (const text of [body, ...shown.values()]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(encodeURIComponent(secret));
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.slice(3));
+      expect(text).not.toContain('hunter2hunter2');
+    }
+    expect([...shown.values()].join('')).toContain('I will use [REDACTED] with Bearer [REDACTED] at https://[REDACTED]@db.example/x.');
     expect(body).toContain('RUN_ERROR');
   });
 

@@ -112,7 +112,9 @@ describe('generated hostile chat requests', () => {
           } catch (error) {
             expectBoundedRefusal(error);
             seen.refused++;
-            if (dangerous) expect((error as UIMessagesError).issues.map((issue) => issue.code)).toContain('prototype_key');
+            // a prototype key is named, unless a bound refused the body before it was read that far
+            const codes = (error as UIMessagesError).issues.map((issue) => issue.code);
+            if (dangerous && !codes.includes('too_deep') && !codes.includes('too_large')) expect(codes).toContain('prototype_key');
           }
         }
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();

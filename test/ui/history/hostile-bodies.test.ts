@@ -105,6 +105,15 @@ describe('hostile chat requests: one typed refusal per kind', () => {
     }
   });
 
+  it('a body nested a million levels deep is refused before JSON.parse ever sees it', async () => {
+    const depth = 1_000_000;
+    const error = await refusedWith(post(`{"id":"c","trigger":"submit-message","messages":${'['.repeat(depth)}${']'.repeat(depth)}}`));
+    expect(error.issues).toEqual([{ code: 'too_deep', path: '(body)', message: 'nests deeper than 128 levels (maxDepth); it was not parsed' }]);
+    // brackets inside strings are text, not nesting
+    const chat = await readChatRequest(post(JSON.stringify(body([user('['.repeat(500))]))));
+    expect(chat.messages).toEqual([{ role: 'user', content: '['.repeat(500) }]);
+  });
+
   it('a body that is not JSON is refused quoting at most its first 60 characters', async () => {
     const error = await refusedWith(post(`{"id": "x", ${'y'.repeat(10_000)}`));
     expect(error.issues).toEqual([{ code: 'not_json', path: '(body)', message: expect.stringMatching(/^is not JSON \(it starts "\{\\"id\\": \\"x\\", y+…?"\)$/) }]);
