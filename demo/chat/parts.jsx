@@ -81,7 +81,8 @@ function Record({ data }) {
 export function MessageView({ message, retries = [], busy = false }) {
   const errors = new Map(message.parts.filter((part) => part.type === 'data-faultline-error').map((part) => [part.id, part.data]));
   const toolCalls = new Set(message.parts.filter(isTool).map((part) => part.toolCallId));
-  const records = message.parts.filter((part) => part.type === 'data-faultline-record');
+  // A timeline: by step, whatever order the run's state deltas carried them in.
+  const records = message.parts.filter((part) => part.type === 'data-faultline-record').sort((a, b) => (a.data?.stepNumber ?? 0) - (b.data?.stepNumber ?? 0));
   const finishReason = message.metadata?.faultline?.finishReason;
   return (
     <article className={`message ${message.role}`} data-role={message.role} data-id={message.id}>
@@ -112,7 +113,7 @@ export function MessageView({ message, retries = [], busy = false }) {
           );
         }
         if (part.type === 'data-faultline-completion') {
-          const codes = part.data?.errorCodes ?? part.data?.codes ?? [];
+          const codes = part.data?.codes ?? [];
           return (
             <p key={index} className="part completion" data-part="completion" data-status={part.data?.status}>
               Run {part.data?.status}

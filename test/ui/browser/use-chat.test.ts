@@ -50,6 +50,7 @@ interface Screen {
   runErrors: Fault[];
   records: Array<{ severity: string; node: string; code: string }>;
   finish: string | null;
+  completion: string | null;
   html: string;
 }
 
@@ -95,6 +96,7 @@ function screen(page: Page): Promise<Screen> {
       runErrors: [...document.querySelectorAll('[data-part="run-error"] .fault')].map((node) => fault(node)!),
       records: [...document.querySelectorAll('.record')].map((row) => ({ severity: row.getAttribute('data-severity') ?? '', node: row.getAttribute('data-node') ?? '', code: text(row, '.record-code') ?? '' })),
       finish: document.querySelector('.finish')?.getAttribute('data-finish') ?? null,
+      completion: document.querySelector('[data-part="completion"]')?.textContent ?? null,
       html: document.documentElement.outerHTML,
     };
   });
@@ -241,6 +243,8 @@ describe('useChat (@ai-sdk/react 3, headless Chromium) against toUIMessageStream
       expect(card.errorText).toBeNull(); // the typed failure stands in for the bare string
     }
     expect(errors.call_crash?.message).not.toMatch(/carrier|db-primary/);
+    // faultlineErrors reads the message the hook holds back as the same typed failures, in order.
+    expect(UI.faultlineErrors(first.answer)).toEqual(dataParts(first.answer, 'data-faultline-error').map((part) => part.data));
     // The retry the 429 waited out: seen by onData, never kept in the message, shown on its card; then its output.
     const retries = first.hook.data.filter((part) => part.type === 'data-faultline-retry');
     expect(retries.map((part) => part.data)).toMatchObject([{ source: 'tool', attempt: 1, delayMs: 150, toolCallId: 'call_429', toolName: 'get_stock', error: { type: 'RateLimitError', retryable: true } }]);
@@ -318,12 +322,22 @@ describe('useChat (@ai-sdk/react 3, headless Chromium) against toUIMessageStream
     const first = await converse('graph');
     expectSettled(first);
     await expectWire(first);
-    const records = dataParts(first.answer, 'data-faultline-record').map((part) => part.data as { severity: string; nodeId: string; error: { code: string } });
-    expect(records.map((record) => [record.severity, record.nodeId, record.error.code])).toEqual([
-      ['recoverable', 'lookup', 'SOFT_TIMEOUT'],
-      ['fatal', 'write', 'WRITE_FATAL'],
+    // Kept in the order the run's state deltas carried them (the recoverable one only with the completion): by step here.
+    const records = dataParts(first.answer, 'data-faultline-record')
+      .map((part) => part.data as { severity: string; nodeId: string; code: string; scope: string; stepNumber: number })
+      .sort((a, b) => a.stepNumber - b.stepNumber);
+    expect(records.map((record) => [record.severity, record.nodeId, record.code, record.scope])).toEqual([
+      ['recoverable', 'lookup', 'SOFT_TIMEOUT', 'record'],
+      ['fatal', 'write', 'WRITE_FATAL', 'record'],
     ]);
-    expect(dataParts(first.answer, 'data-faultline-completion')).toHaveLength(1);
+    expect(dataParts(first.answer, 'data-faultline-completion').map((part) => part.data)).toMatchObject([
+      { status: 'failed', records: { recoverable: 1, fatal: 1 }, codes: expect.arrayContaining(['SOFT_TIMEOUT', 'WRITE_FATAL']), error: { scope: 'run', code: 'WRITE_FATAL' } },
+    ]);
+    expect(UI.faultlineErrors(first.answer).map((error) => [error.scope, error.code])).toEqual(
+      dataParts(first.answer, 'data-faultline-record').map((part) => ['record', part.data?.code]).concat([['run', 'WRITE_FATAL']]),
+    );
+    expect(first.screen.runErrors).toMatchObject([{ type: 'flow_error', retryable: 'false', message: expect.stringMatching(/database write failed/) }]);
+    expect(first.screen.completion).toBe('Run failed (WRITE_FATAL, SOFT_TIMEOUT)');
     expect(first.screen.records).toEqual([
       { severity: 'recoverable', node: 'lookup', code: 'SOFT_TIMEOUT' },
       { severity: 'fatal', node: 'write', code: 'WRITE_FATAL' },
