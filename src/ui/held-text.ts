@@ -39,8 +39,8 @@ export class HeldText {
 
   private cut(): number {
     const text = this.held;
-    let cut = text.length;
-    while (cut > 0 && !isSpace(text.charCodeAt(cut - 1))) cut--; // the last word may still grow
+    let cut = text.length - Math.max(0, this.longestForm - 1); // a secret's form may still be arriving
+    while (cut > 0 && !isSpace(text.charCodeAt(cut - 1))) cut--; // never inside a word: it may still grow
     for (;;) {
       let end = cut;
       while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
@@ -50,7 +50,6 @@ export class HeldText {
       cut = start;
     }
     if (text.length - cut > MAX_HELD) cut = text.length - Math.max(this.longestForm, 64);
-    cut = Math.min(cut, text.length - Math.max(0, this.longestForm - 1));
     for (let moved = true; moved && cut > 0; ) {
       moved = false;
       for (const form of this.forms) {
