@@ -39,10 +39,8 @@ export class HeldText {
 
   private cut(): number {
     const text = this.held;
-    // At least the longest secret form minus one is held, and the cut is then moved to a word's start: a cut inside
-    // a word would let a credential's tail out apart from its head, where nothing can recognise it.
-    let cut = text.length - Math.max(0, this.longestForm - 1);
-    while (cut > 0 && !isSpace(text.charCodeAt(cut - 1))) cut--; // the last word may still grow
+    let cut = text.length - Math.max(0, this.longestForm - 1); // a secret's form may still be arriving
+    while (cut > 0 && !isSpace(text.charCodeAt(cut - 1))) cut--; // never inside a word: it may still grow
     for (;;) {
       let end = cut;
       while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;

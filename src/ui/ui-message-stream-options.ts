@@ -28,9 +28,10 @@ export interface UIMessageStreamOptions {
    */
   onError?: ((error: unknown, data: FaultlineErrorData) => string | Partial<FaultlineErrorData> | undefined | void) | undefined;
   /**
-   * Bound, in bytes, on frames queued for a reader that has not read them yet. The run is only read while the reader
-   * reads (backpressure); frames of one step that outgrow the bound anyway (a huge tool output, a reader that stopped)
-   * end the stream: the run is aborted and the stream ends with a `StreamError` (`slow_reader`), `error` and `finish`.
+   * Bound, in bytes, on frames waiting in the stream for a reader that is not reading. The run is read only while the
+   * reader wants more (backpressure), 16 KiB ahead at most; frames that outgrow the bound anyway — a huge tool output
+   * while the reader is away — end the stream: the run is aborted, and the stream ends with a `StreamError`
+   * (`buffer_full`), `error` and `finish`. A reader that is reading holds nothing, whatever the frames' size.
    * @default 1048576 (1 MiB, {@link DEFAULT_MAX_BUFFERED_BYTES})
    */
   maxBufferedBytes?: number | undefined;
