@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 
 /** Public entries: `.` plus one subpath per capability folder (keep in sync with package.json `exports`). */
 export const entries = Object.fromEntries(
-  ['errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'interrupts', 'testing']
+  ['errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'interrupts', 'testing', 'ui']
     .filter((name) => existsSync(`src/${name}/index.ts`))
     .map((name) => [`${name}/index`, `src/${name}/index.ts`])
     .concat([['index', 'src/index.ts']]),

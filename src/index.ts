@@ -9,3 +9,4 @@ export * from './mcp/index.js';
 export * from './resilience/index.js';
 export * from './telemetry/index.js';
 export * from './interrupts/index.js';
+export * from './ui/index.js';

@@ -38,6 +38,7 @@ function showModelFields() {
 $('#model-source').addEventListener('change', showModelFields);
 showModelFields(); // a browser may restore a choice made before a reload
 $('#question').textContent = DEMO_QUESTION;
+$('.facts').append(element('a', 'The same failures in a useChat app: npm run demo:chat, then open 127.0.0.1:4174', { href: 'http://127.0.0.1:4174/', class: 'chat-demo-link', style: 'color: #fff' }));
 
 /**
  * The model: the scripted one, a real OpenAI-compatible endpoint, or Anthropic — a key lives only in this function

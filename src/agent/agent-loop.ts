@@ -1,15 +1,15 @@
 /**
  * The function-invoking loop (RAF's FunctionInvokingChatClient, seed-systems §6.3, decisions.md points 10–11):
- * call the model; if it asks for tools, run every call of the round concurrently through `runToolCall` (results in
- * call order), append the assistant message and one tool message per call, and loop; stop when the model answers
- * without tools or after `maxIterations` model calls (finish reason `max_iterations`).
+ * call the model; if it asks for tools, run every call of the round concurrently through `runToolCall` (each result
+ * reported as its tool ends), append the assistant message and one tool message per call in call order, and loop;
+ * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`).
  *
  * Every tool call gets exactly one tool message — synthetic when it could not finish — so the transcript is always a
  * valid next request. Every failure becomes an item: recoverable ones as the run goes on, at most one terminal one
  * as the last item.
  */
 import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/core/chat-batches.js';
-import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
+import type { ChatChunk, ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
 import { redactText } from '../internal/redact.js';
@@ -113,9 +113,20 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       let stepUsage: Usage | undefined;
       let requestId: string | undefined;
       let settled = false;
+      // Retries and fallbacks happen before a call's first output: their items go out while the call waits for it.
+      let first: Promise<IteratorResult<readonly ChatChunk[], void>> | undefined = call.batches.next();
       try {
         for (;;) {
-          const next = await call.batches.next();
+          let next: IteratorResult<readonly ChatChunk[], void>;
+          if (first !== undefined) {
+            const woken = queue.length > 0 ? undefined : await Promise.race([first, context.waker.next()]);
+            if (woken === undefined) {
+              if (queue.length > 0) yield take();
+              continue;
+            }
+            next = woken;
+            first = undefined;
+          } else next = await call.batches.next();
           if (next.done) break;
           const items: AgentRunItem[] = [];
           for (const value of next.value) {
@@ -190,6 +201,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       if (replay && replay.length > 0) assistant.replay = replay;
       conversation.push(assistant);
       added.push(assistant);
+      queue.push({ type: 'message', iteration, message: assistant });
 
       const stopped = stoppedByProvider(finishReason, text, settings);
       if (stopped) {

@@ -6,6 +6,8 @@ import { AbortSource } from '../internal/abort-source.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { agentLoop } from './agent-loop.js';
+import { Waker } from './waker.js';
+import { keepRunSecrets } from './run-secrets.js';
 import type { LoopContext } from './loop-context.js';
 import { isTraced, runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
@@ -17,6 +19,7 @@ import { NO_SPAN } from '../telemetry/no-telemetry.js';
 /** What one run needs; its id is made on first read (only events and spans use it: `crypto.randomUUID` per run was 1.6%). */
 class RunContext implements LoopContext {
   readonly queue: AgentRunItem[] = [];
+  readonly waker = new Waker();
   readonly sessionId: string | undefined;
   readonly output: StandardSchemaV1 | undefined;
   span: SpanHandle = NO_SPAN;
@@ -123,7 +126,9 @@ export class Agent {
       span.end();
       abort.dispose();
     };
-    return streamFromBatches(agentLoop(context), (reason) => abort.abort(reason), observe);
+    const stream = streamFromBatches(agentLoop(context), (reason) => abort.abort(reason), observe);
+    keepRunSecrets(stream, this.settings.secrets);
+    return stream;
   }
 }
 

@@ -15,7 +15,7 @@ export interface AgentRunResult<Output = unknown> {
   usage: Usage;
   /** The messages the run added (assistant and tool messages). */
   messages: ChatMessage[];
-  /** Every tool result, in order. */
+  /** Every tool result, in the order the tools ended (the transcript, `messages`, keeps call order). */
   toolResults: ToolResultItem[];
   /** Recoverable errors seen on the way (the run went on). */
   errors: unknown[];

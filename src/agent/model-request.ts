@@ -56,9 +56,9 @@ export function initialConversation(settings: AgentSettings, history: readonly C
   return [...system, ...history, ...input];
 }
 
-/** The model-request hooks of a run: retries and fallbacks become events, a fallback also a recoverable item. */
+/** The model-request hooks of a run: retries and fallbacks become `retry` items and events, a fallback also a recoverable error item. */
 export function requestHooks(
-  context: Pick<LoopContext, 'runId' | 'settings' | 'emitter'>,
+  context: Pick<LoopContext, 'runId' | 'settings' | 'emitter' | 'waker'>,
   queue: AgentRunItem[],
   iteration: () => number,
   span: () => SpanHandle | undefined = () => undefined,
@@ -72,21 +72,20 @@ export function requestHooks(
         [FaultlineAttribute.RetryBudgetExhausted]: notice.budgetExhausted,
         [CommonAttribute.ErrorType]: typeof notice.error.kind === 'string' ? notice.error.kind : undefined,
       });
-      safeEmit(context, queue, 'retry', () => ({
-        runId: context.runId,
-        agent,
-        source: 'model',
-        attempt: notice.attempt,
-        delayMs: notice.delayMs,
-        error: redactValue(notice.error, context.settings.secrets),
-        ...(notice.budgetExhausted ? { budgetExhausted: true } : {}),
-      }));
+      const error = redactValue(notice.error, context.settings.secrets) as Record<string, unknown>;
+      const budget = notice.budgetExhausted ? { budgetExhausted: true } : {};
+      queue.push({ type: 'retry', iteration: iteration(), source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error, ...budget });
+      safeEmit(context, queue, 'retry', () => ({ runId: context.runId, agent, source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error, ...budget }));
+      context.waker.wake();
     },
     onFallback: (notice) => {
       span()?.addEvent(TelemetryEvent.Fallback, { [FaultlineAttribute.FallbackFrom]: notice.from, [FaultlineAttribute.FallbackTo]: notice.to, [CommonAttribute.ErrorType]: errorTypeOf(notice.error) });
+      const error = errorJSON(notice.error, context.settings.secrets);
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
-      safeEmit(context, queue, 'retry', () => ({ runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error: errorJSON(notice.error, context.settings.secrets), fallbackTo: notice.to }));
+      queue.push({ type: 'retry', iteration: iteration(), source: 'model', attempt: 1, delayMs: 0, error, fallbackTo: notice.to });
+      safeEmit(context, queue, 'retry', () => ({ runId: context.runId, agent, source: 'model', attempt: 1, delayMs: 0, error, fallbackTo: notice.to }));
       safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration: iteration(), terminal: false, error: errorJSON(notice.error, context.settings.secrets) }));
+      context.waker.wake();
     },
   };
 }

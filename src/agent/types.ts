@@ -16,7 +16,16 @@ import type { TraceParent } from '../telemetry/traceparent.js';
 /** How a tool call ended, from the run's point of view (`aborted` and `interrupted` are synthetic answers). */
 export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted';
 
-/** One item of an agent run stream. Every failure is an item (or a rejection of `run()`); none is swallowed. */
+/**
+ * One item of an agent run stream. Every failure is an item (or a rejection of `run()`); none is swallowed.
+ *
+ * Order, per model call (`iteration`): its `text-delta`, `reasoning-delta` and `tool-call` items as they stream (with
+ * `retry` items while the call is retried or a fallback model takes over), then its `usage`, then its `message` (the
+ * assistant message as the transcript holds it), then one `tool-result` per tool call in the order the tools END (a
+ * fast failure is not held behind a slow sibling; `retry` items of the tools as they happen). The transcript — the
+ * `finish` item's `messages` and what the next model call is sent — keeps the tool messages in call order. Last comes
+ * exactly one `finish` or terminal `error`.
+ */
 export type AgentRunItem =
   /** Text of the model's answer, as it streams. */
   | { type: 'text-delta'; iteration: number; delta: string }
@@ -24,7 +33,34 @@ export type AgentRunItem =
   | { type: 'reasoning-delta'; iteration: number; delta: string }
   /** A complete tool call the model issued. */
   | { type: 'tool-call'; iteration: number; call: ToolCall }
-  /** The answer to a tool call, exactly as sent to the model (`content`). */
+  /**
+   * A model call or a tool call is retried, or a fallback model takes over (`fallbackTo`) — transient news a UI can
+   * show ("rate limited, retrying in 2 s"), the same as the `retry` event. `error` is plain JSON with the agent's
+   * secrets removed: for a tool, what the model would have seen (`{type, message, context?, suggestion?}`).
+   */
+  | {
+      type: 'retry';
+      iteration: number;
+      source: 'model' | 'tool';
+      /** The attempt that failed. */
+      attempt: number;
+      /** The wait before the next attempt (0 for a fallback, or when the retry budget refused: `budgetExhausted`). */
+      delayMs: number;
+      error: Record<string, unknown>;
+      /** A tool retry: the call and its tool. */
+      callId?: string;
+      toolName?: string;
+      /** The model that takes over. */
+      fallbackTo?: string;
+      /** A shared retry budget refused this retry: the failure is reported instead. */
+      budgetExhausted?: boolean;
+    }
+  /**
+   * The assistant message of one model call as the transcript holds it — its text, its tool calls as the provider
+   * made them, and the `reasoning` and `replay` items a provider needs back — once the call has ended.
+   */
+  | { type: 'message'; iteration: number; message: ChatMessage }
+  /** The answer to a tool call, exactly as sent to the model (`content`), as soon as that tool ends. */
   | {
       type: 'tool-result';
       iteration: number;
@@ -38,6 +74,16 @@ export type AgentRunItem =
       durationMs: number;
       /** True when the framework answered for a call that could not finish (abort, interruption). */
       synthetic: boolean;
+      /** For a thrown `ToolFailure`: whether a later call may succeed (the failure's `retryable`). */
+      retryable?: boolean;
+      /** For a thrown `ToolFailure`: its back-off hint (a `Retry-After`). */
+      retryAfterMs?: number;
+      /**
+       * The real failure behind a result that is not a success (the `ToolFailure` thrown, a crash's error, the abort
+       * reason), as a redacted stand-in (name, message, code, cause chain; the agent's secrets removed) — for the
+       * developer's side only, never shown to the model.
+       */
+      cause?: unknown;
     }
   /** Token usage of one model call. */
   | { type: 'usage'; iteration: number; usage: Usage }

@@ -46,4 +46,5 @@ export type AgentErrorKind =
   | 'output_validation'
   | 'circuit_open'
   | 'resume'
+  | 'ui_messages'
   | 'other';

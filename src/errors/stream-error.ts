@@ -17,7 +17,9 @@ export type StreamErrorReason =
   /** A single line or event exceeded the decoder's bound. */
   | 'line_too_long'
   /** Reading the body failed (connection dropped). */
-  | 'read_failed';
+  | 'read_failed'
+  /** A stream written for a reader held more than its bound of unread bytes (`maxBufferedBytes` of `toUIMessageStream`). */
+  | 'buffer_full';
 
 /** Options of {@link StreamError}. */
 export interface StreamErrorOptions extends AgentErrorOptions {

@@ -176,7 +176,10 @@ export class Runner {
   }
 }
 
-/** The complete assistant and tool messages of the root invocation, in order. */
+/**
+ * The complete assistant and tool messages of the root invocation, in order. Tool answers arrive as their tools end;
+ * each takes its call's place among the answers to its assistant message, so the session holds them in call order.
+ */
 function collectTranscript(event: RunEvent, transcript: ChatMessage[]): void {
   const response = event.response;
   if (!response || response.partial || response.error) return;
@@ -186,5 +189,14 @@ function collectTranscript(event: RunEvent, transcript: ChatMessage[]): void {
   const copy: ChatMessage = { role: message.role, content: message.content };
   if (message.toolCalls) copy.toolCalls = message.toolCalls;
   if (message.toolCallId) copy.toolCallId = message.toolCallId;
-  transcript.push(copy);
+  let at = transcript.length;
+  if (copy.role === 'tool') {
+    let asked = transcript.length - 1;
+    while (asked >= 0 && !transcript[asked]?.toolCalls) asked--;
+    const calls = transcript[asked]?.toolCalls ?? [];
+    const order = (id: string | undefined) => calls.findIndex((call) => call.id === id);
+    const place = order(copy.toolCallId);
+    while (place >= 0 && at > 0 && transcript[at - 1]?.role === 'tool' && order(transcript[at - 1]?.toolCallId) > place) at--;
+  }
+  transcript.splice(at, 0, copy);
 }

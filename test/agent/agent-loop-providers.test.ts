@@ -14,7 +14,7 @@ import { AgentBuilder, collectAgentRun, type Agent, type AgentEvents, type Agent
 import { createFallbackChatClient, type ChatClient, type ChatMessage, type ToolCall, type Usage } from '../../src/chat/index.js';
 import { ChatClientError, StreamError, ToolError } from '../../src/errors/index.js';
 import { defineTool, ToolInternalError, ToolResult, type AnyTool, type ToolContext } from '../../src/tools/index.js';
-import { anError, expectValidTranscript, failureItem, finishOf, modelEndpoint, readRun, sleep, successItem, textItems, type ModelEndpoint } from '../helpers/agent-run.js';
+import { anError, expectValidTranscript, failureItem, finishOf, messageItem, modelEndpoint, modelRetryItem, readRun, sleep, successItem, textItems, type ModelEndpoint } from '../helpers/agent-run.js';
 import { DROP_MESSAGE, fallbackPartner, WIRES, type ClientOverrides, type ModelTurn, type SentEntry, type Wire } from '../helpers/provider-wire.js';
 
 const API_KEY = 'sk-test-PLANTED-SECRET-0123456789abcdef';
@@ -134,6 +134,7 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         ...textItems(1, ['Hello', ', café 🥐', '!']),
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, { role: 'assistant', content: 'Hello, café 🥐!' }),
         { type: 'finish', finishReason: 'stop', iterations: 1, usage: one, text: 'Hello, café 🥐!', messages: [{ role: 'assistant', content: 'Hello, café 🥐!' }] },
       ]);
       expect(endpoint.calls).toBe(1);
@@ -150,9 +151,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         successItem(1, call, weatherOf('Paris')),
         ...textItems(2, answer),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: answer.join('') }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -186,12 +189,15 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call: first },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(first)),
         successItem(1, first, weatherOf('Paris')),
         { type: 'tool-call', iteration: 2, call: second },
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, assistantCalls(second)),
         successItem(2, second, '12:00'),
         ...textItems(3, ['Sunny, and it is noon.']),
         { type: 'usage', iteration: 3, usage: one },
+        messageItem(3, { role: 'assistant', content: 'Sunny, and it is noon.' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -206,7 +212,7 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expectValidTranscript(finishOf(items).messages);
     });
 
-    it('runs parallel tool calls concurrently and answers them in call order', async () => {
+    it('runs parallel tool calls concurrently, reports each as it ends, and answers them in call order', async () => {
       const started: string[] = [];
       const finished: string[] = [];
       let bothStarted!: () => void;
@@ -230,10 +236,12 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
         { type: 'tool-call', iteration: 1, call: paris },
         { type: 'tool-call', iteration: 1, call: tokyo },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(paris, tokyo)),
+        successItem(1, tokyo, weatherOf('Tokyo')), // Tokyo ends first: its result is not held behind Paris
         successItem(1, paris, weatherOf('Paris')),
-        successItem(1, tokyo, weatherOf('Tokyo')),
         ...textItems(2, ['Paris 21 °C, Tokyo 18 °C.']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'Paris 21 °C, Tokyo 18 °C.' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -257,9 +265,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         failureItem(1, call, 'error_result', error, { attempts: 1 }),
         ...textItems(2, ['Which city did you mean?']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'Which city did you mean?' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -288,6 +298,7 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         {
           type: 'error',
           iteration: 1,
@@ -302,6 +313,7 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
         failureItem(1, call, 'crash', CRASH_RESULT, { attempts: 1 }),
         ...textItems(2, ['The weather service is down.']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'The weather service is down.' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -330,9 +342,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         failureItem(1, call, 'not_found', notFound, { durationMs: 0 }),
         ...textItems(2, ['Retrying with the right tool.']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'Retrying with the right tool.' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -362,9 +376,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         failureItem(1, call, 'invalid_arguments', invalid),
         ...textItems(2, ['Sorry, let me try again.']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'Sorry, let me try again.' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -403,9 +419,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       expect(items).toEqual([
         { type: 'tool-call', iteration: 1, call },
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, assistantCalls(call)),
         failureItem(1, call, 'invalid_arguments', invalid),
         ...textItems(2, ['Which city?']),
         { type: 'usage', iteration: 2, usage: one },
+        messageItem(2, { role: 'assistant', content: 'Which city?' }),
         {
           type: 'finish',
           finishReason: 'stop',
@@ -430,6 +448,7 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
         ...used.flatMap((call, index) => [
           { type: 'tool-call', iteration: index + 1, call },
           { type: 'usage', iteration: index + 1, usage: one },
+          messageItem(index + 1, assistantCalls(call)),
           successItem(index + 1, call, weatherOf('Paris')),
         ]),
         { type: 'finish', finishReason: 'max_iterations', iterations: 3, usage: usageTimes(one, 3), text: '', messages: used.flatMap((call) => [assistantCalls(call), toolMessage(call, result)]) },
@@ -471,8 +490,10 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       const { items, events } = await run(builder().build(), 'Hello?');
       expect(performance.now() - started).toBeGreaterThanOrEqual(hinted - 2);
       expect(items).toEqual([
+        modelRetryItem(1, 1, { name: 'ChatClientError', status: 429, retryAfterMs: hinted }, { delayMs: hinted }),
         ...textItems(1, ['After the wait.']),
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, { role: 'assistant', content: 'After the wait.' }),
         { type: 'finish', finishReason: 'stop', iterations: 1, usage: one, text: 'After the wait.', messages: [{ role: 'assistant', content: 'After the wait.' }] },
       ]);
       expect(endpoint.calls).toBe(2);
@@ -493,8 +514,11 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       const endpoint = serve(failure, failure, turn({ text: ['Breakfast is served.'] }));
       const { items, events } = await run(builder().build(), 'Breakfast?');
       expect(items).toEqual([
+        modelRetryItem(1, 1, { name: 'ChatClientError', status: 500 }),
+        modelRetryItem(1, 2, { name: 'ChatClientError', status: 500 }),
         ...textItems(1, ['Breakfast is served.']),
         { type: 'usage', iteration: 1, usage: one },
+        messageItem(1, { role: 'assistant', content: 'Breakfast is served.' }),
         { type: 'finish', finishReason: 'stop', iterations: 1, usage: one, text: 'Breakfast is served.', messages: [{ role: 'assistant', content: 'Breakfast is served.' }] },
       ]);
       expect(endpoint.calls).toBe(3);
@@ -508,6 +532,8 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       const endpoint = serve(() => HttpResponse.error());
       const { items } = await run(builder().build(), 'Hello?');
       expect(items).toEqual([
+        modelRetryItem(1, 1, { name: 'ChatClientError', reason: 'network' }),
+        modelRetryItem(1, 2, { name: 'ChatClientError', reason: 'network' }),
         { type: 'error', iteration: 1, terminal: true, error: anError(ChatClientError, { reason: 'network', retryable: true, attempts: 3, message: `Request to ${wire.label} failed: Failed to fetch` }) },
       ]);
       expect(endpoint.calls).toBe(3);
@@ -588,6 +614,8 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
       const client = createFallbackChatClient([model(), partner.client(partner.baseURL, { apiKey: API_KEY, retry: fastRetry })]);
       const { items, events } = await run(builder([], client).instructions(INSTRUCTIONS).build(), 'Hello?');
       expect(items).toEqual([
+        modelRetryItem(1, 1, { name: 'ChatClientError', status: 503 }),
+        modelRetryItem(1, 2, { name: 'ChatClientError', status: 503 }),
         {
           type: 'error',
           iteration: 1,
@@ -602,8 +630,10 @@ describe.each(WIRES)('the agent loop over $title', (wire) => {
             message: `${wire.label} returned 503 Service Unavailable: ${unavailable}`,
           }),
         },
+        modelRetryItem(1, 1, { name: 'ChatClientError', status: 503 }, { delayMs: 0, fallbackTo: partner.clientName }),
         ...textItems(1, ['Backup ', 'answer.']),
         { type: 'usage', iteration: 1, usage: partner.usage },
+        messageItem(1, { role: 'assistant', content: 'Backup answer.' }),
         { type: 'finish', finishReason: 'stop', iterations: 1, usage: partner.usage, text: 'Backup answer.', messages: [{ role: 'assistant', content: 'Backup answer.' }] },
       ]);
       expect(primary.calls).toBe(3);

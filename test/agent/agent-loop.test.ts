@@ -29,6 +29,8 @@ import {
   sleep,
   stringsIn,
   failureItem,
+  messageItem,
+  modelRetryItem,
   successItem,
   textItems,
 } from '../helpers/agent-run.js';
@@ -126,6 +128,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       ...textItems(1, TEXT_FIXTURE_DELTAS),
       { type: 'usage', iteration: 1, usage: recordedUsage(14, 16) },
+      messageItem(1, { role: 'assistant', content: TEXT_FIXTURE_ANSWER }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -148,9 +151,11 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call: TOOL_FIXTURE_CALL },
       { type: 'usage', iteration: 1, usage: recordedUsage(57, 15) },
+      messageItem(1, assistantCalls(TOOL_FIXTURE_CALL)),
       successItem(1, TOOL_FIXTURE_CALL, paris),
       ...textItems(2, ['It is 21 °C', ' and sunny in Paris.']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: answer }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -184,12 +189,15 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call: first },
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, assistantCalls(first)),
       successItem(1, first, weatherOf('Paris')),
       { type: 'tool-call', iteration: 2, call: second },
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, assistantCalls(second)),
       successItem(2, second, '12:00'),
       ...textItems(3, ['Sunny, and it is noon.']),
       { type: 'usage', iteration: 3, usage: BUILDER_USAGE },
+      messageItem(3, { role: 'assistant', content: 'Sunny, and it is noon.' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -216,7 +224,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expectValidTranscript(finishOf(items).messages);
   });
 
-  it('runs parallel tool calls (recorded OpenAI stream) concurrently and answers them in call order', async () => {
+  it('runs parallel tool calls (recorded OpenAI stream) concurrently, reports each as it ends, and answers them in call order', async () => {
     const started: string[] = [];
     const finished: string[] = [];
     let bothStarted!: () => void;
@@ -237,10 +245,12 @@ describe('Agent.run over an OpenAI-compatible model', () => {
       { type: 'tool-call', iteration: 1, call: paris },
       { type: 'tool-call', iteration: 1, call: tokyo },
       { type: 'usage', iteration: 1, usage: usage(80, 46, { reasoningTokens: 0 }) },
+      messageItem(1, assistantCalls(paris, tokyo)),
+      successItem(1, tokyo, weatherOf('Tokyo')), // Tokyo ends first: its result is not held behind Paris
       successItem(1, paris, weatherOf('Paris')),
-      successItem(1, tokyo, weatherOf('Tokyo')),
       ...textItems(2, ['Paris 21 °C, Tokyo 18 °C.']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'Paris 21 °C, Tokyo 18 °C.' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -274,9 +284,11 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call },
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, assistantCalls(call)),
       failureItem(1, call, 'error_result', error, { attempts: 1 }),
       ...textItems(2, ['Which city did you mean?']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'Which city did you mean?' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -304,6 +316,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call: TOOL_FIXTURE_CALL },
       { type: 'usage', iteration: 1, usage: recordedUsage(57, 15) },
+      messageItem(1, assistantCalls(TOOL_FIXTURE_CALL)),
       {
         type: 'error',
         iteration: 1,
@@ -319,6 +332,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
       failureItem(1, TOOL_FIXTURE_CALL, 'crash', CRASH_RESULT, { attempts: 1 }),
       ...textItems(2, ['The weather service is down.']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'The weather service is down.' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -349,6 +363,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call: TOOL_FIXTURE_CALL },
       { type: 'usage', iteration: 1, usage: recordedUsage(57, 15) },
+      messageItem(1, assistantCalls(TOOL_FIXTURE_CALL)),
       failureItem(1, TOOL_FIXTURE_CALL, 'crash', synthetic, { synthetic: true }),
       {
         type: 'error',
@@ -376,9 +391,11 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call },
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, assistantCalls(call)),
       { ...(failureItem(1, call, 'not_found', notFound) as object), durationMs: 0 },
       ...textItems(2, ['Retrying with the right tool.']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'Retrying with the right tool.' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -415,9 +432,11 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call },
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, assistantCalls(call)),
       failureItem(1, call, 'invalid_arguments', invalid),
       ...textItems(2, ['Sorry, let me try again.']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'Sorry, let me try again.' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -449,9 +468,11 @@ describe('Agent.run over an OpenAI-compatible model', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call },
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, assistantCalls(call)),
       failureItem(1, call, 'invalid_arguments', invalid),
       ...textItems(2, ['Which city?']),
       { type: 'usage', iteration: 2, usage: BUILDER_USAGE },
+      messageItem(2, { role: 'assistant', content: 'Which city?' }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -475,6 +496,7 @@ describe('Agent.run over an OpenAI-compatible model', () => {
       ...used.flatMap((call, index) => [
         { type: 'tool-call', iteration: index + 1, call },
         { type: 'usage', iteration: index + 1, usage: BUILDER_USAGE },
+        messageItem(index + 1, assistantCalls(call)),
         successItem(index + 1, call, weatherOf('Paris')),
       ]),
       {
@@ -529,8 +551,10 @@ describe('Agent.run: model failures', () => {
     agent.on('retry', (event) => retries.push(event));
     const items = await readRun(await agent.run('Hello?'));
     expect(items).toEqual([
+      modelRetryItem(1, 1, { name: 'ChatClientError', status: 429, retryAfterMs: 10 }, { delayMs: 10 }),
       ...textItems(1, ['After the wait.']),
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, { role: 'assistant', content: 'After the wait.' }),
       { type: 'finish', finishReason: 'stop', iterations: 1, usage: BUILDER_USAGE, text: 'After the wait.', messages: [{ role: 'assistant', content: 'After the wait.' }] },
     ]);
     expect(endpoint.calls).toBe(2);
@@ -555,8 +579,11 @@ describe('Agent.run: model failures', () => {
     agent.on('retry', (event) => retries.push(event));
     const items = await readRun(await agent.run('Breakfast?'));
     expect(items).toEqual([
+      modelRetryItem(1, 1, { name: 'ChatClientError', status: 500 }),
+      modelRetryItem(1, 2, { name: 'ChatClientError', status: 500 }),
       ...textItems(1, TEXT_FIXTURE_DELTAS),
       { type: 'usage', iteration: 1, usage: recordedUsage(14, 16) },
+      messageItem(1, { role: 'assistant', content: TEXT_FIXTURE_ANSWER }),
       { type: 'finish', finishReason: 'stop', iterations: 1, usage: recordedUsage(14, 16), text: TEXT_FIXTURE_ANSWER, messages: [{ role: 'assistant', content: TEXT_FIXTURE_ANSWER }] },
     ]);
     expect(endpoint.calls).toBe(3);
@@ -570,6 +597,8 @@ describe('Agent.run: model failures', () => {
     const endpoint = serve(() => HttpResponse.error());
     const items = await readRun(await builder().build().run('Hello?'));
     expect(items).toEqual([
+      modelRetryItem(1, 1, { name: 'ChatClientError', reason: 'network' }),
+      modelRetryItem(1, 2, { name: 'ChatClientError', reason: 'network' }),
       {
         type: 'error',
         iteration: 1,
@@ -654,6 +683,7 @@ describe('Agent.run: model failures', () => {
       { type: 'tool-call', iteration: 1, call: paris },
       { type: 'tool-call', iteration: 1, call: tokyo },
       { type: 'usage', iteration: 1, usage: usage(80, 46, { reasoningTokens: 0 }) },
+      messageItem(1, assistantCalls(paris, tokyo)),
       failureItem(1, paris, 'aborted', aborted, { synthetic: true }),
       failureItem(1, tokyo, 'aborted', aborted, { synthetic: true }),
       { type: 'error', iteration: 1, terminal: true, error: reason },
@@ -697,6 +727,8 @@ describe('Agent.run: model failures', () => {
     agent.on('retry', (event) => retries.push(event));
     const items = await readRun(await agent.run('Hello?'));
     expect(items).toEqual([
+      modelRetryItem(1, 1, { name: 'ChatClientError', status: 503 }),
+      modelRetryItem(1, 2, { name: 'ChatClientError', status: 503 }),
       {
         type: 'error',
         iteration: 1,
@@ -709,8 +741,10 @@ describe('Agent.run: model failures', () => {
           message: `Chat API (llm.test) returned 503 Service Unavailable: ${(JSON.parse(recorded.rawBody) as { error: { message: string } }).error.message}`,
         }),
       },
+      modelRetryItem(1, 1, { name: 'ChatClientError', status: 503 }, { delayMs: 0, fallbackTo: 'backup.test/test-model' }),
       ...textItems(1, ['Backup ', 'answer.']),
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, { role: 'assistant', content: 'Backup answer.' }),
       { type: 'finish', finishReason: 'stop', iterations: 1, usage: BUILDER_USAGE, text: 'Backup answer.', messages: [{ role: 'assistant', content: 'Backup answer.' }] },
     ]);
     expect(primary.calls).toBe(3);
@@ -735,6 +769,7 @@ describe('Agent.run: sessions', () => {
     expect(items).toEqual([
       ...textItems(1, ['That is 7 euros.']),
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, { role: 'assistant', content: 'That is 7 euros.' }),
       { type: 'finish', finishReason: 'stop', iterations: 1, usage: BUILDER_USAGE, text: 'That is 7 euros.', messages: [{ role: 'assistant', content: 'That is 7 euros.' }] },
     ]);
     expect(endpoint.bodies[1]?.messages).toEqual([
@@ -867,6 +902,7 @@ describe('Agent.on: observability', () => {
       { type: 'error', iteration: 1, terminal: false, error: anError(AgentError, { name: 'AgentError', kind: 'other', message: 'An agent "model-request" listener threw: metrics backend down' }) },
       ...textItems(1, ['Still here.']),
       { type: 'usage', iteration: 1, usage: BUILDER_USAGE },
+      messageItem(1, { role: 'assistant', content: 'Still here.' }),
       { type: 'finish', finishReason: 'stop', iterations: 1, usage: BUILDER_USAGE, text: 'Still here.', messages: [{ role: 'assistant', content: 'Still here.' }] },
     ]);
   });
@@ -883,10 +919,12 @@ describe('Agent.run: recorded DeepSeek streams', () => {
     expect(items).toEqual([
       { type: 'tool-call', iteration: 1, call },
       { type: 'usage', iteration: 1, usage: usage(172, 19, { cachedPromptTokens: 128 }) },
+      messageItem(1, assistantCalls(call)),
       successItem(1, call, weatherOf('Paris')),
       ...reasoning.map((delta) => ({ type: 'reasoning-delta', iteration: 2, delta })),
       ...textItems(2, answer),
       { type: 'usage', iteration: 2, usage: usage(70, 33, { reasoningTokens: 25, cachedPromptTokens: 64 }) },
+      messageItem(2, { role: 'assistant', content: '17 × 23 = **391**.', reasoning: reasoning.join('') }),
       {
         type: 'finish',
         finishReason: 'stop',
@@ -933,7 +971,7 @@ describe('Agent.on: payloads stay secret-free and plain', () => {
     expect(JSON.stringify(caught) + String((caught as Error).message)).not.toMatch(/FIRSTLINE|SECONDLINE/);
   });
 
-  it("'retry' and 'error' payloads never carry the API key, even when a network error quotes it", async () => {
+  it("'retry' and 'error' payloads and items never carry the API key, even when a network error quotes it", async () => {
     const key = 'sk-live-QUOTEDKEY-0123456789abcdef';
     const leakyFetch: typeof fetch = async () => {
       throw new TypeError('fetch failed', { cause: new Error(`connect ECONNREFUSED while sending Authorization: Bearer ${key}`) });
@@ -941,11 +979,16 @@ describe('Agent.on: payloads stay secret-free and plain', () => {
     const agent = builder([], model({ apiKey: key, fetch: leakyFetch })).build();
     const { events } = observe(agent);
     const items = await readRun(await agent.run('Hello?'));
-    expect(items).toEqual([{ type: 'error', iteration: 1, terminal: true, error: anError(ChatClientError, { reason: 'network', attempts: 3 }) }]);
+    expect(items).toEqual([
+      modelRetryItem(1, 1, { reason: 'network' }),
+      modelRetryItem(1, 2, { reason: 'network' }),
+      { type: 'error', iteration: 1, terminal: true, error: anError(ChatClientError, { reason: 'network', attempts: 3 }) },
+    ]);
     expect(payloadsOf(events, 'retry')).toHaveLength(2);
     const leaks = events.filter(({ payload }) => stringsIn(payload).some((text) => text.includes('QUOTEDKEY')));
     expect(leaks).toEqual([]);
-    expect(JSON.stringify((items[0] as { error: ChatClientError }).error)).not.toContain('QUOTEDKEY');
+    expect(JSON.stringify(items)).toContain('[REDACTED]');
+    expect(JSON.stringify(items)).not.toContain('QUOTEDKEY');
   });
 
   it("a 'tool-end' payload is plain JSON even when the tool returns a Date", async () => {

@@ -66,7 +66,12 @@ describe('a turn cut by the output limit (finish_reason: length)', () => {
     const executed: string[] = [];
     const result = await collectAgentRun(await agent(executed).run('Two orders?'));
     expect(executed).toEqual(['A-1']);
-    expect(result.toolResults.map((item) => JSON.parse(item.content).error?.type ?? 'ok')).toEqual(['ok', 'InputValidationError']);
+    // The refused call ends first (it never runs); the transcript keeps both answers in call order.
+    expect(result.toolResults.map((item) => [item.callId, JSON.parse(item.content).error?.type ?? 'ok'])).toEqual([
+      ['c-cut', 'InputValidationError'],
+      ['c-ok', 'ok'],
+    ]);
+    expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['c-ok', 'c-cut']);
     expect(result.finishReason).toBe('length');
   });
 });

@@ -159,7 +159,7 @@ describe('streamAgent', () => {
     const stream = await streamAgent({ model, tools: [getWeather], prompt: 'Weather in Oslo?' });
     const items: AgentRunItem[] = [];
     for await (const item of stream) items.push(item);
-    expect(items.map((item) => item.type)).toEqual(['tool-call', 'tool-result', 'text-delta', 'finish']);
+    expect(items.map((item) => item.type)).toEqual(['tool-call', 'message', 'tool-result', 'text-delta', 'message', 'finish']);
     expect(items.at(-1)).toMatchObject({ type: 'finish', text: 'Cold.', iterations: 2 });
     expectTypeOf(stream).toEqualTypeOf<Awaited<ReturnType<typeof streamAgent>>>();
   });

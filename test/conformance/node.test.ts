@@ -9,6 +9,7 @@ import { runScenarios, scenarios } from './scenarios.mjs';
 requireDist();
 begin('node', 'Node 20: vitest, msw in process, the ESM build');
 const F = await import(`${DIST}/index.js`);
+const UI = await import(`${DIST}/ui/index.js`);
 const testing = await import(`${DIST}/testing/index.js`);
 const BASE = 'https://faults.conformance.test';
 const server = setupServer(
@@ -21,7 +22,7 @@ describe('conformance: Node (dist, msw in process)', () => {
   let results: ScenarioResult[] = [];
   beforeAll(async () => {
     server.listen({ onUnhandledRequest: 'error' });
-    results = await runScenarios(F, BASE, 'node');
+    results = await runScenarios(F, BASE, 'node', UI);
     report('node', results);
   });
   afterAll(() => server.close());

@@ -1,8 +1,8 @@
 // The cross-runtime conformance suite, written once: every capability through the public API of the BUILT package.
-// Each runtime harness (Node, Deno, workerd, Chromium ESM and IIFE) passes in the SDK namespace and the URL of a
-// fault server serving the msw handlers of `faultline/testing` (`chatFaultHandlers` under `<baseURL>/chat`,
-// `mcpFaultHandlers` under `<baseURL>/mcp`, `anthropicFaultHandlers` under `<baseURL>/anthropic`), so each runtime
-// uses its own real fetch and streams. Plain JavaScript and Web APIs only.
+// Each runtime harness (Node, Deno, workerd, Chromium ESM and IIFE) passes in the SDK namespace `F`, the `faultline/ui`
+// namespace `UI` and the URL of a fault server serving the msw handlers of `faultline/testing` (`chatFaultHandlers`
+// under `<baseURL>/chat`, `mcpFaultHandlers` under `<baseURL>/mcp`, `anthropicFaultHandlers` under
+// `<baseURL>/anthropic`), so each runtime uses its own real fetch and streams. Plain JavaScript and Web APIs only.
 
 import { fatalWriteGraph } from '../../demo/a2a/inventory.mjs';
 import { check, equal, failureOf, items } from './asserts.mjs';
@@ -101,7 +101,7 @@ function anthropicClient(F, baseURL, fault, runId) {
   });
 }
 
-/** @type {Array<{ name: string, run: (context: { F: any, baseURL: string, runId: string }) => Promise<void>, skip?: Record<string, string> }>} */
+/** @type {Array<{ name: string, run: (context: { F: any, UI: any, baseURL: string, runId: string }) => Promise<void>, skip?: Record<string, string> }>} */
 export const scenarios = [
   {
     name: 'agent loop: every tool failure kind reaches the model as a structured result',
@@ -125,9 +125,11 @@ export const scenarios = [
       const agent = new F.AgentBuilder('conformance').chatClient(model).tools([lookup]).toolLogger(() => {}).build();
       const result = await F.collectAgentRun(agent.run('Check the orders.'));
       equal(result.text, 'Done.', 'final answer');
-      const types = result.toolResults.map((item) => JSON.parse(item.content).error?.type ?? 'ok');
+      // The transcript keeps call order (`toolResults` come in the order the tools ended).
+      const toolMessages = result.messages.filter((message) => message.role === 'tool');
+      const types = toolMessages.map((message) => JSON.parse(message.content).error?.type ?? 'ok');
       equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolError', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
-      check(!result.toolResults[2].content.includes('rows'), 'a crash is sanitized for the model');
+      check(!toolMessages[2].content.includes('rows'), 'a crash is sanitized for the model');
       equal(result.errors.map((error) => error.name), ['ToolError'], 'the crash is also a recoverable error item');
       const transcript = model.requests[1].messages;
       equal(transcript.filter((message) => message.role === 'tool').length, 8, 'one tool message per call');
@@ -149,7 +151,8 @@ export const scenarios = [
       const agent = new F.AgentBuilder('mcp-conformance').chatClient(model).tools([...remote, ...slow, ...localTwins(F)]).toolLogger(() => {}).build();
       const result = await F.collectAgentRun(agent.run('Call every tool.'));
       equal(result.text, 'Done.', 'final answer');
-      const contents = result.toolResults.map((item) => JSON.parse(item.content));
+      // In call order: the transcript's (`toolResults` come in the order the tools ended).
+      const contents = result.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content));
       const types = contents.map((content) => content.error?.type ?? 'ok');
       const expected = ['ok', 'DataNotFoundError', 'ToolError', 'InputValidationError', 'ToolNotFound', 'ToolInternalError', 'ok', 'ToolInternalError', 'TimeoutError'];
       equal(types.slice(0, faults.length), expected, 'what the model gets from each MCP fault');
@@ -402,6 +405,56 @@ export const scenarios = [
     },
   },
   {
+    name: 'ui: a failing-tool agent run as the AI SDK UI message stream: data frames, the typed failure part, finish then [DONE]',
+    async run({ F, UI }) {
+      check(typeof UI?.toUIMessageStreamResponse === 'function', 'faultline/ui is loaded (toUIMessageStreamResponse)');
+      const lookup = F.defineTool({
+        name: 'lookup',
+        description: 'Look up an order.',
+        ...stringFields('order'),
+        execute: ({ order }) => {
+          if (order === 'missing') throw new F.DataNotFoundError(`No order ${order}.`, { context: { order }, suggestion: 'Check the order id, or ask the user for it.' });
+          if (order === 'crash') throw new TypeError('connect ECONNREFUSED db-primary.fault.internal:5432');
+          return { order, status: 'shipped' };
+        },
+      });
+      const calls = ['42', 'missing', 'crash'].map((order) => ({ id: `call_${order}`, name: 'lookup', arguments: { order } }));
+      const model = F.createScriptedChatClient([{ text: 'Looking.', toolCalls: calls }, { text: 'Done.' }]);
+      const agent = new F.AgentBuilder('ui-conformance').chatClient(model).tools([lookup]).toolLogger(false).build();
+      const response = UI.toUIMessageStreamResponse(agent.run('Check the orders.'));
+      equal(
+        ['content-type', 'x-vercel-ai-ui-message-stream', 'cache-control', 'x-accel-buffering'].map((name) => response.headers.get(name)),
+        ['text/event-stream', 'v1', 'no-cache', 'no'],
+        'the protocol headers',
+      );
+      // Read as a browser reads it: this runtime's own body stream and TextDecoder, frame by frame.
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (let next = await reader.read(); !next.done; next = await reader.read()) text += decoder.decode(next.value, { stream: true });
+      const blocks = text.split('\n\n');
+      equal(blocks.pop(), '', 'the body ends with a blank line');
+      check(blocks.every((block) => block.startsWith('data: ') && !block.includes('\n')), 'every frame is one data line');
+      equal(blocks.at(-1), 'data: [DONE]', 'the last frame is [DONE]');
+      const chunks = blocks.slice(0, -1).map((block) => JSON.parse(block.slice('data: '.length)));
+      equal([chunks[0].type, chunks.at(-1).type, chunks.at(-1).finishReason], ['start', 'finish', 'stop'], 'start first, finish (stop) last');
+      equal(chunks.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta).join(''), 'Looking.Done.', 'the text');
+      const output = (id) => chunks.find((chunk) => chunk.toolCallId === id && (chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error'));
+      const failure = (id) => chunks.find((chunk) => chunk.type === 'data-faultline-error' && chunk.id === id);
+      equal([output('call_42').type, output('call_42').output], ['tool-output-available', { ok: true, data: { order: '42', status: 'shipped' } }], 'the tool that worked');
+      const missing = failure('call_missing').data;
+      equal(
+        [output('call_missing').type, missing.type, missing.retryable, missing.scope, missing.toolName, missing.suggestion],
+        ['tool-output-error', 'DataNotFoundError', false, 'tool', 'lookup', 'Check the order id, or ask the user for it.'],
+        'the typed failure part of the tool that failed',
+      );
+      equal(output('call_missing').errorText, missing.message, 'errorText is the model-facing message');
+      equal([output('call_crash').type, failure('call_crash').data.type], ['tool-output-error', 'ToolInternalError'], 'the crash');
+      check(!text.match(/db-primary|ECONNREFUSED|5432/), 'the crash is sanitized on the wire');
+      check(!text.includes('"stack"'), 'no stack on the wire');
+    },
+  },
+  {
     name: 'errors: framework errors keep their brand, kind, cause and wire form',
     async run({ F }) {
       const cause = new Error('socket hang up');
@@ -421,8 +474,9 @@ export const scenarios = [
  * @param {string} baseURL the fault server (chat faults under `<baseURL>/chat`, MCP faults under `<baseURL>/mcp`,
  *   Anthropic faults under `<baseURL>/anthropic`)
  * @param {string} runtime the harness name, for skips
+ * @param {any} UI the `faultline/ui` namespace (ESM module or the IIFE global)
  */
-export async function runScenarios(F, baseURL, runtime) {
+export async function runScenarios(F, baseURL, runtime, UI) {
   const results = [];
   for (const [index, scenario] of scenarios.entries()) {
     const reason = scenario.skip?.[runtime];
@@ -432,7 +486,7 @@ export async function runScenarios(F, baseURL, runtime) {
     }
     const started = Date.now();
     try {
-      await scenario.run({ F, baseURL, runId: `${runtime}-${index}-${Math.random().toString(16).slice(2, 10)}` });
+      await scenario.run({ F, UI, baseURL, runId: `${runtime}-${index}-${Math.random().toString(16).slice(2, 10)}` });
       results.push({ name: scenario.name, status: 'passed', ms: Date.now() - started });
     } catch (error) {
       results.push({ name: scenario.name, status: 'failed', ms: Date.now() - started, error: `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}` });

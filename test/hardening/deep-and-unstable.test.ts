@@ -95,7 +95,8 @@ describe('the agent loop with unstable tool results', () => {
     ['an object that gains a BigInt 5 ms later', () => mutatesLater(5)],
     ['a getter that throws on its second read', () => throwsOnSecondRead()],
   ])('ends with its finish item and one tool message per call for %s', async (_label, make) => {
-    // The first call is slow: the hostile result of the second waits (resolved) until the first is reported.
+    // The first call is slow: the hostile result of the second is reported first, and waits (resolved) in the
+    // transcript until the first ends — the transcript keeps call order.
     const slow = defineTool({ name: 'slow', description: 'Takes a while.', parameters: z.object({}), execute: async () => (await sleep(15), { slow: true }) });
     const agent = new AgentBuilder('unstable')
       .chatClient(
@@ -114,7 +115,8 @@ describe('the agent loop with unstable tool results', () => {
     const finish = finishOf(items);
     expectValidTranscript(finish.messages);
     const results = items.filter((item): item is Extract<AgentRunItem, { type: 'tool-result' }> => item.type === 'tool-result');
-    expect(results.map((item) => item.callId)).toEqual(['call_1', 'call_2']);
+    expect(results.map((item) => item.callId)).toEqual(['call_2', 'call_1']);
+    expect(finish.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_1', 'call_2']);
     for (const result of results) {
       expect(result.outcome).toBe('success');
       expect(JSON.parse(result.content)).toEqual(result.result);

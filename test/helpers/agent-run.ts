@@ -82,6 +82,16 @@ export async function readRun(stream: ReadableStream<AgentRunItem>): Promise<Age
   return items;
 }
 
+/** The `message` item of a model call: its assistant message as the transcript holds it. */
+export function messageItem(iteration: number, message: ChatMessage): AgentRunItem {
+  return { type: 'message', iteration, message };
+}
+
+/** A model `retry` item (its error matched by `error`'s fields), as a run streams it while the call waits. */
+export function modelRetryItem(iteration: number, attempt: number, error: Record<string, unknown>, extra: Record<string, unknown> = {}): unknown {
+  return { type: 'retry', iteration, source: 'model', attempt, delayMs: expect.any(Number), error: expect.objectContaining(error), ...extra };
+}
+
 /** The `finish` item of a run (fails the test when there is none). */
 export function finishOf(items: readonly AgentRunItem[]): Extract<AgentRunItem, { type: 'finish' }> {
   const last = items.at(-1);
@@ -161,14 +171,18 @@ export function successItem(iteration: number, call: ToolCall, data: unknown): A
   };
 }
 
-/** A failed tool-result item; `error` is what the model sees. */
+/** A failed tool-result item; `error` is what the model sees, `extra.cause` the real failure (any by default). */
 export function failureItem(
   iteration: number,
   call: ToolCall,
   outcome: string,
   error: Record<string, unknown>,
-  extra: { attempts?: number; durationMs?: number; synthetic?: boolean } = {},
+  extra: { attempts?: number; durationMs?: number; synthetic?: boolean; cause?: unknown; retryable?: boolean } = {},
 ): AgentRunItem {
+  // Every failure but a returned error result carries its real cause (developer side); a thrown ToolFailure also
+  // says whether a later call may succeed.
+  const cause = outcome === 'error_result' ? {} : { cause: 'cause' in extra ? extra.cause : expect.anything() };
+  const thrown = ['not_found', 'invalid_arguments', 'failure', 'timeout'].includes(outcome) ? { retryable: extra.retryable ?? false } : {};
   return {
     type: 'tool-result',
     iteration,
@@ -181,5 +195,7 @@ export function failureItem(
     attempts: extra.attempts ?? 0,
     durationMs: extra.durationMs ?? (expect.any(Number) as number),
     synthetic: extra.synthetic ?? false,
+    ...thrown,
+    ...cause,
   };
 }

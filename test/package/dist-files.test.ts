@@ -21,7 +21,7 @@ function filesLoadedBy(entry: string): string[] {
   return [...seen].map((file) => relative(DIST, file));
 }
 
-const ENTRIES = ['index.js', ...['errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'testing'].map((name) => `${name}/index.js`)];
+const ENTRIES = ['index.js', ...['errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'testing', 'ui'].map((name) => `${name}/index.js`)];
 
 describe('files each entry loads from dist/', () => {
   it.each(ENTRIES.filter((entry) => entry !== 'index.js'))('%s loads at most 8 files', (entry) => {

@@ -565,15 +565,20 @@ describe('agent runs', () => {
     try {
       for await (const item of await agent.run('Log Ada in.')) {
         items.push(item);
-        // The tool call, and the transcript's assistant message repeating it, are the model's own text.
+        // The tool call, and the transcript's assistant message repeating it (the `message` item, the finish's
+        // messages), are the model's own text.
         if (item.type === 'finish') evidence.item({ ...item, messages: item.messages.filter((message) => message.role !== 'assistant') });
-        else if (item.type !== 'tool-call') evidence.item(item);
+        else if (item.type !== 'tool-call' && item.type !== 'message') evidence.item(item);
       }
     } finally {
       off();
     }
     expect(items.find((item) => item.type === 'tool-call')).toMatchObject({ call: { arguments: expect.stringContaining(TOOL_SECRET) } });
-    expect(items.map((item) => item.type)).toEqual(['tool-call', 'usage', 'error', 'tool-result', 'text-delta', 'usage', 'finish']);
+    expect(items.map((item) => item.type)).toEqual(['tool-call', 'usage', 'message', 'error', 'tool-result', 'text-delta', 'usage', 'message', 'finish']);
+    // The tool-result's cause is the redacted stand-in of the crash, like the error item's.
+    const result = items.find((item) => item.type === 'tool-result') as Extract<AgentRunItem, { type: 'tool-result' }>;
+    evidence.error('tool-result cause', result.cause);
+    expect(result.cause).toMatchObject({ message: expect.stringContaining('[REDACTED]') });
     expect(evidence.sightings()).toEqual([]);
   });
 

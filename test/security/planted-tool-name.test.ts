@@ -50,8 +50,9 @@ describe('a model-made tool name is shown in one form in every output', () => {
       for (const event of named) expect(event.toolName).toBe(shown);
       const notFound = logs.filter((entry) => entry.event === 'tool.not_found');
       expect(notFound.map((entry) => entry.toolName)).toEqual([shown]);
-      // every output but the transcript (the finish item's messages: what a session stores and the provider gets back)
-      const outputs = items.map((item) => (item.type === 'finish' ? { ...item, messages: undefined } : item));
+      // every output but the transcript (the `message` items and the finish item's messages: what a session stores
+      // and the provider gets back)
+      const outputs = items.map((item) => (item.type === 'finish' ? { ...item, messages: undefined } : item.type === 'message' ? { ...item, message: undefined } : item));
       for (const output of [JSON.stringify(outputs), JSON.stringify(events), JSON.stringify(logs), ...spans]) expect(output).not.toContain(secret);
       // the known tool of the same round keeps its own name everywhere
       expect(items.find((item) => item.type === 'tool-result' && item.callId === 'call_2')).toMatchObject({ toolName: 'get_weather', outcome: 'success' });
@@ -63,6 +64,7 @@ describe('a model-made tool name is shown in one form in every output', () => {
       expect(answer?.content).not.toContain(secret);
       const finish = items.at(-1) as Extract<AgentRunItem, { type: 'finish' }>;
       expect(finish.messages.find((message) => message.role === 'assistant')?.toolCalls?.[0]?.name).toBe(name);
+      expect(items.find((item) => item.type === 'message')).toMatchObject({ iteration: 1, message: { toolCalls: [{ id: 'call_1', name }, { id: 'call_2' }] } });
     });
   }
 

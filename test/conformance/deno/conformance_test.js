@@ -1,6 +1,7 @@
 // Conformance in Deno: `deno test` on the built package, with only the permissions it needs
 // (--allow-net to the loopback fault server, --allow-env for its URL).
 import * as F from '../../../dist/index.js';
+import * as UI from '../../../dist/ui/index.js';
 import { scenarios } from '../scenarios.mjs';
 
 const baseURL = Deno.env.get('FAULTLINE_FAULT_URL');
@@ -11,6 +12,6 @@ for (const [index, scenario] of scenarios.entries()) {
   Deno.test({
     name: reason ? `${scenario.name} (skipped: ${reason})` : scenario.name,
     ignore: Boolean(reason),
-    fn: () => scenario.run({ F, baseURL, runId: `deno-${index}-${crypto.randomUUID()}` }),
+    fn: () => scenario.run({ F, UI, baseURL, runId: `deno-${index}-${crypto.randomUUID()}` }),
   });
 }

@@ -1,0 +1,70 @@
+/**
+ * @internal One redaction for every frame of a UI message stream: each string of the frame (keys included) gets the
+ * run's secrets removed in every form, credential shapes masked, and credentials in URLs masked by position
+ * (`urlView`). The frame comes out as a fresh JSON-safe copy: no function, symbol, BigInt, cycle or depth survives to
+ * break `JSON.stringify`.
+ */
+import { isPlainObject, safeString } from '../internal/json.js';
+import { REDACTED, redactText, secretForms, urlView } from '../internal/redact.js';
+
+/** A URL in free text: a scheme, `://`, then anything but spaces, quotes and brackets. */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s"'<>\\()[\]{}]+/gi;
+/** Nesting past this is written as its JSON text, redacted (a hostile value cannot blow the stack). */
+const MAX_DEPTH = 64;
+
+export class FrameRedactor {
+  /** The longest form a secret can come back in: streamed text holds back this much so no secret is split. */
+  readonly longestForm: number;
+  /** Every form of every secret (for the streamed text's cut). */
+  readonly forms: readonly string[];
+
+  constructor(readonly secrets: readonly string[]) {
+    this.forms = secrets.flatMap((secret) => (secret.length >= 4 ? secretForms(secret) : []));
+    this.longestForm = this.forms.reduce((longest, form) => Math.max(longest, form.length), 0);
+  }
+
+  /** `text` with secrets, credential shapes and URL credentials masked. */
+  text(text: string): string {
+    const urls = text.includes('://') ? text.replace(URL_IN_TEXT, (url) => this.url(url)) : text;
+    return redactText(urls, this.secrets);
+  }
+
+  /** A JSON-safe, redacted copy of `value` (`undefined` for what JSON leaves out). */
+  value(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+    if (typeof value === 'boolean' || value === null) return value;
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value !== 'object') return undefined;
+    if (depth >= MAX_DEPTH) return this.text(safeString(tryJSON(value)));
+    try {
+      if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1) ?? null);
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function' && !isPlainObject(value)) return this.value(toJSON.call(value), depth + 1);
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = this.value((value as Record<string, unknown>)[key], depth + 1);
+        if (item !== undefined) Object.defineProperty(copy, this.text(key), { value: item, enumerable: true, configurable: true, writable: true });
+      }
+      return copy;
+    } catch {
+      return '[unreadable value]'; // a revoked proxy, a throwing getter: the frame still goes out
+    }
+  }
+
+  /** A URL as it may be shown: replaced only when `urlView` masked something (other URLs keep their spelling). */
+  private url(url: string): string {
+    const trailing = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
+    const bare = trailing === '' ? url : url.slice(0, -trailing.length);
+    const shown = urlView(bare, this.secrets).url;
+    return (shown.includes(REDACTED) && !bare.includes(REDACTED) ? shown : bare) + trailing;
+  }
+}
+
+function tryJSON(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '[unserializable value]';
+  }
+}

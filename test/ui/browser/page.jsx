@@ -1,0 +1,34 @@
+// The browser test's page: the real `useChat` of @ai-sdk/react against `POST /api/chat` (the scenario from
+// `?scenario=`), rendered by the demo's part renderer. It exposes the hook's state on `window.__chat` (parts, states,
+// status, error, the transient parts `onData` saw) and `window.__send(text)` / `window.__stop()` to drive it.
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import { useEffect, useMemo, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ChatStatus, MessageView } from '../../../demo/chat/parts.jsx';
+
+const scenario = new URLSearchParams(location.search).get('scenario') ?? 'success';
+
+function Page() {
+  const [transient, setTransient] = useState([]);
+  const transport = useMemo(() => new DefaultChatTransport({ api: '/api/chat', body: { scenario } }), []);
+  const chat = useChat({ transport, onData: (part) => setTransient((seen) => [...seen, part]) });
+  const retries = transient.filter((part) => part.type === 'data-faultline-retry').map((part) => part.data);
+  useEffect(() => {
+    window.__chat = { status: chat.status, error: chat.error ? { name: chat.error.name, message: chat.error.message } : null, messages: chat.messages, data: transient };
+  });
+  useEffect(() => {
+    window.__send = (text) => chat.sendMessage({ text });
+    window.__stop = () => chat.stop();
+  });
+  return (
+    <main>
+      <ChatStatus status={chat.status} error={chat.error} retries={retries} />
+      {chat.messages.map((message) => (
+        <MessageView key={message.id} message={message} retries={retries} busy={chat.status === 'submitted' || chat.status === 'streaming'} />
+      ))}
+    </main>
+  );
+}
+
+createRoot(document.getElementById('root')).render(<Page />);
