@@ -15,7 +15,10 @@ export interface AgentRunResult<Output = unknown> {
   usage: Usage;
   /** The messages the run added (assistant and tool messages). */
   messages: ChatMessage[];
-  /** Every tool result, in the order the tools ended (the transcript, `messages`, keeps call order). */
+  /**
+   * Every tool result, in the order the model made the calls (as the transcript, `messages`, holds them); the run's
+   * stream delivers each as its tool ends.
+   */
   toolResults: ToolResultItem[];
   /** Recoverable errors seen on the way (the run went on). */
   errors: unknown[];
@@ -32,6 +35,8 @@ export interface AgentRunResult<Output = unknown> {
  */
 export async function collectAgentRun<Output = unknown>(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult<Output>> {
   const toolResults: ToolResultItem[] = [];
+  // Where each call stands among the calls of the run, so the results read in call order once collected.
+  const callOrder = new Map<string, number>();
   const errors: unknown[] = [];
   const reader = stream.getReader();
   let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
@@ -41,11 +46,13 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
       const { done, value } = await reader.read();
       if (done) break;
       if (ending) continue;
-      if (value.type === 'tool-result') toolResults.push(value);
+      if (value.type === 'tool-call') callOrder.set(`${value.iteration} ${value.call.id}`, callOrder.size); // ids may repeat across rounds
+      else if (value.type === 'tool-result') toolResults.push(value);
       else if (value.type === 'error') {
         if (value.terminal) ending = { error: value.error };
         else errors.push(value.error);
       } else if (value.type === 'finish') {
+        inCallOrder(toolResults, callOrder);
         const result: AgentRunResult<Output> = { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
         if ('output' in value) result.output = value.output as Output;
         ending = { result };
@@ -57,4 +64,10 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
   if (ending && 'result' in ending) return ending.result;
   if (ending) throw ending.error;
   throw new StreamError('The agent run stream ended without a finish or a terminal error', { reason: 'incomplete' });
+}
+
+/** Sorts results by their round, then by where their call stood (a call never announced — a synthetic answer — last). */
+function inCallOrder(results: ToolResultItem[], callOrder: ReadonlyMap<string, number>): void {
+  const at = (item: ToolResultItem) => callOrder.get(`${item.iteration} ${item.callId}`) ?? Number.MAX_SAFE_INTEGER;
+  results.sort((a, b) => a.iteration - b.iteration || at(a) - at(b));
 }

@@ -66,10 +66,10 @@ describe('a turn cut by the output limit (finish_reason: length)', () => {
     const executed: string[] = [];
     const result = await collectAgentRun(await agent(executed).run('Two orders?'));
     expect(executed).toEqual(['A-1']);
-    // The refused call ends first (it never runs); the transcript keeps both answers in call order.
+    // The refused call ends first on the stream (it never runs); collected results and the transcript keep call order.
     expect(result.toolResults.map((item) => [item.callId, JSON.parse(item.content).error?.type ?? 'ok'])).toEqual([
-      ['c-cut', 'InputValidationError'],
       ['c-ok', 'ok'],
+      ['c-cut', 'InputValidationError'],
     ]);
     expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['c-ok', 'c-cut']);
     expect(result.finishReason).toBe('length');

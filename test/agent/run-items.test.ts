@@ -3,7 +3,7 @@
 // model call as the transcript holds it (its reasoning and the replay items a provider needs back).
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, type AgentRunItem } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, type AgentRunItem } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatChunk, type ChatClient, type ChatRequest, type ChatStream } from '../../src/chat/index.js';
 import { isRunnerCompletion, Runner } from '../../src/runner/index.js';
 import { defineTool, RateLimitError } from '../../src/tools/index.js';
@@ -129,6 +129,26 @@ describe('each tool result is delivered when its tool ends', () => {
     expect(crashed?.at).toBeLessThan(150); // the slow sibling ends after 50 + 150 + 50 ms
     expect(finish?.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_slow', 'call_crash']);
     expect(model.requests[1]?.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_slow', 'call_crash']);
+  });
+
+  it('collected, the results read in call order round by round, though the stream gave them as the tools ended', async () => {
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const tool = (name: string, ms: number) => defineTool({ name, description: `Ends after ${ms} ms.`, parameters: z.object({}), execute: async () => (await wait(ms), name) });
+    const model = createScriptedChatClient(
+      [
+        // The same ids in both rounds: a result is placed by its round and its call, not by its id alone.
+        { toolCalls: [{ id: 'a', name: 'slow', arguments: {} }, { id: 'b', name: 'fast', arguments: {} }] },
+        { toolCalls: [{ id: 'b', name: 'slow', arguments: {} }, { id: 'a', name: 'fast', arguments: {} }] },
+        { text: 'Done.' },
+      ],
+      { loop: true },
+    );
+    const agent = new AgentBuilder('order').chatClient(model).tools([tool('slow', 40), tool('fast', 1)]).build();
+    const streamed: string[] = [];
+    for await (const item of agent.run('Go.')) if (item.type === 'tool-result') streamed.push(`${item.iteration}:${item.callId}:${item.toolName}`);
+    expect(streamed).toEqual(['1:b:fast', '1:a:slow', '2:a:fast', '2:b:slow']);
+    const collected = await collectAgentRun(agent.run('Go.'));
+    expect(collected.toolResults.map((item) => `${item.iteration}:${item.callId}:${item.toolName}`)).toEqual(['1:a:slow', '1:b:fast', '2:b:slow', '2:a:fast']);
   });
 
   it('a failed result says whether a later call may succeed, and carries a redacted stand-in of its cause', async () => {

@@ -125,7 +125,7 @@ export const scenarios = [
       const agent = new F.AgentBuilder('conformance').chatClient(model).tools([lookup]).toolLogger(() => {}).build();
       const result = await F.collectAgentRun(agent.run('Check the orders.'));
       equal(result.text, 'Done.', 'final answer');
-      // The transcript keeps call order (`toolResults` come in the order the tools ended).
+      // The transcript and `toolResults` keep call order (the stream's items come as each tool ends).
       const toolMessages = result.messages.filter((message) => message.role === 'tool');
       const types = toolMessages.map((message) => JSON.parse(message.content).error?.type ?? 'ok');
       equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolError', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
@@ -151,7 +151,7 @@ export const scenarios = [
       const agent = new F.AgentBuilder('mcp-conformance').chatClient(model).tools([...remote, ...slow, ...localTwins(F)]).toolLogger(() => {}).build();
       const result = await F.collectAgentRun(agent.run('Call every tool.'));
       equal(result.text, 'Done.', 'final answer');
-      // In call order: the transcript's (`toolResults` come in the order the tools ended).
+      // In call order, as the transcript holds them.
       const contents = result.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content));
       const types = contents.map((content) => content.error?.type ?? 'ok');
       const expected = ['ok', 'DataNotFoundError', 'ToolError', 'InputValidationError', 'ToolNotFound', 'ToolInternalError', 'ok', 'ToolInternalError', 'TimeoutError'];
