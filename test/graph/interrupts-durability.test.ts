@@ -82,6 +82,29 @@ describe('the answers of an accepted resume', () => {
   });
 });
 
+describe('the questions of one node in one step', () => {
+  it('are at most 1,000: the 1,001st interrupt() call fails the node instead of asking', async () => {
+    const answers = Array.from({ length: 1_000 }, (_, index) => ({ id: `interrupt-${index}`, value: String(index) }));
+    const stored = { version: 2, runId: 'r', status: 'running', step: 0, state: {}, pending: ['ask'], updatedAt: '2026-01-05T10:00:00.000Z', answers: [{ index: 0, nodeId: 'ask', answers }] };
+    const store = new InMemoryCheckpointer();
+    await store.put(stored as GraphCheckpoint);
+    let got = 0;
+    const graph = new StateGraph(new StateSchema())
+      .addNode('ask', (_state, context) => {
+        for (;;) {
+          interrupt(context, 'again?');
+          got++;
+        }
+      })
+      .addEdge(START, 'ask')
+      .addEdge('ask', END)
+      .compile();
+    const outcome = await graph.resume('r', { checkpointer: store });
+    expect(got).toBe(1_000);
+    expect(outcome.status === 'failed' && outcome.error.message).toContain('asked more than 1000 questions in one step');
+  });
+});
+
 describe('an interrupted checkpoint read back', () => {
   const question = { id: 'interrupt-1', runId: 'r', kind: 'input', nodeId: 'approve', createdAt: '2026-01-05T10:00:00.000Z' };
   const valid = { version: 2, runId: 'r', status: 'interrupted', step: 0, state: {}, pending: ['approve'], updatedAt: '2026-01-05T10:00:00.000Z', interrupts: [question] };

@@ -61,6 +61,18 @@ describe('a subgraph whose node asks', () => {
 });
 
 describe('what was asked and answered', () => {
+  it('is named by at most 50 ids in the graph.interrupt event, the rest counted', async () => {
+    let graph = new StateGraph(new StateSchema());
+    for (let index = 0; index < 60; index++) graph = graph.addNode(`n${index}`, (_state, context) => void interrupt(context, index)).addEdge(START, `n${index}`).addEdge(`n${index}`, END);
+    const events: RunEvent[] = [];
+    const outcome = await graph.compile().run({}, { checkpointer: new InMemoryCheckpointer(), runId: 'r', onEvent: (event) => events.push(event) });
+    expect(interruptsOf(outcome)).toHaveLength(60);
+    const metadata = JSON.parse(events.find((event) => event.response?.object === 'graph.interrupt')!.stateDelta!._pregel_metadata!);
+    expect(metadata).toMatchObject({ count: 60, stepNumber: 0 });
+    expect(metadata.interruptIds).toHaveLength(50);
+    expect(metadata.nodeIds).toEqual(Array.from({ length: 50 }, (_, index) => `n${index}`));
+  });
+
   it('appears in no event and no span: the graph.interrupt and graph.resume events carry ids and counts only', async () => {
     const recorder = record();
     const events: RunEvent[] = [];

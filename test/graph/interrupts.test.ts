@@ -161,6 +161,8 @@ describe('a node that calls interrupt()', () => {
   it('fails the node with a typed error for a bad question: options, a value JSON cannot hold, a schema that is none', async () => {
     const cases: Array<[string, (context: Parameters<typeof interrupt>[0]) => unknown, (error: unknown) => void]> = [
       ['expiresInMs 0', (context) => interrupt(context, 'x', { expiresInMs: 0 }), (error) => expect(ConfigError.isInstance(error) && error.message).toContain('expiresInMs')],
+      ['expiresInMs past a year', (context) => interrupt(context, 'x', { expiresInMs: 31_536_000_001 }), (error) => expect(ConfigError.isInstance(error) && error.message).toContain('31536000000')],
+      ['a value over 1 MiB of JSON', (context) => interrupt(context, 'x'.repeat(1_048_575)), (error) => expect((error as Error).message).toContain('at most 1048576')],
       ['options not an object', (context) => interrupt(context, 'x', 'soon' as never), (error) => expect(ConfigError.isInstance(error)).toBe(true)],
       ['a BigInt value', (context) => interrupt(context, { total: 10n }), (error) => expect(SerializeError.isInstance(error) && error.message).toContain('value.total')],
       ['a schema that is a string', (context) => interrupt(context, 'x', { responseSchema: 'object' as never }), (error) => expect(ConfigError.isInstance(error) && error.message).toContain('responseSchema')],
