@@ -3,6 +3,7 @@
  * the executor that runs it (`GraphRun`, in `run/`), so neither room needs the other or this class.
  */
 import { ConfigError } from '../errors/config-error.js';
+import { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
 import { preview } from '../internal/json.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
@@ -10,7 +11,7 @@ import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { isCheckpointer } from './checkpoints/checkpoint.js';
 import { GraphRun, type GraphRunSettings } from './run/executor.js';
 import { endGraphRunSpan, graphRunSpan } from './run/node-span.js';
-import { CHILD_RUN_SEPARATOR } from './core/constants.js';
+import { CHILD_RUN_SEPARATOR, RUN_INTERRUPTED } from './core/constants.js';
 import type { GraphParts } from './core/graph-description.js';
 import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } from './core/runnable-graph.js';
 import type { State, StateUpdate } from './core/state-schema.js';
@@ -27,6 +28,7 @@ function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId
     checkpointer: options.checkpointer,
     runId: options.runId,
     lease: { leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, takeOver: (options as GraphResumeOptions).takeOver === true, child },
+    decisions: (options as GraphResumeOptions).decisions,
     telemetry,
     span,
   };
@@ -88,13 +90,25 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
    * not valid, or another graph's → `CHECKPOINT_INVALID`; state that no longer matches a typed state's schema →
    * `STATE_INVALID`. A resume claims the run before it runs a node (see `Checkpointer`): while another live run holds
    * it, or when another resume claimed it first, this one runs nothing and fails with `RESUME_IN_PROGRESS`
-   * (`retryAfterMs`: when the holder's claim lapses). A rejection is only for invalid options (`ConfigError`).
+   * (`retryAfterMs`: when the holder's claim lapses).
+   *
+   * An `interrupted` run resumes with `decisions`, one `{ id, value }` per pending interrupt, checked against the
+   * checkpoint before anything is written: the step runs again — its nodes that asked from their start, their
+   * `interrupt()` calls returning the answers; its nodes that finished are not run again. A wrong resume rejects
+   * with a `ResumeError` and changes nothing: an unknown id (`InterruptNotFoundError`), a decision after its
+   * `expiresAt` (`InterruptExpiredError`), a pending interrupt left undecided (`ResumeIncompleteError`), a value that
+   * fails its `responseSchema` or is not JSON (`ResumePayloadError`), other decisions for interrupts another resume
+   * decided (`RESUME_CONFLICT`), decisions for a run not interrupted (`RUN_NOT_INTERRUPTED`). The same decisions sent
+   * again replay (`replay: true`). Otherwise a rejection is only for invalid options (`ConfigError`).
    *
    * @example
    * ```ts
    * const checkpointer = new InMemoryCheckpointer();
    * const first = await compiled.run({ user_input: 'order 42' }, { checkpointer, runId: 'order-42' });
-   * if (first.status !== 'completed') console.log((await compiled.resume('order-42', { checkpointer })).status);
+   * if (first.status === 'interrupted') {
+   *   const decisions = first.interrupts.map((question) => ({ id: question.id, value: { approved: true } }));
+   *   console.log((await compiled.resume('order-42', { checkpointer, decisions })).status);
+   * } else if (first.status !== 'completed') console.log((await compiled.resume('order-42', { checkpointer })).status);
    * ```
    */
   resume(runId: string, options: GraphResumeOptions): Promise<GraphOutcome<S>> {
@@ -125,12 +139,21 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
 
   /**
    * Runs the graph and returns its final state; a failed run rejects with its `WorkflowError` (whose
-   * `fallbackState` holds what was reduced so far), an aborted one with the abort reason.
+   * `fallbackState` holds what was reduced so far), an aborted one with the abort reason, an interrupted one with a
+   * `WorkflowError` of code `RUN_INTERRUPTED` naming the interrupt ids in `problems` (use `run()` to get them whole).
    */
   async invoke(input: U = {} as U, options: GraphRunOptions = {}): Promise<S> {
     const outcome = await this.run(input, options);
     if (outcome.status === 'completed') return outcome.state;
     if (outcome.status === 'aborted') throw outcome.reason;
+    if (outcome.status === 'interrupted') {
+      const ids = outcome.interrupts.map((each) => each.id);
+      throw new WorkflowError(`the run stopped to ask (interrupt()) and waits on ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}: call run() to get the interrupts, then resume(runId, { checkpointer, decisions })`, {
+        code: RUN_INTERRUPTED,
+        fallbackState: outcome.state,
+        problems: ids.slice(0, 100),
+      });
+    }
     throw outcome.error;
   }
 }

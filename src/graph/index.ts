@@ -1,5 +1,5 @@
 export { parseGraphCheckpoint } from './checkpoints/checkpoint.js';
-export type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from './core/checkpointer.js';
+export type { CheckpointAnswer, CheckpointAnswers, Checkpointer, CheckpointNodeResult, CheckpointResume, GraphCheckpoint } from './core/checkpointer.js';
 export { InMemoryCheckpointer, type InMemoryCheckpointerOptions } from './checkpoints/in-memory-checkpointer.js';
 export { Command } from './core/command.js';
 export { CompiledGraph } from './compiled-graph.js';
@@ -12,9 +12,12 @@ export {
   END,
   EXECUTION_ERROR_EVENT_TYPE,
   FALLBACK_STATE_EVENT_TYPE,
+  INTERRUPT_NEEDS_CHECKPOINTER,
+  InterruptEventType,
   NODE_TIMEOUT,
   NodeType,
   RESUME_IN_PROGRESS,
+  RUN_INTERRUPTED,
   RUN_TAKEN_OVER,
   Severity,
   START,
@@ -22,6 +25,7 @@ export {
   STATE_KEY_EXECUTION_ERRORS,
   STATE_INVALID,
   STATE_NOT_SERIALIZABLE,
+  SUBGRAPH_INTERRUPTED,
   type NodeTypeName,
   type SeverityName,
 } from './core/constants.js';
@@ -47,6 +51,7 @@ export {
 export type { NodeAttemptInfo, NodeCallbacks } from './core/node-callbacks.js';
 export type { NodeCallbackContext, NodeContext } from './core/node-context.js';
 export { isRetryableNodeError } from './run/node-failure.js';
+export { interrupt, type InterruptOptions } from './run/node-interrupt.js';
 export { decodeStateDelta, encodeStateDelta, encodeStateKeys, mergeStateDelta, type EncodedState, type StateDelta } from '../runner/state-delta.js';
 export { StateGraph, type CompileOptions } from './state-graph.js';
 export type { GraphExtension, GraphExtensionTarget } from './core/graph-extension.js';

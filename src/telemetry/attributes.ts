@@ -174,6 +174,12 @@ export const FaultlineAttribute = Object.freeze({
   ExecutionErrorSeverity: 'faultline.execution_error.severity',
   /** On a run span: how the run finished (`stop`, `length`, `max_iterations`…). */
   FinishReason: 'faultline.finish_reason',
+  /** On a `faultline.interrupt` or `faultline.resume` event: how many interrupts it names. */
+  InterruptCount: 'faultline.interrupt.count',
+  /** On a `faultline.interrupt` or `faultline.resume` event: the interrupt ids, comma-separated. */
+  InterruptIds: 'faultline.interrupt.ids',
+  /** On a refused `faultline.resume` event: the refusal's `ResumeCode`. */
+  ResumeRefused: 'faultline.resume.refused',
 } as const);
 
 /**
@@ -186,6 +192,10 @@ export const TelemetryEvent = Object.freeze({
   Fallback: 'faultline.fallback',
   /** A failure the run recovered from (a tool crash, a fallback, a recoverable node): `error.type` on the event. */
   RecoverableError: 'faultline.recoverable_error',
+  /** A run (or a graph node) stopped to ask a person: ids and counts only, never what was asked. */
+  Interrupt: 'faultline.interrupt',
+  /** A resume of an interrupted run, accepted or refused: ids, counts, the refusal's code. */
+  Resume: 'faultline.resume',
 } as const);
 
 /**

@@ -17,9 +17,9 @@ function holding(value: unknown): Checkpointer {
 describe('a malformed checkpoint read back', () => {
   const cases: Array<[string, unknown, string]> = [
     ['a string', 'garbage', 'a checkpoint must be an object'],
-    ['another version', { ...valid, version: 2 }, 'version must be 1 (got 2)'],
+    ['another version', { ...valid, version: 3 as 2 }, 'version must be 1 or 2 (got 3)'],
     ['another run', { ...valid, runId: 'other' }, 'runId is "other", not "r"'],
-    ['an unknown status', { ...valid, status: 'paused' }, 'status must be running, failed or completed (got "paused")'],
+    ['an unknown status', { ...valid, status: 'paused' }, 'status must be running, failed, interrupted or completed (got "paused")'],
     ['a negative step', { ...valid, step: -1 }, 'step must be an integer ≥ 0 (got -1)'],
     ['a state value that is not text', { ...valid, state: { trail: ['a'] } }, 'state key "trail" must be a JSON text'],
     ['a state text that is not JSON', { ...valid, state: { trail: '[a' } }, 'state key "trail" is not JSON text'],

@@ -127,6 +127,6 @@ describe('the checkpoint format', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toMatchObject({ name: 'WorkflowError', code: CHECKPOINT_INVALID, problems: ['status must be running, failed or completed (got "done")'] });
+    expect(error).toMatchObject({ name: 'WorkflowError', code: CHECKPOINT_INVALID, problems: ['status must be running, failed, interrupted or completed (got "done")'] });
   });
 });

@@ -96,7 +96,7 @@ function build(spec: Spec, timed: boolean) {
 /** An outcome without what differs from run to run (the error's stack and class aside: its message, code, node). */
 function summary(outcome: GraphOutcome) {
   if (outcome.status === 'completed') return { status: outcome.status, state: outcome.state, steps: outcome.steps };
-  if (outcome.status === 'aborted') return { status: outcome.status, state: outcome.state, steps: outcome.steps };
+  if (outcome.status === 'aborted' || outcome.status === 'interrupted') return { status: outcome.status, state: outcome.state, steps: outcome.steps };
   const { error } = outcome;
   return { status: outcome.status, fallbackState: outcome.fallbackState, steps: outcome.steps, error: { message: error.message, code: error.code, nodeId: error.nodeId, stepNumber: error.stepNumber } };
 }

@@ -65,7 +65,14 @@ describe('semantic-convention names', () => {
   it('keep names of our own under faultline.*', () => {
     for (const name of Object.values(FaultlineAttribute)) expect(name).toMatch(/^faultline\./);
     expect(FaultlineAttribute).toMatchObject({ GraphNodeId: 'faultline.graph.node.id', GraphNodeType: 'faultline.graph.node.type', GraphStep: 'faultline.graph.step' });
-    expect(TelemetryEvent).toEqual({ Exception: 'exception', Retry: 'faultline.retry', Fallback: 'faultline.fallback', RecoverableError: 'faultline.recoverable_error' });
+    expect(TelemetryEvent).toEqual({
+      Exception: 'exception',
+      Retry: 'faultline.retry',
+      Fallback: 'faultline.fallback',
+      RecoverableError: 'faultline.recoverable_error',
+      Interrupt: 'faultline.interrupt',
+      Resume: 'faultline.resume',
+    });
   });
 
   it('are frozen and unique', () => {

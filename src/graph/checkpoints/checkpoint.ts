@@ -8,6 +8,7 @@ import { isPlainObject, truncate } from '../../internal/json.js';
 import type { Checkpointer, GraphCheckpoint } from '../core/checkpointer.js';
 import { CHECKPOINT_INVALID } from '../core/constants.js';
 import { listProblems, MAX_PROBLEMS, quote } from '../core/quote.js';
+import { interruptFieldsProblems } from './interrupt-fields.js';
 
 /** @internal True for objects with the three methods of a {@link Checkpointer}. */
 export function isCheckpointer(value: unknown): value is Checkpointer {
@@ -29,7 +30,7 @@ export function storedRevision(value: unknown): number {
   return typeof revision === 'number' && Number.isInteger(revision) && revision >= 0 ? revision : 0;
 }
 
-const STATUSES = new Set(['running', 'failed', 'completed']);
+const STATUSES = new Set(['running', 'failed', 'interrupted', 'completed']);
 const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
@@ -63,15 +64,16 @@ function resultsProblems(value: unknown, name: string, pending: unknown, seen: S
 function checkpointProblems(value: unknown, runId: string | undefined): string[] {
   if (!isPlainObject(value)) return ['a checkpoint must be an object'];
   const problems: string[] = [];
-  if (value.version !== 1) problems.push(`version must be 1 (got ${quote(value.version)})`);
+  if (value.version !== 1 && value.version !== 2) problems.push(`version must be 1 or 2 (got ${quote(value.version)})`);
   if (typeof value.runId !== 'string' || value.runId === '') problems.push('runId must be a non-empty string');
   else if (runId !== undefined && value.runId !== runId) problems.push(`runId is ${quote(value.runId)}, not ${quote(runId)}`);
-  if (typeof value.status !== 'string' || !STATUSES.has(value.status)) problems.push(`status must be running, failed or completed (got ${quote(value.status)})`);
+  if (typeof value.status !== 'string' || !STATUSES.has(value.status)) problems.push(`status must be running, failed, interrupted or completed (got ${quote(value.status)})`);
   if (!isIndex(value.step)) problems.push(`step must be an integer ≥ 0 (got ${quote(value.step)})`);
   problems.push(...textsProblems(value.state, 'state', false));
   if (!isStringList(value.pending)) problems.push('pending must be a list of node ids');
   const seen = new Set<number>();
   problems.push(...resultsProblems(value.succeeded, 'succeeded', value.pending, seen), ...resultsProblems(value.failures, 'failures', value.pending, seen));
+  problems.push(...interruptFieldsProblems(value));
   if (typeof value.updatedAt !== 'string') problems.push('updatedAt must be an ISO 8601 string');
   if (value.revision !== undefined && !isIndex(value.revision)) problems.push(`revision must be an integer ≥ 0 (got ${quote(value.revision)})`);
   for (const key of ['owner', 'leaseUntil', 'graph'] as const) {

@@ -3,6 +3,7 @@
  * it saves through (a compare-and-swap on the checkpoint's revision). Types only: every room that hands a store on
  * (a node's context, a run's options) names it from here.
  */
+import type { Interrupt } from '../../interrupts/interrupt.js';
 
 /**
  * What one node of a failed superstep produced before the step failed, kept so the node is not run again: on resume
@@ -25,10 +26,35 @@ export interface CheckpointNodeResult {
 }
 
 /**
+ * One answer a node of step `step` gets from its `interrupt()` call: the value a resume gave (its JSON text), or the
+ * time the question expired unanswered (`interrupt()` then throws `InterruptExpiredError` in the node).
+ */
+export type CheckpointAnswer = { id: string; value: string } | { id: string; expiredAt: string };
+
+/** The answers one node of step `step` gets, in the order of its `interrupt()` calls (the n-th call, the n-th answer). */
+export interface CheckpointAnswers {
+  /** Its position in `pending`. */
+  index: number;
+  nodeId: string;
+  answers: CheckpointAnswer[];
+}
+
+/** The last resume that decided interrupts of a run: the same decisions again replay it, others of those ids conflict. */
+export interface CheckpointResume {
+  /** A digest (SHA-256, hex) of the resume's decisions, sorted by id. */
+  key: string;
+  /** The interrupt ids it decided. */
+  ids: string[];
+}
+
+/**
  * One run's checkpoint: plain JSON (it survives `JSON.stringify`/`JSON.parse` and `structuredClone`), replaced after
- * every superstep. `running`: steps before `step` are done, `pending` runs next. `failed`: step `step` failed; its
- * `pending` nodes run again except those in `succeeded`. `completed`: the run finished after `step` supersteps.
- * `revision`, `owner` and `leaseUntil` are how runs take turns (see {@link Checkpointer}).
+ * every superstep. `running`: steps before `step` are done, `pending` runs next (except those in `succeeded`, when a
+ * resumed step's nodes finished before). `failed`: step `step` failed; its `pending` nodes run again except those in
+ * `succeeded`. `interrupted`: nodes of step `step` stopped to ask (`interrupts`, one per node); a resume with an answer
+ * for each runs the step again — those nodes from their start, with their `answers` — except the nodes in `succeeded`.
+ * `completed`: the run finished after `step` supersteps. `revision`, `owner` and `leaseUntil` are how runs take turns
+ * (see {@link Checkpointer}).
  *
  * @example
  * ```ts
@@ -37,11 +63,15 @@ export interface CheckpointNodeResult {
  * ```
  */
 export interface GraphCheckpoint {
-  /** The format version; a reader refuses any other. */
-  version: 1;
+  /**
+   * The format version; a reader refuses any other. 2 when the checkpoint has anything of interrupts (the status
+   * `interrupted`, `interrupts`, `answers`, `resumed`, or `succeeded` in a `running` one), so a reader that knows
+   * nothing of them refuses it instead of running a node without its answer; 1 otherwise.
+   */
+  version: 1 | 2;
   /** The run it belongs to (a subgraph's: `<parent run id>␟<agent node id>`, see `CHILD_RUN_SEPARATOR`). */
   runId: string;
-  status: 'running' | 'failed' | 'completed';
+  status: 'running' | 'failed' | 'interrupted' | 'completed';
   /** The superstep to run next (`failed`: the one that failed; `completed`: the number of supersteps run). */
   step: number;
   /**
@@ -52,10 +82,16 @@ export interface GraphCheckpoint {
   state: Record<string, string>;
   /** The nodes due at `step`, in trigger order (`completed`: none). */
   pending: string[];
-  /** `failed` only: the nodes of the failed step that succeeded. */
+  /** `failed`, `interrupted` (and `running` once such a step resumes): the nodes of step `step` that succeeded. */
   succeeded?: CheckpointNodeResult[];
-  /** `failed` only: the execution-error records of the failed step's nodes that failed, by their place (no `goto`). */
+  /** Likewise: the execution-error records of the step's nodes that failed before, by their place (no `goto`). */
   failures?: CheckpointNodeResult[];
+  /** `interrupted` only: what the run waits on, in the order of `pending` (one per node that asked). */
+  interrupts?: Interrupt[];
+  /** The answers nodes of step `step` get on their `interrupt()` calls (`interrupted`, and a resumed step's). */
+  answers?: CheckpointAnswers[];
+  /** The last resume that decided interrupts of this run (kept through the run's later checkpoints). */
+  resumed?: CheckpointResume;
   /** When it was saved (ISO 8601). */
   updatedAt: string;
   /**

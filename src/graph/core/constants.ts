@@ -115,3 +115,29 @@ export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
  * @example `for (const id of store.keys()) if (id === runId || id.startsWith(runId + CHILD_RUN_SEPARATOR)) store.delete(id)`
  */
 export const CHILD_RUN_SEPARATOR = '\u001f';
+/**
+ * `WorkflowError.code` of a node that called `interrupt()` in a run without a checkpointer: nothing could keep the
+ * question, so the node fails instead of stopping the run. Run the graph with `{ checkpointer, runId }`.
+ * @example `if (error.code === INTERRUPT_NEEDS_CHECKPOINTER) await compiled.run(input, { checkpointer, runId })`
+ */
+export const INTERRUPT_NEEDS_CHECKPOINTER = 'INTERRUPT_NEEDS_CHECKPOINTER';
+/**
+ * `WorkflowError.code` with which `invoke()` rejects for a run that stopped to ask: `problems` lists the interrupt
+ * ids, `fallbackState` holds the state. `run()` gives the interrupts whole, to resume with.
+ * @example `if (error.code === RUN_INTERRUPTED) showQuestions(error.problems)`
+ */
+export const RUN_INTERRUPTED = 'RUN_INTERRUPTED';
+/**
+ * `WorkflowError.code` of an agent or subgraph node whose child run stopped to ask (an `interrupt()` in the subgraph,
+ * an approval in the agent): a child cannot stop its parent to ask, so the node fails, the child's interrupt ids in
+ * its message. Ask in a node of the parent graph instead.
+ * @example `if (error.code === SUBGRAPH_INTERRUPTED) console.log(error.nodeId, error.message)`
+ */
+export const SUBGRAPH_INTERRUPTED = 'SUBGRAPH_INTERRUPTED';
+/**
+ * The `response.object` of the events of interrupts: a run's nodes stopped to ask (`graph.interrupt`, ids and node
+ * ids only, never the values), a resume accepted or refused (`graph.resume`: ids, counts, the refusal's code), and
+ * the end of an interrupted run as a graph agent reports it (`graph.interrupted`, carrying `interrupts`).
+ * @example `if (event.response?.object === InterruptEventType.Resume) log(event.stateDelta)`
+ */
+export const InterruptEventType = Object.freeze({ Interrupt: 'graph.interrupt', Resume: 'graph.resume', Interrupted: 'graph.interrupted' } as const);

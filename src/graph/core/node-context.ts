@@ -15,6 +15,13 @@ export interface CheckpointHooks {
   runId: string;
   /** True in the first step of a resume: a child that ran in it before resumes from its own checkpoint. */
   resuming: boolean;
+  /** Where the run's nodes ask their questions (`interrupt()`). */
+  questions: QuestionDesk;
+}
+
+/** @internal What `interrupt()` calls: the answer of the call, or a throw that stops the node (see `run-questions.ts`). */
+export interface QuestionDesk {
+  ask(context: NodeCallbackContext & { attempt?: number }, value: unknown, options: unknown): unknown;
 }
 
 /** @internal */

@@ -4,6 +4,7 @@
  */
 import type { AgentError } from '../../errors/agent-error.js';
 import type { WorkflowError } from '../../errors/workflow-error.js';
+import type { Interrupt, ResumeDecision } from '../../interrupts/interrupt.js';
 import type { RunEvent } from '../../runner/event.js';
 import type { SpanHandle, Telemetry } from '../../telemetry/telemetry.js';
 import type { TraceParent } from '../../telemetry/traceparent.js';
@@ -54,6 +55,14 @@ export interface GraphRunOptions {
 export interface GraphResumeOptions extends GraphRunOptions {
   checkpointer: Checkpointer;
   /**
+   * The answers to an interrupted run's questions: `{ id, value }` for each pending interrupt (its `responseSchema`
+   * checked), at most 1,000. Checked against the checkpoint before anything is written; a wrong resume rejects with
+   * a `ResumeError` and changes nothing. An interrupt past its `expiresAt` needs none (its node's `interrupt()` throws
+   * `InterruptExpiredError`). Sent again unchanged, the same decisions replay (`replay: true`); other decisions for
+   * interrupts already decided are refused (`RESUME_CONFLICT`). @default none: a resume of a run not interrupted
+   */
+  decisions?: readonly ResumeDecision[] | undefined;
+  /**
    * Take the run over at once even when another process's claim on it has not lapsed — for a caller who knows that
    * process is gone (a restart). A run still live in this process is never taken over. @default false
    */
@@ -61,8 +70,11 @@ export interface GraphResumeOptions extends GraphRunOptions {
 }
 
 /**
- * How a graph run ended. `steps` counts the supersteps that ran (a failed step counts; an aborted one does not).
- * `listenerErrors` is there when the `onEvent` listener threw (the run went on; up to 100 are kept, then a count).
+ * How a graph run ended. `steps` counts the supersteps that ran (a failed step counts; an aborted or interrupted one
+ * does not). `listenerErrors` is there when the `onEvent` listener threw (the run went on; up to 100 are kept, then a
+ * count). `replay: true` on the outcome of a resume whose decisions had been accepted before (the same resume sent
+ * again): nothing was decided anew — the outcome is the run's as it stands (completed or interrupted again, as stored;
+ * still running elsewhere, `RESUME_IN_PROGRESS`; left unfinished by a process that died, continued).
  */
 export type GraphOutcome<S extends State = State> = (
   /** The run reached the end: the final state (also emitted as the `graph.execution` snapshot). */
@@ -74,7 +86,12 @@ export type GraphOutcome<S extends State = State> = (
   | { status: 'failed'; error: WorkflowError; fallbackState: Partial<S> & State; steps: number }
   /** The signal aborted the run: its reason, and the state reduced so far. */
   | { status: 'aborted'; reason: unknown; state: S; steps: number }
-) & { listenerErrors?: readonly AgentError[] };
+  /**
+   * Nodes called `interrupt()`: what the run waits on (resume it with a decision for each), and the state the
+   * interrupted step started from (the step's nodes that finished are kept in the checkpoint, not run again).
+   */
+  | { status: 'interrupted'; interrupts: Interrupt[]; state: S; steps: number }
+) & { listenerErrors?: readonly AgentError[]; replay?: true };
 
 /**
  * @internal Where a run starts: `run` anew; from its checkpoint with `resume` (none → `CHECKPOINT_NOT_FOUND`) or

@@ -13,7 +13,7 @@ import { ObjectType } from '../../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../../runner/event.js';
 import type { RunnableAgent } from '../../runner/runnable-agent.js';
 import { decodeStateDelta, mergeStateDelta, withoutMetadata, type StateDelta } from '../../runner/state-delta.js';
-import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR } from '../core/constants.js';
+import { CHECKPOINT_FAILED, CHILD_RUN_SEPARATOR, SUBGRAPH_INTERRUPTED } from '../core/constants.js';
 import { EXECUTION, type NodeContext } from '../core/node-context.js';
 import type { State, StateSchema } from '../core/state-schema.js';
 import { SubgraphResult } from '../core/subgraph-result.js';
@@ -84,6 +84,7 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
     const fallbackRaw: StateDelta = {};
     let finalError: ResponseError | undefined;
     let childFailure: ResponseError | undefined;
+    let asked: readonly { id: string }[] | undefined;
     const emit = context[EXECUTION]?.emit;
     const userInput = typeof state.user_input === 'string' ? state.user_input : undefined;
     for await (const event of agent.runEvents({
@@ -107,6 +108,7 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
         result.finalState = decodeStateDelta(withoutMetadata(event.stateDelta));
         continue;
       }
+      if (own && event.response?.interrupts !== undefined) asked = event.response.interrupts;
       if (own) mergeStateDelta(fallbackRaw, event.stateDelta, true);
       const response = event.response;
       if (!response || response.partial || !own) continue;
@@ -121,6 +123,13 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
       }
     }
     context.signal.throwIfAborted();
+    if (asked !== undefined) {
+      const ids = asked.slice(0, 10).map((each) => preview(each.id, 80)).join(', ');
+      throw new WorkflowError(`agent node ${preview(id, 200)}'s child run stopped to ask (${ids}): a child cannot stop its parent to ask; ask in a node of the parent graph (interrupt(context, …)) instead`, {
+        nodeId: id,
+        code: SUBGRAPH_INTERRUPTED,
+      });
+    }
     const failure = finalError ?? childFailure;
     if (result.rawStateDelta === undefined && failure && failure.type !== ErrorType.StopAgentError && Object.keys(fallbackRaw).length > 0) {
       result.fallbackStateDelta = fallbackRaw;

@@ -4,14 +4,17 @@
  */
 import type { ChatMessage } from '../../chat/core/types.js';
 import { ErrorType } from '../../errors/constants.js';
+import { toResponseError } from '../../errors/response-error.js';
 import { AsyncQueue } from '../../internal/async-queue.js';
 import { messageOf } from '../../internal/error-chain.js';
-import { cancelledError, createErrorEvent, type RunEvent } from '../../runner/event.js';
+import { cancelledError, createErrorEvent, createEvent, type RunEvent } from '../../runner/event.js';
+import { encodeStateKeys } from '../../runner/state-delta.js';
 import type { Invocation, RunnableAgent } from '../../runner/runnable-agent.js';
 import { isTelemetry } from '../../telemetry/no-telemetry.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { parseTraceparent } from '../../telemetry/traceparent.js';
 import { isCheckpointer } from '../checkpoints/checkpoint.js';
+import { InterruptEventType } from '../core/constants.js';
 import type { Checkpointer } from '../core/checkpointer.js';
 import type { RunnableGraph } from '../core/runnable-graph.js';
 import type { State } from '../core/state-schema.js';
@@ -85,10 +88,16 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));
+            // Not an error: the run's end, the questions it waits on and its state (the runner's completion carries them).
+            if (outcome.status === 'interrupted') {
+              const response = { object: InterruptEventType.Interrupted, done: true, interrupts: outcome.interrupts };
+              queue.push(createEvent(origin, { response, stateDelta: encodeStateKeys(outcome.state).delta }));
+            }
             queue.close();
           },
           (error: unknown) => {
-            queue.push(createErrorEvent(origin, { type: ErrorType.RunError, message: messageOf(error) }));
+            // A refused resume keeps its code (a ResumeError's): the caller learns why, not only that it failed.
+            queue.push(createErrorEvent(origin, toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
             queue.close();
           },
         );

@@ -17,6 +17,7 @@ import { retries } from './node-attempts.js';
 import { emitNodeEvent } from './node-events.js';
 import { failureOf } from './node-failure.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
+import { interruptedOutcome, isNodeInterrupt } from './node-interrupt.js';
 import { checkResult, continueNode, runNode, type NodeOutcome } from './node-runner.js';
 import type { RunScope } from './run-scope.js';
 import { nodeOf, type ReplayedNode } from './superstep.js';
@@ -92,6 +93,7 @@ function begin(scope: RunScope, node: CompiledNode, state: State, step: number):
     value = node.run({ ...state }, attemptContext(node, step, scope.invocationId, hooks, scope, 1, scope.path.length > 0 ? scope.path : undefined));
   } catch (error) {
     if (scope.signal?.aborted) return { aborted: true };
+    if (isNodeInterrupt(error)) return { error, hooks }; // it asked: never retried
     let retry: boolean;
     try {
       retry = node.retryOptions.maxAttempts > 1 && retries(node, error, step);
@@ -123,6 +125,7 @@ function settle(scope: RunScope, node: CompiledNode, step: number, entry: Ran): 
   } else {
     if (scope.signal?.aborted) return undefined;
     error = entry.error;
+    if (isNodeInterrupt(error)) return interruptedOutcome(node, 1); // not a failure: no event
   }
   emitNodeEvent(scope, node, ObjectType.GraphNodeError, step, PHASE_ERROR, error);
   return { ok: false, node, error, attempts: 1, fallbackUpdates: fallbackUpdatesOf(entry.hooks) };

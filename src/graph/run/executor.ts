@@ -23,10 +23,12 @@ import type { State } from '../core/state-schema.js';
 import { checkInitialState } from '../core/typed-state.js';
 import { runStepNodes } from './direct-step.js';
 import { ListenerErrors } from './listener-errors.js';
+import { judgeResume } from './resume-plan.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
 import { checkpointNotFound, runFailure } from './run-error.js';
-import { emitFailedRun, emitSnapshot } from './run-events.js';
-import type { RunScope } from './run-scope.js';
+import { emitFailedRun, emitInterrupt, emitResume, emitSnapshot } from './run-events.js';
+import { RunQuestions } from './run-questions.js';
+import { scopeNodeSignal, scopeSignalNow, type RunScope } from './run-scope.js';
 import { failuresOf, reduceFallback, reduceStep, route, type FailedNode, type SettledNode } from './superstep.js';
 
 /** @internal */
@@ -43,27 +45,20 @@ export interface GraphRunSettings {
   runId?: string | undefined;
   /** How the run claims its checkpoint (see `run-lease.ts`). */
   lease: LeaseSettings;
+  /** A resume's decisions, as given (`undefined`: none). */
+  decisions: unknown;
   telemetry: Telemetry;
   span: SpanHandle;
-}
-
-/**
- * The signal node contexts carry: the caller's; without one, one that never fires, made only when a node asks (an
- * `AbortController` costs more than a whole step of a small graph). Shared functions, not closures of each run:
- * optimized code that calls a run's own closure is thrown away when a full GC collects the run.
- */
-function scopeNodeSignal(this: RunScope): AbortSignal {
-  return this.signal ?? (this.idleSignal ??= new AbortController().signal);
-}
-
-function scopeSignalNow(this: RunScope): AbortSignal | undefined {
-  return this.signal ?? this.idleSignal;
 }
 
 /** @internal One run of a compiled graph. */
 export class GraphRun {
   private readonly scope: RunScope;
   private readonly checkpoints: RunCheckpoints | undefined;
+  /** The questions of a checkpointed run's nodes (`interrupt()`). */
+  private readonly questions: RunQuestions | undefined;
+  /** Whether this resume's decisions had been accepted before (its outcome is marked `replay`). */
+  private replayed = false;
   /** What the run's listener threw, once it threw. */
   private listenerErrors: ListenerErrors | undefined;
 
@@ -101,7 +96,8 @@ export class GraphRun {
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
       this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint, parts.schema.executionErrorKeys);
-      this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false };
+      this.questions = new RunQuestions(runId);
+      this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false, questions: this.questions };
     }
   }
 
@@ -110,15 +106,17 @@ export class GraphRun {
     const checkpoints = this.checkpoints;
     if (!checkpoints) return this.execute(input);
     try {
-      return await this.startCheckpointed(checkpoints, input, mode);
+      const outcome = await this.startCheckpointed(checkpoints, input, mode);
+      return this.replayed ? { ...outcome, replay: true } : outcome;
     } finally {
       await checkpoints.end(this.scope.signal?.aborted === true);
     }
   }
 
   /**
-   * A checkpointed run: the checkpoint read first — a fresh run claims it with its first write; a resume claims it
-   * before it runs a node (a claim that loses a race reads it again, up to three times); a completed one is replayed.
+   * A checkpointed run: the checkpoint read first — a fresh run claims it with its first write; a resume's decisions
+   * are judged (`resume-plan.ts`: a refusal rejects, nothing written), then it claims the checkpoint before it runs a
+   * node (a claim that loses a race reads it again, up to three times); a completed one is replayed.
    */
   private async startCheckpointed(checkpoints: RunCheckpoints, input: State, mode: StartMode): Promise<GraphOutcome> {
     for (let tries = 1; ; tries++) {
@@ -135,10 +133,13 @@ export class GraphRun {
         const refusal = checkpoints.admit(stored, 'run');
         return refusal ? this.fail({}, [], 0, refusal, 0) : this.execute(input);
       }
+      const plan = await judgeResume(this.scope, checkpoints, loaded, this.settings.decisions);
+      this.replayed = plan.kind === 'replay';
       if (loaded.status === 'completed') {
         emitSnapshot(this.scope, loaded.state, loaded.step);
         return { status: 'completed', state: loaded.state, steps: loaded.step, ...this.listenerReport() };
       }
+      if (loaded.status === 'interrupted' && plan.kind === 'replay') return { status: 'interrupted', interrupts: loaded.interrupts, state: loaded.state, steps: loaded.step, ...this.listenerReport() };
       // A typed state is checked as a fresh run's is: a checkpoint from before a schema change fails here, not later.
       const { validator } = this.parts.schema;
       const checked = validator && (await checkInitialState(validator, loaded.state, `the state of run ${preview(checkpoints.runId, 200)}'s checkpoint`, loaded.step));
@@ -147,10 +148,11 @@ export class GraphRun {
       if (refusal) return this.fail({}, [], 0, refusal, 0);
       let claimed: boolean;
       try {
-        claimed = await checkpoints.claim(loaded.checkpoint);
+        claimed = await checkpoints.claim(plan.kind === 'answer' ? plan.claim : loaded.checkpoint);
       } catch (error) {
         return this.stopped(error, loaded.state, loaded.step, 0);
       }
+      if (claimed && plan.kind === 'answer') emitResume(this.scope, loaded.step, { decided: plan.decided, expired: plan.expired });
       if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded);
       if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
@@ -181,13 +183,15 @@ export class GraphRun {
    * Steps from `first` on; `resumed` (a resume) marks the first step as re-run: its nodes that already ran, and the
    * records of those that failed in it before.
    */
-  private async loop(initial: State, due: readonly string[], first: number, resumed?: Pick<LoadedCheckpoint, 'replayed' | 'priors'>): Promise<GraphOutcome> {
+  private async loop(initial: State, due: readonly string[], first: number, resumed?: Pick<LoadedCheckpoint, 'replayed' | 'priors' | 'answers'>): Promise<GraphOutcome> {
     const { stepLimit } = this.parts;
+    const questions = this.questions;
     let state = initial;
     let pending = due;
     let step = first;
     let replay = resumed?.replayed;
     let priors = resumed?.priors;
+    let answers = resumed?.answers;
     try {
       for (; pending.length > 0; step++) {
         this.scope.signal?.throwIfAborted();
@@ -196,17 +200,21 @@ export class GraphRun {
         }
         const snapshot = state;
         if (this.scope.checkpoint) this.scope.checkpoint.resuming = replay !== undefined; // children of a re-run step resume
+        questions?.beginStep(answers);
+        answers = undefined;
         const running = runStepNodes(this.scope, pending, snapshot, step, replay);
         replay = undefined;
         // A step that ran synchronously still yields once, as an awaited node would: other work (an abort among it)
         // gets its turn between steps.
-        const outcomes = await running;
+        let outcomes = await running;
+        if (questions?.asked !== undefined) outcomes = questions.mark(outcomes);
         const reducing = reduceStep(this.scope, snapshot, outcomes, step, priors);
         priors = undefined;
         const reduced = reducing instanceof Promise ? await reducing : reducing;
         state = reduced.state;
         const failures = failuresOf(reduced.settled);
         if (failures !== undefined) return await this.failStep(snapshot, pending, reduced.settled, failures, state, step);
+        if (questions?.asked !== undefined) return await this.interruptStep(snapshot, pending, reduced.settled, step);
         try {
           const routing = route(this.scope, reduced.settled, state, step);
           pending = routing instanceof Promise ? await routing : routing;
@@ -244,13 +252,30 @@ export class GraphRun {
     let checkpointError: unknown;
     if (this.checkpoints) {
       try {
-        await this.checkpoints.save('failed', step, snapshot, pending, settled);
+        await this.checkpoints.save('failed', step, snapshot, pending, settled, { answers: this.questions?.kept(pending, (index) => settled[index]?.outcome.ok === true) });
       } catch (error) {
         if (this.scope.signal?.aborted) return this.stopped(error, state, step);
         checkpointError = error;
       }
     }
     return this.fail(state, failures, step, runError, step + 1, checkpointError);
+  }
+
+  /**
+   * A step whose nodes stopped to ask: its `interrupted` checkpoint — the step's input state, the nodes that finished
+   * (not run again), the questions and the answers the asking nodes had — then the outcome. Not a failure.
+   */
+  private async interruptStep(snapshot: State, pending: readonly string[], settled: readonly SettledNode[], step: number): Promise<GraphOutcome> {
+    const questions = this.questions as RunQuestions;
+    const interrupts = questions.pending(pending);
+    try {
+      const answers = questions.kept(pending, (index) => settled[index]?.outcome.ok === true);
+      await (this.checkpoints as RunCheckpoints).save('interrupted', step, snapshot, pending, settled, { interrupts, answers });
+    } catch (error) {
+      return this.stopped(error, snapshot, step);
+    }
+    emitInterrupt(this.scope, interrupts, step);
+    return { status: 'interrupted', interrupts, state: snapshot, steps: step, ...this.listenerReport() };
   }
 
   /**

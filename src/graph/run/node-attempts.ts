@@ -13,6 +13,7 @@ import type { State } from '../core/state-schema.js';
 import { attemptContext } from './attempt-context.js';
 import { metadataTail } from './metadata-tails.js';
 import { emitNodeEvent } from './node-events.js';
+import { isNodeInterrupt } from './node-interrupt.js';
 import { callbackFailure, isRetryableNodeError } from './node-failure.js';
 import { traceNodeRetry } from './node-span.js';
 import { NodeTimer } from './node-timer.js';
@@ -71,6 +72,7 @@ export async function attempts(
         }
       } catch (error) {
         if (scope.signal?.aborted) throw scope.signal.reason;
+        if (isNodeInterrupt(error)) throw error; // it asked: not a failure, never retried
         const willRetry = attempt < node.retryOptions.maxAttempts && retries(node, error, context.stepNumber);
         try {
           for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });

@@ -17,7 +17,8 @@ import { attempts, type StartedAttempt } from './node-attempts.js';
 import { emitNodeEvent } from './node-events.js';
 import { callbackFailure, failureOf } from './node-failure.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
-import { endNodeSpan, nodeSpan } from './node-span.js';
+import { interruptedOutcome, isNodeInterrupt } from './node-interrupt.js';
+import { endNodeSpan, nodeSpan, traceNodeInterrupt } from './node-span.js';
 import type { RunScope } from './run-scope.js';
 
 /** @internal How one node ended. */
@@ -141,6 +142,10 @@ async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: 
     if (scope.signal?.aborted) {
       endSpan(scope, span, attemptsMade, { error: scope.signal.reason, recovered: false });
       throw scope.signal.reason;
+    }
+    if (isNodeInterrupt(caught)) {
+      if (scope.traced) traceNodeInterrupt(span, attemptsMade); // its span ends without an error status
+      return interruptedOutcome(node, attemptsMade);
     }
     failed = true;
     error = failureOf(node, step, caught);

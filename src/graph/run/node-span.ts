@@ -19,12 +19,21 @@ export function graphRunSpan(telemetry: Telemetry | undefined, name: string | un
   });
 }
 
-/** Ends the run's span with its outcome. */
+/** Ends the run's span with its outcome (an interrupted run is not a failed one: an event, ids and count only). */
 export function endGraphRunSpan(span: SpanHandle, outcome: GraphOutcome): void {
   span.setAttributes({ [FaultlineAttribute.GraphStep]: outcome.steps });
   if (outcome.status === 'failed') span.fail(outcome.error);
   else if (outcome.status === 'aborted') span.fail(outcome.reason);
+  else if (outcome.status === 'interrupted') {
+    span.addEvent(TelemetryEvent.Interrupt, { [FaultlineAttribute.InterruptCount]: outcome.interrupts.length, [FaultlineAttribute.InterruptIds]: outcome.interrupts.map((each) => each.id).join(',') });
+  }
   span.end();
+}
+
+/** A node that stopped to ask: an event on its span, which ends without an error status. */
+export function traceNodeInterrupt(span: SpanHandle, attempts: number): void {
+  span.addEvent(TelemetryEvent.Interrupt);
+  endNodeSpan(span, attempts, undefined);
 }
 
 /** One node step's span, a child of the run's. */

@@ -12,12 +12,15 @@ import { defineData, preview, truncate } from '../../internal/json.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import { parseGraphCheckpoint } from '../checkpoints/checkpoint.js';
 import { RunLease, type Attempt, type LeaseSettings } from '../checkpoints/run-lease.js';
-import type { Checkpointer, CheckpointNodeResult, GraphCheckpoint } from '../core/checkpointer.js';
+import { usesInterrupts } from '../checkpoints/interrupt-fields.js';
+import type { CheckpointAnswer, CheckpointAnswers, Checkpointer, CheckpointNodeResult, CheckpointResume, GraphCheckpoint } from '../core/checkpointer.js';
 import { Command } from '../core/command.js';
 import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_TAKEN_OVER } from '../core/constants.js';
 import type { GraphParts } from '../core/graph-description.js';
 import { listProblems, MAX_PROBLEMS } from '../core/quote.js';
 import type { State } from '../core/state-schema.js';
+import type { Interrupt } from '../../interrupts/interrupt.js';
+import type { StepAnswers } from './run-questions.js';
 import type { ReplayedNode, SettledNode } from './superstep.js';
 
 /** @internal A checkpoint read back, decoded for the executor. */
@@ -30,6 +33,10 @@ export interface LoadedCheckpoint {
   replayed: Map<number, ReplayedNode>;
   /** The records of a failed step's nodes that failed, by index (see `PriorRecords`). */
   priors: Map<number, State[]>;
+  /** What an interrupted checkpoint waits on (none otherwise). */
+  interrupts: Interrupt[];
+  /** The answers the step's nodes get, by node id (see `run-questions.ts`). */
+  answers: StepAnswers | undefined;
   /** The checkpoint as read (what a claim writes back). */
   checkpoint: GraphCheckpoint;
 }
@@ -69,9 +76,17 @@ function decodeTexts(texts: Record<string, string | null>, where: string, proble
 /** At most this many tries of a first write that lost a race (each after reading the checkpoint again). */
 const CLAIM_TRIES = 3;
 
+/** @internal What a checkpoint of a step that stopped to ask, or of a step its nodes were answered in, keeps. */
+export interface StepQuestions {
+  interrupts?: Interrupt[] | undefined;
+  answers?: CheckpointAnswers[] | undefined;
+}
+
 /** @internal Saves and reads back the checkpoints of one run, through its claim. */
 export class RunCheckpoints {
   readonly lease: RunLease;
+  /** The last resume that decided interrupts of the run: every checkpoint it writes keeps it. */
+  resumed: CheckpointResume | undefined;
 
   constructor(
     private readonly checkpointer: Checkpointer,
@@ -91,8 +106,11 @@ export class RunCheckpoints {
     return preview(this.runId, 200);
   }
 
-  /** Saves the run's checkpoint; `settled` (a failed step's nodes) gives the succeeded nodes' results. */
-  async save(status: GraphCheckpoint['status'], step: number, state: State, pending: readonly string[], settled?: readonly SettledNode[]): Promise<void> {
+  /**
+   * Saves the run's checkpoint; `settled` (a failed or interrupted step's nodes) gives the succeeded nodes' results,
+   * `questions` what the step waits on and the answers its unfinished nodes keep.
+   */
+  async save(status: GraphCheckpoint['status'], step: number, state: State, pending: readonly string[], settled?: readonly SettledNode[], questions?: StepQuestions): Promise<void> {
     const failed = (why: string, cause: unknown) =>
       new WorkflowError(`the checkpoint of run ${this.quoted} at step ${step} could not be saved: ${why}`, { code: CHECKPOINT_FAILED, stepNumber: step, cause });
     const checkpoint: GraphCheckpoint = { version: 1, runId: this.runId, status, step, state: {}, pending: [...pending], updatedAt: isoTimestamp(), graph: this.graph };
@@ -120,6 +138,10 @@ export class RunCheckpoints {
       checkpoint.succeeded = succeeded;
       if (failures.length > 0) checkpoint.failures = failures;
     }
+    if (questions?.interrupts !== undefined) checkpoint.interrupts = questions.interrupts;
+    if (questions?.answers !== undefined) checkpoint.answers = questions.answers;
+    if (this.resumed !== undefined) checkpoint.resumed = this.resumed;
+    if (usesInterrupts(checkpoint as unknown as Record<string, unknown>)) checkpoint.version = 2;
     // A run holds its claim while it runs; its last write (completed, failed) lets it go.
     for (let tries = 1; ; tries++) {
       let written: boolean;
@@ -177,7 +199,8 @@ export class RunCheckpoints {
     const state = decodeTexts(checkpoint.state, 'state', problems);
     for (const id of checkpoint.pending) if (!parts.nodes.has(id)) problems.push(`pending node ${preview(id, 200)} is not a node of this graph`);
     const replayed = new Map<number, ReplayedNode>();
-    for (const result of checkpoint.status === 'failed' ? (checkpoint.succeeded ?? []) : []) {
+    const open = checkpoint.status !== 'completed'; // a failed, interrupted or resumed step's nodes
+    for (const result of open ? (checkpoint.succeeded ?? []) : []) {
       const node = parts.nodes.get(result.nodeId);
       const replay = result.updates.map((update, index) => decodeTexts(update, `succeeded node ${preview(result.nodeId, 200)} update ${index}`, problems));
       for (const target of result.goto ?? []) {
@@ -187,13 +210,15 @@ export class RunCheckpoints {
       if (node) replayed.set(result.index, { ok: true, node, result: routing, recovered: false, attempts: 0, replay });
     }
     const priors = new Map<number, State[]>();
-    for (const result of checkpoint.status === 'failed' ? (checkpoint.failures ?? []) : []) {
+    for (const result of open ? (checkpoint.failures ?? []) : []) {
       priors.set(result.index, result.updates.map((update, index) => decodeTexts(update, `failed node ${preview(result.nodeId, 200)} records ${index}`, problems)));
     }
     if (problems.length > 0) {
       throw new WorkflowError(`the checkpoint of run ${this.quoted} does not fit this graph: ${listProblems(problems)}`, { code: CHECKPOINT_INVALID, problems: problems.slice(0, MAX_PROBLEMS) });
     }
-    return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, priors, checkpoint };
+    const answers = open && checkpoint.answers !== undefined ? new Map<string, CheckpointAnswer[]>(checkpoint.answers.map((each) => [each.nodeId, each.answers])) : undefined;
+    this.resumed = checkpoint.resumed;
+    return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, priors, interrupts: checkpoint.interrupts ?? [], answers, checkpoint };
   }
 
   /** The execution-error records of an update, alone. */

@@ -13,7 +13,9 @@ import { defineData } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import { createEvent, type EventOrigin } from '../../runner/event.js';
 import { encodeStateKeys, type StateDelta } from '../../runner/state-delta.js';
-import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from '../core/constants.js';
+import type { Interrupt } from '../../interrupts/interrupt.js';
+import { FaultlineAttribute, TelemetryEvent } from '../../telemetry/attributes.js';
+import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, InterruptEventType, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from '../core/constants.js';
 import type { State } from '../core/state-schema.js';
 import type { RunScope } from './run-scope.js';
 
@@ -61,4 +63,38 @@ export function emitSnapshot(scope: RunScope, state: State, steps: number): void
     ...(lastResponse ? { choices: [{ index: 0, message: { role: 'assistant' as const, content: lastResponse } }] } : {}),
   };
   scope.emit(createEvent(origin(scope), { response, stateDelta: delta }));
+}
+
+/** Ids an interrupt or resume event names (the rest are counted). */
+const IDS_NAMED = 50;
+
+/** @internal Nodes stopped to ask: a `graph.interrupt` event — their ids and node ids, never what they asked. */
+export function emitInterrupt(scope: RunScope, interrupts: readonly Interrupt[], step: number): void {
+  if (!scope.listening) return;
+  const named = interrupts.slice(0, IDS_NAMED);
+  const metadata = JSON.stringify({ stepNumber: step, count: interrupts.length, interruptIds: named.map((each) => each.id), nodeIds: named.map((each) => each.nodeId), timestamp: isoTimestamp() });
+  scope.emit(createEvent(origin(scope), { response: { object: InterruptEventType.Interrupt, done: false }, stateDelta: { [PREGEL_METADATA_KEY]: metadata } }));
+}
+
+/** What a resume did: the ids it decided and those that had expired, a replay, or the refusal. */
+export interface ResumeReport {
+  decided?: readonly string[];
+  expired?: readonly string[];
+  replay?: boolean;
+  refused?: unknown;
+}
+
+/**
+ * @internal A resume, accepted, replayed or refused: a `graph.resume` event and a span event — ids, counts and the
+ * refusal's code, never a decision's value.
+ */
+export function emitResume(scope: RunScope, step: number, report: ResumeReport): void {
+  const code = report.refused === undefined ? undefined : String((report.refused as { code?: unknown })?.code ?? 'RESUME_FAILED');
+  const decided = report.decided ?? [];
+  const attributes: Record<string, string | number | boolean> = { [FaultlineAttribute.InterruptCount]: decided.length, [FaultlineAttribute.InterruptIds]: decided.slice(0, IDS_NAMED).join(',') };
+  if (code !== undefined) attributes[FaultlineAttribute.ResumeRefused] = code;
+  scope.span?.addEvent(TelemetryEvent.Resume, attributes);
+  if (!scope.listening) return;
+  const fields = { stepNumber: step, decidedIds: decided.slice(0, IDS_NAMED), count: decided.length, expiredIds: (report.expired ?? []).slice(0, IDS_NAMED), replay: report.replay === true, refused: code, timestamp: isoTimestamp() };
+  scope.emit(createEvent(origin(scope), { response: { object: InterruptEventType.Resume, done: false }, stateDelta: { [PREGEL_METADATA_KEY]: JSON.stringify(fields) } }));
 }

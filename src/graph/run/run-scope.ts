@@ -29,3 +29,17 @@ export interface RunScope {
   /** True when the run records spans (its telemetry is not `NO_TELEMETRY`): without, no node span is started. */
   traced: boolean;
 }
+
+/**
+ * @internal The signal node contexts carry: the caller's; without one, one that never fires, made only when a node
+ * asks (an `AbortController` costs more than a whole step of a small graph). Shared functions, not closures of each
+ * run: optimized code that calls a run's own closure is thrown away when a full GC collects the run.
+ */
+export function scopeNodeSignal(this: RunScope): AbortSignal {
+  return this.signal ?? (this.idleSignal ??= new AbortController().signal);
+}
+
+/** @internal That signal when it is there already; else `undefined`. */
+export function scopeSignalNow(this: RunScope): AbortSignal | undefined {
+  return this.signal ?? this.idleSignal;
+}

@@ -12,6 +12,7 @@ import { Command } from '../core/command.js';
 import { END, Severity } from '../core/constants.js';
 import type { GraphBranch } from '../core/graph-description.js';
 import type { State } from '../core/state-schema.js';
+import { isNodeInterrupt } from './node-interrupt.js';
 import { failNodeUpdate, type NodeOutcome } from './node-runner.js';
 import type { RunScope } from './run-scope.js';
 
@@ -29,10 +30,13 @@ export interface SettledNode {
   applied: readonly State[];
 }
 
-/** @internal The failed nodes of a step, in trigger order; `undefined` when none failed (the common case allocates nothing). */
+/**
+ * @internal The failed nodes of a step, in trigger order (a node that stopped to ask is not one); `undefined` when
+ * none failed (the common case allocates nothing).
+ */
 export function failuresOf(settled: readonly SettledNode[]): FailedNode[] | undefined {
   let failures: FailedNode[] | undefined;
-  for (const { outcome } of settled) if (!outcome.ok) (failures ??= []).push(outcome);
+  for (const { outcome } of settled) if (!outcome.ok && !isNodeInterrupt(outcome.error)) (failures ??= []).push(outcome);
   return failures;
 }
 

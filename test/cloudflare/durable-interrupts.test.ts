@@ -1,0 +1,153 @@
+// Graph interrupts on Durable Objects, in workerd (miniflare): a user's object runs a refund graph whose node asks a
+// person (interrupt()) over DurableObjectCheckpointer. Every wrong resume is refused with its typed code and changes
+// nothing; 20 identical and 20 conflicting resumes sent through two isolates refund once; and a run interrupted
+// before a restart (the persisted storage stopped and started) resumes through the other isolate: the node re-runs
+// from its start (the counter before interrupt() counts twice), the refund past it runs once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle } from '../conformance/bundle.js';
+import { COMPATIBILITY_DATE, ROOT, requireDist } from '../conformance/dist.js';
+import { startProbe } from './harness.js';
+
+interface Summary {
+  status?: string;
+  code?: string;
+  interrupts?: Array<{ id: string; nodeId: string; value: unknown; expiresAt?: string }>;
+  approved?: boolean;
+  replay?: boolean;
+  refused?: string;
+  name?: string;
+  pendingIds?: string[];
+}
+
+interface Refunds {
+  /** A POST to the object through isolate `front` (1 or 2). */
+  call(front: 1 | 2, path: string, body?: unknown): Promise<Summary>;
+  dispose(): Promise<void>;
+}
+
+let script: Promise<string>;
+let dir: string;
+let probe: Awaited<ReturnType<typeof startProbe>>;
+beforeAll(async () => {
+  requireDist();
+  script = bundle(join(ROOT, 'test/cloudflare/workers/interrupt-objects.mjs')) as Promise<string>;
+  dir = mkdtempSync(join(tmpdir(), 'faultline-interrupts-'));
+  probe = await startProbe();
+});
+afterAll(async () => {
+  await probe?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function deploy(persist: string): Promise<Refunds> {
+  const code = await script;
+  const objects = (own: boolean) => ({ REFUNDS: own ? { className: 'Refunds', useSQLite: true } : { className: 'Refunds', scriptName: 'owner', useSQLite: true } });
+  const common = { modules: true, script: code, compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: [] as string[], bindings: { PROBE: probe.url } };
+  const mf = new Miniflare({
+    durableObjectsPersist: persist,
+    workers: [
+      { ...common, name: 'owner', durableObjects: objects(true) },
+      { ...common, name: 'front1', durableObjects: objects(false) },
+      { ...common, name: 'front2', durableObjects: objects(false) },
+    ],
+  });
+  await mf.ready;
+  const fronts = { 1: await mf.getWorker('front1'), 2: await mf.getWorker('front2') } as unknown as Record<1 | 2, { fetch(url: string, init: RequestInit): Promise<Response> }>;
+  return {
+    call: async (front, path, body = {}) => (await (await fronts[front].fetch(`http://refunds.local${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Summary,
+    dispose: () => mf.dispose(),
+  };
+}
+
+const hits = (what: string) => probe.hits.get(`/node/${what}`) ?? 0;
+
+describe('graph interrupts on Durable Objects', () => {
+  it('refuses every wrong resume with its typed code through either isolate, changing nothing', async () => {
+    probe.hits.clear();
+    const d = await deploy(join(dir, 'refusals'));
+    try {
+      const [question] = (await d.call(1, '/run', { expiresInMs: 60_000 })).interrupts!;
+      const wrong: Array<[unknown, string]> = [
+        [[{ id: 'interrupt-nope', value: { ok: true } }], 'INTERRUPT_NOT_FOUND'],
+        [[{ id: question!.id, value: { ok: 'yes' } }], 'RESUME_PAYLOAD_INVALID'],
+        [[], 'RESUME_INCOMPLETE'],
+        [undefined, 'RESUME_INCOMPLETE'],
+      ];
+      for (const [index, [decisions, code]] of wrong.entries()) {
+        expect(await d.call(index % 2 === 0 ? 1 : 2, '/resume', { decisions })).toMatchObject({ refused: code, pendingIds: [question!.id] });
+      }
+      expect(hits('before')).toBe(1);
+      expect(await d.call(2, '/resume', { decisions: [{ id: question!.id, value: { ok: true } }] })).toMatchObject({ status: 'completed', approved: true });
+      expect(await d.call(1, '/resume', { decisions: [{ id: question!.id, value: { ok: false } }] })).toMatchObject({ refused: 'RESUME_CONFLICT' });
+      expect(await d.call(1, '/resume', { decisions: [{ id: 'interrupt-other', value: 1 }] })).toMatchObject({ refused: 'RUN_NOT_INTERRUPTED' });
+      expect(hits('after')).toBe(1);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+
+  it('refuses a decision after expiresAt with INTERRUPT_EXPIRED, and resumes without one', async () => {
+    probe.hits.clear();
+    const d = await deploy(join(dir, 'expiry'));
+    try {
+      const [question] = (await d.call(1, '/run', { expiresInMs: 300 })).interrupts!;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await d.call(2, '/resume', { decisions: [{ id: question!.id, value: { ok: true } }] })).toMatchObject({ refused: 'INTERRUPT_EXPIRED' });
+      // The node did not catch its expiry: it fails with the typed code.
+      expect(await d.call(1, '/resume', {})).toMatchObject({ status: 'failed', code: 'INTERRUPT_EXPIRED' });
+      expect(hits('after')).toBe(0);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+
+  it('refunds once when 20 identical and 20 conflicting resumes arrive at once through two isolates', async () => {
+    probe.hits.clear();
+    const d = await deploy(join(dir, 'concurrent'));
+    try {
+      const [question] = (await d.call(1, '/run')).interrupts!;
+      const send = (index: number) => d.call(index % 2 === 0 ? 1 : 2, '/resume', { decisions: [{ id: question!.id, value: { ok: index % 4 < 2 } }] }).then((summary) => ({ ok: index % 4 < 2, summary }));
+      const results = await Promise.all(Array.from({ length: 40 }, (_, index) => send(index)));
+      expect(hits('after')).toBe(1);
+      expect(hits('before')).toBe(2);
+      const won = results.find((result) => result.summary.status === 'completed')!;
+      expect(won).toBeDefined();
+      for (const { ok, summary } of results) {
+        if (ok === won.ok) expect(['completed', 'RESUME_IN_PROGRESS']).toContain(summary.code ?? summary.status);
+        else expect(summary.refused).toBe('RESUME_CONFLICT');
+      }
+      expect(await d.call(2, '/resume', { decisions: [{ id: question!.id, value: { ok: won.ok } }] })).toMatchObject({ status: 'completed', approved: won.ok, replay: true });
+      expect(hits('after')).toBe(1);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+
+  it('resumes a run interrupted before a restart through the other isolate: the node re-runs from its start, its refund once', async () => {
+    probe.hits.clear();
+    const persist = join(dir, 'restart');
+    let d = await deploy(persist);
+    let id: string;
+    try {
+      const [question] = (await d.call(1, '/run')).interrupts!;
+      id = question!.id;
+      expect(question).toMatchObject({ nodeId: 'approve', value: { refund: 30 } });
+    } finally {
+      await d.dispose(); // the process stops; the question is kept in the object's storage
+    }
+    d = await deploy(persist);
+    try {
+      expect(await d.call(2, '/resume', { decisions: [{ id, value: { ok: true } }] })).toMatchObject({ status: 'completed', approved: true });
+      expect(hits('before')).toBe(2); // once before the restart, once on resume: what precedes interrupt() runs again
+      expect(hits('after')).toBe(1);
+      expect(await d.call(1, '/resume', { decisions: [{ id, value: { ok: true } }] })).toMatchObject({ status: 'completed', replay: true });
+      expect(hits('after')).toBe(1);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+});
