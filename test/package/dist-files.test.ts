@@ -1,6 +1,6 @@
 // How many files of dist/ each entry makes Node read, parse and link at import: each costs ~0.7 ms of a cold start
 // whatever its size (issue 17 measured `import('faultline/a2a')` at 1.08–1.20× @a2a-js/sdk/client's with one file per
-// source module, 68 files, and 0.5–0.7× with shared chunks). rollup.config.mjs merges chunks under 20 kB into the ones
+// source module, 68 files, and 0.5–0.7× with shared chunks). rollup.config.mjs merges chunks under 30 kB into the ones
 // that use them; these bounds fail when the build goes back to many small files.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
