@@ -7,7 +7,7 @@ import * as Tools from '../../src/tools/index.js';
 
 type FailureClass = (new (message?: string) => Error) & { defaultSuggestion: string; name: string };
 
-const classes = Object.values(Tools).filter(
+const classes = (Object.values(Tools) as unknown[]).filter(
   (value): value is FailureClass => typeof value === 'function' && typeof (value as { defaultSuggestion?: unknown }).defaultSuggestion === 'string',
 );
 
