@@ -22,9 +22,6 @@ const agent = new AgentBuilder('demo-agent')
   .toolLogger((record) => developerLog.push(record))
   .build();
 agent.on('retry', (event) => console.log(dim(`   ↻ ${event.source} retry after attempt ${event.attempt}: waiting ${event.delayMs} ms${event.fallbackTo ? ` (falling back to ${event.fallbackTo})` : ''}`)));
-agent.on('tool-error', (event) => {
-  if (event.outcome === 'crash') console.log(dim(`   developer sees the real crash: ${event.cause?.name}: ${event.cause?.message}`));
-});
 
 console.log(bold(`\n== The agent loop on ${real ? `a real endpoint (${model.name})` : 'the built-in scripted model (offline)'} ==`));
 console.log(`user: ${DEMO_QUESTION}`);
@@ -51,7 +48,12 @@ try {
   console.log(`collectAgentRun rejected with the terminal error: ${error.name} (${error.reason}): ${error.message}`);
 }
 
-console.log(dim(`\n${developerLog.length} developer log records were kept (crashes carry the stack; arguments are redacted).`));
+console.log(bold(`\n== The developer's layer: ${developerLog.length} tool log records (kept as data by toolLogger; arguments redacted) ==`));
+for (const record of developerLog) {
+  const said = record.error && !record.message.includes(record.error.message) ? ` — ${record.error.name}: ${short(record.error.message, 160)}` : '';
+  const error = `${said}${record.error?.stack ? dim(' (stack kept)') : ''}`;
+  console.log(`${record.level === 'error' ? red(record.level.padEnd(5)) : dim(record.level.padEnd(5))} ${record.event} ${bold(record.toolName)} ${dim(record.callId)}: ${short(record.message, 200)}${error}`);
+}
 
 async function print(stream) {
   let text = '';
@@ -76,6 +78,8 @@ async function print(stream) {
         break;
       case 'tool-result':
         console.log(`\n${dim(item.callId)} ${bold(item.toolName)} → ${item.ok ? 'ok' : red(item.outcome)} after ${item.attempts} attempt(s); the model receives:\n   ${short(item.content)}`);
+        // The same failure on the developer's side: the real error behind what the model was told (redacted).
+        if (item.outcome === 'crash' && item.cause) console.log(dim(`   the developer sees the real crash: ${item.cause.name}: ${short(String(item.cause.message), 200)}`));
         break;
       case 'error':
         flush();

@@ -17,8 +17,9 @@ import type { GraphOutcome, GraphResumeOptions, GraphRunOptions, StartMode } fro
 import type { State, StateUpdate } from './core/state-schema.js';
 
 /** A run's settings from its options (one literal, so every run's settings share one hidden class). */
-function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle, child: boolean): GraphRunSettings {
+function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId: string, telemetry: Telemetry, span: SpanHandle, child: boolean, stateHint?: string): GraphRunSettings {
   return {
+    stateHint,
     signal: options.signal,
     emit: options.onEvent,
     invocationId,
@@ -116,14 +117,17 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
     return this.start({}, { ...options, runId }, 'resume');
   }
 
-  /** @internal A run from `mode`'s starting point (see `StartMode`); `child`: a subgraph's run, under its parent's claim. */
-  start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child = false): Promise<GraphOutcome<S>> {
+  /**
+   * @internal A run from `mode`'s starting point (see `StartMode`); `child`: a subgraph's run, under its parent's claim;
+   * `stateHint`: how to give the first state, said if a typed state refuses the one given.
+   */
+  start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child = false, stateHint?: string): Promise<GraphOutcome<S>> {
     const problems = optionProblems(options, child);
     if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
     const invocationId = options.invocationId ?? createId('invocation');
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     const span = graphRunSpan(telemetry, options.workflowName, options.parentSpan, options.runId ?? invocationId);
-    const outcome = new GraphRun(this.parts, runSettings(options, invocationId, telemetry, span, child)).start(input, mode) as Promise<GraphOutcome<S>>;
+    const outcome = new GraphRun(this.parts, runSettings(options, invocationId, telemetry, span, child, stateHint)).start(input, mode) as Promise<GraphOutcome<S>>;
     return outcome.then(
       (done) => {
         endGraphRunSpan(span, done);

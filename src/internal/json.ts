@@ -7,16 +7,26 @@ export function isForbiddenKey(key: string): boolean {
   return FORBIDDEN_KEYS.has(key);
 }
 
-/** True for `{}`-style objects (plain or null-prototype), false for arrays, class instances and primitives. */
+/**
+ * True for `{}`-style objects (plain or null-prototype) from any realm — an iframe's, a worker's, a `vm` context's
+ * `{}` has that realm's `Object.prototype` — and false for arrays, class instances and primitives.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   try {
     if (Array.isArray(value)) return false;
     const prototype = Object.getPrototypeOf(value);
-    return prototype === Object.prototype || prototype === null;
+    return prototype === Object.prototype || prototype === null || isRealmObjectPrototype(prototype);
   } catch {
     return false; // a revoked or trapping Proxy is not plain data
   }
+}
+
+/** Another realm's `Object.prototype`: the root of its chain, its own `constructor` that realm's `Object`. */
+function isRealmObjectPrototype(prototype: object): boolean {
+  if (Object.getPrototypeOf(prototype) !== null) return false;
+  const constructor = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value as unknown;
+  return typeof constructor === 'function' && constructor.name === 'Object' && (constructor as { prototype?: unknown }).prototype === prototype;
 }
 
 /** `JSON.stringify` that returns `undefined` instead of throwing (cycles, BigInt, throwing `toJSON`). */

@@ -48,7 +48,12 @@ export interface RunnerRunOptions {
   message: string | ChatMessage;
   /** Cancels the run; the stream still ends with its `runner.completion`. */
   signal?: AbortSignal | undefined;
-  /** Initial state for a graph agent (instead of `{user_input, messages}`). */
+  /**
+   * A graph agent's first state. Without it the graph starts from `{ user_input, messages }` built from the message
+   * and the session's history — which a typed graph (`stateSchema(...)`) refuses unless its schema has those keys
+   * (`STATE_INVALID`, saying to pass this). Ignored by LLM agents.
+   * @example `runner.run({ userId: 'u1', sessionId: 's1', message: 'Ship order 42', state: { order_id: '42', log: [] } })`
+   */
   state?: Record<string, unknown> | undefined;
   requestId?: string | undefined;
   /** The run's invocation id (its own events carry it; child agents' events carry theirs). @default a new `invocation-<uuid>` */

@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from './msw.js';
 import { keepAliveAfter } from './keep-alive.js';
 import { sseText } from './openai-stream.js';
 

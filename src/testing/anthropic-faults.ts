@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { http, HttpResponse, type HttpHandler } from './msw.js';
 import { errorReply, messageReply, streamedReply, type AnthropicReply, type AnswerIds } from './anthropic-stream.js';
 
 /**

@@ -1,4 +1,4 @@
-import { http, HttpResponse, delay, type HttpHandler } from 'msw';
+import { delay, http, HttpResponse, type HttpHandler } from './msw.js';
 import { chunk, sseResponse, textEvents, toolCallEvents } from './openai-stream.js';
 
 /**

@@ -1,4 +1,4 @@
-import { HttpResponse } from 'msw';
+import { HttpResponse } from './msw.js';
 
 /**
  * @internal A 200 `text/event-stream` answer: `first` (if any), then a `: keep-alive` comment 20 ms after each read of

@@ -18,8 +18,11 @@ export class InputValidationError extends ToolFailure {
   private readonly [symbol] = true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The arguments for this tool were invalid.';
-  /** The suggestion used when none is given. */
-  static readonly defaultSuggestion = "Fix the fields listed in the error so they match the tool's parameter schema, then call the tool again.";
+  /**
+   * The suggestion used when none is given: true of every invalid-argument failure, a hand-thrown one that names no
+   * field included (`runTool`'s own, which lists the bad fields, says so in its own suggestion).
+   */
+  static readonly defaultSuggestion = "The same arguments will be refused again: change them as the message says (the tool's parameter schema lists what it accepts) before calling the tool again.";
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('InputValidationError', message ?? InputValidationError.defaultMessage, standardOptions(options, { suggestion: InputValidationError.defaultSuggestion, retryable: false }));

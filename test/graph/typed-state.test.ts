@@ -14,6 +14,7 @@ import {
   messagesStateSchema,
   reducers,
   START,
+  createGraphAgent,
   STATE_INVALID,
   StateGraph,
   StateSchema,
@@ -23,6 +24,7 @@ import {
   type NodeFunction,
   type State,
 } from '../../src/graph/index.js';
+import { completionState, isRunnerCompletion, Runner } from '../../src/runner/index.js';
 import type { StandardSchemaV1 } from '../../src/tools/index.js';
 
 const Order = z.object({
@@ -126,6 +128,24 @@ describe('stateSchema(zod object, fields): typed state and updates', () => {
     expect(ran).toBe(0);
     const wrong = await compiled.run({ order_id: 7, status: 'sold_out' } as never);
     expect(wrong.status === 'failed' && wrong.error.problems.length).toBe(2);
+  });
+
+  it('under the Runner, a refused first state built from the message says how to pass the graph’s own; a given state runs', async () => {
+    const compiled = new StateGraph(schema).addNode('lookup', () => ({ status: 'in_stock' as const })).setEntryPoint('lookup').setFinishPoint('lookup').compile();
+    const runner = new Runner({ appName: 'shop', agent: createGraphAgent('orders', compiled) });
+    const completionOf = async (state?: Record<string, unknown>) => {
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'Order 42', ...(state ? { state } : {}) })) if (isRunnerCompletion(event)) return event;
+      return undefined;
+    };
+    const refused = await completionOf();
+    expect(refused?.response.error?.code).toBe(STATE_INVALID);
+    expect(refused?.response.error?.message).toMatch(/order_id: .*pass it as runner\.run\(\{ userId, sessionId, message, state \}\) or build it with createGraphAgent\(name, graph, \{ input: \(invocation\) => state \}\)$/);
+    const ran = await completionOf({ order_id: '42', log: [] });
+    expect(ran?.response.error).toBeUndefined();
+    expect(completionState(ran)?.status).toBe('in_stock');
+    // A state the caller gave is their own: its refusal names the issues without the hint.
+    const given = await completionOf({ order_id: 42, log: [] });
+    expect(given?.response.error?.message).not.toContain('runner.run(');
   });
 
   it('starts from the schema output (zod defaults) and keeps keys the schema does not know (a collector’s records)', async () => {

@@ -45,7 +45,9 @@ async function keptOf(file: string): Promise<string> {
 }
 
 describe('dist/ has nothing at module scope a bundler must keep', () => {
-  const files = builtFiles(DIST);
+  // faultline/testing loads its optional peer msw with a top-level await (so a missing msw is a ConfigError naming it):
+  // it is for test suites, never an app bundle. Its file holds nothing else, so nothing an app imports is exempt.
+  const files = builtFiles(DIST).filter((file) => relative(DIST, file) !== join('testing', 'index.js'));
 
   it('finds the built entries and chunks (the check is not vacuous)', () => {
     expect(files.some((file) => file.endsWith(join('a2a', 'index.js')))).toBe(true);

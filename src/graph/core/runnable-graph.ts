@@ -101,5 +101,5 @@ export type StartMode = 'run' | 'resume' | 'any';
 
 /** @internal What a graph agent and a subgraph node need of a compiled graph: a run from `mode`'s starting point. */
 export interface RunnableGraph {
-  start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child?: boolean): Promise<GraphOutcome>;
+  start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child?: boolean, stateHint?: string): Promise<GraphOutcome>;
 }

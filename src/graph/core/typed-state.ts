@@ -98,9 +98,9 @@ export function fieldProblems(name: string, definition: unknown): string[] {
 /**
  * @internal The state a run starts from (`subject`: a fresh run's first state, or a resumed checkpoint's), checked by the schema's validator: the validator's output over `state`
  * (keys the validator does not know — an execution-error field — are kept), or a `STATE_INVALID` error naming each
- * issue (paths and messages only, never the values).
+ * issue (paths and messages only, never the values); `hint` says how to give the state where the caller did not.
  */
-export async function checkInitialState(validator: StandardSchemaV1, state: State, subject = "the run's first state", step = 0): Promise<{ ok: true; state: State } | { ok: false; error: WorkflowError }> {
+export async function checkInitialState(validator: StandardSchemaV1, state: State, subject = "the run's first state", step = 0, hint?: string): Promise<{ ok: true; state: State } | { ok: false; error: WorkflowError }> {
   let result: StandardSchemaV1.Result<unknown>;
   try {
     result = await validator['~standard'].validate(state);
@@ -110,7 +110,7 @@ export async function checkInitialState(validator: StandardSchemaV1, state: Stat
   if (result.issues) {
     const problems = result.issues.slice(0, 50).map((issue) => `${formatPath(issue.path)}: ${truncate(issue.message, 200)}`);
     const more = result.issues.length > problems.length ? ` (and ${result.issues.length - problems.length} more)` : '';
-    return { ok: false, error: new WorkflowError(`${subject} does not match the state schema: ${problems.join('; ')}${more}`, { code: STATE_INVALID, stepNumber: step, problems }) };
+    return { ok: false, error: new WorkflowError(`${subject} does not match the state schema: ${problems.join('; ')}${more}${hint ? `. ${hint}` : ''}`, { code: STATE_INVALID, stepNumber: step, problems }) };
   }
   return { ok: true, state: isPlainObject(result.value) ? { ...state, ...result.value } : state };
 }

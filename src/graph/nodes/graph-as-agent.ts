@@ -38,6 +38,10 @@ export interface GraphAgentOptions {
   telemetry?: Telemetry | undefined;
 }
 
+/** Said when a typed graph refuses the first state built from the message: how the Runner's caller gives its own. */
+const RUNNER_STATE_HINT =
+  "Under the Runner a graph's first state is { user_input, messages } built from the message unless given: pass it as runner.run({ userId, sessionId, message, state }) or build it with createGraphAgent(name, graph, { input: (invocation) => state })";
+
 function defaultInput(invocation: Invocation): State {
   if (invocation.state) return invocation.state;
   const messages: ChatMessage[] = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
@@ -84,7 +88,7 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
         workflowName: name,
       };
       graph
-        .start(input, runOptions, mode, inherited !== undefined)
+        .start(input, runOptions, mode, inherited !== undefined, options.input === undefined && !invocation.state ? RUNNER_STATE_HINT : undefined)
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));

@@ -45,6 +45,8 @@ export interface GraphRunSettings {
   runId?: string | undefined;
   /** How the run claims its checkpoint (see `run-lease.ts`). */
   lease: LeaseSettings;
+  /** How to give the first state, said when a typed state refuses one the caller did not build (a graph agent's default). */
+  stateHint?: string | undefined;
   /** A resume's decisions, as given (`undefined`: none). */
   decisions: unknown;
   telemetry: Telemetry;
@@ -165,7 +167,7 @@ export class GraphRun {
     } catch (error) {
       return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }), 0);
     }
-    const checked = this.parts.schema.validator && (await checkInitialState(this.parts.schema.validator, state)); // a typed state's schema
+    const checked = this.parts.schema.validator && (await checkInitialState(this.parts.schema.validator, state, undefined, 0, this.settings.stateHint)); // a typed state's schema
     if (checked && !checked.ok) return this.fail(state, [], 0, checked.error, 0);
     if (checked) state = checked.state;
     const pending = [...this.parts.entries];
