@@ -1,11 +1,20 @@
 import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
 import type { AgentRunItem } from './types.js';
 
 type ToolResultItem = Extract<AgentRunItem, { type: 'tool-result' }>;
 
-/** A completed run, collected from its stream. */
+/** A completed run, collected from its stream: `finished`, or `interrupted` (it waits on `interrupts`). */
 export interface AgentRunResult<Output = unknown> {
+  /** `finished`: the run ended with its answer. `interrupted`: it stopped to ask; resume it with `agent.resume(runId, …)`. */
+  status: 'finished' | 'interrupted';
+  /** What an interrupted run waits on (empty when finished). */
+  interrupts: Interrupt[];
+  /** The run's id, when it stopped to ask (what `agent.resume` takes). */
+  runId?: string;
+  /** A resume sent again: this is the first one's outcome. */
+  replay?: true;
   /** The final answer's text. */
   text: string;
   /** With the run's `output` schema: the final answer, decoded and validated. */
@@ -22,8 +31,9 @@ export interface AgentRunResult<Output = unknown> {
 }
 
 /**
- * Reads a run to its end. Resolves with the final result, or rejects with the terminal error (the exact abort
- * reason for a cancelled run); recoverable errors are listed in `errors`.
+ * Reads a run to its end. Resolves with the final result — `status: 'finished'`, or `status: 'interrupted'` with the
+ * `interrupts` it waits on and its `runId` (a typed outcome, not a failure) — or rejects with the terminal error (the
+ * exact abort reason for a cancelled run; a refused resume's `ResumeError`); recoverable errors are listed in `errors`.
  *
  * @example
  * ```ts
@@ -33,6 +43,8 @@ export interface AgentRunResult<Output = unknown> {
 export async function collectAgentRun<Output = unknown>(stream: ReadableStream<AgentRunItem>): Promise<AgentRunResult<Output>> {
   const toolResults: ToolResultItem[] = [];
   const errors: unknown[] = [];
+  const messages: ChatMessage[] = [];
+  let text = '';
   const reader = stream.getReader();
   let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
   try {
@@ -42,12 +54,21 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
       if (done) break;
       if (ending) continue;
       if (value.type === 'tool-result') toolResults.push(value);
+      else if (value.type === 'message') {
+        messages.push(value.message);
+        text = value.message.content ?? '';
+      } else if (value.type === 'interrupted') {
+        const result: AgentRunResult<Output> = { status: 'interrupted', interrupts: value.interrupts, runId: value.runId, text, finishReason: 'tool_calls', iterations: value.iteration, usage: value.usage, messages, toolResults, errors };
+        if (value.replay) result.replay = true;
+        ending = { result };
+      }
       else if (value.type === 'error') {
         if (value.terminal) ending = { error: value.error };
         else errors.push(value.error);
       } else if (value.type === 'finish') {
-        const result: AgentRunResult<Output> = { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
+        const result: AgentRunResult<Output> = { status: 'finished', interrupts: [], text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
         if ('output' in value) result.output = value.output as Output;
+        if (value.replay) result.replay = true;
         ending = { result };
       }
     }
