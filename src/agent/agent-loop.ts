@@ -2,7 +2,8 @@
  * The function-invoking loop (RAF's FunctionInvokingChatClient, seed-systems §6.3, decisions.md points 10–11):
  * call the model; if it asks for tools, run every call of the round concurrently through `runToolCall` (each result
  * reported as its tool ends), append the assistant message and one tool message per call in call order, and loop;
- * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`).
+ * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`), or
+ * when a call needs a person's approval (`approval-gate.ts`: the run ends `interrupted`; `agent-resume.ts` goes on).
  *
  * Every tool call gets exactly one tool message — synthetic when it could not finish — so the transcript is always a
  * valid next request. Every failure becomes an item: recoverable ones as the run goes on, at most one terminal one
@@ -68,10 +69,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     let usage: Usage = resumed?.usage ?? { ...ZERO_USAGE };
     let modelSpan: SpanHandle | undefined;
     const hooks = requestHooks(context, queue, () => iteration, () => modelSpan);
-    const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
-      const batch = queue.length > 0 ? [...queue.splice(0), ...items] : items;
-      return batch;
-    };
+    const take = (items: AgentRunItem[] = []): AgentRunItem[] => (queue.length > 0 ? [...queue.splice(0), ...items] : items);
 
     const save = async (): Promise<void> => {
       if (context.sessionId === undefined) return;

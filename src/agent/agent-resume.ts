@@ -102,7 +102,8 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     if (!written) continue; // another resume wrote first: read again (a replay, a conflict, or a new stop)
     claimed(key);
     safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: run.size, denied: denied.length, expired: checked.expired.length, replay: false }));
-    context.span.addEvent('faultline.agent.resume', { 'faultline.resume.approved': run.size, 'faultline.resume.denied': denied.length, 'faultline.resume.expired': checked.expired.length });
+    const decided = record.interrupts.map((each) => each.id);
+    context.span.addEvent('faultline.resume', { 'faultline.interrupt.count': decided.length, 'faultline.interrupt.ids': decided.slice(0, 50).join(',') });
     return begin(context, handle, run, fresh);
   }
   throw new ResumeError(`Run ${preview(runId, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });

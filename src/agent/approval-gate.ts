@@ -78,7 +78,7 @@ export async function* gatedTools(
   if (saved !== undefined) return { error: saved };
   const interrupts = pending.slice(0, 50).map((each) => ({ id: each.id, toolCallId: each.toolCallId, toolName: each.toolName, expiresAt: each.expiresAt }));
   safeEmit(context, queue, 'interrupt', () => ({ runId, agent: settings.name, iteration, count: pending.length, interrupts }));
-  context.span.addEvent('faultline.agent.interrupt', { 'faultline.interrupt.count': pending.length, 'faultline.interrupt.tools': [...new Set(pending.map((each) => each.toolName as string))].join(',') });
+  context.span.addEvent('faultline.interrupt', { 'faultline.interrupt.count': pending.length, 'faultline.interrupt.ids': interrupts.map((each) => each.id).join(',') });
   return { interrupted: { type: 'interrupted', runId, iteration, interrupts: pending, usage } };
 }
 

@@ -8,7 +8,7 @@ import { cloneResponseError, type ResponseError } from '../errors/response-error
 import { createId } from '../internal/ids.js';
 import { mergeStateDelta, withoutMetadata, type StateDelta } from './state-delta.js';
 import { ObjectType } from './constants.js';
-import { createEvent, isTerminalError, type EventChoice, type EventOrigin, type RunEvent } from './event.js';
+import { createEvent, isTerminalError, type EventChoice, type EventOrigin, type EventResponse, type RunEvent } from './event.js';
 
 function hasAssistantContent(choices: readonly EventChoice[] | undefined): boolean {
   return (choices ?? []).some((choice) => choice.message?.role === 'assistant' && choice.message.content !== '');
@@ -31,6 +31,7 @@ export class CompletionTracker {
   private finalChoices: EventChoice[] | undefined;
   private fallbackChoices: EventChoice[] | undefined;
   private graphCompletionSeen = false;
+  private interrupts: EventResponse['interrupts'];
   /** The error the last complete response carried (a later successful one clears it). */
   finalError: ResponseError | undefined;
   /** Whether that last response was itself terminal (then the completion does not repeat it). */
@@ -41,6 +42,11 @@ export class CompletionTracker {
   capture(event: RunEvent): void {
     const response = event.response;
     const own = this.rootInvocationId === undefined || event.invocationId === this.rootInvocationId;
+    if (own && response?.interrupts !== undefined && response.done) {
+      this.interrupts = response.interrupts; // an interrupted run: its state as it stopped, and what it waits on
+      this.finalStateDelta = withoutMetadata(event.stateDelta);
+      return;
+    }
     if (own && response?.object === ObjectType.GraphExecution && response.done) {
       this.finalStateDelta = withoutMetadata(event.stateDelta);
       this.finalChoices = response.choices;
@@ -68,6 +74,7 @@ export class CompletionTracker {
       partial: false,
     };
     if (this.finalError && !this.sawTerminalError) response.error = cloneResponseError(this.finalError);
+    if (this.interrupts) response.interrupts = this.interrupts.map((each) => ({ ...each }));
     let stateDelta: StateDelta | undefined;
     if (this.finalStateDelta && Object.keys(this.finalStateDelta).length > 0) {
       stateDelta = { ...this.finalStateDelta };

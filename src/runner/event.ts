@@ -1,6 +1,7 @@
 import type { ToolCall, Usage } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
@@ -28,6 +29,11 @@ export interface EventResponse {
   choices?: EventChoice[];
   usage?: Usage;
   model?: string;
+  /**
+   * The questions a run stopped on, on the event that ends an interrupted run and on its `runner.completion`: the
+   * run is not failed, it waits (resume it with a decision for each).
+   */
+  interrupts?: Interrupt[];
 }
 
 /**

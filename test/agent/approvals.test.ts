@@ -282,3 +282,18 @@ describe('secrets', () => {
     expect(text).not.toContain(SECRET);
   });
 });
+
+describe('under the Runner', () => {
+  it('ends with a completion carrying the interrupts, not an error', async () => {
+    const { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent } = await import('../../src/runner/index.js');
+    const runs: Array<Record<string, unknown>> = [];
+    const { agent } = agentWith([REFUND_AND_LOOKUP], runs);
+    const events = [];
+    for await (const event of new Runner({ appName: 'shop', agent: toRunnableAgent(agent) }).run({ userId: 'u', sessionId: 's', message: 'Refund order 42' })) events.push(event);
+    const completion = events.find(isRunnerCompletion)!;
+    expect(events.filter(isTerminalError)).toEqual([]);
+    expect(completion.response.error).toBeUndefined();
+    expect(completion.response.interrupts).toEqual([expect.objectContaining({ kind: 'approval', toolCallId: 'call_refund', toolName: 'refund' })]);
+    expect(runs).toEqual([]);
+  });
+});
