@@ -6,7 +6,7 @@
 import { AgentError } from '../errors/agent-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isPlainObject } from '../internal/json.js';
-import type { AgentRunState, RunStateStore } from '../interrupts/run-state-store.js';
+import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
 import { errorJSON } from './agent-events.js';
 import type { AgentRunItem } from './types.js';
 
@@ -58,13 +58,14 @@ export function replayOf(outcome: Record<string, unknown>): AgentRunItem {
 }
 
 /** Runs live in this process, per store: a retried resume of one of them waits for it instead of taking it over. */
-let live: WeakMap<RunStateStore, Map<string, Promise<void>>> | undefined;
+let live: WeakMap<object, Map<string, Promise<void>>> | undefined;
 
 /** Marks `runId` live on `store` until the returned function is called. */
 export function markLive(store: RunStateStore, runId: string): () => void {
   live ??= new WeakMap();
-  let runs = live.get(store);
-  if (runs === undefined) live.set(store, (runs = new Map()));
+  const scope = store[RUN_STATE_SCOPE] ?? store;
+  let runs = live.get(scope);
+  if (runs === undefined) live.set(scope, (runs = new Map()));
   let release = (): void => {};
   const ended = new Promise<void>((resolve) => (release = resolve));
   runs.set(runId, ended);
@@ -77,5 +78,5 @@ export function markLive(store: RunStateStore, runId: string): () => void {
 
 /** The end of `runId`'s live run in this process, if one is live. */
 export function liveRun(store: RunStateStore, runId: string): Promise<void> | undefined {
-  return live?.get(store)?.get(runId);
+  return live?.get(store[RUN_STATE_SCOPE] ?? store)?.get(runId);
 }

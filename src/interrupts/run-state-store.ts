@@ -7,6 +7,13 @@ import type { ChatMessage, ToolCall, Usage } from '../chat/core/types.js';
 import type { Interrupt } from './interrupt.js';
 
 /**
+ * @internal Where a store's runs are live: every store over the same storage (a Durable Object's, one per instance of
+ * the object) shares it, so a resume arriving through another store object of the same instance waits for the live
+ * run instead of taking it over. The store itself by default.
+ */
+export const RUN_STATE_SCOPE = Symbol.for('faultline.agent.runStateScope');
+
+/**
  * How far one approved call of a resumed run got: `started` is written (a compare-and-swap) before its tool runs,
  * `done` with the tool message after. A `started` mark without `done` means the process stopped in between: the call
  * may have run, and it is never run again.
@@ -104,4 +111,6 @@ export interface RunStateStore {
   delete(runId: string): Promise<void>;
   /** Only this process writes the store: a resume not live here is taken over at once. */
   readonly exclusive?: boolean | undefined;
+  /** @internal See {@link RUN_STATE_SCOPE}. */
+  readonly [RUN_STATE_SCOPE]?: object;
 }
