@@ -8,7 +8,7 @@ import type { ChatMessage } from '../chat/core/types.js';
 import { ResumeCode, ResumeError } from '../errors/resume-error.js';
 import { approvalDenied, approvalExpired } from '../interrupts/approval-answers.js';
 import { argumentsKey } from '../interrupts/arguments-key.js';
-import { checkDecisions } from '../interrupts/check-decisions.js';
+import { checkDecisionsWith } from '../interrupts/check-decisions.js';
 import { executionUnknown } from '../interrupts/execution-unknown.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
@@ -72,7 +72,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
       if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(runId, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
       throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
     }
-    const checked = checkDecisions(runId, record.interrupts, given, Date.now());
+    const checked = checkDecisionsWith(runId, record.interrupts, given, Date.now(), () => []); // approvals carry no value to check
     const run = new Set<string>();
     const fresh = new Map<string, { outcome: 'denied' | 'expired'; content: string; item: AgentRunItem }>();
     const denied: string[] = [];
