@@ -148,6 +148,39 @@ describe('a tool that needs approval', () => {
   });
 });
 
+describe('a run with a session', () => {
+  it('appends its whole turn to the session once, when the resumed run ends — never the half-answered round', async () => {
+    const { InMemorySessionStore } = await import('../../src/agent/index.js');
+    const sessions = new InMemorySessionStore();
+    const runs: Array<Record<string, unknown>> = [];
+    const model = createScriptedChatClient([REFUND_AND_LOOKUP, { text: 'Refunded.' }, { text: 'Anything else?' }]);
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs), lookup]).sessionStore(sessions).toolLogger(false).build();
+    const first = await collectAgentRun(agent.run('Refund order 42', { session: 'user-7' }));
+    expect(await sessions.load('user-7')).toEqual([]);
+    await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
+    const kept = await sessions.load('user-7');
+    expectValidTranscript(kept);
+    expect(kept.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    await collectAgentRun(agent.run('Thanks', { session: 'user-7' }));
+    expect(model.requests[2]!.messages.filter((message) => message.role !== 'system').map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+  });
+
+  it('replays a resume whose run stopped again with that stop, its new interrupts included', async () => {
+    const runs: Array<Record<string, unknown>> = [];
+    const secondRound: ScriptedTurn = { toolCalls: [{ id: 'call_more', name: 'refund', arguments: { orderId: '43', amount: 5 } }] };
+    const { agent } = agentWith([REFUND_AND_LOOKUP, secondRound, { text: 'done' }], runs);
+    const first = await collectAgentRun(agent.run('Refund 42 and 43'));
+    const decisions = [{ id: first.interrupts[0]!.id, approved: true as const }];
+    const second = await collectAgentRun(agent.resume(first.runId!, decisions));
+    expect(second).toMatchObject({ status: 'interrupted', runId: first.runId, interrupts: [{ toolCallId: 'call_more' }] });
+    const replayed = await collectAgentRun(agent.resume(first.runId!, decisions));
+    expect(replayed).toMatchObject({ status: 'interrupted', replay: true, interrupts: second.interrupts });
+    const third = await collectAgentRun(agent.resume(first.runId!, [{ id: second.interrupts[0]!.id, approved: true }]));
+    expect(third.text).toBe('done');
+    expect(runs).toEqual([{ orderId: '42', amount: 30 }, { orderId: '43', amount: 5 }]);
+  });
+});
+
 describe('a wrong resume', () => {
   async function interrupted(store?: RunStateStore) {
     const runs: Array<Record<string, unknown>> = [];
