@@ -13,6 +13,7 @@ import { executionUnknown } from '../interrupts/execution-unknown.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isPlainObject, preview } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
 import { findTool, shownToolName } from '../tools/tool-call-name.js';
 import { safeEmit } from './agent-events.js';
@@ -33,7 +34,10 @@ export function resumeStart(runId: string, given: unknown): ResumeStart & { key?
       try {
         return await claim(context, runId, given, (key) => (start.key = key));
       } catch (error) {
-        if (ResumeError.isInstance(error)) safeEmit(context, context.queue, 'resume-refused', () => ({ runId, agent: context.settings.name, code: error.code }));
+        if (ResumeError.isInstance(error)) {
+          redactRefusal(error, context.settings.secrets);
+          safeEmit(context, context.queue, 'resume-refused', () => ({ runId, agent: context.settings.name, code: error.code }));
+        }
         throw error;
       }
     },
@@ -223,6 +227,18 @@ async function recordOutcome(handle: RunStateHandle, key: string, item: AgentRun
     });
   } catch {
     // The outcome is the stream's own last item either way; only a later replay misses it (and goes on from the record).
+  }
+}
+
+/** A refusal may quote what the caller sent (bounded): the agent's secrets never leave in its message or fields. */
+function redactRefusal(error: ResumeError, secrets: readonly string[]): void {
+  for (const key of Object.getOwnPropertyNames(error)) {
+    const value: unknown = (error as unknown as Record<string, unknown>)[key];
+    let clean: unknown;
+    if (typeof value === 'string') clean = redactText(value, secrets);
+    else if (Array.isArray(value) && value.every((each) => typeof each === 'string')) clean = Object.freeze(value.map((each: string) => redactText(each, secrets)));
+    else continue;
+    Object.defineProperty(error, key, { value: clean, writable: true, configurable: true, enumerable: Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false });
   }
 }
 

@@ -309,8 +309,11 @@ describe('secrets', () => {
     for (const name of ['interrupt', 'resume', 'resume-refused', 'error', 'execution-unknown'] as const) agent.on(name, (event: unknown) => seen.push(event));
     const first = await collectAgentRun(agent.run('Refund'));
     const refused = await collectAgentRun(agent.resume(first.runId!, [{ id: 'x', approved: false, reason: SECRET }])).catch((error: unknown) => error);
+    const quoted = await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: SECRET as never }])).catch((error: unknown) => error);
+    const listed = await collectAgentRun(agent.resume(first.runId!, [SECRET as never])).catch((error: unknown) => error);
+    expect([ResumeError.isInstance(quoted), ResumeError.isInstance(listed)]).toEqual([true, true]);
     await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: false, reason: SECRET }]));
-    const text = JSON.stringify([seen, refused, (refused as Error).message]);
+    const text = JSON.stringify([seen, refused, (refused as Error).message, (quoted as Error).message, (listed as Error).message, quoted, listed]);
     expect(seen.length).toBeGreaterThan(1);
     expect(text).not.toContain(SECRET);
   });

@@ -88,6 +88,10 @@ describe('tool approvals on Durable Objects', () => {
       expect(await d.call(1, '/resume', { runId, decisions: [{ id, approved: true }] })).toMatchObject({ status: 'finished', text: 'ok,ok', replay: true });
       expect(await d.call(1, '/resume', { runId, decisions: [{ id, approved: false }] })).toMatchObject({ refused: 'RESUME_CONFLICT', status: 409 });
       expect(refunds()).toBe(1);
+      const other = await d.call(2, '/run');
+      expect(await d.call(1, '/tamper', { runId: other.runId })).toEqual({ written: true });
+      expect(await d.call(2, '/resume', { runId: other.runId, decisions: [{ id: other.interrupts![0]!.id, approved: true }] })).toMatchObject({ refused: 'APPROVAL_ARGUMENTS_CHANGED', status: 409 });
+      expect(refunds()).toBe(1);
     } finally {
       await d.dispose();
     }

@@ -5,6 +5,7 @@
 // types it got (`ok` for a success), so the test reads what the model saw.
 //   POST /run      { expiresInMs? }            a run: its summary (status, runId, interrupts)
 //   POST /resume   { runId, decisions }        a resume: its summary, or the refusal's { refused: code, pendingIds }
+//   POST /tamper   { runId }                   changes the stored call's arguments (as a store edited by hand would)
 //   POST /crash    { runId, decisions }        plants what a process that died mid-execution leaves: the resume
 //                                              claimed, the approved call marked started, no result
 import * as F from '../../../dist/index.js';
@@ -67,6 +68,12 @@ export class Approvals {
     const body = request.method === 'POST' ? await request.json() : {};
     if (url.pathname === '/run') return Response.json(await summary(agent(this.env, this.storage, body.expiresInMs).run('Refund order 42')));
     if (url.pathname === '/resume') return Response.json(await summary(agent(this.env, this.storage).resume(body.runId, body.decisions)));
+    if (url.pathname === '/tamper') {
+      const store = new CF.DurableObjectRunStateStore(this.storage);
+      const record = await store.get(body.runId);
+      record.round.calls[0].arguments = JSON.stringify({ orderId: '42', amount: 3000 });
+      return Response.json({ written: await store.put({ ...record, revision: record.revision + 1 }) });
+    }
     if (url.pathname === '/crash') {
       const store = new CF.DurableObjectRunStateStore(this.storage);
       const record = await store.get(body.runId);
