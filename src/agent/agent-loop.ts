@@ -257,7 +257,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       }
 
       const cut = cutByOutputLimit(finishReason);
-      const failure = settings.approvals && !cut ? yield* gatedTools(context, calls, iteration, conversation, added, queue, usage) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
+      const failure = settings.approvals ? yield* gatedTools(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
       if (failure !== undefined) {
         yield 'interrupted' in failure ? take([failure.interrupted]) : await terminal(failure.error);
         return;

@@ -37,6 +37,7 @@ export async function* gatedTools(
   added: ChatMessage[],
   queue: AgentRunItem[],
   usage: Usage,
+  cut: boolean,
 ): AsyncGenerator<AgentRunItem[], RoundEnd, undefined> {
   const { settings } = context;
   const denied = new Set(context.runState?.record.denied ?? []);
@@ -44,9 +45,10 @@ export async function* gatedTools(
   for (const call of calls) verdicts.push(await verdictOf(context, call, iteration, queue, denied));
   const noRepair = new Set(calls.filter((_, index) => (verdicts[index] as { noRepair?: boolean }).noRepair === true).map((call) => call.id));
   const runnable = calls.filter((_, index) => verdicts[index]!.ask === false);
-  if (runnable.length === calls.length) return yield* runTools(context, calls, iteration, conversation, added, queue, false, noRepair);
+  // In a round the output limit cut, a call whose arguments were cut off is answered so (never asked about); a whole one is asked about as usual.
+  if (runnable.length === calls.length) return yield* runTools(context, calls, iteration, conversation, added, queue, cut, noRepair);
   const scratch: ChatMessage[] = [];
-  const failure = runnable.length > 0 ? yield* runTools(context, runnable, iteration, scratch, [], queue, false, noRepair) : undefined;
+  const failure = runnable.length > 0 ? yield* runTools(context, runnable, iteration, scratch, [], queue, cut, noRepair) : undefined;
   if (failure !== undefined) return failure;
   const answered: Record<string, string> = {};
   for (const message of scratch) answered[message.toolCallId as string] = message.content as string;

@@ -148,6 +148,25 @@ describe('a tool that needs approval', () => {
   });
 });
 
+describe('a round the output limit cut', () => {
+  it('asks about a whole call that needs approval instead of running it, and answers a cut-off one as cut off', async () => {
+    const runs: Array<Record<string, unknown>> = [];
+    const cut: ScriptedTurn = {
+      finishReason: 'length',
+      toolCalls: [
+        { id: 'call_whole', name: 'refund', arguments: { orderId: '42', amount: 30 } },
+        { id: 'call_cut', name: 'refund', arguments: '{"orderId":"43","amo' },
+      ],
+    };
+    const { agent } = agentWith([cut, { text: 'ok' }], runs);
+    const result = await collectAgentRun(agent.run('Refund 42 and 43'));
+    expect(result.status).toBe('interrupted');
+    expect(result.interrupts.map((each) => each.toolCallId)).toEqual(['call_whole']);
+    expect(result.toolResults.map((each) => [each.callId, each.outcome])).toEqual([['call_cut', 'invalid_arguments']]);
+    expect(runs).toEqual([]);
+  });
+});
+
 describe('a run with a session', () => {
   it('appends its whole turn to the session once, when the resumed run ends — never the half-answered round', async () => {
     const { InMemorySessionStore } = await import('../../src/agent/index.js');
