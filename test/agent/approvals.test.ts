@@ -352,3 +352,21 @@ describe('under the Runner', () => {
     expect(runs).toEqual([]);
   });
 });
+
+describe('spans', () => {
+  it('end an interrupted run unset with an interrupt event, and its resume with a resume event — no arguments, no failure', async () => {
+    const { record } = await import('../telemetry/otel-sdk.js');
+    const recorder = record();
+    const runs: Array<Record<string, unknown>> = [];
+    const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_refund', name: 'refund', arguments: { orderId: 'ORDER-SECRET-42', amount: 30 } }] }, { text: 'ok' }]);
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).telemetry(recorder.telemetry).toolLogger(false).build();
+    const first = await collectAgentRun(agent.run('Refund'));
+    await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
+    const runSpans = recorder.spans().filter((span) => span.name.startsWith('invoke_agent'));
+    expect(runSpans).toHaveLength(2);
+    expect(runSpans.map((span) => span.status.code)).toEqual([0, 0]);
+    expect(runSpans[0]!.events.map((event) => [event.name, event.attributes])).toContainEqual(['faultline.interrupt', { 'faultline.interrupt.count': 1, 'faultline.interrupt.ids': first.interrupts[0]!.id }]);
+    expect(runSpans[1]!.events.map((event) => event.name)).toContain('faultline.resume');
+    expect(JSON.stringify(recorder.spans().map((span) => span.events))).not.toContain('ORDER-SECRET-42');
+  });
+});
