@@ -22,7 +22,7 @@ export interface AgentRunResult<Output = unknown> {
   finishReason: FinishReason;
   iterations: number;
   usage: Usage;
-  /** The messages the run added (assistant and tool messages). */
+  /** The messages the run added (assistant and tool messages); for an interrupted run, its assistant messages so far. */
   messages: ChatMessage[];
   /** Every tool result, in the order the tools ended (the transcript, `messages`, keeps call order). */
   toolResults: ToolResultItem[];
