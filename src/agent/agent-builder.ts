@@ -8,6 +8,7 @@ import { Agent } from './agent.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 import type { AgentSettings } from './types.js';
+import type { RunStateStore } from '../interrupts/run-state-store.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
@@ -45,6 +46,7 @@ export class AgentBuilder {
   private repair: ArgumentRepair | undefined;
   private store: SessionStore | LoadSaveSessionStore | undefined;
   private tracing: Telemetry | undefined;
+  private states: RunStateStore | undefined;
 
   /** @param name - The agent's id (used by `AgentRegistry`). */
   constructor(private readonly name: string) {}
@@ -142,6 +144,18 @@ export class AgentBuilder {
     return this;
   }
 
+  /**
+   * Where runs that stopped to ask a person (a tool with `needsApproval`) are kept until `agent.resume`: a store with a
+   * compare-and-swap `put` (see `RunStateStore`) — a `DurableObjectRunStateStore`, or your database — so a resume
+   * may arrive after a restart or at another process, and each approved call still runs once.
+   * @default a per-agent `InMemoryRunStateStore` (1,000 runs, 16 MiB, an ended run kept 1 hour; lost with the process)
+   * @example `new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(new DurableObjectRunStateStore(state.storage))`
+   */
+  runStateStore(store: RunStateStore): this {
+    this.states = store;
+    return this;
+  }
+
   /** Checks everything and returns the agent, or throws one `ConfigError` listing every problem. */
   build(): Agent {
     const problems: string[] = [];
@@ -165,6 +179,8 @@ export class AgentBuilder {
     const loggerProblem = toolLogOptionProblem(this.logger, 'toolLogger');
     if (loggerProblem !== undefined) problems.push(loggerProblem);
     problems.push(...telemetryProblems(this.tracing));
+    const states = this.states as Partial<RunStateStore> | null | undefined;
+    if (states !== undefined && (typeof states?.get !== 'function' || typeof states.put !== 'function' || typeof states.delete !== 'function')) problems.push('runStateStore must implement get(), put() and delete()');
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,
@@ -181,6 +197,8 @@ export class AgentBuilder {
       repairArguments: this.repair,
       sessionStore: this.store === undefined ? new InMemorySessionStore() : toSessionStore(this.store),
       telemetry: this.tracing ?? NO_TELEMETRY,
+      runStateStore: this.states,
+      approvals: this.toolList.some((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false),
     };
     return new Agent(Object.freeze(settings));
   }

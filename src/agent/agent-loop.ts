@@ -2,7 +2,8 @@
  * The function-invoking loop (RAF's FunctionInvokingChatClient, seed-systems §6.3, decisions.md points 10–11):
  * call the model; if it asks for tools, run every call of the round concurrently through `runToolCall` (each result
  * reported as its tool ends), append the assistant message and one tool message per call in call order, and loop;
- * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`).
+ * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`), or
+ * when a call needs a person's approval (`approval-gate.ts`: the run ends `interrupted`; `agent-resume.ts` goes on).
  *
  * Every tool call gets exactly one tool message — synthetic when it could not finish — so the transcript is always a
  * valid next request. Every failure becomes an item: recoverable ones as the run goes on, at most one terminal one
@@ -23,10 +24,11 @@ import type { SpanHandle } from '../telemetry/telemetry.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import { runTools } from './run-tools.js';
+import { gatedTools } from './approval-gate.js';
 import { shownToolName } from '../tools/tool-call-name.js';
 import { appendSession, loadSession } from './session-store.js';
 import type { AgentRunItem, AgentSettings } from './types.js';
-import type { LoopContext } from './loop-context.js';
+import type { LoopContext, ResumedRun } from './loop-context.js';
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
@@ -38,7 +40,17 @@ const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0
 export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunItem[], void, undefined> {
   try {
     let history: ChatMessage[] = [];
+    let resumed: ResumedRun | undefined;
     try {
+      if (context.resume !== undefined) {
+        if (context.abort.aborted) throw context.abort.reason; // before the claim: a cancelled resume changes nothing
+        const claimed = await context.resume.claim(context); // a refused resume is this run's one item
+        if ('replay' in claimed) {
+          yield [...context.queue.splice(0), claimed.replay];
+          return;
+        }
+        resumed = claimed;
+      }
       if (context.sessionId !== undefined) history = await loadSession(context.settings.sessionStore, context.sessionId);
       if (context.abort.aborted) throw context.abort.reason;
     } catch (error) {
@@ -50,17 +62,14 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
     const { settings, abort } = context;
     const agent = settings.name;
     const queue = context.queue;
-    const added: ChatMessage[] = [];
+    const added: ChatMessage[] = resumed?.added ?? [];
     const conversation = initialConversation(settings, history, context.input);
-    let iteration = 0;
+    let iteration = resumed?.iterations ?? 0;
     let outputRetried = false;
-    let usage: Usage = { ...ZERO_USAGE };
+    let usage: Usage = resumed?.usage ?? { ...ZERO_USAGE };
     let modelSpan: SpanHandle | undefined;
     const hooks = requestHooks(context, queue, () => iteration, () => modelSpan);
-    const take = (items: AgentRunItem[] = []): AgentRunItem[] => {
-      const batch = queue.length > 0 ? [...queue.splice(0), ...items] : items;
-      return batch;
-    };
+    const take = (items: AgentRunItem[] = []): AgentRunItem[] => (queue.length > 0 ? [...queue.splice(0), ...items] : items);
 
     const save = async (): Promise<void> => {
       if (context.sessionId === undefined) return;
@@ -76,6 +85,15 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: true, error: errorJSON(error, settings.secrets) }));
       return take([{ type: 'error', iteration, terminal: true, error }]);
     };
+
+    if (resumed !== undefined) {
+      conversation.push(...added);
+      const failure = yield* resumed.answer(context, conversation, added, queue);
+      if (failure !== undefined) {
+        yield await terminal(failure.error);
+        return;
+      }
+    }
 
     for (;;) {
       if (iteration >= settings.maxIterations) {
@@ -239,9 +257,9 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       }
 
       const cut = cutByOutputLimit(finishReason);
-      const failure = yield* runTools(context, calls, iteration, conversation, added, queue, cut);
+      const failure = settings.approvals ? yield* gatedTools(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
       if (failure !== undefined) {
-        yield await terminal(failure.error);
+        yield 'interrupted' in failure ? take([failure.interrupted]) : await terminal(failure.error);
         return;
       }
       if (cut) {

@@ -11,7 +11,13 @@ import { keepRunSecrets } from './run-secrets.js';
 import type { LoopContext } from './loop-context.js';
 import { isTraced, runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
-import type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
+import type { AgentEvents, AgentResumeOptions, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
+import type { ResumeDecision } from '../interrupts/interrupt.js';
+import type { RunStateStore } from '../interrupts/run-state-store.js';
+import { InMemoryRunStateStore } from '../interrupts/in-memory-run-state-store.js';
+import type { RunStateHandle } from './run-state.js';
+import type { ResumeStart } from './loop-context.js';
+import { recordingOutcome, resumeStart } from './agent-resume.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { NO_SPAN } from '../telemetry/no-telemetry.js';
@@ -20,21 +26,26 @@ import { NO_SPAN } from '../telemetry/no-telemetry.js';
 class RunContext implements LoopContext {
   readonly queue: AgentRunItem[] = [];
   readonly waker = new Waker();
-  readonly sessionId: string | undefined;
+  sessionId: string | undefined;
   readonly output: StandardSchemaV1 | undefined;
   span: SpanHandle = NO_SPAN;
   close: () => void = () => {};
+  stateStore?: () => RunStateStore;
+  runState?: RunStateHandle;
+  resume?: ResumeStart;
   private id: string | undefined;
 
   constructor(
     readonly settings: AgentSettings,
     readonly emitter: Emitter<AgentEvents>,
-    readonly input: ChatMessage[],
+    public input: ChatMessage[],
     options: AgentRunOptions,
     readonly abort: AbortSource,
+    id?: string,
   ) {
     this.sessionId = options.session;
     this.output = options.output;
+    this.id = id;
   }
 
   get runId(): string {
@@ -74,6 +85,7 @@ export class Agent {
   readonly [AGENT_BRAND] = true;
 
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
+  private states: RunStateStore | undefined;
 
   /** @internal Use `AgentBuilder`. */
   constructor(readonly settings: Readonly<AgentSettings>) {}
@@ -113,9 +125,45 @@ export class Agent {
     const settings = options ?? {};
     const optionProblems = runOptionProblems(settings);
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
+    return this.start(new RunContext(this.settings as AgentSettings, this.emitter, input, settings, new AbortSource(settings.signal)), settings);
+  }
+
+  /**
+   * Goes on with a run that stopped to ask (its last item was `interrupted`): one decision per pending interrupt —
+   * `{ id, approved: true }` runs the call (once, whatever the number of resumes), `{ id, approved: false, reason? }`
+   * tells the model it was refused (`ToolApprovalDenied`, with the reason); an expired interrupt needs none (the model
+   * is told `ToolApprovalExpired`). Then the loop goes on, in the run's session, and the stream ends like `run`'s.
+   *
+   * Returns the stream at once, like `run`. A resume that cannot be accepted changes nothing and is the stream's one
+   * item, a terminal `error` carrying the `ResumeError` (`collectAgentRun` rejects with it): `INTERRUPT_NOT_FOUND`,
+   * `INTERRUPT_EXPIRED`, `RESUME_INCOMPLETE`, `RESUME_PAYLOAD_INVALID`, `RUN_NOT_INTERRUPTED`, `RESUME_CONFLICT` (another,
+   * different resume won), `APPROVAL_ARGUMENTS_CHANGED`. The same resume sent again gets the first one's last item,
+   * marked `replay: true`. A `runId` that is not a string throws a `ConfigError` here.
+   *
+   * @example
+   * ```ts
+   * const first = await collectAgentRun(agent.run('Refund order 42'));
+   * if (first.status === 'interrupted') {
+   *   const decisions = first.interrupts.map((each) => ({ id: each.id, approved: true as const }));
+   *   const done = await collectAgentRun(agent.resume(first.runId!, decisions));
+   * }
+   * ```
+   */
+  resume(runId: string, decisions: readonly ResumeDecision[], options: AgentResumeOptions = {}): AgentRunStream {
+    if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('resume', ['runId must be a non-empty string of at most 200 characters']);
+    const settings: AgentResumeOptions = options ?? {};
+    const optionProblems = runOptionProblems(settings);
+    if (optionProblems.length > 0) throw ConfigError.fromProblems('resume options', optionProblems);
+    const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), runId);
+    const start = resumeStart(runId, decisions);
+    context.resume = start;
+    return this.start(context, settings, (batches) => recordingOutcome(batches, context, start));
+  }
+
+  private start(context: RunContext, settings: AgentRunOptions, wrap?: (batches: AsyncGenerator<AgentRunItem[], void, undefined>) => AsyncGenerator<AgentRunItem[], void, undefined>): AgentRunStream {
     // The run's abort: watched by its model calls and tools without listeners, a real signal only if one is read.
-    const abort = new AbortSource(settings.signal);
-    const context = new RunContext(this.settings as AgentSettings, this.emitter, input, settings, abort);
+    const abort = context.abort;
+    if (this.settings.approvals || wrap !== undefined) context.stateStore = () => this.runStates();
     const span = runSpan(this.settings, () => context.runId, settings);
     context.span = span;
     let ended = false; // the last item (finish or terminal error) was delivered
@@ -126,9 +174,14 @@ export class Agent {
       span.end();
       abort.dispose();
     };
-    const stream = streamFromBatches(agentLoop(context), (reason) => abort.abort(reason), observe);
+    const stream = streamFromBatches(wrap ? wrap(agentLoop(context)) : agentLoop(context), (reason) => abort.abort(reason), observe);
     keepRunSecrets(stream, this.settings.secrets);
     return stream;
+  }
+
+  /** Where this agent keeps runs that stopped to ask: the builder's `runStateStore`, or its own in-memory one. */
+  private runStates(): RunStateStore {
+    return this.settings.runStateStore ?? (this.states ??= new InMemoryRunStateStore());
   }
 }
 

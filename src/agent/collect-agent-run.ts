@@ -1,11 +1,20 @@
 import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
 import type { AgentRunItem } from './types.js';
 
 type ToolResultItem = Extract<AgentRunItem, { type: 'tool-result' }>;
 
-/** A completed run, collected from its stream. */
+/** A completed run, collected from its stream: `finished`, or `interrupted` (it waits on `interrupts`). */
 export interface AgentRunResult<Output = unknown> {
+  /** `finished`: the run ended with its answer. `interrupted`: it stopped to ask; resume it with `agent.resume(runId, …)`. */
+  status: 'finished' | 'interrupted';
+  /** What an interrupted run waits on (empty when finished). */
+  interrupts: Interrupt[];
+  /** The run's id, when it stopped to ask (what `agent.resume` takes). */
+  runId?: string;
+  /** A resume sent again: this is the first one's outcome. */
+  replay?: true;
   /** The final answer's text. */
   text: string;
   /** With the run's `output` schema: the final answer, decoded and validated. */
@@ -13,7 +22,7 @@ export interface AgentRunResult<Output = unknown> {
   finishReason: FinishReason;
   iterations: number;
   usage: Usage;
-  /** The messages the run added (assistant and tool messages). */
+  /** The messages the run added (assistant and tool messages); for an interrupted run, its assistant messages so far. */
   messages: ChatMessage[];
   /**
    * Every tool result, in the order the model made the calls (as the transcript, `messages`, holds them); the run's
@@ -25,8 +34,9 @@ export interface AgentRunResult<Output = unknown> {
 }
 
 /**
- * Reads a run to its end. Resolves with the final result, or rejects with the terminal error (the exact abort
- * reason for a cancelled run); recoverable errors are listed in `errors`.
+ * Reads a run to its end. Resolves with the final result — `status: 'finished'`, or `status: 'interrupted'` with the
+ * `interrupts` it waits on and its `runId` (a typed outcome, not a failure) — or rejects with the terminal error (the
+ * exact abort reason for a cancelled run; a refused resume's `ResumeError`); recoverable errors are listed in `errors`.
  *
  * @example
  * ```ts
@@ -38,6 +48,8 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
   // Where each call stands among the calls of the run, so the results read in call order once collected.
   const callOrder = new Map<string, number>();
   const errors: unknown[] = [];
+  const messages: ChatMessage[] = [];
+  let text = '';
   const reader = stream.getReader();
   let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
   try {
@@ -48,13 +60,23 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
       if (ending) continue;
       if (value.type === 'tool-call') callOrder.set(`${value.iteration} ${value.call.id}`, callOrder.size); // ids may repeat across rounds
       else if (value.type === 'tool-result') toolResults.push(value);
+      else if (value.type === 'message') {
+        messages.push(value.message);
+        text = value.message.content ?? '';
+      } else if (value.type === 'interrupted') {
+        const result: AgentRunResult<Output> = { status: 'interrupted', interrupts: value.interrupts, runId: value.runId, text, finishReason: 'tool_calls', iterations: value.iteration, usage: value.usage, messages, toolResults, errors };
+        if (value.replay) result.replay = true;
+        inCallOrder(toolResults, callOrder);
+        ending = { result };
+      }
       else if (value.type === 'error') {
         if (value.terminal) ending = { error: value.error };
         else errors.push(value.error);
       } else if (value.type === 'finish') {
         inCallOrder(toolResults, callOrder);
-        const result: AgentRunResult<Output> = { text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
+        const result: AgentRunResult<Output> = { status: 'finished', interrupts: [], text: value.text, finishReason: value.finishReason, iterations: value.iterations, usage: value.usage, messages: value.messages, toolResults, errors };
         if ('output' in value) result.output = value.output as Output;
+        if (value.replay) result.replay = true;
         ending = { result };
       }
     }

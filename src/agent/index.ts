@@ -6,4 +6,4 @@ export { runAgent, streamAgent } from './run-agent.js';
 export type { RunAgentOptions, RunAgentSettings } from './run-agent-options.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 export { lastWriterWinsSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
-export type { AgentEvents, AgentRunItem, AgentRunOptions, AgentRunStream, AgentToolOutcome } from './types.js';
+export type { AgentEvents, AgentResumeOptions, AgentRunItem, AgentRunOptions, AgentRunStream, AgentToolOutcome, InterruptSummary } from './types.js';

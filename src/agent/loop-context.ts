@@ -1,10 +1,12 @@
 import type { Emitter } from 'nanoevents';
-import type { ChatMessage } from '../chat/core/types.js';
+import type { ChatMessage, Usage } from '../chat/core/types.js';
 import type { AbortSource } from '../internal/abort-source.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 import type { Waker } from './waker.js';
+import type { RunStateStore } from '../interrupts/run-state-store.js';
+import type { RunStateHandle } from './run-state.js';
 
 /** What one run needs. */
 export interface LoopContext {
@@ -27,4 +29,25 @@ export interface LoopContext {
   span: SpanHandle;
   /** Called once when the run is over, however it ends (finished, failed, cancelled). */
   close: () => void;
+  /** With tools that need approval: the store a run that stops to ask is kept in. */
+  stateStore?: (() => RunStateStore) | undefined;
+  /** The record of a run that stopped to ask (once it did, or from the start of a resume). */
+  runState?: RunStateHandle | undefined;
+  /** A resume: what it checks and claims before the run goes on. */
+  resume?: ResumeStart | undefined;
+}
+
+/** @internal A resume: checked and claimed before its run goes on (a refusal is thrown: the run's one terminal item). */
+export interface ResumeStart {
+  /** The replayed outcome of the same resume sent before, or the run to go on with. */
+  claim(context: LoopContext): Promise<{ replay: AgentRunItem } | ResumedRun>;
+}
+
+/** @internal A claimed resume: where the run stopped, and the round it answers first. */
+export interface ResumedRun {
+  added: ChatMessage[];
+  iterations: number;
+  usage: Usage;
+  /** Answers the stopped round (runs the approved calls once), appending its tool messages in call order. */
+  answer(context: LoopContext, conversation: ChatMessage[], added: ChatMessage[], queue: AgentRunItem[]): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined>;
 }

@@ -82,7 +82,7 @@ export async function runAgent<Output = unknown>(options: RunAgentOptions<Output
 
 function configure(options: RunAgentOptions<unknown>): AgentBuilder {
   const { model, secrets } = options;
-  return new AgentBuilder(options.name ?? 'agent')
+  const builder = new AgentBuilder(options.name ?? 'agent')
     .chatClient(typeof model?.stream === 'function' && typeof model.complete === 'function' ? model : NO_MODEL)
     .instructions(options.instructions as string)
     .tools(options.tools ?? [])
@@ -91,4 +91,6 @@ function configure(options: RunAgentOptions<unknown>): AgentBuilder {
     .secrets(Array.isArray(secrets) ? secrets : [])
     .sessionStore(options.sessionStore as SessionStore)
     .telemetry(options.telemetry ?? NO_TELEMETRY);
+  if (options.runStateStore !== undefined) builder.runStateStore(options.runStateStore);
+  return builder;
 }

@@ -40,6 +40,8 @@ export function traceBatch(span: SpanHandle, batch: readonly AgentRunItem[]): bo
       last ||= item.terminal;
       if (item.terminal) span.fail(item.error);
       else span.addEvent(TelemetryEvent.RecoverableError, { [CommonAttribute.ErrorType]: errorTypeOf(item.error), 'faultline.iteration': item.iteration });
+    } else if (item.type === 'interrupted') {
+      last = true; // waiting on a person is no failure: the span ends unset
     } else if (item.type === 'finish') {
       last = true;
       if (span === NO_SPAN) continue;

@@ -21,7 +21,8 @@ type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
 /**
  * @internal Runs the calls of one round concurrently and yields each result as its tool ends (with the retries on
  * the way); the transcript gets the tool messages in call order once all have ended. Returns the first failure in call
- * order that ends the run (an abort, `onToolCrash: 'throw'`), if any.
+ * order that ends the run (an abort, `onToolCrash: 'throw'`), if any. The calls in `noRepair` get no argument repair
+ * (a tool that needs approval: repaired arguments would run unasked).
  */
 export async function* runTools(
   context: Pick<LoopContext, 'settings' | 'runId' | 'abort' | 'emitter' | 'span' | 'waker'>,
@@ -31,6 +32,7 @@ export async function* runTools(
   added: ChatMessage[],
   queue: AgentRunItem[],
   cutByLimit = false,
+  noRepair?: ReadonlySet<string>,
 ): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
   const { settings, abort, waker } = context;
   const agent = settings.name;
@@ -48,7 +50,7 @@ export async function* runTools(
           logger: settings.toolLogger,
           secrets: settings.secrets,
           onToolCrash: settings.onToolCrash,
-          repair: settings.repairArguments,
+          repair: noRepair?.has(call.id) ? undefined : settings.repairArguments,
           telemetry: settings.telemetry,
           parentSpan: context.span,
           onRetry: (notice) => {

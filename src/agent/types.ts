@@ -12,9 +12,15 @@ import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { SessionStore } from './session-store.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { TraceParent } from '../telemetry/traceparent.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
+import type { RunStateStore } from '../interrupts/run-state-store.js';
 
-/** How a tool call ended, from the run's point of view (`aborted` and `interrupted` are synthetic answers). */
-export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted';
+/**
+ * How a tool call ended, from the run's point of view. Synthetic answers: `aborted`, `interrupted`, `denied` (a person
+ * refused it: `ToolApprovalDenied`), `expired` (nobody approved it in time: `ToolApprovalExpired`) and `unknown` (the
+ * process stopped while it ran: `ToolExecutionUnknown`, it may have run).
+ */
+export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted' | 'denied' | 'expired' | 'unknown';
 
 /**
  * One item of an agent run stream. Every failure is an item (or a rejection of `run()`); none is swallowed.
@@ -24,7 +30,7 @@ export type AgentToolOutcome = ToolRunOutcome | 'aborted' | 'interrupted';
  * assistant message as the transcript holds it), then one `tool-result` per tool call in the order the tools END (a
  * fast failure is not held behind a slow sibling; `retry` items of the tools as they happen). The transcript — the
  * `finish` item's `messages` and what the next model call is sent — keeps the tool messages in call order. Last comes
- * exactly one `finish` or terminal `error`.
+ * exactly one `finish`, `interrupted` or terminal `error`.
  */
 export type AgentRunItem =
   /** Text of the model's answer, as it streams. */
@@ -91,7 +97,30 @@ export type AgentRunItem =
    * A failure. `terminal: false` — recoverable, the run goes on (a fallback model took over, a tool crashed, the
    * session could not be saved). `terminal: true` — the run ends; it is the last item.
    */
-  | { type: 'error'; iteration: number; terminal: boolean; error: unknown }
+  | {
+      type: 'error';
+      iteration: number;
+      terminal: boolean;
+      error: unknown;
+      /** A resume sent again: this is the first one's outcome (its error, as an `AgentError`). */
+      replay?: true;
+    }
+  /**
+   * The run stopped to ask a person: the last item. It waits on `interrupts` (one per tool call that needs an
+   * approval); `agent.resume(runId, decisions)` goes on. The other calls of the round ran; the pending ones have no
+   * tool message yet, and the session is appended to only when the run ends.
+   */
+  | {
+      type: 'interrupted';
+      runId: string;
+      /** The model call whose tool calls wait. */
+      iteration: number;
+      interrupts: Interrupt[];
+      /** Token usage of the run so far. */
+      usage: Usage;
+      /** A resume sent again: this is the first one's outcome. */
+      replay?: true;
+    }
   /** The normal end of a run; the last item. */
   | {
       type: 'finish';
@@ -104,6 +133,8 @@ export type AgentRunItem =
       messages: ChatMessage[];
       /** With `output`: the final answer decoded and validated by its schema. */
       output?: unknown;
+      /** A resume sent again: this is the first one's outcome. */
+      replay?: true;
     };
 
 /** A run: a Web `ReadableStream` of items that is also async-iterable. */
@@ -127,6 +158,24 @@ export interface AgentRunOptions {
    * the A2A handler pass theirs). Only with the agent's `telemetry`. @default the active OpenTelemetry context
    */
   parentSpan?: SpanHandle | TraceParent | undefined;
+}
+
+/** Options of `agent.resume`. */
+export interface AgentResumeOptions {
+  /** Cancels the resumed run; the last item is then a terminal error carrying `signal.reason`. */
+  signal?: AbortSignal | undefined;
+  /** The schema the final answer must match (as `agent.run`'s `output`: a schema is not kept with the run). */
+  output?: StandardSchemaV1 | undefined;
+  /** The span the resumed run's `invoke_agent` span is a child of. */
+  parentSpan?: SpanHandle | TraceParent | undefined;
+}
+
+/** One pending approval as the `interrupt` event names it (never its arguments). */
+export interface InterruptSummary {
+  id: string;
+  toolCallId?: string | undefined;
+  toolName?: string | undefined;
+  expiresAt?: string | undefined;
 }
 
 /** Observability payloads: plain serializable objects. */
@@ -185,6 +234,17 @@ export interface AgentEvents {
     budgetExhausted?: boolean;
   }) => void;
   error: (event: { runId: string; agent: string; iteration: number; terminal: boolean; error: AgentErrorJSON | Record<string, unknown> }) => void;
+  /** The run stopped to ask: how many interrupts, and the first 50 (ids, tool names, expiry — never arguments). */
+  interrupt: (event: { runId: string; agent: string; iteration: number; count: number; interrupts: InterruptSummary[] }) => void;
+  /** A resume was accepted (`replay`: the same resume again, answered with the first one's outcome). */
+  resume: (event: { runId: string; agent: string; approved: number; denied: number; expired: number; replay: boolean }) => void;
+  /** A resume was refused; nothing changed. */
+  'resume-refused': (event: { runId: string; agent: string; code: string }) => void;
+  /**
+   * An approved call was marked started, but its result was never recorded (the process stopped while it ran): it is
+   * not run again, and the model is told `ToolExecutionUnknown`. Check whether its side effect happened.
+   */
+  'execution-unknown': (event: { runId: string; agent: string; callId: string; toolName: string }) => void;
 }
 
 /** Everything an agent is built from (see `AgentBuilder`). */
@@ -204,4 +264,8 @@ export interface AgentSettings {
   sessionStore: SessionStore;
   /** Where spans go (`openTelemetry(otel)`); `NO_TELEMETRY` records nothing. */
   telemetry: Telemetry;
+  /** Where runs that stopped to ask are kept; none: a per-agent `InMemoryRunStateStore`. */
+  runStateStore?: RunStateStore | undefined;
+  /** Some tool needs approval: the loop asks before running it. */
+  approvals: boolean;
 }

@@ -7,22 +7,11 @@ import { LIVENESS_SCOPE, storedRevision } from '../graph/checkpoints/checkpoint.
 import type { Checkpointer, GraphCheckpoint } from '../graph/core/checkpointer.js';
 import { CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
 import { deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
+import { serial } from './serial-writes.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'checkpoint:';
 
-/**
- * The writes under way on each storage, chained: a compare-and-swap reads, then writes, and no other write of the
- * object may come between (made on first use: nothing at module scope).
- */
-let queues: WeakMap<DurableObjectStorageLike, Promise<unknown>> | undefined;
-
-function serial<T>(storage: DurableObjectStorageLike, work: () => Promise<T>): Promise<T> {
-  queues ??= new WeakMap();
-  const next = (queues.get(storage) ?? Promise.resolve()).then(work, work);
-  queues.set(storage, next.catch(() => {}));
-  return next;
-}
 
 /**
  * A graph `Checkpointer` over one Durable Object's storage. `put` is the contract's compare-and-swap: the object's
@@ -82,8 +71,8 @@ export class DurableObjectCheckpointer implements Checkpointer {
   }
 }
 
-/** The revision of what is stored under a checkpoint key: a whole value's own, or a parted value's header's. */
-function revisionOf(stored: unknown): number {
+/** @internal The revision of what is stored under a checkpoint key: a whole value's own, or a parted value's header's. */
+export function revisionOf(stored: unknown): number {
   if (typeof stored !== 'string') return storedRevision(stored);
   try {
     return storedRevision(JSON.parse(stored)); // one part: at most 32 Ki characters
@@ -92,14 +81,14 @@ function revisionOf(stored: unknown): number {
   }
 }
 
-/** The part keys a stored value occupies. */
-function partKeys(key: string, stored: unknown): string[] {
+/** @internal The part keys a stored value occupies. */
+export function partKeys(key: string, stored: unknown): string[] {
   const parts = (stored as { parts?: unknown } | undefined)?.parts;
   return typeof parts === 'number' && Number.isInteger(parts) && parts > 0 ? Array.from({ length: parts }, (_, index) => `${key}#${index}`) : [];
 }
 
-/** `%` and `#` escaped: `#` starts a part key, so no run id may write one of another's parts. */
-function escapeRunId(runId: string): string {
+/** @internal `%` and `#` escaped: `#` starts a part key, so no run id may write one of another's parts. */
+export function escapeRunId(runId: string): string {
   return runId.replace(/[%#]/g, (character) => (character === '%' ? '%25' : '%23'));
 }
 

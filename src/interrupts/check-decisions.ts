@@ -31,6 +31,20 @@ export interface CheckedResume {
  * ```
  */
 export function checkDecisions(runId: string, pending: readonly Interrupt[], given: unknown, now: number): CheckedResume {
+  return checkDecisionsWith(runId, pending, given, now, schemaIssues);
+}
+
+/** The issues of `value` against a JSON Schema, as `path: message` lines. */
+function schemaIssues(schema: Record<string, unknown>, value: unknown): string[] {
+  return createValidator(schema)(value).issues.map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
+}
+
+/**
+ * {@link checkDecisions} with the check of a value against its interrupt's `responseSchema` given: what a caller whose
+ * interrupts are all approvals (an agent run) uses, so the JSON Schema validator is not part of its bundle.
+ * @example `checkDecisionsWith(runId, pending, decisions, Date.now(), () => [])`
+ */
+export function checkDecisionsWith(runId: string, pending: readonly Interrupt[], given: unknown, now: number, validate: (schema: Record<string, unknown>, value: unknown) => string[]): CheckedResume {
   const pendingIds = pending.map((interrupt) => interrupt.id);
   const base = { runId, pendingIds };
   if (!Array.isArray(given)) throw new ResumePayloadError(`The resume of run ${preview(runId, 200)} must be an array of decisions (got ${preview(given, 80)}).`, { ...base, issues: ['decisions: expected an array'] });
@@ -49,7 +63,7 @@ export function checkDecisions(runId: string, pending: readonly Interrupt[], giv
       if (previous !== undefined && !sameDecision(previous, decision)) {
         throw new ResumePayloadError(`The resume decides interrupt ${preview(decision.id, 200)} twice, differently.`, { ...base, id: decision.id, issues: [`[${index}]: a second, different decision for the same id`] });
       }
-      checkKind(interrupt, decision, index, base);
+      checkKind(interrupt, decision, index, base, validate);
       decisions.set(decision.id, decision);
     }
   }
@@ -104,7 +118,7 @@ function decisionOf(entry: unknown, index: number, base: Base): ResumeDecision {
   return refuse(`approved must be true or false (got ${preview(approved, 40)})`);
 }
 
-function checkKind(interrupt: Interrupt, decision: ResumeDecision, index: number, base: Base): void {
+function checkKind(interrupt: Interrupt, decision: ResumeDecision, index: number, base: Base, validate: (schema: Record<string, unknown>, value: unknown) => string[]): void {
   const refuse = (issues: string[]): never => {
     throw new ResumePayloadError(`Decision [${index}] for interrupt ${interrupt.id} is invalid: ${issues.slice(0, 3).join('; ')}.`, { ...base, id: interrupt.id, issues });
   };
@@ -114,8 +128,8 @@ function checkKind(interrupt: Interrupt, decision: ResumeDecision, index: number
   }
   if (!('value' in decision)) return refuse(['interrupt asks for a value: send { id, value }']);
   if (interrupt.responseSchema === undefined) return;
-  const { issues } = createValidator(interrupt.responseSchema)(decision.value);
-  if (issues.length > 0) refuse(issues.map((issue) => `${pathOf(issue.path)}: ${issue.message}`));
+  const issues = validate(interrupt.responseSchema, decision.value);
+  if (issues.length > 0) refuse(issues);
 }
 
 function pathOf(path: readonly unknown[] | undefined): string {

@@ -24,6 +24,15 @@ export interface MCPToolsOptions {
   timeoutMs?: number | undefined;
   /** Check arguments against the server's schema before calling. @default true */
   validate?: boolean | undefined;
+  /**
+   * Which calls a person must approve before they run (the tool's `needsApproval`): the server's names of the tools
+   * that always need it, or a predicate over the server's tool name and the call's arguments. A predicate that throws
+   * counts as "needs approval". @default none
+   * @example `await client.tools({ needsApproval: ['delete_file', 'send_email'] })`
+   */
+  needsApproval?: readonly string[] | ((toolName: string, args: Record<string, unknown>) => boolean | Promise<boolean>) | undefined;
+  /** How long a person has to decide on such a call, in ms. @default no expiry */
+  approvalExpiresInMs?: number | undefined;
 }
 
 /** @internal What a tool needs of its client. */
@@ -75,6 +84,10 @@ function withoutPatterns(schema: unknown, depth = 0): unknown {
 export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolDescription[], options: MCPToolsOptions = {}): AnyTool[] {
   const taken = new Set<string>();
   const prefix = options.prefix ?? '';
+  const approval = options.needsApproval;
+  if (approval !== undefined && typeof approval !== 'function' && !(Array.isArray(approval) && approval.every((name) => typeof name === 'string'))) {
+    throw ConfigError.fromProblems(`MCP tools of ${host.server()}`, ['needsApproval must be a list of tool names or a function']);
+  }
   const tools: AnyTool[] = [];
   /** Server name → the name the model calls: a ToolNotFound lists what the model can call, and the server still has. */
   const callable = new Map<string, string>();
@@ -102,6 +115,8 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
         parameters,
         jsonSchema: schema,
         timeoutMs: options.timeoutMs ?? host.requestMs,
+        ...(approval === undefined ? {} : { needsApproval: typeof approval === 'function' ? (args: unknown) => approval(description.name, isPlainObject(args) ? args : {}) : approval.includes(description.name) }),
+        ...(options.approvalExpiresInMs === undefined ? {} : { approvalExpiresInMs: options.approvalExpiresInMs }),
         execute: async (args, context) => {
           const subject: MCPCallSubject = { server: host.server(), tool: shown, callable: name };
           const input = isPlainObject(args) ? args : {};

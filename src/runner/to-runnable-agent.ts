@@ -23,7 +23,8 @@ export function agentResponseError(error: unknown): ResponseError {
  * events: text and reasoning as partial `chat.completion.chunk`s, each tool round as an assistant message with its
  * calls plus one `tool.response` per result, recoverable errors as non-terminal error responses, the terminal error
  * as an `error` event with the right type (`api_error`, `stream_error`, `cancelled`, `flow_error`), and the answer as
- * a done `chat.completion`.
+ * a done `chat.completion` — or, for a run that stopped to ask, a done `chat.completion` carrying its `interrupts`
+ * (the runner's completion then carries them too, with no error).
  *
  * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
  */
@@ -66,6 +67,10 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
             yield item.terminal
               ? createErrorEvent(origin, agentResponseError(item.error))
               : createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: agentResponseError(item.error) } });
+            break;
+          case 'interrupted':
+            // Not an error: the run waits on a person (resume it with `agent.resume(runId, decisions)`).
+            yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: true, usage: item.usage, interrupts: item.interrupts } });
             break;
           case 'finish':
             yield createEvent(origin, {

@@ -12,6 +12,8 @@ import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './stan
 import { definitionProblems } from './model-facing-limits.js';
 
 const marker = 'faultline.tool.Tool';
+/** The longest an approval may wait: a year. */
+const MAX_APPROVAL_MS = 31_536_000_000;
 
 /**
  * Tool names providers accept (OpenAI: 1–64 of letters, digits, `_` and `-`).
@@ -30,6 +32,13 @@ export interface ToolContext {
   toolName: string;
   /** Developer log (never shown to the model). */
   logger: ToolLogger;
+}
+
+/** What a `needsApproval` predicate receives besides the call's arguments. */
+export interface ApprovalContext {
+  /** The model's tool-call id. */
+  callId: string;
+  toolName: string;
 }
 
 /** What `formatError` receives about a crash. */
@@ -75,6 +84,19 @@ export interface ToolDefinition<Schema extends StandardSchemaV1 = StandardSchema
   retryBudget?: RetryBudget | undefined;
   /** The circuit this tool's calls count against: tools calling the same API share it. @default the tool's name */
   dependency?: string | undefined;
+  /**
+   * A person must approve each call before it runs (`true`), or those calls for which the predicate says so (it gets
+   * the validated arguments). A call that needs it stops the agent run: the run ends `interrupted` with the pending
+   * approval, and `agent.resume(runId, decisions)` runs it (approved) or tells the model it was refused. A predicate
+   * that throws or rejects counts as `true` — a call is never run unasked because a check failed — and the agent
+   * reports it as a recoverable `error` item and event (`ToolError`, the predicate's error redacted as its cause).
+   * Arguments that do not match the schema are not asked about: the model gets its `InputValidationError`, and the
+   * agent's `repairArguments` is not used for such a tool.
+   * @default false
+   */
+  needsApproval?: boolean | ((args: StandardSchemaV1.InferOutput<Schema>, context: ApprovalContext) => boolean | Promise<boolean>) | undefined;
+  /** How long a person has to decide on a call of this tool, in ms (the interrupt's `expiresAt`). @default no expiry */
+  approvalExpiresInMs?: number | undefined;
 }
 
 /** A validated, immutable tool, ready for `runTool` and the agent. */
@@ -128,6 +150,9 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
+  if (record.needsApproval !== undefined && typeof record.needsApproval !== 'boolean' && typeof record.needsApproval !== 'function') problems.push('needsApproval must be a boolean or a function');
+  const expiresIn = record.approvalExpiresInMs;
+  if (expiresIn !== undefined && !(typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= MAX_APPROVAL_MS)) problems.push(`approvalExpiresInMs must be an integer > 0 and at most a year (got ${String(expiresIn)})`);
   const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
   if (jsonSchema !== undefined && typeof record.description === 'string') problems.push(...definitionProblems(record.description, jsonSchema));
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';

@@ -9,6 +9,7 @@ export {
   type Tool,
   type ToolContext,
   type ToolCrashContext,
+  type ApprovalContext,
   type ToolDefinition,
 } from './define-tool.js';
 export { InputValidationError } from './input-validation-error.js';

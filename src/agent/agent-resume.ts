@@ -1,0 +1,250 @@
+/**
+ * @internal `agent.resume`: checks a resume against the run's record before anything changes, claims the run with a
+ * compare-and-swap (the approved calls marked `started` in the same write), answers the stopped round — approved calls
+ * run once, refused and expired ones answered, a call marked `started` without a result answered as of unknown
+ * outcome — and records how the run ended, so the same resume sent again is answered with that outcome.
+ */
+import type { ChatMessage } from '../chat/core/types.js';
+import { ResumeCode, ResumeError } from '../errors/resume-error.js';
+import { approvalDenied, approvalExpired } from '../interrupts/approval-answers.js';
+import { argumentsKey } from '../interrupts/arguments-key.js';
+import { checkDecisionsWith } from '../interrupts/check-decisions.js';
+import { executionUnknown } from '../interrupts/execution-unknown.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
+import { isoTimestamp } from '../internal/clock.js';
+import { isPlainObject, preview } from '../internal/json.js';
+import { redactText } from '../internal/redact.js';
+import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
+import { findTool, shownToolName } from '../tools/tool-call-name.js';
+import { safeEmit } from './agent-events.js';
+import { deniedKey } from './approval-gate.js';
+import type { LoopContext, ResumedRun, ResumeStart } from './loop-context.js';
+import { liveRun, markLive, outcomeOf, replayOf, RunStateHandle, runStateOf } from './run-state.js';
+import { runTools } from './run-tools.js';
+import { syntheticAnswer } from './synthetic-answer.js';
+import type { AgentRunItem } from './types.js';
+
+/** Reads of the record before a resume gives up on a store that keeps changing under it. */
+const MAX_CLAIMS = 50;
+
+/** The resume of `runId` with `given` decisions, as the loop starts it. */
+export function resumeStart(runId: string, given: unknown): ResumeStart & { key?: string } {
+  const start: ResumeStart & { key?: string } = {
+    async claim(context) {
+      try {
+        return await claim(context, runId, given, (key) => (start.key = key));
+      } catch (error) {
+        if (ResumeError.isInstance(error)) {
+          redactRefusal(error, context.settings.secrets);
+          safeEmit(context, context.queue, 'resume-refused', () => ({ runId, agent: context.settings.name, code: error.code }));
+        }
+        throw error;
+      }
+    },
+  };
+  return start;
+}
+
+async function claim(context: LoopContext, runId: string, given: unknown, claimed: (key: string) => void): Promise<{ replay: AgentRunItem } | ResumedRun> {
+  const store = context.stateStore!();
+  const { settings } = context;
+  const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
+  const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
+  for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
+    const record = runStateOf(await store.get(runId), settings.name);
+    if (record === undefined) throw new ResumeError(`Run ${preview(runId, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
+    const base = { runId, pendingIds: record.interrupts.map((each) => each.id) };
+    const past = record.resumes.find((each) => each.key === key);
+    if (past !== undefined) {
+      if (past.outcome !== undefined) {
+        safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
+        return { replay: replayOf(past.outcome) };
+      }
+      const running = liveRun(store, runId);
+      if (running !== undefined) {
+        await running; // the same resume is running here: its outcome is the answer
+        continue;
+      }
+      // Its run stopped without an outcome (the process died): this resume goes on from the record, running nothing again.
+      const handle = new RunStateHandle(store, record);
+      if (!(await handle.write(() => {}))) continue;
+      claimed(key);
+      return begin(context, handle, new Set(), new Map());
+    }
+    if (record.status !== 'interrupted') {
+      const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
+      if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(runId, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
+      throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
+    }
+    const checked = checkDecisionsWith(runId, record.interrupts, given, Date.now(), () => []); // approvals carry no value to check
+    const run = new Set<string>();
+    const fresh = new Map<string, { outcome: 'denied' | 'expired'; content: string; item: AgentRunItem }>();
+    const denied: string[] = [];
+    for (const interrupt of record.interrupts) {
+      const callId = interrupt.toolCallId as string;
+      const decision = checked.decisions.get(interrupt.id);
+      const name = shownToolName(settings.tools, interrupt.toolName ?? '', settings.secrets);
+      if (decision === undefined) fresh.set(callId, { outcome: 'expired', ...syntheticAnswer(settings, callId, name, record.round.iteration, 'expired', approvalExpired(name, interrupt.expiresAt)) });
+      else if ('approved' in decision && decision.approved) {
+        await checkArguments(context, record.round.calls.find((call) => call.id === callId), interrupt, base);
+        run.add(callId);
+      } else {
+        const reason = 'reason' in decision ? decision.reason : undefined;
+        fresh.set(callId, { outcome: 'denied', ...syntheticAnswer(settings, callId, name, record.round.iteration, 'denied', approvalDenied(name, reason)) });
+        denied.push(deniedKey(interrupt.toolName ?? '', interrupt.args));
+      }
+    }
+    const handle = new RunStateHandle(store, record);
+    const written = await handle.write((next) => {
+      next.status = 'resuming';
+      next.resumes.push({ key, interruptIds: record.interrupts.map((each) => each.id) });
+      next.interrupts = [];
+      for (const callId of run) next.executions[callId] = { state: 'started' };
+      for (const [callId, answer] of fresh) next.round.answered[callId] = answer.content;
+      next.denied.push(...denied);
+    });
+    if (!written) continue; // another resume wrote first: read again (a replay, a conflict, or a new stop)
+    claimed(key);
+    safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: run.size, denied: denied.length, expired: checked.expired.length, replay: false }));
+    const decided = record.interrupts.map((each) => each.id);
+    context.span.addEvent('faultline.resume', { 'faultline.interrupt.count': decided.length, 'faultline.interrupt.ids': decided.slice(0, 50).join(',') });
+    return begin(context, handle, run, fresh);
+  }
+  throw new ResumeError(`Run ${preview(runId, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });
+}
+
+/** The approval is bound to the arguments it was asked for: the call kept in the record must still carry them. */
+async function checkArguments(context: LoopContext, call: { id: string; name: string; arguments: string } | undefined, interrupt: Interrupt, base: { runId: string; pendingIds: string[] }): Promise<void> {
+  const tool = call === undefined ? undefined : findTool(context.settings.tools, call.name);
+  const parsed = tool === undefined ? undefined : await parseToolArguments(tool, call!.arguments, { maxLength: DEFAULT_MAX_ARGUMENTS_LENGTH });
+  if (parsed?.ok === true && tool!.name === interrupt.toolName && argumentsKey(parsed.value) === argumentsKey(interrupt.args)) return;
+  throw new ResumeError(`The call ${preview(interrupt.toolCallId, 80)} of run ${preview(base.runId, 200)} no longer carries the arguments approval ${interrupt.id} was asked for; nothing was run.`, { code: ResumeCode.ArgumentsChanged, ...base });
+}
+
+function begin(context: LoopContext, handle: RunStateHandle, run: ReadonlySet<string>, fresh: ReadonlyMap<string, { content: string; item: AgentRunItem }>): ResumedRun {
+  const record = handle.record;
+  context.runState = handle;
+  context.input = record.input;
+  context.sessionId = record.sessionId;
+  const release = markLive(handle.store, record.runId);
+  const close = context.close;
+  context.close = () => {
+    release();
+    close();
+  };
+  return {
+    added: [...record.added],
+    iterations: record.iterations,
+    usage: record.usage,
+    answer: (loop, conversation, added, queue) => answerRound(loop, handle, run, fresh, conversation, added, queue),
+  };
+}
+
+async function* answerRound(
+  context: LoopContext,
+  handle: RunStateHandle,
+  run: ReadonlySet<string>,
+  fresh: ReadonlyMap<string, { content: string; item: AgentRunItem }>,
+  conversation: ChatMessage[],
+  added: ChatMessage[],
+  queue: AgentRunItem[],
+): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
+  const { settings } = context;
+  const { calls, iteration, answered } = handle.record.round;
+  const contents = new Map<string, string>();
+  const done: Record<string, string> = {};
+  for (const call of calls) {
+    const kept = handle.record.executions[call.id];
+    const answer = fresh.get(call.id);
+    if (answer !== undefined) queue.push(answer.item);
+    if (answered[call.id] !== undefined) contents.set(call.id, answered[call.id] as string);
+    else if (kept?.state === 'done') contents.set(call.id, kept.content);
+    else if (!run.has(call.id)) {
+      // Marked started, never finished: it may have run, so it never runs again.
+      const name = shownToolName(settings.tools, call.name, settings.secrets);
+      const unknown = syntheticAnswer(settings, call.id, name, iteration, 'unknown', executionUnknown(name));
+      queue.push(unknown.item);
+      contents.set(call.id, unknown.content);
+      done[call.id] = unknown.content;
+      safeEmit(context, queue, 'execution-unknown', () => ({ runId: context.runId, agent: settings.name, callId: call.id, toolName: name }));
+    }
+  }
+  const runnable = calls.filter((call) => run.has(call.id));
+  const scratch: ChatMessage[] = [];
+  const failure = runnable.length > 0 ? yield* runTools(context, runnable, iteration, scratch, [], queue, false, run) : undefined;
+  for (const message of scratch) {
+    contents.set(message.toolCallId as string, message.content as string);
+    done[message.toolCallId as string] = message.content as string;
+  }
+  if (Object.keys(done).length > 0) {
+    const written = await writeDone(handle, done);
+    if (!written) queue.push({ type: 'error', iteration, terminal: false, error: new ResumeError(`The results of run ${preview(context.runId, 200)}'s approved calls could not be recorded: another resume took the run over.`, { code: ResumeCode.Conflict, runId: context.runId }) });
+  }
+  const messages = calls.map((call): ChatMessage => ({ role: 'tool', content: contents.get(call.id) as string, toolCallId: call.id }));
+  conversation.push(...messages);
+  added.push(...messages);
+  if (queue.length > 0) yield queue.splice(0);
+  return failure;
+}
+
+async function writeDone(handle: RunStateHandle, done: Record<string, string>): Promise<boolean> {
+  try {
+    return await handle.write((record) => {
+      for (const [callId, content] of Object.entries(done)) record.executions[callId] = { state: 'done', content };
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The run's batches, with how it ended recorded on the resume that claimed it (before that last batch goes out), so
+ * the same resume sent again is answered with it.
+ */
+export async function* recordingOutcome(batches: AsyncGenerator<AgentRunItem[], void, undefined>, context: LoopContext, start: { key?: string }): AsyncGenerator<AgentRunItem[], void, undefined> {
+  for await (const batch of batches) {
+    const last = batch[batch.length - 1];
+    const handle = context.runState;
+    if (start.key !== undefined && handle !== undefined && last !== undefined && isLast(last)) await recordOutcome(handle, start.key, last, context.settings.secrets);
+    yield batch;
+  }
+}
+
+function isLast(item: AgentRunItem): boolean {
+  return item.type === 'finish' || item.type === 'interrupted' || (item.type === 'error' && item.terminal);
+}
+
+async function recordOutcome(handle: RunStateHandle, key: string, item: AgentRunItem, secrets: readonly string[]): Promise<void> {
+  const outcome = outcomeOf(item, secrets);
+  try {
+    await handle.write((record) => {
+      const resume = record.resumes.find((each) => each.key === key);
+      if (resume !== undefined) resume.outcome = outcome;
+      if (item.type !== 'interrupted') {
+        record.status = 'ended';
+        record.endedAt = isoTimestamp();
+      }
+    });
+  } catch {
+    // The outcome is the stream's own last item either way; only a later replay misses it (and goes on from the record).
+  }
+}
+
+/** A refusal may quote what the caller sent (bounded): the agent's secrets never leave in its message or fields. */
+function redactRefusal(error: ResumeError, secrets: readonly string[]): void {
+  for (const key of Object.getOwnPropertyNames(error)) {
+    const value: unknown = (error as unknown as Record<string, unknown>)[key];
+    let clean: unknown;
+    if (typeof value === 'string') clean = redactText(value, secrets);
+    else if (Array.isArray(value) && value.every((each) => typeof each === 'string')) clean = Object.freeze(value.map((each: string) => redactText(each, secrets)));
+    else continue;
+    Object.defineProperty(error, key, { value: clean, writable: true, configurable: true, enumerable: Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false });
+  }
+}
+
+/** Decisions sorted by their id: the same decisions in another order are the same resume. */
+function byId(a: unknown, b: unknown): number {
+  const left = String(isPlainObject(a) ? a['id'] : '');
+  const right = String(isPlainObject(b) ? b['id'] : '');
+  return left < right ? -1 : left > right ? 1 : 0;
+}

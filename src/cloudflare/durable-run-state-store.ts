@@ -1,0 +1,105 @@
+/**
+ * Agent runs that stopped to ask, in a Durable Object's storage: one value per run (`run-state:<run id>`, split into
+ * parts when large), replaced by each write in one atomic step — a compare-and-swap on the record's revision, applied
+ * one at a time with the object's other such writes (graph checkpoints included).
+ */
+import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
+import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { ConfigError } from '../errors/config-error.js';
+import { escapeRunId, partKeys, revisionOf } from './durable-checkpointer.js';
+import { serial } from './serial-writes.js';
+import { deleteKeys, encodeEntries, getJSON, keysOf, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
+import type { DurableObjectStorageLike } from './types.js';
+
+const PREFIX = 'run-state:';
+
+/** Options of {@link DurableObjectRunStateStore}. */
+export interface DurableObjectRunStateStoreOptions {
+  /** How long an ended run is kept for replays of its last resume, in ms; read after it, it is deleted. @default 86400000 (1 day) */
+  ttlMs?: number | undefined;
+  /** The largest record kept, as the length of its JSON text; a larger one fails its write (a `TypeError`). @default 8388608 (8 MiB) */
+  maxRecordBytes?: number | undefined;
+}
+
+/**
+ * A {@link RunStateStore} over one Durable Object's storage, so a run that stopped to ask survives a restart and its
+ * resume may arrive through any isolate: the object is the one place its record lives. `put` is the contract's
+ * compare-and-swap (the stored revision read, compared and replaced with nothing in between; `false` when it is not
+ * `record.revision - 1`), and the store is `exclusive` — a Durable Object has one live instance, so a resume its last
+ * instance left half-done is taken over at once (its calls marked started never run again). Run ids are escaped into
+ * keys like the checkpointer's; values are split into parts within the platform's limits (`storage-codec.ts`). A
+ * record that is not one this store wrote reads as none (the resume is refused with `RUN_NOT_INTERRUPTED`).
+ *
+ * @example
+ * ```ts
+ * export class Refunds {
+ *   constructor(private readonly state: DurableObjectState, private readonly env: Env) {}
+ *   agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(new DurableObjectRunStateStore(this.state.storage)).build();
+ * }
+ * ```
+ */
+export class DurableObjectRunStateStore implements RunStateStore {
+  readonly exclusive = true;
+  /** @internal Runs live in this instance of the object are those of its storage (every store over it). */
+  readonly [RUN_STATE_SCOPE]: object;
+  readonly ttlMs: number;
+  readonly maxRecordBytes: number;
+
+  constructor(
+    private readonly storage: DurableObjectStorageLike,
+    options: DurableObjectRunStateStoreOptions = {},
+  ) {
+    const settings: DurableObjectRunStateStoreOptions = isPlainObject(options) ? options : {};
+    const problems = positiveIntegerProblems(settings, ['ttlMs', 'maxRecordBytes']);
+    if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectRunStateStore options', problems);
+    this[RUN_STATE_SCOPE] = storage;
+    this.ttlMs = settings.ttlMs ?? 86_400_000;
+    this.maxRecordBytes = settings.maxRecordBytes ?? 8 * 1024 * 1024;
+  }
+
+  async get(runId: string): Promise<AgentRunState | undefined> {
+    const key = keyOf(runId);
+    let value: unknown;
+    try {
+      value = await getJSON(this.storage, key);
+    } catch {
+      return undefined; // a damaged value is no record
+    }
+    if (!isPlainObject(value)) return undefined;
+    const ended = typeof value['endedAt'] === 'string' ? Date.parse(value['endedAt']) : Number.NaN;
+    if (value['status'] === 'ended' && ended + this.ttlMs <= Date.now()) {
+      await this.delete(runId);
+      return undefined;
+    }
+    return value as unknown as AgentRunState;
+  }
+
+  async put(record: AgentRunState): Promise<boolean> {
+    const key = keyOf(record?.runId);
+    const text = JSON.stringify(record);
+    if (text.length > this.maxRecordBytes) throw new TypeError(`the run state of ${key} is ${text.length} characters of JSON; at most ${this.maxRecordBytes} are kept (maxRecordBytes)`);
+    const entries = encodeEntries(key, record);
+    const head = entries[key];
+    if (typeof head === 'object') entries[key] = { ...head, revision: record.revision }; // a parted value's revision, read without its parts
+    return serial(this.storage, async () => {
+      const stored = await this.storage.get(key);
+      if (revisionOf(stored) !== record.revision - 1) return false;
+      const stale = partKeys(key, stored).filter((old) => !Object.hasOwn(entries, old));
+      await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
+      return true;
+    });
+  }
+
+  async delete(runId: string): Promise<void> {
+    const key = keyOf(runId);
+    await serial(this.storage, async () => deleteKeys(this.storage, await keysOf(this.storage, key)));
+  }
+}
+
+function keyOf(runId: unknown): string {
+  if (typeof runId !== 'string' || runId === '') throw new TypeError('a run state needs a run id');
+  const key = `${PREFIX}${escapeRunId(runId)}`;
+  const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
+  if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
+  return key;
+}

@@ -1,0 +1,136 @@
+/**
+ * The options of tool approvals, checked like every other option (`ConfigError` naming each problem), on local tools
+ * and MCP tools (by name or by predicate), the builder's `runStateStore`, and the bounds of `InMemoryRunStateStore`.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
+import { createScriptedChatClient } from '../../src/chat/index.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { InMemoryRunStateStore, type AgentRunState } from '../../src/interrupts/index.js';
+import { createMCPClient } from '../../src/mcp/index.js';
+import { defineTool } from '../../src/tools/index.js';
+import { fakeServer } from '../mcp/fake-server.js';
+
+afterEach(() => vi.useRealTimers());
+
+const base = { name: 'refund', description: 'Refund.', parameters: z.object({ amount: z.number() }), execute: () => 'ok' };
+
+describe('needsApproval and approvalExpiresInMs on defineTool', () => {
+  it.each([
+    [{ needsApproval: 'yes' }, 'needsApproval must be a boolean or a function'],
+    [{ approvalExpiresInMs: 0 }, 'approvalExpiresInMs must be an integer > 0 and at most a year (got 0)'],
+    [{ approvalExpiresInMs: 1.5 }, 'approvalExpiresInMs must be an integer > 0 and at most a year (got 1.5)'],
+    [{ approvalExpiresInMs: 31_536_000_001 }, 'approvalExpiresInMs must be an integer > 0 and at most a year (got 31536000001)'],
+  ])('refuses %j with a ConfigError naming the problem', (options, problem) => {
+    const error = (() => {
+      try {
+        defineTool({ ...base, ...(options as object) });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).problems).toContain(problem);
+  });
+
+  it('accepts a boolean, a predicate and an expiry of up to a year', () => {
+    expect(defineTool({ ...base, needsApproval: true, approvalExpiresInMs: 31_536_000_000 }).needsApproval).toBe(true);
+    expect(typeof defineTool({ ...base, needsApproval: ({ amount }) => amount > 20 }).needsApproval).toBe('function');
+  });
+
+  it('makes the builder refuse a runStateStore without get, put and delete', () => {
+    const builder = new AgentBuilder('a').chatClient(createScriptedChatClient([])).runStateStore({ get: async () => undefined } as never);
+    expect(() => builder.build()).toThrow(/runStateStore must implement get\(\), put\(\) and delete\(\)/);
+  });
+});
+
+describe('MCP tools that need approval', () => {
+  function client(calls: unknown[]) {
+    const server = fakeServer({
+      'tools/list': () => ({ tools: [{ name: 'delete_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }, { name: 'read_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }] }),
+      'tools/call': (params: unknown) => {
+        calls.push((params as { params: unknown }).params);
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    });
+    return createMCPClient({ url: 'https://mcp.example/mcp', fetch: server.fetch, retry: false });
+  }
+
+  it('by name: the listed tool stops the run, the other runs', async () => {
+    const calls: unknown[] = [];
+    const mcp = client(calls);
+    const tools = await mcp.tools({ needsApproval: ['delete_file'], approvalExpiresInMs: 60_000 });
+    expect(tools.map((tool) => [tool.name, tool.needsApproval, tool.approvalExpiresInMs])).toEqual([
+      ['delete_file', true, 60_000],
+      ['read_file', false, 60_000],
+    ]);
+    const model = createScriptedChatClient([{ toolCalls: [{ id: 'c1', name: 'delete_file', arguments: { path: '/a' } }, { id: 'c2', name: 'read_file', arguments: { path: '/b' } }] }, { text: 'ok' }]);
+    const agent = new AgentBuilder('files').chatClient(model).tools(tools).toolLogger(false).build();
+    const first = await collectAgentRun(agent.run('tidy up'));
+    expect(first.status).toBe('interrupted');
+    expect(first.interrupts.map((each) => each.toolName)).toEqual(['delete_file']);
+    expect(calls).toEqual([expect.objectContaining({ name: 'read_file' })]);
+    await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
+    expect(calls).toEqual([expect.objectContaining({ name: 'read_file' }), expect.objectContaining({ name: 'delete_file', arguments: { path: '/a' } })]);
+    await mcp.close();
+  });
+
+  it('by predicate: gets the server name and the arguments', async () => {
+    const mcp = client([]);
+    const seen: unknown[] = [];
+    const [remove] = await mcp.tools({ needsApproval: (name, args) => (seen.push([name, args]), args['path'] === '/etc') });
+    const decide = remove!.needsApproval as (args: unknown, context: unknown) => Promise<boolean>;
+    expect(await decide({ path: '/etc' }, { callId: 'c', toolName: 'delete_file' })).toBe(true);
+    expect(await decide({ path: '/tmp' }, { callId: 'c', toolName: 'delete_file' })).toBe(false);
+    expect(seen).toEqual([['delete_file', { path: '/etc' }], ['delete_file', { path: '/tmp' }]]);
+    await expect(mcp.tools({ needsApproval: 'delete_file' as never })).rejects.toThrow(/needsApproval must be a list of tool names or a function/);
+    await mcp.close();
+  });
+});
+
+describe('InMemoryRunStateStore', () => {
+  function record(runId: string, revision: number, status: AgentRunState['status'] = 'interrupted', padding = ''): AgentRunState {
+    return { version: 1, runId, agent: 'a', revision, status, input: [{ role: 'user', content: padding }], added: [], iterations: 1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, round: { iteration: 1, calls: [], answered: {} }, interrupts: [], executions: {}, denied: [], resumes: [], updatedAt: '' };
+  }
+
+  it('writes only the next revision (compare-and-swap), copies in and out', async () => {
+    const store = new InMemoryRunStateStore();
+    expect(await store.put(record('r', 2))).toBe(false);
+    expect(await store.put(record('r', 1))).toBe(true);
+    expect(await store.put(record('r', 1))).toBe(false);
+    const read = (await store.get('r'))!;
+    read.status = 'ended';
+    expect((await store.get('r'))!.status).toBe('interrupted');
+    expect(await store.put(record('r', 2))).toBe(true);
+    await store.delete('r');
+    expect(await store.get('r')).toBeUndefined();
+  });
+
+  it('keeps at most maxRuns runs and maxBytes of JSON, the oldest written forgotten first', async () => {
+    const store = new InMemoryRunStateStore({ maxRuns: 2, maxBytes: 5_000 });
+    for (const runId of ['a', 'b', 'c']) await store.put(record(runId, 1));
+    expect([await store.get('a'), (await store.get('b'))?.runId, (await store.get('c'))?.runId]).toEqual([undefined, 'b', 'c']);
+    await store.put(record('big', 1, 'interrupted', 'x'.repeat(4_800)));
+    expect(store.size.runs).toBe(1);
+    expect(store.size.bytes).toBeGreaterThan(4_800);
+  });
+
+  it('forgets an ended run ttlMs after it ended, and keeps a waiting one', async () => {
+    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    const store = new InMemoryRunStateStore({ ttlMs: 1_000 });
+    await store.put(record('ended', 1, 'ended'));
+    await store.put(record('waiting', 1));
+    vi.setSystemTime(999);
+    expect(await store.get('ended')).toBeDefined();
+    vi.setSystemTime(1_000);
+    expect(await store.get('ended')).toBeUndefined();
+    vi.setSystemTime(10_000_000);
+    expect(await store.get('waiting')).toBeDefined();
+  });
+
+  it('refuses options that are not positive integers', () => {
+    expect(() => new InMemoryRunStateStore({ maxRuns: 0, ttlMs: -1 })).toThrow(/maxRuns must be an integer > 0.*ttlMs must be an integer > 0/s);
+  });
+});
