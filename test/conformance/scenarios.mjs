@@ -455,6 +455,45 @@ export const scenarios = [
     },
   },
   {
+    name: 'approvals: a tool that needs approval stops the run; approved it runs once, denied or expired the model is told so, a wrong resume is typed',
+    async run({ F }) {
+      const ran = [];
+      const refund = F.defineTool({
+        name: 'refund',
+        description: 'Refund an order.',
+        ...stringFields('order'),
+        needsApproval: true,
+        approvalExpiresInMs: 40,
+        execute: ({ order }) => (ran.push(order), { order, refunded: true }),
+      });
+      const toolAnswer = (model) => JSON.parse(model.requests.at(-1).messages.filter((message) => message.role === 'tool').at(-1).content);
+      const stopped = async (order) => {
+        const model = F.createScriptedChatClient([{ toolCalls: [{ id: `call_${order}`, name: 'refund', arguments: { order } }] }, { text: 'Done.' }]);
+        const agent = new F.AgentBuilder('approvals').chatClient(model).tools([refund]).build();
+        const first = await F.collectAgentRun(agent.run(`Refund ${order}`));
+        equal([first.status, first.interrupts.length, first.interrupts[0].toolName, first.interrupts[0].args], ['interrupted', 1, 'refund', { order }], `the run stopped to ask about ${order}`);
+        return { agent, model, first, id: first.interrupts[0].id };
+      };
+      const approved = await stopped('A');
+      const wrong = await F.collectAgentRun(approved.agent.resume(approved.first.runId, [{ id: 'approval-nope', approved: true }])).then(
+        () => undefined,
+        (error) => error,
+      );
+      equal([wrong?.name, wrong?.code], ['InterruptNotFoundError', 'INTERRUPT_NOT_FOUND'], 'a wrong resume is typed');
+      const done = await F.collectAgentRun(approved.agent.resume(approved.first.runId, [{ id: approved.id, approved: true }]));
+      equal([done.status, ran, toolAnswer(approved.model).ok], ['finished', ['A'], true], 'approved: ran once');
+      const again = await F.collectAgentRun(approved.agent.resume(approved.first.runId, [{ id: approved.id, approved: true }]));
+      equal([again.replay, ran], [true, ['A']], 'the same resume again is a replay');
+      const denied = await stopped('B');
+      await F.collectAgentRun(denied.agent.resume(denied.first.runId, [{ id: denied.id, approved: false, reason: 'Too large.' }]));
+      equal([toolAnswer(denied.model).error.type, toolAnswer(denied.model).error.context.reason, ran], ['ToolApprovalDenied', 'Too large.', ['A']], 'denied: not run, the reason shown');
+      const expired = await stopped('C');
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      await F.collectAgentRun(expired.agent.resume(expired.first.runId, []));
+      equal([toolAnswer(expired.model).error.type, ran], ['ToolApprovalExpired', ['A']], 'expired: not run, the model told');
+    },
+  },
+  {
     name: 'errors: framework errors keep their brand, kind, cause and wire form',
     async run({ F }) {
       const cause = new Error('socket hang up');
