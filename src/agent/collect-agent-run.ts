@@ -1,6 +1,7 @@
 import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
+import { keepPartialRun } from './partial-run.js';
 import type { AgentRunItem } from './types.js';
 
 type ToolResultItem = Extract<AgentRunItem, { type: 'tool-result' }>;
@@ -36,7 +37,8 @@ export interface AgentRunResult<Output = unknown> {
 /**
  * Reads a run to its end. Resolves with the final result — `status: 'finished'`, or `status: 'interrupted'` with the
  * `interrupts` it waits on and its `runId` (a typed outcome, not a failure) — or rejects with the terminal error (the
- * exact abort reason for a cancelled run; a refused resume's `ResumeError`); recoverable errors are listed in `errors`.
+ * exact abort reason for a cancelled run; a refused resume's `ResumeError`) — `partialRunOf(error)` gives what the run
+ * produced before it failed; recoverable errors are listed in `errors`.
  *
  * @example
  * ```ts
@@ -50,6 +52,9 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
   const errors: unknown[] = [];
   const messages: ChatMessage[] = [];
   let text = '';
+  // What streamed of the model call under way (reset when its message ends it): a failure's partial text.
+  let streamed = '';
+  let iterations = 0;
   const reader = stream.getReader();
   let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
   try {
@@ -60,9 +65,15 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
       if (ending) continue;
       if (value.type === 'tool-call') callOrder.set(`${value.iteration} ${value.call.id}`, callOrder.size); // ids may repeat across rounds
       else if (value.type === 'tool-result') toolResults.push(value);
-      else if (value.type === 'message') {
+      else if (value.type === 'text-delta') {
+        if (value.iteration !== iterations) streamed = '';
+        iterations = value.iteration;
+        streamed += value.delta;
+      } else if (value.type === 'message') {
         messages.push(value.message);
         text = value.message.content ?? '';
+        streamed = '';
+        iterations = Math.max(iterations, value.iteration);
       } else if (value.type === 'interrupted') {
         const result: AgentRunResult<Output> = { status: 'interrupted', interrupts: value.interrupts, runId: value.runId, text, finishReason: 'tool_calls', iterations: value.iteration, usage: value.usage, messages, toolResults, errors };
         if (value.replay) result.replay = true;
@@ -70,7 +81,11 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
         ending = { result };
       }
       else if (value.type === 'error') {
-        if (value.terminal) ending = { error: value.error };
+        if (value.terminal) {
+          ending = { error: value.error };
+          inCallOrder(toolResults, callOrder);
+          keepPartialRun(value.error, { text: streamed || text, toolResults, messages, errors, iterations: Math.max(iterations, value.iteration) });
+        }
         else errors.push(value.error);
       } else if (value.type === 'finish') {
         inCallOrder(toolResults, callOrder);

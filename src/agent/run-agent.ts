@@ -57,7 +57,8 @@ export function streamAgent<Output = unknown>(options: RunAgentOptions<Output>):
 /**
  * Runs an agent once and returns the collected result (what `collectAgentRun` gives: `text`, `output` typed by the
  * `output` schema, `finishReason`, `iterations`, `usage`, `messages`, `toolResults`, recoverable `errors`), or rejects
- * with the terminal error (`ChatClientError`, `StreamError`, `OutputValidationError`, the abort reason…) — the
+ * with the terminal error (`ChatClientError`, `StreamError`, `OutputValidationError`, the abort reason…), whose
+ * `partialRunOf(error)` gives what the run produced before it failed (the text that streamed, tool results) — the
  * Vercel AI SDK's `generateText`, on faultline's loop. Invalid options reject with one `ConfigError` listing every
  * problem.
  *
