@@ -1,4 +1,4 @@
-export { completionState } from './completion-state.js';
+export { completionState, type CompletionStateOf } from './completion-state.js';
 export { CompletionTracker } from './completion-tracker.js';
 export { METADATA_STATE_KEYS, ObjectType } from './constants.js';
 export {

@@ -143,6 +143,11 @@ describe('stateSchema(zod object, fields): typed state and updates', () => {
     const ran = await completionOf({ order_id: '42', log: [] });
     expect(ran?.response.error).toBeUndefined();
     expect(completionState(ran)?.status).toBe('in_stock');
+    const typed = completionState(ran, compiled);
+    expectTypeOf(typed).toEqualTypeOf<Partial<z.output<typeof Order>> | undefined>();
+    expect(typed?.order_id).toBe('42');
+    // @ts-expect-error: a key the graph's state does not have
+    void typed?.not_a_key;
     // A state the caller gave is their own: its refusal names the issues without the hint.
     const given = await completionOf({ order_id: 42, log: [] });
     expect(given?.response.error?.message).not.toContain('runner.run(');
