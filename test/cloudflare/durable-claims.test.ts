@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../conformance/bundle.js';
-import { COMPATIBILITY_DATE, ROOT, requireDist } from '../conformance/dist.js';
+import { ROOT, requireDist } from '../conformance/dist.js';
 import { startProbe, until } from './harness.js';
+import { deployTwoFronts } from './two-fronts.js';
 
 interface Summary {
   status: string;
@@ -40,20 +41,8 @@ afterAll(async () => {
 });
 
 async function deploy(persist: string): Promise<Payments> {
-  const code = await script;
-  const objects = (own: boolean) => ({ PAYMENTS: own ? { className: 'Payments', useSQLite: true } : { className: 'Payments', scriptName: 'owner', useSQLite: true } });
-  const common = { modules: true, script: code, compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: [] as string[], bindings: { PROBE: probe.url } };
-  const mf = new Miniflare({
-    durableObjectsPersist: persist,
-    workers: [
-      { ...common, name: 'owner', durableObjects: objects(true) },
-      { ...common, name: 'front1', durableObjects: objects(false) },
-      { ...common, name: 'front2', durableObjects: objects(false) },
-    ],
-  });
-  await mf.ready;
-  const fronts = { 1: await mf.getWorker('front1'), 2: await mf.getWorker('front2') } as unknown as Record<1 | 2, { fetch(url: string): Promise<Response> }>;
-  return { mf, call: async (front, path) => (await (await fronts[front].fetch(`http://payments.local${path}`)).json()) as Summary, dispose: () => mf.dispose() };
+  const fronts = await deployTwoFronts({ script: await script, binding: 'PAYMENTS', className: 'Payments', persist, bindings: { PROBE: probe.url } });
+  return { mf: fronts.mf, call: async (front, path) => (await (await fronts.fetch(front, `http://payments.local${path}`)).json()) as Summary, dispose: fronts.dispose };
 }
 
 const charges = () => probe.hits.get('/node/charge') ?? 0;

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../conformance/bundle.js';
-import { COMPATIBILITY_DATE, ROOT, requireDist } from '../conformance/dist.js';
+import { ROOT, requireDist } from '../conformance/dist.js';
 import { startProbe } from './harness.js';
+import { deployTwoFronts } from './two-fronts.js';
 
 interface Summary {
   status?: string;
@@ -43,23 +43,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function deploy(persist: string): Promise<Refunds> {
-  const code = await script;
-  const objects = (own: boolean) => ({ REFUNDS: own ? { className: 'Refunds', useSQLite: true } : { className: 'Refunds', scriptName: 'owner', useSQLite: true } });
-  const common = { modules: true, script: code, compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: [] as string[], bindings: { PROBE: probe.url } };
-  const mf = new Miniflare({
-    durableObjectsPersist: persist,
-    workers: [
-      { ...common, name: 'owner', durableObjects: objects(true) },
-      { ...common, name: 'front1', durableObjects: objects(false) },
-      { ...common, name: 'front2', durableObjects: objects(false) },
-    ],
-  });
-  await mf.ready;
-  const fronts = { 1: await mf.getWorker('front1'), 2: await mf.getWorker('front2') } as unknown as Record<1 | 2, { fetch(url: string, init: RequestInit): Promise<Response> }>;
+async function deploy(persist: string): Promise<{ call: (front: 1 | 2, path: string, body?: unknown) => Promise<Summary>; dispose: () => Promise<void> }> {
+  const fronts = await deployTwoFronts({ script: await script, binding: 'REFUNDS', className: 'Refunds', persist, bindings: { PROBE: probe.url } });
   return {
-    call: async (front, path, body = {}) => (await (await fronts[front].fetch(`http://refunds.local${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Summary,
-    dispose: () => mf.dispose(),
+    call: async (front, path, body = {}) => (await (await fronts.fetch(front, `http://refunds.local${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Summary,
+    dispose: fronts.dispose,
   };
 }
 
