@@ -276,8 +276,11 @@ describe('src/', () => {
     expect(files.length).toBeGreaterThan(10);
   });
 
+  // One dynamic import is the mechanism itself: src/testing/msw.ts loads the optional peer msw so that a project
+  // without it gets a ConfigError naming it (faultline/testing is for test suites, not app bundles).
   it('uses no node: import, Node builtin module, dynamic import, process, Buffer, require, __dirname, __filename, global. or setImmediate', () => {
-    expect(scanTree().violations.map(describeViolation)).toEqual([]);
+    const loadsMsw = (violation: Violation) => violation.file === join('src', 'testing', 'msw.ts') && violation.rule === 'uses a dynamic import()' && violation.text === "return await import('msw');";
+    expect(scanTree().violations.filter((violation) => !loadsMsw(violation)).map(describeViolation)).toEqual([]);
   });
 
   // src/testing (the `faultline/testing` subpath) may also import msw, its optional peer dependency.
