@@ -17,7 +17,6 @@ import { encodeJSON } from '../wire/safe-json.js';
 import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
-import { RESUME_ERROR_TYPE } from '../runner/resume-run.js';
 import { withoutMetadata } from '../runner/state-delta.js';
 import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
@@ -179,7 +178,7 @@ export class TaskExecution {
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
         if (this.deciding) {
           const refusal = isTerminalError(event) ? event.response?.error : undefined;
-          if (refusal?.type === RESUME_ERROR_TYPE) return this.decide(refusal); // refused: the task stays as it was
+          if (refusal?.type === 'resume') return this.decide(refusal); // refused: the task stays as it was
           if (event.response?.object !== 'graph.resume') await this.accept();
         }
         if (isRunnerCompletion(event)) completion = event;

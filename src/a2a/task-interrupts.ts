@@ -10,7 +10,11 @@ import { summarizeInterrupts, type InterruptSummary } from '../runner/interrupt-
 import type { ResponseError } from '../errors/response-error.js';
 import type { A2AMessage, A2AMetadata, Task } from './types.js';
 
-/** The metadata key of faultline's own fields on a task's status, message and update. */
+/**
+ * The metadata key of faultline's own fields on a task's status, message and update (an `input-required` task's
+ * `{ runId, interrupts, interruptCount }`).
+ * @example `const waiting = task.metadata?.[FAULTLINE_METADATA_KEY]?.interrupts`
+ */
 export const FAULTLINE_METADATA_KEY = 'faultline';
 
 /** @internal What an input-required task's metadata carries under {@link FAULTLINE_METADATA_KEY}. */

@@ -4,7 +4,6 @@
  * completion are the stopped run's. An agent that cannot resume, and every refused resume, end the run with a typed
  * terminal error event (type `resume`, a stable code) and its completion — never a silent new run.
  */
-import { ResumeError } from '../errors/resume-error.js';
 import type { ResponseError } from '../errors/response-error.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
@@ -18,7 +17,10 @@ export interface RunnerResume {
   decisions: readonly ResumeDecision[];
 }
 
-/** The `ResponseError` type of every refused or impossible resume (a `ResumeError`'s kind). */
+/**
+ * The `ResponseError` type of every refused or impossible resume (a `ResumeError`'s kind).
+ * @example `if (isTerminalError(event) && event.response?.error?.type === RESUME_ERROR_TYPE) showRefusal(event.response.error.code);`
+ */
 export const RESUME_ERROR_TYPE = 'resume';
 
 /**
@@ -48,10 +50,4 @@ export function resumeUnsupported(agentName: string, runId: string): ResponseErr
     code: RESUME_UNSUPPORTED,
     message: `The agent ${preview(agentName, 200)} cannot resume run ${preview(runId, 200)}: it keeps no stopped runs. Resume runs of a graph agent with a checkpointer or an LLM agent that asks for approvals.`,
   };
-}
-
-/** @internal A refused resume as a `ResponseError` (type `resume`, its code), or undefined for any other error. */
-export function resumeResponseError(error: unknown): ResponseError | undefined {
-  if (!ResumeError.isInstance(error)) return undefined;
-  return { type: RESUME_ERROR_TYPE, code: error.code, message: error.message };
 }

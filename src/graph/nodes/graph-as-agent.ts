@@ -8,7 +8,9 @@ import { toResponseError } from '../../errors/response-error.js';
 import { AsyncQueue } from '../../internal/async-queue.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { cancelledError, createErrorEvent, createEvent, type RunEvent } from '../../runner/event.js';
-import { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED, resumeResponseError } from '../../runner/resume-run.js';
+import { ResumeError } from '../../errors/resume-error.js';
+import type { ResponseError } from '../../errors/response-error.js';
+import { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED } from '../../runner/resume-run.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import type { Invocation, RunnableAgent } from '../../runner/runnable-agent.js';
 import { isTelemetry } from '../../telemetry/no-telemetry.js';
@@ -37,6 +39,12 @@ export interface GraphAgentOptions {
    * parent graph's), else nothing recorded
    */
   telemetry?: Telemetry | undefined;
+}
+
+/** A refused resume as a `ResponseError` (type `resume`, its code), or undefined for any other error. */
+function resumeResponseError(error: unknown): ResponseError | undefined {
+  if (!ResumeError.isInstance(error)) return undefined;
+  return { type: RESUME_ERROR_TYPE, code: error.code, message: error.message };
 }
 
 function defaultInput(invocation: Invocation): State {
