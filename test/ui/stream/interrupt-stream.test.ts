@@ -70,6 +70,7 @@ describe('an agent run that stops for an approval', () => {
     const run = interruptedRun(`approve with key ${SECRET}`);
     for (const options of [undefined, { secrets: [SECRET] }]) {
       const body = await checkedBody(toUIMessageStream(items(run), options));
+      expect(partsOf<FaultlineInterruptData>(body.message, 'data-faultline-interrupt')[0]?.reason).toBe('approve with key [REDACTED]');
       expect(body.text).not.toContain(SECRET);
       expect(body.text).not.toContain('PLANTEDsecret');
     }
