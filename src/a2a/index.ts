@@ -26,6 +26,7 @@ export {
   type A2AProtocolVersion,
   type TaskStateName,
 } from './constants.js';
+export { FAULTLINE_METADATA_KEY } from './task-interrupts.js';
 export { decodeAgentCard, decodeMessageSendParams, decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 export {
   base64ToText,

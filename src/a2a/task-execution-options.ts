@@ -1,5 +1,6 @@
 /** @internal What one task's execution needs (see `TaskExecution`). */
 import type { RunEvent } from '../runner/event.js';
+import type { RunnerResume } from '../runner/resume-run.js';
 import type { RunnerRunOptions } from '../runner/runner.js';
 import type { TaskJournal } from './task-journal.js';
 
@@ -24,4 +25,6 @@ export interface TaskExecutionOptions {
   journalTimeoutMs?: number | undefined;
   /** The W3C `traceparent` the run's spans are children of (the request's server span). */
   traceparent?: string | undefined;
+  /** Answer the task's stopped run (a follow-up message's decisions) instead of running the message. */
+  resume?: RunnerResume | undefined;
 }

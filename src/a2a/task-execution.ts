@@ -2,7 +2,9 @@
  * One A2A task run through the runner: runner events become A2A events (seed-systems §4): a `submitted` Task first;
  * streamed text as artifact updates; a structured terminal error as ONE final failed (or canceled) status update and
  * nothing after; a normal end as a final `lastChunk` artifact update then `completed`. Only terminal errors become
- * failures; graph-internal error events are not forwarded. Every status transition and chunk goes to the task's
+ * failures; graph-internal error events are not forwarded; a run that stopped to ask ends `input-required` (final),
+ * naming what it waits on. A resume (a follow-up message with decisions) changes nothing until the agent accepts it:
+ * a refusal leaves the task as it was (`accepted` says which). Every status transition and chunk goes to the task's
  * journal first and is published once written.
  */
 import { ErrorType } from '../errors/constants.js';
@@ -23,7 +25,7 @@ import { agentMessage, artifactUpdate, scrubEvent, stateString } from './task-ru
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
 import { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './constants.js';
-
+import { FAULTLINE_METADATA_KEY, interruptMetadata, interruptText } from './task-interrupts.js';
 
 /** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
 export const MAX_STREAMS_PER_TASK = 100;
@@ -46,17 +48,25 @@ export class TaskExecution {
   private streamedText = '';
   private finalText = '';
   private responseId: string | undefined;
+  /** A resume not yet accepted or refused by the agent: nothing is written or published until it is. */
+  private deciding: boolean;
+  private decide: (refusal: ResponseError | undefined) => void = () => {};
+  /** Resolves once the run is under way (undefined) or its resume was refused (the refusal; the task is unchanged). */
+  readonly accepted: Promise<ResponseError | undefined>;
 
   /**
    * A new task for `message`, or — with `resumed` — the continuation of a stored, still running task whose run ended
    * with its process (its run is started again with the same invocation id; a checkpointed graph resumes from there).
    */
   constructor(message: A2AMessage, private readonly options: TaskExecutionOptions, resumed?: Task) {
-    this.invocationId = options.invocationId ?? createId('invocation');
+    this.invocationId = options.resume?.runId ?? options.invocationId ?? createId('invocation');
+    this.deciding = options.resume !== undefined;
+    this.accepted = new Promise((resolve) => (this.decide = resolve));
+    if (!this.deciding) this.decide(undefined);
     if (resumed) {
       this.task = cloneJSONLike(resumed);
       this.history = [...(this.task.history ?? [])];
-      this.message = message;
+      this.message = options.resume ? { ...message, taskId: this.task.id, contextId: this.task.contextId } : message;
       const artifact = this.task.artifacts?.[0];
       this.artifactId = artifact?.artifactId ?? createId('artifact');
       this.streamedText = partsText(artifact?.parts ?? []);
@@ -135,6 +145,7 @@ export class TaskExecution {
     try {
       await this.execute(resumed);
     } catch (error) {
+      this.decide(undefined);
       if (this.terminal) return;
       const failure: ResponseError = { type: ErrorType.RunError, code: TASK_FAILED_INTERNALLY, message: `The task could not be run: ${truncate(redactText(messageOf(error), this.options.secrets), 500)}` };
       await this.finishFailed(createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, failure), undefined).catch(() => this.finishBare(failure));
@@ -160,9 +171,16 @@ export class TaskExecution {
     try {
       const text = partsText(this.message.parts) || this.message.parts.filter((part) => part.kind === 'data').map((part) => encodeJSON(part.data, 'data part of the message')).join('\n');
       const invocationId = this.invocationId;
-      for await (const raw of this.options.runner.run({ userId: this.options.userId, sessionId: this.task.contextId, message: text, signal: this.controller.signal, invocationId, traceparent: this.options.traceparent })) {
+      const { resume, userId, traceparent } = this.options;
+      const base = { userId, sessionId: this.task.contextId, signal: this.controller.signal, invocationId, traceparent };
+      for await (const raw of this.options.runner.run(resume ? { ...base, resume } : { ...base, message: text })) {
         const event = scrubEvent(raw, this.options.secrets);
         if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
+        if (this.deciding) {
+          const refusal = isTerminalError(event) ? event.response?.error : undefined;
+          if (refusal?.type === 'resume') return this.decide(refusal); // refused: the task stays as it was
+          if (event.response?.object !== 'graph.resume') await this.accept();
+        }
         if (isRunnerCompletion(event)) completion = event;
         const response = event.response;
         if (!response) continue;
@@ -181,9 +199,34 @@ export class TaskExecution {
         failure ??= { event: createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, internal), error: internal };
       }
     }
+    await this.accept();
+    const waiting = this.canceled || failure ? undefined : interruptMetadata(completion?.response?.interrupts, this.invocationId, this.options.secrets);
     if (this.canceled) await this.finishCanceled();
     else if (failure) await this.finishFailed(failure.event, completion);
+    else if (waiting) await this.finishInputRequired(waiting);
     else await this.finishCompleted(completion, unstructuredError);
+  }
+
+  /** The resume was accepted: the follow-up message joins the history, the task works again (its questions answered). */
+  private async accept(): Promise<void> {
+    if (!this.deciding) return;
+    this.deciding = false;
+    this.history.push(this.message);
+    this.task.history = [...this.history];
+    if (this.task.metadata) {
+      const { [FAULTLINE_METADATA_KEY]: _answered, [ErrorMetadataKey.TaskState]: _state, ...rest } = this.task.metadata;
+      this.task.metadata = rest;
+    }
+    this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
+    await this.saveStatus();
+    this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: cloneJSONLike(this.task.status), final: false });
+    this.decide(undefined);
+  }
+
+  /** The run stopped to ask: `input-required`, final, the status message naming what it waits on. */
+  private async finishInputRequired(metadata: A2AMetadata): Promise<void> {
+    const message = this.agentMessage(interruptText(metadata), metadata);
+    await this.finish({ state: TaskState.InputRequired, message, timestamp: isoTimestamp() }, metadata, message);
   }
 
   /**

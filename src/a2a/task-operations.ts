@@ -11,6 +11,7 @@ import type { WaitUntil } from './handler-http.js';
 import { jsonResponse, resultBody, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
 import { streamResponse, type StreamLimits } from './sse-response.js';
 import { TaskExecution } from './task-execution.js';
+import { decisionsOf, pendingRunId, refusalData } from './task-interrupts.js';
 import type { TaskJournal } from './task-journal.js';
 import type { A2ATaskStore } from './task-store.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
@@ -69,6 +70,35 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     track(execution, platform);
     return execution;
   };
+  /**
+   * A follow-up message on a task: `undefined` when it is a new task's (no task id, or no decisions for a task that
+   * does not wait), else the answer — a JSON-RPC error that changes nothing, or the resumed run (the task is the same).
+   */
+  const followUp = async (call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): Promise<Response | undefined> => {
+    const { id, version } = call;
+    const message = call.params.message;
+    const taskId = message.taskId;
+    if (typeof taskId !== 'string' || taskId === '') return undefined;
+    const carried = decisionsOf(message);
+    const task = live.get(taskId)?.task ?? (await store.get(taskId));
+    const waiting = task?.status.state === 'input-required';
+    if (carried === undefined && !waiting) return undefined;
+    const refuse = (code: string, text: string) => failure(id, A2AErrorCode.InvalidParams, text, version, { type: 'resume', code, taskState: task?.status.state });
+    if (!task) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
+    if (carried === undefined) return refuse('RESUME_PAYLOAD_INVALID', `Task ${taskId.slice(0, 200)} waits on interrupts: answer with a data part { "decisions": [...] }`);
+    if ('problem' in carried) return refuse('RESUME_PAYLOAD_INVALID', `The decisions for task ${taskId.slice(0, 200)} were refused: ${carried.problem}`);
+    const runId = waiting ? pendingRunId(task) : undefined;
+    if (runId === undefined) return refuse('RUN_NOT_INTERRUPTED', `Task ${taskId.slice(0, 200)} is ${task.status.state}, not waiting on interrupts: nothing to resume`);
+    if (live.size >= maxLiveTasks) return busy(id, version);
+    const execution = new TaskExecution(message, { runner, journal: settings.journal({ taskId, invocationId: runId, userId: call.userId, message }), structured, userId: call.userId, secrets, taskId, resume: { runId, decisions: carried.decisions as never }, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent }, task);
+    const refusal = await execution.accepted;
+    if (refusal) return failure(id, A2AErrorCode.InvalidParams, refusal.message, version, refusalData(refusal));
+    track(execution, platform);
+    if (call.operation === 'StreamMessage') return streamResponse(id, execution, encodeEvent(version), execution.task, settings);
+    await execution.done;
+    return jsonResponse(resultBody(id, encodeEvent(version)(execution.result)));
+  };
+  const encodeEvent = (version: A2AProtocolVersion) => (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
   const busy = (id: RequestId, version: A2AProtocolVersion) =>
     failure(id, A2AErrorCode.InternalError, `The agent is running its limit of ${maxLiveTasks} tasks; retry shortly`, version, undefined, 503, { 'retry-after': '1' });
 
@@ -79,6 +109,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const notFound = (taskId: string) => failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
     switch (call.operation) {
       case 'SendMessage': {
+        const resumed = await followUp(call, platform);
+        if (resumed) return resumed;
         if (live.size >= maxLiveTasks) return busy(id, version);
         const execution = start(call.params.message, call, platform);
         const configuration = call.params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
@@ -87,6 +119,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
         return jsonResponse(resultBody(id, encodeEvent(execution.result)));
       }
       case 'StreamMessage': {
+        const resumed = await followUp(call, platform);
+        if (resumed) return resumed;
         if (live.size >= maxLiveTasks) return busy(id, version);
         const execution = start(call.params.message, call, platform);
         return streamResponse(id, execution, encodeEvent, undefined, settings);

@@ -15,5 +15,6 @@ export {
   type TerminalErrorEvent,
 } from './event.js';
 export type { Invocation, RunnableAgent } from './runnable-agent.js';
+export { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED, type RunnerResume } from './resume-run.js';
 export { Runner, type RunEventStream, type RunnerOptions, type RunnerRunOptions } from './runner.js';
 export { agentResponseError, toRunnableAgent } from './to-runnable-agent.js';

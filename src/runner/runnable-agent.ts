@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../chat/core/types.js';
 import type { RunEvent } from './event.js';
+import type { RunnerResume } from './resume-run.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** One run of an agent under the runner (or as a graph agent node). */
@@ -28,6 +29,11 @@ export interface Invocation {
   telemetry?: Telemetry | undefined;
   /** The W3C `traceparent` of the caller's span: an agent's spans are its children. */
   traceparent?: string | undefined;
+  /**
+   * Answer the stopped run `runId` (the invocation id is the same) with `decisions`, instead of starting a run: only
+   * for an agent whose `resumable` is true.
+   */
+  resume?: RunnerResume | undefined;
 }
 
 /**
@@ -49,5 +55,7 @@ export interface Invocation {
  */
 export interface RunnableAgent {
   readonly name: string;
+  /** True when `runEvents` honours `invocation.resume`; a Runner refuses a resume for any other agent (`RESUME_UNSUPPORTED`). */
+  readonly resumable?: boolean;
   runEvents(invocation: Invocation): AsyncIterable<RunEvent>;
 }

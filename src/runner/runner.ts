@@ -14,6 +14,7 @@ import { streamFromBatches } from '../internal/streams.js';
 import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
 import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type EventOrigin, type RunEvent } from './event.js';
+import { resumeProblems, resumeUnsupported, type RunnerResume } from './resume-run.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 import { agentSpanName, GenAIAttribute, GenAIOperation } from '../telemetry/attributes.js';
@@ -44,8 +45,15 @@ export interface RunnerOptions {
 export interface RunnerRunOptions {
   userId: string;
   sessionId: string;
-  /** The user's new message. */
-  message: string | ChatMessage;
+  /** The user's new message (none for a `resume`). */
+  message?: string | ChatMessage | undefined;
+  /**
+   * Answers the stopped run `runId` (its interrupts' `runId`, which is its invocation id) with a decision per pending
+   * interrupt, instead of starting a run: the agent's resume (a graph agent's `graph.resume`). The run's events carry
+   * that invocation id. A refused resume is a terminal error event of type `resume` with its code
+   * (`INTERRUPT_NOT_FOUND`, `RESUME_CONFLICT`…), changing nothing; an agent that cannot resume, `RESUME_UNSUPPORTED`.
+   */
+  resume?: RunnerResume | undefined;
   /** Cancels the run; the stream still ends with its `runner.completion`. */
   signal?: AbortSignal | undefined;
   /**
@@ -108,14 +116,17 @@ export class Runner {
     if (typeof options.sessionId !== 'string' || options.sessionId === '') problems.push('sessionId must be a non-empty string');
     const message: ChatMessage | undefined =
       typeof options.message === 'string' ? { role: 'user', content: options.message } : isPlainObject(options.message) ? { ...(options.message as ChatMessage) } : undefined;
-    if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
+    if (options.resume !== undefined) problems.push(...resumeProblems(options.resume, options.invocationId));
+    if (options.resume !== undefined && options.message === undefined) {
+      // a resume answers a stopped run: there is no new user message
+    } else if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
     if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
     const { controller, dispose } = linkedController(options.signal);
     const span = (this.telemetry ?? NO_TELEMETRY).startSpan(agentSpanName(this.appName), {
       parent: parseTraceparent(options.traceparent),
       attributes: { [GenAIAttribute.OperationName]: GenAIOperation.InvokeAgent, [GenAIAttribute.AgentName]: this.appName, [GenAIAttribute.ConversationId]: options.sessionId },
     });
-    const generator = this.events(options, message as ChatMessage, controller.signal, span);
+    const generator = this.events(options, message, controller.signal, span);
     async function* guarded() {
       try {
         for await (const batch of generator) {
@@ -130,8 +141,9 @@ export class Runner {
     return streamFromBatches(guarded(), (reason) => controller.abort(reason));
   }
 
-  private async *events(options: RunnerRunOptions, message: ChatMessage, signal: AbortSignal, span: SpanHandle): AsyncGenerator<RunEvent[], void, undefined> {
-    const invocationId = typeof options.invocationId === 'string' && options.invocationId !== '' ? options.invocationId : createId('invocation');
+  private async *events(options: RunnerRunOptions, message: ChatMessage | undefined, signal: AbortSignal, span: SpanHandle): AsyncGenerator<RunEvent[], void, undefined> {
+    const resume = options.resume;
+    const invocationId = resume ? resume.runId : typeof options.invocationId === 'string' && options.invocationId !== '' ? options.invocationId : createId('invocation');
     const origin: EventOrigin = { invocationId, author: this.appName, requestId: options.requestId };
     const tracker = new CompletionTracker(invocationId);
     const sessionKey = `${this.appName}/${options.userId}/${options.sessionId}`;
@@ -151,7 +163,13 @@ export class Runner {
       return;
     }
 
+    if (resume && this.agent.resumable !== true) {
+      yield emit(createErrorEvent(origin, resumeUnsupported(this.agent.name, resume.runId)));
+      yield [tracker.completion(origin)];
+      return;
+    }
     const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId, telemetry: this.telemetry, traceparent: span.traceparent() };
+    if (resume) invocation.resume = { runId: resume.runId, decisions: [...resume.decisions] };
     const racer = new AbortRace(signal);
     let iterator: AsyncIterator<RunEvent> | undefined;
     let finished = false;
@@ -173,7 +191,7 @@ export class Runner {
       if (!finished) void iterator?.return?.()?.catch?.(() => {});
     }
 
-    const failure = await appendSession(this.sessions, options.sessionId, [message, ...transcript], sessionKey); // this run's turn, atomically
+    const failure = await appendSession(this.sessions, options.sessionId, message ? [message, ...transcript] : transcript, sessionKey); // this run's turn, atomically
     if (failure) {
       yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
     }

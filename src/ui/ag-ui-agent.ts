@@ -4,7 +4,9 @@
  * answer as `TOOL_CALL_RESULT` whose content is the exact `ToolResultJSON` the model got — with a `faultline.error`
  * custom event for a failed one — retries as `faultline.retry`, recoverable failures as `faultline.error`; then
  * `RUN_FINISHED` (result `{finishReason, iterations, output?}` and the token usage), `RUN_FINISHED` with the outcome
- * `cancelled` for an aborted run, or a terminal failure's `faultline.error` and the one `RUN_ERROR`.
+ * `cancelled` for an aborted run, or a terminal failure's `faultline.error` and the one `RUN_ERROR`; a run that
+ * stopped for approvals (`interrupted`) as a `faultline.interrupt` event per question and `RUN_FINISHED` with the
+ * outcome `interrupt`.
  */
 import type { AgentRunItem } from '../agent/types.js';
 import type { Usage } from '../chat/core/types.js';
@@ -62,6 +64,12 @@ export class AgentAGUIMapper {
 
   map(item: AgentItem): void {
     const writer = this.writer;
+    const stopped = item as unknown as { type: string; runId?: unknown; interrupts?: unknown };
+    if (stopped.type === 'interrupted') {
+      // the run stopped for approvals (read by shape: the agent's item types may not name it)
+      writer.interrupted(stopped.interrupts, { finishReason: 'interrupted', ...(typeof stopped.runId === 'string' ? { runId: stopped.runId } : {}) });
+      return;
+    }
     switch (item.type) {
       case 'text-delta':
         writer.textDelta(item.delta, this.step(item.iteration));

@@ -33,6 +33,21 @@ export interface AGUIErrorValue {
   toolName?: string;
 }
 
+/**
+ * One question a run that stopped waits on, as AG-UI 1.0's `RunFinishedInterruptOutcome` names it: `reason` is the
+ * interrupt's kind (`approval`, `input`), `message` why it asks, `metadata.faultline` the rest faultline knows (run,
+ * tool, node) — never the tool call's arguments.
+ */
+export interface AGUIInterrupt {
+  id: string;
+  reason: string;
+  message?: string;
+  toolCallId?: string;
+  responseSchema?: Record<string, unknown>;
+  expiresAt?: string;
+  metadata?: Record<string, unknown>;
+}
+
 /** One AG-UI event as faultline writes it. */
 export type AGUIEvent =
   | { type: 'RUN_STARTED'; threadId: string; runId: string; protocolVersion: '1.0' }
@@ -42,8 +57,11 @@ export type AGUIEvent =
       runId: string;
       /** `{finishReason, iterations, output?}` of an agent run; `{status}` of a runner run. */
       result?: unknown;
-      /** Absent: the run completed. `cancelled`: it was stopped (aborted) and did not fail. */
-      outcome?: { type: 'cancelled' };
+      /**
+       * Absent: the run completed. `cancelled`: it was stopped (aborted) and did not fail. `interrupt`: it stopped to
+       * ask — what it waits on (a new run whose resume entries answer them continues it).
+       */
+      outcome?: { type: 'cancelled' } | { type: 'interrupt'; interrupts: AGUIInterrupt[] };
       usage?: AGUITokenUsage[];
     }
   | { type: 'RUN_ERROR'; message: string; code: string }

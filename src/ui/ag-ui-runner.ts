@@ -4,7 +4,9 @@
  * `faultline.error`), each graph node as a step (`STEP_STARTED/FINISHED` named by the node id), each execution-error
  * record as a `faultline.record` custom event (once, however many state deltas repeat it), the `runner.completion` as
  * `faultline.completion` (its status and error codes, no state values); then `RUN_FINISHED`, `RUN_FINISHED` with the
- * outcome `cancelled`, or the failure's `faultline.error` and the one `RUN_ERROR` (code: its `ResponseError` type).
+ * outcome `cancelled`, or the failure's `faultline.error` and the one `RUN_ERROR` (code: its `ResponseError` type). A
+ * completion with pending interrupts (status `interrupted`) ends with a `faultline.interrupt` event per question and
+ * `RUN_FINISHED` whose outcome is `interrupt`.
  */
 import type { ResponseError } from '../errors/response-error.js';
 import { executionErrorsFromStateDelta, type ExecutionError } from '../graph/records/execution-error.js';
@@ -30,6 +32,8 @@ function failedEnvelope(content: string) {
 /** @internal Writes the events of runner run events. */
 export class RunnerAGUIMapper {
   private failure: ResponseError | undefined;
+  /** What the completion says the run waits on (it stopped to ask). */
+  private interrupts: unknown[] | undefined;
   private readonly records = new Set<string>();
   private readonly codes: string[] = [];
   private readonly toolNames = new Map<string, string>();
@@ -80,6 +84,7 @@ export class RunnerAGUIMapper {
         break;
       case ObjectType.RunnerCompletion:
         this.failure ??= response.error;
+        if (Array.isArray(response.interrupts) && response.interrupts.length > 0) this.interrupts = response.interrupts;
         writer.custom('faultline.completion', this.completion());
         this.end();
         return;
@@ -92,7 +97,7 @@ export class RunnerAGUIMapper {
   /** The completion as a UI sees it: how the run ended and the codes of what failed (each once) — never state values. */
   private completion(): Record<string, unknown> {
     const failure = this.failure;
-    const status = failure === undefined ? 'completed' : failure.type === ErrorType.Cancelled || this.stopped() ? 'cancelled' : 'failed';
+    const status = failure === undefined ? (this.interrupts && !this.stopped() ? 'interrupted' : 'completed') : failure.type === ErrorType.Cancelled || this.stopped() ? 'cancelled' : 'failed';
     const completion: Record<string, unknown> = { status, errorCodes: [...new Set(failure?.code ? [...this.codes, failure.code] : this.codes)] };
     if (failure) completion.error = { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) };
     return completion;
@@ -122,6 +127,7 @@ export class RunnerAGUIMapper {
     const failure = this.failure;
     if (this.stopped() || failure?.type === ErrorType.Cancelled) this.writer.cancelled();
     else if (failure) this.writer.failed(responseErrorValue(failure, 'run'));
+    else if (this.interrupts) this.writer.interrupted(this.interrupts, { status: 'interrupted' });
     else this.writer.finished({ status: 'completed' });
   }
 }

@@ -7,7 +7,8 @@
  * streamed text goes out only where redaction sees each credential whole (the rest is held until more arrives or the
  * message ends), so no secret is split across two deltas.
  */
-import type { AGUIErrorValue, AGUIEvent, AGUITokenUsage } from './ag-ui-events.js';
+import { summarizeInterrupts } from '../runner/interrupt-summary.js';
+import type { AGUIErrorValue, AGUIEvent, AGUIInterrupt, AGUITokenUsage } from './ag-ui-events.js';
 import { FrameRedactor } from './frame-redactor.js';
 import { HeldText } from './held-text.js';
 
@@ -28,7 +29,7 @@ export class AGUIWriter {
   constructor(
     readonly threadId: string,
     readonly runId: string,
-    secrets: readonly string[],
+    private readonly secrets: readonly string[],
   ) {
     this.redactor = new FrameRedactor(secrets);
   }
@@ -151,6 +152,30 @@ export class AGUIWriter {
     const event: AGUIEvent = { type: 'RUN_FINISHED', threadId: this.threadId, runId: this.runId };
     if (result !== undefined) event.result = this.redactor.value(result);
     if (usage !== undefined) event.usage = [usage];
+    this.push(event);
+    this.ended = true;
+  }
+
+  /**
+   * The run stopped to ask: a `faultline.interrupt` custom event per question (at most 50, summarised — never a tool
+   * call's arguments), then `RUN_FINISHED` whose outcome is `interrupt` (the protocol's), `result` as given.
+   */
+  interrupted(raw: unknown, result: unknown): void {
+    const { interrupts, count } = summarizeInterrupts(raw, this.secrets);
+    for (const interrupt of interrupts) this.custom('faultline.interrupt', interrupt);
+    this.settle();
+    const named = interrupts.map((interrupt): AGUIInterrupt => {
+      const { id, reason, kind, toolCallId, responseSchema, expiresAt, ...rest } = interrupt;
+      const entry: AGUIInterrupt = { id, reason: kind };
+      if (reason !== undefined) entry.message = reason;
+      if (toolCallId !== undefined) entry.toolCallId = toolCallId;
+      if (responseSchema !== undefined) entry.responseSchema = responseSchema;
+      if (expiresAt !== undefined) entry.expiresAt = expiresAt;
+      entry.metadata = { faultline: rest };
+      return entry;
+    });
+    const event: AGUIEvent = { type: 'RUN_FINISHED', threadId: this.threadId, runId: this.runId, outcome: { type: 'interrupt', interrupts: this.redactor.value(named) as AGUIInterrupt[] } };
+    event.result = this.redactor.value({ ...(result as Record<string, unknown>), interruptCount: count });
     this.push(event);
     this.ended = true;
   }

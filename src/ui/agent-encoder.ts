@@ -3,18 +3,28 @@
  * reasoning as parts; each tool call as a tool part, answered when its tool ends (a failure also as a kept
  * `data-faultline-error`); retries, fallbacks and open circuits as transient data parts; a recoverable failure that is
  * not a tool's as a kept error part; the finish with faultline's own reason in the message metadata; a terminal
- * failure as the failure ending, an abort as `abort`.
+ * failure as the failure ending, an abort as `abort`; a run that stopped for approvals (`interrupted`) as its approval
+ * requests and `data-faultline-interrupt` parts, then `finish` (`tool-calls`, faultline's reason `interrupted`).
  */
 import type { AgentRunItem } from '../agent/types.js';
+import type { Interrupt } from '../interrupts/interrupt.js';
 import { StreamError } from '../errors/stream-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import { isAbortError } from '../internal/error-chain.js';
 import type { ChunkWriter } from './chunk-writer.js';
 import { circuitOf } from './error-data.js';
 import { abortText } from './abort-text.js';
+import { writeInterrupts } from './interrupt-parts.js';
 import type { RunEncoder } from './stream-pump.js';
 
 type Item<T extends AgentRunItem['type']> = Extract<AgentRunItem, { type: T }>;
+
+/** The end of a run that stopped for approvals (read by shape: the agent's item types may not name it). */
+interface InterruptedItem {
+  type: 'interrupted';
+  runId: string;
+  interrupts: Interrupt[];
+}
 
 /** Errors of the model side: a recovered one (a fallback took over) is scope `model`, anything else `run`. */
 const MODEL_KINDS: Readonly<Record<string, true>> = { chat_client: true, stream: true, circuit_open: true };
@@ -26,6 +36,10 @@ export class AgentEncoder implements RunEncoder {
   constructor(private readonly out: ChunkWriter) {}
 
   item(item: AgentRunItem): void {
+    if ((item as { type: string }).type === 'interrupted') {
+      this.interrupted(item as unknown as InterruptedItem);
+      return;
+    }
     switch (item.type) {
       case 'text-delta':
         this.at(item.iteration);
@@ -58,6 +72,12 @@ export class AgentEncoder implements RunEncoder {
       default:
         break; // usage: summed up in the finish
     }
+  }
+
+  /** Each approval asked on its tool part, each question kept; the finish names the run to resume. */
+  private interrupted(item: InterruptedItem): void {
+    const written = writeInterrupts(this.out, item.interrupts, typeof item.runId === 'string' ? item.runId : undefined);
+    this.out.finish('interrupted', { ...(written.runId !== undefined ? { runId: written.runId } : {}), interrupts: written.count });
   }
 
   /** The run stream ended: without its finish or terminal error, that is a failure of its own. */

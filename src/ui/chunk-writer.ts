@@ -20,8 +20,12 @@ interface OpenPart {
   held: HeldText;
 }
 
-/** The finish reasons of the protocol, from faultline's (`max_iterations`: the run stopped asking for tools, as the AI SDK's step limit does). */
-const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'stop', length: 'length', content_filter: 'content-filter', tool_calls: 'tool-calls', max_iterations: 'tool-calls' };
+/**
+ * The finish reasons of the protocol, from faultline's: `max_iterations` — the run stopped asking for tools, as the
+ * AI SDK's step limit does; `interrupted` — the run stopped for approvals, which `streamText` reports as the step's
+ * own reason (`tool-calls`: the model asked for tools that were not run).
+ */
+const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'stop', length: 'length', content_filter: 'content-filter', tool_calls: 'tool-calls', max_iterations: 'tool-calls', interrupted: 'tool-calls' };
 
 export class ChunkWriter {
   /** Chunks not yet written out. */
@@ -136,6 +140,18 @@ export class ChunkWriter {
     this.answering(toolCallId, toolName);
     this.write(content === undefined ? { type: 'tool-output-error', toolCallId, errorText: error.message } : { type: 'tool-output-error', toolCallId, errorText: error.message, providerMetadata: { faultline: { content } } });
     this.data('faultline-error', error, toolCallId);
+  }
+
+  /**
+   * `tool-approval-request` for a call that waits on a person (`useChat` shows its part as `approval-requested`): the
+   * call is announced first when it was not, and is no longer owed an output part.
+   */
+  approvalRequest(toolCallId: string, toolName: string, approvalId: string, args: string): void {
+    if (!this.announced.has(toolCallId)) this.toolInput(toolCallId, toolName, args);
+    this.closeParts();
+    this.step();
+    this.unanswered.delete(toolCallId);
+    this.write({ type: 'tool-approval-request', approvalId, toolCallId });
   }
 
   /** A data part: kept in the message (with an id, replacing a part of the same type and id), or `transient`. */

@@ -4,6 +4,15 @@
  * depending on `ai`: `useChat<UIMessage<FaultlineMessageMetadata, FaultlineDataParts>>()`.
  */
 import type { ReplayItem } from '../chat/core/types.js';
+import type { InterruptSummary } from '../runner/interrupt-summary.js';
+
+/**
+ * A question a stopped run waits on (kept, id: the interrupt's id): an approval of a tool call (its part is in state
+ * `approval-requested`) or a graph node's question. Ids, kind, tool or node, `reason`, `expiresAt`, `responseSchema`
+ * and what a node showed (`value`) — never the call's arguments. `runId` is the run to resume.
+ * @example `{ id: 'int_1', runId: 'run-7', kind: 'approval', toolCallId: 'call_1', toolName: 'refund', reason: 'Refunds need a yes' }`
+ */
+export type FaultlineInterruptData = InterruptSummary;
 
 /** Where a failure happened: one tool call, the whole run, a model call the run recovered from, a graph record. */
 export type FaultlineErrorScope = 'tool' | 'run' | 'model' | 'record';
@@ -111,7 +120,8 @@ export type FaultlineRecordData = FaultlineErrorData & {
  * @example `{ status: 'failed', error, records: { recoverable: 1, fatal: 1 }, codes: ['INVENTORY_TIMEOUT', 'WRITE_FATAL'] }`
  */
 export type FaultlineCompletionData = {
-  status: 'completed' | 'failed' | 'cancelled';
+  /** `interrupted`: the run stopped to ask (not a failure); resume it with a decision per interrupt. */
+  status: 'completed' | 'failed' | 'cancelled' | 'interrupted';
   /** The failure that ended the run. */
   error?: FaultlineErrorData;
   /** How many execution-error records the run kept, by severity. */
@@ -120,6 +130,10 @@ export type FaultlineCompletionData = {
   codes: string[];
   /** The final (or fallback) business state, decoded — only with the `completionState` option. */
   state?: Record<string, unknown>;
+  /** What an interrupted run waits on (at most 50 named). */
+  interrupts?: FaultlineInterruptData[];
+  /** How many interrupts it waits on, named or not. */
+  interruptCount?: number;
 };
 
 /**
@@ -133,6 +147,7 @@ export type FaultlineDataParts = {
   'faultline-circuit': FaultlineCircuitData;
   'faultline-record': FaultlineRecordData;
   'faultline-completion': FaultlineCompletionData;
+  'faultline-interrupt': FaultlineInterruptData;
 };
 
 /**
@@ -143,6 +158,10 @@ export type FaultlineDataParts = {
 export type FaultlineMessageMetadata = {
   faultline?: {
     finishReason: string;
+    /** A run that stopped to ask (`finishReason: 'interrupted'`): the run id a resume names. */
+    runId?: string;
+    /** A run that stopped to ask: how many interrupts it waits on. */
+    interrupts?: number;
     iterations?: number;
     usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
   };

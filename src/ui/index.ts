@@ -5,6 +5,7 @@ export type {
   FaultlineErrorData,
   FaultlineErrorScope,
   FaultlineFallbackData,
+  FaultlineInterruptData,
   FaultlineMessageMetadata,
   FaultlineReasoningMetadata,
   FaultlineRecordData,
@@ -15,4 +16,5 @@ export { toUIMessageStreamResponse, type UIMessageStreamResponseOptions } from '
 export { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream-headers.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, type UIMessageStreamOptions } from './ui-message-stream-options.js';
 export { faultlineErrors } from './faultline-errors.js';
+export { faultlineInterrupts } from './faultline-interrupts.js';
 export * from './history-exports.js';

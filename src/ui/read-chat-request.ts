@@ -4,6 +4,7 @@ import { isPlainObject } from '../internal/json.js';
 import { IssueList, resolveOptions, transcriptOf, UI_MESSAGES_LIMITS, type FromUIMessagesOptions } from './from-ui-messages.js';
 import { quote, snapshotBody } from './ui-body-snapshot.js';
 import type { UIMessagesError } from './ui-messages-error.js';
+import { resumeDecisionsFromUIMessages, type UIResume } from './resume-decisions.js';
 
 /** Options of {@link readChatRequest}: those of `fromUIMessages`, and how long the body may take to arrive. */
 export interface ReadChatRequestOptions extends FromUIMessagesOptions {
@@ -23,6 +24,11 @@ export interface UIChatRequest {
   messageId?: string;
   /** Every other field of the body (what `useChat`'s `body` option added), checked as plain JSON like the rest. */
   extra: Record<string, unknown>;
+  /**
+   * The resume the browser asks for: its last assistant message answers approvals (`addToolApprovalResponse`) — call
+   * `agent.resume(resume.runId, resume.decisions)` instead of a new run (see `resumeDecisionsFromUIMessages`).
+   */
+  resume?: UIResume;
 }
 
 const TRIGGERS = new Set(['submit-message', 'regenerate-message']);
@@ -135,5 +141,7 @@ export async function readChatRequest(request: Request | unknown, options?: Read
   for (const [key, value] of Object.entries(copy)) if (!OWN_FIELDS.has(key)) extra[key] = value;
   const chat: UIChatRequest = { id: id as string, messages, trigger: trigger as UIChatRequest['trigger'], extra };
   if (typeof messageId === 'string') chat.messageId = messageId;
+  const resume = resumeDecisionsFromUIMessages(copy.messages);
+  if (resume) chat.resume = resume;
   return chat;
 }

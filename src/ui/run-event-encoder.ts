@@ -4,7 +4,9 @@
  * streamed); each `tool.response` as the call's output (a failed result also as a typed `data-faultline-error`); a
  * graph's execution-error records as kept `data-faultline-record` parts (each once, however many state deltas repeat
  * it); the `runner.completion` as a kept `data-faultline-completion`, then the ending: `finish`, the failure ending,
- * or `abort` for a cancelled run.
+ * or `abort` for a cancelled run. A completion with pending interrupts (the run stopped to ask) is not a failure: its
+ * approvals as `tool-approval-request`, its questions as `data-faultline-interrupt`, the completion `interrupted`,
+ * then `finish`.
  */
 import type { ResponseError } from '../errors/response-error.js';
 import { StreamError } from '../errors/stream-error.js';
@@ -16,6 +18,7 @@ import { ObjectType } from '../runner/constants.js';
 import { isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
 import type { ChunkWriter } from './chunk-writer.js';
 import type { FaultlineCompletionData } from './data-parts.js';
+import { writeInterrupts } from './interrupt-parts.js';
 import type { RunEncoder } from './stream-pump.js';
 
 /** The most records a stream writes as parts (a graph that records without end still gets a bounded stream). */
@@ -147,8 +150,18 @@ export class RunEventEncoder implements RunEncoder {
       const size = tryStringify(state)?.length ?? Infinity;
       if (size <= limit) data.state = state;
     }
+    const pending = !failure && Array.isArray(event.response?.interrupts) && event.response.interrupts.length > 0;
+    let runId: string | undefined;
+    if (pending) {
+      const written = writeInterrupts(this.out, event.response?.interrupts);
+      runId = written.runId;
+      data.status = 'interrupted';
+      data.interrupts = written.interrupts;
+      data.interruptCount = written.count;
+    }
     this.out.data('faultline-completion', data, 'completion');
-    if (data.status === 'cancelled') this.out.abort(truncate(messageOf((failure as ResponseError).message), 200));
+    if (pending) this.out.finish('interrupted', { ...(runId !== undefined ? { runId } : {}), interrupts: data.interruptCount });
+    else if (data.status === 'cancelled') this.out.abort(truncate(messageOf((failure as ResponseError).message), 200));
     else if (error) this.out.fail(error);
     else this.out.finish('stop');
   }

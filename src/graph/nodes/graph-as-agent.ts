@@ -8,6 +8,9 @@ import { toResponseError } from '../../errors/response-error.js';
 import { AsyncQueue } from '../../internal/async-queue.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { cancelledError, createErrorEvent, createEvent, type RunEvent } from '../../runner/event.js';
+import { ResumeError } from '../../errors/resume-error.js';
+import type { ResponseError } from '../../errors/response-error.js';
+import { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED } from '../../runner/resume-run.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import type { Invocation, RunnableAgent } from '../../runner/runnable-agent.js';
 import { isTelemetry } from '../../telemetry/no-telemetry.js';
@@ -42,6 +45,12 @@ export interface GraphAgentOptions {
 const RUNNER_STATE_HINT =
   "Under the Runner a graph's first state is { user_input, messages } built from the message unless given: pass it as runner.run({ userId, sessionId, message, state }) or build it with createGraphAgent(name, graph, { input: (invocation) => state })";
 
+/** A refused resume as a `ResponseError` (type `resume`, its code), or undefined for any other error. */
+function resumeResponseError(error: unknown): ResponseError | undefined {
+  if (!ResumeError.isInstance(error)) return undefined;
+  return { type: RESUME_ERROR_TYPE, code: error.code, message: error.message };
+}
+
 function defaultInput(invocation: Invocation): State {
   if (invocation.state) return invocation.state;
   const messages: ChatMessage[] = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
@@ -53,6 +62,7 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
   return {
     name,
     graph,
+    resumable: true,
     runEvents(invocation: Invocation): AsyncIterable<RunEvent> {
       const queue = new AsyncQueue<RunEvent>();
       const origin = { invocationId: invocation.invocationId, author: name, branch: invocation.branch, requestId: invocation.requestId };
@@ -87,8 +97,15 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
         parentSpan: parseTraceparent(invocation.traceparent),
         workflowName: name,
       };
-      graph
-        .start(input, runOptions, mode, inherited !== undefined, options.input === undefined && !invocation.state ? RUNNER_STATE_HINT : undefined)
+      // A resume answers the stopped run with its decisions (checked against its checkpoint before anything changes).
+      const resume = invocation.resume;
+      if (resume !== undefined && checkpointer === undefined) {
+        queue.push(createErrorEvent(origin, { type: RESUME_ERROR_TYPE, code: RESUME_UNSUPPORTED, message: `The graph agent ${name} has no checkpointer, so it keeps no stopped runs to resume: give createGraphAgent a checkpointer` }));
+        queue.close();
+        return queue;
+      }
+      const started = resume ? graph.start({}, { ...runOptions, checkpointer: checkpointer as Checkpointer, runId: resume.runId, decisions: resume.decisions }, 'resume', inherited !== undefined) : graph.start(input, runOptions, mode, inherited !== undefined, options.input === undefined && !invocation.state ? RUNNER_STATE_HINT : undefined);
+      started
         .then(
           (outcome) => {
             if (outcome.status === 'aborted') queue.push(createErrorEvent(origin, cancelledError(outcome.reason)));
@@ -101,7 +118,7 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
           },
           (error: unknown) => {
             // A refused resume keeps its code (a ResumeError's): the caller learns why, not only that it failed.
-            queue.push(createErrorEvent(origin, toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
+            queue.push(createErrorEvent(origin, resumeResponseError(error) ?? toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
             queue.close();
           },
         );

@@ -44,7 +44,7 @@ export async function schemaProblems(chunks: readonly unknown[]): Promise<string
 /**
  * The protocol's structure, as problems: `start` first; the ending (`finish` or `abort`) once and last, then
  * `[DONE]`; steps balanced; part ids unique and each part closed before a tool part, an error or the ending; every
- * tool input answered once; data parts' ids unique per type unless the same part is updated.
+ * tool input answered once (an approval request answers it for the turn); data parts' ids unique per type unless the same part is updated.
  */
 export function structureProblems(body: ReadBody): string[] {
   const { chunks, frames } = body;
@@ -98,6 +98,10 @@ export function structureProblems(body: ReadBody): string[] {
         if (open.size > 0) problems.push(`${at}: parts open before a tool part: ${[...open.keys()]}`);
         if (tools.get(chunk.toolCallId) !== 'available') problems.push(`${at}: an output for a call that is not waiting for one: ${chunk.toolCallId}`);
         tools.set(chunk.toolCallId, 'answered');
+        break;
+      case 'tool-approval-request':
+        if (tools.get(chunk.toolCallId) !== 'available') problems.push(`${at}: an approval request for a call that is not waiting for an output: ${chunk.toolCallId}`);
+        tools.set(chunk.toolCallId, 'answered'); // waits on a person: the approval is its answer for this turn
         break;
       case 'error':
       case 'finish':

@@ -1,0 +1,119 @@
+// A task whose run stops to ask (a graph agent's interrupt()): it ends input-required — not failed — its status
+// message and metadata naming the pending interrupts under the `faultline` key beside tRPC's task_state, bounded and
+// without arguments or planted secrets; a follow-up message/send or message/stream on the same task carrying
+// { decisions } in a data part resumes it through the Runner's resume (the side effect runs once); a wrong resume is a
+// JSON-RPC error (-32602, data { type: 'resume', code }) and the task stays input-required, answerable.
+import { describe, expect, it } from 'vitest';
+import { createA2AHandler, InMemoryA2ATaskStore } from '../../src/a2a/index.js';
+import { createGraphAgent, END, InMemoryCheckpointer, interrupt, START, StateGraph, StateSchema } from '../../src/graph/index.js';
+import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type JSONObject = Record<string, any>;
+const ORIGIN = 'http://127.0.0.1:41241';
+const SECRET = 'sk-live-PLANTEDsecret0123456789abcdef';
+
+function setup() {
+  const count = counters();
+  const checkpointer = new InMemoryCheckpointer();
+  const handler = createA2AHandler({ agent: createGraphAgent('refunds', refundGraph(count), { checkpointer }), card: { name: 'refunds' }, taskStore: new InMemoryA2ATaskStore() });
+  return { count, handler };
+}
+
+async function rpc(handler: (request: Request) => Promise<Response>, method: string, params: unknown): Promise<Response> {
+  return handler(new Request(`${ORIGIN}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }));
+}
+
+async function send(handler: (request: Request) => Promise<Response>, message: JSONObject): Promise<JSONObject> {
+  return (await (await rpc(handler, 'message/send', { message })).json()) as JSONObject;
+}
+
+const ask = (text = 'refund order 42') => ({ kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text }] });
+const answer = (taskId: string, decisions: unknown, messageId = 'm-2') => ({ kind: 'message', messageId, role: 'user', taskId, parts: [{ kind: 'data', data: { decisions } }] });
+
+describe('an A2A task whose run stops to ask', () => {
+  it('ends input-required, its status message naming the interrupt under metadata.faultline beside task_state', async () => {
+    const { handler } = setup();
+    const { result: task } = await send(handler, ask());
+    expect(task.status.state).toBe('input-required');
+    const own = task.status.message.metadata.faultline;
+    expect(task.status.message.metadata.task_state).toBe('input-required');
+    expect(own).toMatchObject({ runId: expect.any(String), interruptCount: 1, interrupts: [{ kind: 'input', nodeId: 'approve', value: { refund: 30 }, responseSchema: { type: 'object' } }] });
+    expect(task.metadata.faultline).toEqual(own);
+    expect(task.status.message.parts[0].text).toMatch(/waits on an answer for approve \(interrupt-.*\)\. Answer with a message on this task holding a data part/);
+    const got = (await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject;
+    expect(got.result.status.state).toBe('input-required');
+  });
+
+  it('resumes on a follow-up message/send with the decisions: the same task completes, the side effect ran once', async () => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const { result: done } = await send(handler, answer(task.id, [{ id, value: { ok: true } }]));
+    expect(done).toMatchObject({ id: task.id, contextId: task.contextId, status: { state: 'completed' } });
+    expect(done.metadata?.faultline).toBeUndefined();
+    expect(done.history.map((message: JSONObject) => message.messageId)).toEqual(expect.arrayContaining(['m-1', 'm-2']));
+    expect(count).toMatchObject({ after: 1, refunds: 1 });
+  });
+
+  it('resumes on a follow-up message/stream: working, then the final completed status', async () => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const response = await rpc(handler, 'message/stream', { message: answer(task.id, [{ id, value: { ok: true } }]) });
+    const frames = (await response.text()).split('\n\n').filter((frame) => frame !== '').map((frame) => JSON.parse(frame.slice('data: '.length)) as JSONObject);
+    const states = frames.map((frame) => frame.result.status?.state).filter(Boolean);
+    expect(states[0]).toBe('working');
+    expect(states.at(-1)).toBe('completed');
+    expect(frames.at(-1)!.result.final).toBe(true);
+    expect(count.refunds).toBe(1);
+  });
+
+  it.each([
+    ['an unknown interrupt id', () => [{ id: 'interrupt-forged', value: { ok: true } }], 'INTERRUPT_NOT_FOUND'],
+    ['no decision for the pending interrupt', () => [], 'RESUME_INCOMPLETE'],
+    ['a value failing its schema', (id: string) => [{ id, value: { ok: 'yes' } }], 'RESUME_PAYLOAD_INVALID'],
+    ['decisions that are not an array', () => 'yes', 'RESUME_PAYLOAD_INVALID'],
+  ])('refuses %s as a JSON-RPC -32602 error with data.code %s; the task stays input-required and answerable', async (_name, decisions, code) => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const refused = await send(handler, answer(task.id, decisions(id)));
+    expect(refused.error).toMatchObject({ code: -32602, data: { type: 'resume', code } });
+    const got = (await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject;
+    expect(got.result.status.state).toBe('input-required');
+    expect(got.result.history).toHaveLength(task.history.length);
+    const { result: done } = await send(handler, answer(task.id, [{ id, value: { ok: true } }], 'm-3'));
+    expect(done.status.state).toBe('completed');
+    expect(count.refunds).toBe(1);
+  });
+
+  it('refuses decisions for a task that does not wait (RUN_NOT_INTERRUPTED) and for an unknown task (-32001)', async () => {
+    const { handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    await send(handler, answer(task.id, [{ id, value: { ok: true } }]));
+    expect((await send(handler, answer(task.id, [{ id, value: { ok: true } }], 'm-4'))).error).toMatchObject({ code: -32602, data: { code: 'RUN_NOT_INTERRUPTED', taskState: 'completed' } });
+    expect((await send(handler, answer('task-nope', []))).error).toMatchObject({ code: -32001 });
+  });
+
+  it('refuses a plain text follow-up on a waiting task, naming the data part it needs', async () => {
+    const { handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const refused = await send(handler, { ...ask('yes please'), messageId: 'm-5', taskId: task.id });
+    expect(refused.error).toMatchObject({ code: -32602, data: { code: 'RESUME_PAYLOAD_INVALID' }, message: expect.stringContaining('{ "decisions": [...] }') });
+  });
+
+  it('never puts a secret planted in the question into the task, and names at most 50 of many interrupts', async () => {
+    let graph = new StateGraph(new StateSchema());
+    for (let index = 0; index < 60; index++) graph = graph.addNode(`n${index}`, (_state, context) => void interrupt(context, { card: SECRET, index })).addEdge(START, `n${index}`).addEdge(`n${index}`, END);
+    const handler = createA2AHandler({ agent: createGraphAgent('many', graph.compile(), { checkpointer: new InMemoryCheckpointer() }), card: { name: 'many' } });
+    const response = await rpc(handler, 'message/send', { message: ask() });
+    const text = await response.text();
+    expect(text).not.toContain('PLANTEDsecret');
+    const task = (JSON.parse(text) as JSONObject).result;
+    expect(task.status.state).toBe('input-required');
+    expect(task.metadata.faultline.interrupts).toHaveLength(50);
+    expect(task.metadata.faultline.interruptCount).toBe(60);
+  });
+});
