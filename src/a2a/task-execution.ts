@@ -1,11 +1,9 @@
 /**
- * One A2A task run through the runner: runner events become A2A events (seed-systems §4): a `submitted` Task first;
- * streamed text as artifact updates; a structured terminal error as ONE final failed (or canceled) status update and
- * nothing after; a normal end as a final `lastChunk` artifact update then `completed`. Only terminal errors become
- * failures; graph-internal error events are not forwarded; a run that stopped to ask ends `input-required` (final),
- * naming what it waits on. A resume (a follow-up message with decisions) changes nothing until the agent accepts it:
- * a refusal leaves the task as it was (`accepted` says which). Every status transition and chunk goes to the task's
- * journal first and is published once written.
+ * One A2A task run through the runner (seed-systems §4): a `submitted` Task first; streamed text as artifact updates; a
+ * structured terminal error as ONE final failed (or canceled) status update; a normal end as a final `lastChunk`
+ * artifact update then `completed`; a run that stopped to ask ends `input-required` (final), naming what it waits on.
+ * Graph-internal error events are not forwarded. A resume (a follow-up with decisions) changes nothing until the agent
+ * accepts it. Every status transition and chunk goes to the task's journal first and is published once written.
  */
 import { ErrorType } from '../errors/constants.js';
 import type { ResponseError } from '../errors/response-error.js';
@@ -21,7 +19,7 @@ import { withoutMetadata } from '../runner/state-delta.js';
 import { ErrorMetadataKey, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-import { agentMessage, artifactUpdate, scrubEvent, stateString } from './task-run-events.js';
+import { agentMessage, artifactUpdate, completedMetadata, scrubEvent } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
 import { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './constants.js';
@@ -154,7 +152,7 @@ export class TaskExecution {
 
   /** The last resort: a failed status with the message alone, published even if saving fails. */
   private finishBare(error: ResponseError): void {
-    this.task.status = { state: TaskState.Failed, timestamp: isoTimestamp(), message: this.agentMessage(error.message) };
+    this.task.status = { state: TaskState.Failed, timestamp: isoTimestamp(), message: agentMessage(this.task, error.message) };
     this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: this.task.status, final: true, metadata: errorMetadata(error) });
   }
 
@@ -225,7 +223,7 @@ export class TaskExecution {
 
   /** The run stopped to ask: `input-required`, final, the status message naming what it waits on. */
   private async finishInputRequired(metadata: A2AMetadata): Promise<void> {
-    const message = this.agentMessage(interruptText(metadata), metadata);
+    const message = agentMessage(this.task, interruptText(metadata), metadata);
     await this.finish({ state: TaskState.InputRequired, message, timestamp: isoTimestamp() }, metadata, message);
   }
 
@@ -239,7 +237,7 @@ export class TaskExecution {
     if (response.partial && response.object === ObjectType.ChatCompletionChunk) {
       const text = response.choices?.[0]?.delta?.content ?? '';
       if (text === '') return;
-      const update = this.artifactUpdate([{ kind: 'text', text }], this.streamedText !== '', false);
+      const update = artifactUpdate(this.task, this.artifactId, [{ kind: 'text', text }], this.streamedText !== '', false);
       this.streamedText += text;
       this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: [{ kind: 'text', text: this.streamedText }] }];
       await this.saveChunk(update);
@@ -254,19 +252,11 @@ export class TaskExecution {
     }
     if (response.error && response.object === ObjectType.ChatCompletion && this.options.structured) {
       const metadata = { ...errorMetadata(response.error), [ErrorMetadataKey.TaskState]: TaskState.Working };
-      const status = { state: TaskState.Working, timestamp: isoTimestamp(), message: this.agentMessage(message?.content || response.error.message, metadata) };
+      const status = { state: TaskState.Working, timestamp: isoTimestamp(), message: agentMessage(this.task, message?.content || response.error.message, metadata) };
       this.task.status = status;
       await this.saveStatus();
       this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: cloneJSONLike(status), final: false, metadata });
     }
-  }
-
-  private artifactUpdate(parts: TaskArtifactUpdateEvent['artifact']['parts'], append: boolean, lastChunk: boolean, metadata?: A2AMetadata): TaskArtifactUpdateEvent {
-    return artifactUpdate(this.task, this.artifactId, parts, append, lastChunk, metadata);
-  }
-
-  private agentMessage(text: string, metadata?: A2AMetadata): A2AMessage {
-    return agentMessage(this.task, text, metadata);
   }
 
   private async finish(status: Task['status'], metadata: A2AMetadata | undefined, extraHistory: A2AMessage | undefined): Promise<void> {
@@ -291,26 +281,20 @@ export class TaskExecution {
   }
 
   private async finishCanceled(): Promise<void> {
-    const message = this.agentMessage('The task was canceled by request.');
+    const message = agentMessage(this.task, 'The task was canceled by request.');
     await this.finish({ state: TaskState.Canceled, message, timestamp: isoTimestamp() }, undefined, message);
   }
 
   private async finishCompleted(completion: RunEvent | undefined, unstructuredError: ResponseError | undefined): Promise<void> {
     const text = this.finalText || this.streamedText || (completion?.response?.choices?.[0]?.message?.content ?? '');
-    const metadata: A2AMetadata = {};
-    const responseId = this.responseId ?? stateString(completion?.stateDelta?.last_response_id) ?? completion?.response?.id;
-    if (responseId) metadata[ErrorMetadataKey.ResponseId] = responseId;
-    const completionError = unstructuredError ?? completion?.response?.error;
-    if (completionError) Object.assign(metadata, errorMetadata(completionError));
-    const stateDelta = encodeStateDeltaMetadata(withoutMetadata(completion?.stateDelta));
-    if (stateDelta) metadata[ErrorMetadataKey.StateDelta] = stateDelta;
+    const metadata = completedMetadata(completion, this.responseId, unstructuredError);
     const finalParts = this.streamedText === '' && text !== '' ? [{ kind: 'text' as const, text }] : [];
-    const last = this.artifactUpdate(finalParts, this.streamedText !== '', true, metadata);
+    const last = artifactUpdate(this.task, this.artifactId, finalParts, this.streamedText !== '', true, metadata);
     this.task.artifacts = [{ artifactId: this.artifactId, name: 'response', parts: text === '' ? [] : [{ kind: 'text', text }], ...(Object.keys(metadata).length > 0 ? { metadata } : {}) }];
     await this.saveChunk(last);
     this.publish(last);
-    const answer = this.agentMessage(unstructuredError ? GENERIC_FAILURE_TEXT : text);
+    const answer = agentMessage(this.task, unstructuredError ? GENERIC_FAILURE_TEXT : text);
     await this.finish({ state: TaskState.Completed, message: answer, timestamp: isoTimestamp() }, undefined, answer);
-    if (unstructuredError) this.result = this.agentMessage(GENERIC_FAILURE_TEXT);
+    if (unstructuredError) this.result = agentMessage(this.task, GENERIC_FAILURE_TEXT);
   }
 }

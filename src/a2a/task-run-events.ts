@@ -4,6 +4,9 @@ import { redactText, removeSecrets } from '../internal/redact.js';
 import type { RunEvent } from '../runner/event.js';
 import { createId } from '../internal/ids.js';
 import { cloneJSONLike } from '../internal/json.js';
+import { withoutMetadata } from '../runner/state-delta.js';
+import { ErrorMetadataKey } from './constants.js';
+import { encodeStateDeltaMetadata, errorMetadata } from './server-payloads.js';
 import type { A2AMessage, A2AMetadata, Task, TaskArtifactUpdateEvent } from './types.js';
 
 /**
@@ -44,4 +47,19 @@ export function agentMessage(task: Task, text: string, metadata?: A2AMetadata): 
   const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: task.id, contextId: task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
   if (metadata) message.metadata = cloneJSONLike(metadata);
   return message;
+}
+
+/**
+ * @internal The metadata of a completed task's last chunk: the response id, the error a completion carried without
+ * being terminal (or an unstructured one), and the final state delta.
+ */
+export function completedMetadata(completion: RunEvent | undefined, responseId: string | undefined, unstructuredError: ResponseError | undefined): A2AMetadata {
+  const metadata: A2AMetadata = {};
+  const id = responseId ?? stateString(completion?.stateDelta?.last_response_id) ?? completion?.response?.id;
+  if (id) metadata[ErrorMetadataKey.ResponseId] = id;
+  const completionError = unstructuredError ?? completion?.response?.error;
+  if (completionError) Object.assign(metadata, errorMetadata(completionError));
+  const stateDelta = encodeStateDeltaMetadata(withoutMetadata(completion?.stateDelta));
+  if (stateDelta) metadata[ErrorMetadataKey.StateDelta] = stateDelta;
+  return metadata;
 }

@@ -2,8 +2,10 @@ import type { Agent } from '../agent/agent.js';
 import type { ToolCall } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
+import { ResumeError } from '../errors/resume-error.js';
 import { isAbortError } from '../internal/error-chain.js';
 import { ObjectType } from './constants.js';
+import { RESUME_ERROR_TYPE } from './resume-run.js';
 import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
@@ -15,6 +17,8 @@ import { parseTraceparent } from '../telemetry/traceparent.js';
  */
 export function agentResponseError(error: unknown): ResponseError {
   if (isAbortError(error)) return cancelledError(error);
+  // A refused resume keeps its code under the type every resumable agent reports it with.
+  if (ResumeError.isInstance(error)) return { type: RESUME_ERROR_TYPE, code: error.code, message: error.message };
   return toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: 'unknown failure' };
 }
 
@@ -26,17 +30,23 @@ export function agentResponseError(error: unknown): ResponseError {
  * a done `chat.completion` — or, for a run that stopped to ask, a done `chat.completion` carrying its `interrupts`
  * (the runner's completion then carries them too, with no error).
  *
+ * A Runner resume (`runner.run({ resume: { runId, decisions } })`) continues the stopped run with `agent.resume`; a
+ * refused one is a terminal error of type `resume` with its `ResumeError` code.
+ *
  * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
  */
 export function toRunnableAgent(agent: Agent): RunnableAgent {
   return {
     name: agent.name,
+    resumable: true,
     async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
       const origin: EventOrigin = { invocationId: invocation.invocationId, author: agent.name, branch: invocation.branch, requestId: invocation.requestId };
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
       let stream;
       try {
-        stream = agent.run(input.length > 0 ? input : '', { signal: invocation.signal, parentSpan: parseTraceparent(invocation.traceparent) });
+        const options = { signal: invocation.signal, parentSpan: parseTraceparent(invocation.traceparent) };
+        const resume = invocation.resume;
+        stream = resume ? agent.resume(resume.runId, resume.decisions, options) : agent.run(input.length > 0 ? input : '', options);
       } catch (error) {
         yield createErrorEvent(origin, agentResponseError(error));
         return;
