@@ -4,9 +4,9 @@
 // `<!-- fragment: what it is -->` on the line before it is type-checked only, with the package's names imported and
 // the declared free names (`model`, `agent`, `env`…) in scope.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allBlocks, type DocsBlock } from './blocks.ts';
-import { type BlockRun, runBlocks } from './run.ts';
-import { typeCheck } from './type-check.ts';
+import { allBlocks, type DocsBlock } from './blocks.js';
+import { type BlockRun, runBlocks } from './run.js';
+import { typeCheck } from './type-check.js';
 
 /**
  * Blocks that neither type-check nor run as written, on pages being rewritten in parallel (human-in-the-loop, ag-ui):

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { type DocsBlock, root } from './blocks.ts';
+import { type DocsBlock, root } from './blocks.js';
 
 export interface BlockRun {
   /** Empty when the block ran as it says. */

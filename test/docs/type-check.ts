@@ -3,7 +3,7 @@
 // exactly as written; a fragment gets an import of the package's names it uses and the declared free names below.
 import { join } from 'node:path';
 import ts from 'typescript';
-import { type DocsBlock, root } from './blocks.ts';
+import { type DocsBlock, root } from './blocks.js';
 
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
