@@ -1,25 +1,24 @@
-import { readFileSync } from 'node:fs';
+// Type-checks docs blocks in one program: each block is its own ES module compiled against the sources (`faultline`,
+// `faultline/<entry>` and `npm:faultline` map to src/) with a user's strictest settings. A block that runs is checked
+// exactly as written; a fragment gets an import of the package's names it uses and the declared free names below.
 import { join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
-
-// README code blocks are type-checked: every ```ts block of README.md is compiled as its own ES module against the
-// sources (`faultline`, `faultline/<entry>` and `npm:faultline` map to src/), in memory, with one program for all
-// blocks. A block without its own faultline import gets one for the package's names it uses; the illustrative free
-// names README blocks lean on (`getUser`, `signal`, `compiled`…) are declared with types from the package.
-
-const root = join(import.meta.dirname, '..', '..');
-const readmePath = join(root, 'README.md');
+import { type DocsBlock, root } from './blocks.js';
 
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   moduleDetection: ts.ModuleDetectionKind.Force, // every block is its own module, even one without import or export
+  jsx: ts.JsxEmit.ReactJSX,
   strict: true,
-  exactOptionalPropertyTypes: true, // a user's strictest settings: what the README shows compiles there too
+  exactOptionalPropertyTypes: true, // what the docs show compiles under a user's strictest settings
   noUncheckedIndexedAccess: true,
+  allowJs: true,
+  checkJs: true,
   noEmit: true,
+  skipLibCheck: true,
+  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
   types: ['node'], // a block may serve a handler under Node's http (faultline/node)
   paths: {
     faultline: [join(root, 'src/index.ts')],
@@ -28,14 +27,15 @@ const options: ts.CompilerOptions = {
   },
 };
 
-/** The free names README blocks use without defining them, each typed from the package (namespace `Faultline`). */
-const illustrativeDeclarations: Record<string, string> = {
+/** The free names fragments may use without defining them, each typed from the package (namespace `Faultline`). */
+const freeNames: Record<string, string> = {
   work: 'declare function work(): Promise<unknown>;',
   retryLater: 'declare function retryLater(delayMs?: number): void;',
   apiKey: 'declare const apiKey: string;',
   getUser: 'declare const getUser: Faultline.AnyTool;',
   getWeather: 'declare const getWeather: Faultline.AnyTool;',
   signal: 'declare const signal: AbortSignal;',
+  model: 'declare const model: Faultline.ChatClient;',
   lookupInventory: 'declare const lookupInventory: Faultline.NodeFunction;',
   transportError: 'declare let transportError: Faultline.ResponseError | undefined;',
   records: 'declare let records: Faultline.ExecutionError[] | undefined;',
@@ -43,37 +43,10 @@ const illustrativeDeclarations: Record<string, string> = {
   compiled: 'declare const compiled: Faultline.CompiledGraph;',
   parent: 'declare const parent: Faultline.StateGraph;',
   agent: 'declare const agent: Faultline.RunnableAgent;',
+  env: 'declare const env: Record<string, any>;',
+  tools: 'declare const tools: Faultline.AnyTool[];',
+  Deno: 'declare const Deno: { serve(options: object, handler: (request: Request) => Response | Promise<Response>): unknown };',
 };
-
-interface ReadmeBlock {
-  number: number;
-  /** 1-based README line of the block's first code line. */
-  readmeLine: number;
-  code: string;
-  title: string;
-}
-
-function readmeBlocks(): ReadmeBlock[] {
-  const lines = readFileSync(readmePath, 'utf8').split('\n');
-  const blocks: ReadmeBlock[] = [];
-  let open: { tag: string; start: number; body: string[] } | undefined;
-  lines.forEach((line, index) => {
-    if (open === undefined) {
-      const fence = /^\s*```\s*([\w-]*)/.exec(line);
-      if (fence) open = { tag: fence[1] ?? '', start: index + 2, body: [] };
-    } else if (/^\s*```\s*$/.test(line)) {
-      if (open.tag === 'ts') {
-        const code = open.body.join('\n');
-        const title = open.body.find((bodyLine) => bodyLine.trim() !== '')?.trim() ?? '(empty)';
-        blocks.push({ number: blocks.length + 1, readmeLine: open.start, code, title });
-      }
-      open = undefined;
-    } else {
-      open.body.push(line);
-    }
-  });
-  return blocks;
-}
 
 function bindingNames(name: ts.BindingName, into: Set<string>): void {
   if (ts.isIdentifier(name)) into.add(name.text);
@@ -82,7 +55,7 @@ function bindingNames(name: ts.BindingName, into: Set<string>): void {
 
 /** What a block declares at its top level, and whether it imports faultline itself. */
 function ownDeclarations(code: string): { names: Set<string>; importsFaultline: boolean } {
-  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TSX);
   const names = new Set<string>();
   let importsFaultline = false;
   for (const statement of source.statements) {
@@ -96,8 +69,6 @@ function ownDeclarations(code: string): { names: Set<string>; importsFaultline: 
       const bindings = clause?.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
       else if (bindings) for (const element of bindings.elements) names.add(element.name.text);
-    } else if (ts.isImportEqualsDeclaration(statement)) {
-      names.add(statement.name.text);
     } else if (
       (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) ||
         ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) ||
@@ -110,7 +81,7 @@ function ownDeclarations(code: string): { names: Set<string>; importsFaultline: 
   return { names, importsFaultline };
 }
 
-/** The lines put before a block: an import of the package's names it uses, then the declarations it needs. */
+/** The lines put before a fragment: an import of the package's names it uses, then the free names it needs. */
 function prelude(code: string, exportNames: ReadonlySet<string>): string {
   const words = new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
   const own = ownDeclarations(code);
@@ -119,7 +90,7 @@ function prelude(code: string, exportNames: ReadonlySet<string>): string {
     const used = [...exportNames].filter((name) => words.has(name) && !own.names.has(name)).sort();
     if (used.length > 0) lines.push(`import { ${used.join(', ')} } from 'faultline';`);
   }
-  const declarations = Object.entries(illustrativeDeclarations)
+  const declarations = Object.entries(freeNames)
     .filter(([name]) => words.has(name) && !own.names.has(name))
     .map(([, declaration]) => declaration);
   if (declarations.some((declaration) => declaration.includes('Faultline.'))) {
@@ -129,11 +100,8 @@ function prelude(code: string, exportNames: ReadonlySet<string>): string {
   return lines.map((line) => `${line}\n`).join('');
 }
 
-interface CheckedBlock extends ReadmeBlock {
-  problems: string[];
-}
-
-function checkBlocks(blocks: readonly ReadmeBlock[]): CheckedBlock[] {
+/** Each block's type errors (empty when it compiles), as `file:line: message`. */
+export function typeCheck(blocks: readonly DocsBlock[]): Map<DocsBlock, string[]> {
   const defaultHost = ts.createCompilerHost(options, true);
   const virtualFiles = new Map<string, string>();
   const parsed = new Map<string, ts.SourceFile>(); // lib, zod and src files are parsed once for both programs
@@ -143,7 +111,10 @@ function checkBlocks(blocks: readonly ReadmeBlock[]): CheckedBlock[] {
     readFile: (fileName) => virtualFiles.get(fileName) ?? defaultHost.readFile(fileName),
     getSourceFile: (fileName, languageVersion, onError, shouldCreateNewSourceFile) => {
       const text = virtualFiles.get(fileName);
-      if (text !== undefined) return ts.createSourceFile(fileName, text, languageVersion, true, ts.ScriptKind.TS);
+      if (text !== undefined) {
+        const kind = fileName.endsWith('x') ? ts.ScriptKind.TSX : fileName.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+        return ts.createSourceFile(fileName, text, languageVersion, true, kind);
+      }
       const cached = parsed.get(fileName);
       if (cached) return cached;
       const source = defaultHost.getSourceFile(fileName, languageVersion, onError, shouldCreateNewSourceFile);
@@ -161,46 +132,30 @@ function checkBlocks(blocks: readonly ReadmeBlock[]): CheckedBlock[] {
   if (!entrySymbol) throw new Error('cannot read src/index.ts');
   const exportNames = new Set(sourcesChecker.getExportsOfModule(entrySymbol).map((symbol) => symbol.name));
 
-  const files = blocks.map((block) => {
-    const fileName = join(import.meta.dirname, `readme-block-${block.number}.ts`); // resolves zod from node_modules
-    const head = prelude(block.code, exportNames);
+  const files = blocks.map((block, index) => {
+    // Next to this file, so `zod`, `ai` and `react` resolve from node_modules.
+    const fileName = join(import.meta.dirname, `docs-block-${index + 1}.${block.tag}`);
+    const head = block.fragment === undefined ? '' : prelude(block.code, exportNames);
     virtualFiles.set(fileName, head + block.code);
     return { block, fileName, headLines: head.split('\n').length - 1 };
   });
-  const rootNames = files.map((file) => file.fileName);
-  const program = ts.createProgram({ rootNames, options, host, oldProgram: sourcesProgram });
+  const program = ts.createProgram({ rootNames: files.map((file) => file.fileName), options, host, oldProgram: sourcesProgram });
   const programProblems = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map(
     (diagnostic) => `compiler: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (TS${diagnostic.code})`,
   );
 
-  return files.map(({ block, fileName, headLines }) => {
+  return new Map(files.map(({ block, fileName, headLines }) => {
     const source = program.getSourceFile(fileName);
-    if (!source) return { ...block, problems: [`${fileName} was not compiled`] };
+    if (!source) return [block, [`${fileName} was not compiled`]];
     const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
     const problems = diagnostics.map((diagnostic) => {
       const text = `${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')} (TS${diagnostic.code})`;
       if (diagnostic.start === undefined) return text;
       const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
       const blockLine = line - headLines + 1;
-      if (blockLine < 1) return `prelude line ${line + 1}, column ${character + 1}: ${text}`;
-      return `line ${blockLine}, column ${character + 1} (README.md:${block.readmeLine + blockLine - 1}): ${text}`;
+      if (blockLine < 1) return `prelude line ${line + 1}: ${text}`;
+      return `${block.file}:${block.line + blockLine - 1}:${character + 1}: ${text}`;
     });
-    return { ...block, problems: [...programProblems, ...problems] };
-  });
+    return [block, [...programProblems, ...problems]];
+  }));
 }
-
-describe('README code blocks', () => {
-  const checked = checkBlocks(readmeBlocks());
-
-  it('finds ts blocks to check in README.md', () => {
-    expect(checked.length, 'README.md has no ```ts block: nothing would be type-checked').toBeGreaterThan(0);
-  });
-
-  const cases = checked.map((block) => [`block ${block.number}: ${block.title}`, block] as const);
-  it.each(cases)('type-checks %s', (_name, block) => {
-    expect(
-      block.problems,
-      `README block ${block.number} (README.md:${block.readmeLine}, "${block.title}") does not type-check`,
-    ).toEqual([]);
-  });
-});
