@@ -8,18 +8,7 @@ import { allBlocks, type DocsBlock } from './blocks.js';
 import { type BlockRun, runBlocks } from './run.js';
 import { typeCheck } from './type-check.js';
 
-/**
- * Blocks that neither type-check nor run as written, on pages being rewritten in parallel (human-in-the-loop, ag-ui):
- * left out until those pages settle, each keyed by its page and first line. Every other block is checked.
- */
-const pending = new Set<string>([
-  "docs/ag-ui.md import { toAGUIResponse } from 'faultline/ui';", // uses `agent` without defining it
-  "docs/human-in-the-loop.md import { InMemoryCheckpointer, interrupt, jsonSchema, StateGraph, START, END } from 'faultline';", // `schema`, `payments`, `showToReviewer` undefined
-  "docs/human-in-the-loop.md const next = await graph.resume('order-42', {", // continues the block before it
-  "docs/human-in-the-loop.md .addNode('approve', (state, context) => {", // a chain fragment
-]);
-
-const blocks = allBlocks().filter((block) => !pending.has(`${block.file} ${block.title}`));
+const blocks = allBlocks();
 const runnable = blocks.filter((block) => block.fragment === undefined);
 const name = (block: DocsBlock): string => `${block.where} (${block.title.slice(0, 60)})`;
 
