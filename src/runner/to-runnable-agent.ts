@@ -2,7 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import type { ToolCall } from '../chat/core/types.js';
 import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
-import { ResumeError } from '../errors/resume-error.js';
+import { AgentError } from '../errors/agent-error.js';
 import { isAbortError } from '../internal/error-chain.js';
 import { ObjectType } from './constants.js';
 import { RESUME_ERROR_TYPE } from './resume-run.js';
@@ -18,7 +18,7 @@ import { parseTraceparent } from '../telemetry/traceparent.js';
 export function agentResponseError(error: unknown): ResponseError {
   if (isAbortError(error)) return cancelledError(error);
   // A refused resume keeps its code under the type every resumable agent reports it with.
-  if (ResumeError.isInstance(error)) return { type: RESUME_ERROR_TYPE, code: error.code, message: error.message };
+  if (AgentError.isInstance(error) && error.kind === 'resume') return { type: RESUME_ERROR_TYPE, ...(error.code ? { code: error.code } : {}), message: error.message };
   return toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: 'unknown failure' };
 }
 
