@@ -4,14 +4,8 @@
 // conflicting resumes through two isolates refund once; a run interrupted before a restart (the persisted storage
 // stopped and started) resumes through the other isolate and refunds once; a process that died between marking the
 // call started and recording its result leaves a call that never runs again (the model sees ToolExecutionUnknown).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from '../conformance/bundle.js';
-import { ROOT, requireDist } from '../conformance/dist.js';
-import { startProbe } from './harness.js';
-import { deployTwoFronts } from './two-fronts.js';
+import { describe, expect, it } from 'vitest';
+import { twoFrontsSuite } from './two-fronts.js';
 
 interface Summary {
   status?: string | number;
@@ -26,39 +20,15 @@ interface Summary {
   failed?: string;
 }
 
-interface Objects {
-  call(front: 1 | 2, path: string, body?: unknown): Promise<Summary>;
-  dispose(): Promise<void>;
-}
+const suite = twoFrontsSuite<Summary>({ worker: 'approval-objects.mjs', binding: 'APPROVALS', className: 'Approvals', host: 'approvals.local', method: 'POST' });
+const deploy = (persist: string) => suite.deploy(persist);
 
-let script: Promise<string>;
-let dir: string;
-let probe: Awaited<ReturnType<typeof startProbe>>;
-beforeAll(async () => {
-  requireDist();
-  script = bundle(join(ROOT, 'test/cloudflare/workers/approval-objects.mjs')) as Promise<string>;
-  dir = mkdtempSync(join(tmpdir(), 'faultline-approvals-'));
-  probe = await startProbe();
-});
-afterAll(async () => {
-  await probe?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function deploy(persist: string): Promise<{ call: (front: 1 | 2, path: string, body?: unknown) => Promise<Summary>; dispose: () => Promise<void> }> {
-  const fronts = await deployTwoFronts({ script: await script, binding: 'APPROVALS', className: 'Approvals', persist, bindings: { PROBE: probe.url } });
-  return {
-    call: async (front, path, body = {}) => (await (await fronts.fetch(front, `http://approvals.local${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Summary,
-    dispose: fronts.dispose,
-  };
-}
-
-const refunds = () => probe.hits.get('/tool/refund') ?? 0;
+const refunds = () => suite.probe.hits.get('/tool/refund') ?? 0;
 
 describe('tool approvals on Durable Objects', () => {
   it('refuses every wrong resume with its typed code through either isolate, changing nothing, then replays and conflicts', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'refusals'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('refusals'));
     try {
       const first = await d.call(1, '/run');
       expect(first).toMatchObject({ status: 'interrupted', interrupts: [{ toolName: 'refund', toolCallId: 'call_refund' }] });
@@ -86,8 +56,8 @@ describe('tool approvals on Durable Objects', () => {
   }, 60_000);
 
   it('refuses a decision after expiresAt with INTERRUPT_EXPIRED, and tells the model ToolApprovalExpired on a resume without one', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'expiry'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('expiry'));
     try {
       const first = await d.call(1, '/run', { expiresInMs: 300 });
       const id = first.interrupts![0]!.id;
@@ -101,8 +71,8 @@ describe('tool approvals on Durable Objects', () => {
   }, 60_000);
 
   it('refunds once when 20 identical and 20 conflicting resumes arrive at once through two isolates', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'concurrent'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('concurrent'));
     try {
       const first = await d.call(1, '/run');
       const id = first.interrupts![0]!.id;
@@ -125,8 +95,8 @@ describe('tool approvals on Durable Objects', () => {
   }, 60_000);
 
   it('resumes a run interrupted before a restart through the other isolate, refunding once', async () => {
-    probe.hits.clear();
-    const persist = join(dir, 'restart');
+    suite.probe.hits.clear();
+    const persist = suite.path('restart');
     let d = await deploy(persist);
     let first: Summary;
     try {
@@ -146,8 +116,8 @@ describe('tool approvals on Durable Objects', () => {
   }, 60_000);
 
   it('never runs a call marked started without a result after a restart: the model is told ToolExecutionUnknown', async () => {
-    probe.hits.clear();
-    const persist = join(dir, 'crash');
+    suite.probe.hits.clear();
+    const persist = suite.path('crash');
     let d = await deploy(persist);
     let first: Summary;
     try {

@@ -2,15 +2,9 @@
 // over DurableObjectCheckpointer. Twenty concurrent resumes of its failed run, sent through two separate isolates,
 // charge once; after a restart mid-step, the object's alarm (a restart recovery, with takeOver) and a manual resume
 // race, and the charge runs once more, not twice.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from '../conformance/bundle.js';
-import { ROOT, requireDist } from '../conformance/dist.js';
-import { startProbe, until } from './harness.js';
-import { deployTwoFronts } from './two-fronts.js';
+import { describe, expect, it } from 'vitest';
+import { until } from './harness.js';
+import { twoFrontsSuite } from './two-fronts.js';
 
 interface Summary {
   status: string;
@@ -19,44 +13,21 @@ interface Summary {
   last?: string;
 }
 
-interface Payments {
-  mf: Miniflare;
-  /** A request to the object through isolate `front` (1 or 2). */
-  call(front: 1 | 2, path: string): Promise<Summary>;
-  dispose(): Promise<void>;
-}
+const suite = twoFrontsSuite<Summary>({ worker: 'checkpoint-objects.mjs', binding: 'PAYMENTS', className: 'Payments', host: 'payments.local', method: 'GET' });
+const deploy = (persist: string) => suite.deploy(persist);
 
-let script: Promise<string>;
-let dir: string;
-let probe: Awaited<ReturnType<typeof startProbe>>;
-beforeAll(async () => {
-  requireDist();
-  script = bundle(join(ROOT, 'test/cloudflare/workers/checkpoint-objects.mjs')) as Promise<string>;
-  dir = mkdtempSync(join(tmpdir(), 'faultline-claims-'));
-  probe = await startProbe();
-});
-afterAll(async () => {
-  await probe?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function deploy(persist: string): Promise<Payments> {
-  const fronts = await deployTwoFronts({ script: await script, binding: 'PAYMENTS', className: 'Payments', persist, bindings: { PROBE: probe.url } });
-  return { mf: fronts.mf, call: async (front, path) => (await (await fronts.fetch(front, `http://payments.local${path}`)).json()) as Summary, dispose: fronts.dispose };
-}
-
-const charges = () => probe.hits.get('/node/charge') ?? 0;
+const charges = () => suite.probe.hits.get('/node/charge') ?? 0;
 
 describe('exactly-once resume on Durable Objects', () => {
   it('charges once when 20 resumes of a failed run arrive at once through two isolates; the others run nothing', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'concurrent'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('concurrent'));
     try {
       expect(await d.call(1, '/run?broken=yes')).toMatchObject({ status: 'failed', message: expect.stringContaining('the payment service is down') });
       expect(charges()).toBe(1);
       const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => d.call(index % 2 === 0 ? 1 : 2, '/resume')));
       expect(charges()).toBe(2); // the failed attempt, and exactly one of the twenty
-      expect(probe.hits.get('/node/ship')).toBe(1);
+      expect(suite.probe.hits.get('/node/ship')).toBe(1);
       const codes = outcomes.map((outcome) => outcome.code ?? outcome.status);
       expect(codes.filter((code) => code !== 'completed' && code !== 'RESUME_IN_PROGRESS')).toEqual([]);
       expect(codes.filter((code) => code === 'RESUME_IN_PROGRESS').length).toBeGreaterThan(0);
@@ -69,8 +40,8 @@ describe('exactly-once resume on Durable Objects', () => {
   }, 60_000);
 
   it('after a restart mid-step, lets the alarm’s takeover and a manual resume race, and charges once more', async () => {
-    probe.hits.clear();
-    const persist = join(dir, 'restart');
+    suite.probe.hits.clear();
+    const persist = suite.path('restart');
     let d = await deploy(persist);
     try {
       await d.call(1, '/start?mode=hang');
@@ -83,7 +54,7 @@ describe('exactly-once resume on Durable Objects', () => {
       const [, manual] = await Promise.all([d.call(1, '/alarm'), d.call(2, '/resume')]);
       const alarm = await until(async () => (await d.call(1, '/alarm-outcome')) as Summary | null, 10_000, 'the alarm to resume') as Summary;
       expect(charges()).toBe(2); // the charge the restart interrupted, then exactly one
-      expect(probe.hits.get('/node/ship')).toBe(1);
+      expect(suite.probe.hits.get('/node/ship')).toBe(1);
       const codes = [alarm, manual].map((outcome) => outcome.code ?? outcome.status);
       expect(codes).toContain('completed'); // one of them won (the other refused while it ran, or replayed it after)
       expect(codes.every((code) => code === 'completed' || code === 'RESUME_IN_PROGRESS')).toBe(true);

@@ -3,14 +3,8 @@
 // nothing; 20 identical and 20 conflicting resumes sent through two isolates refund once; and a run interrupted
 // before a restart (the persisted storage stopped and started) resumes through the other isolate: the node re-runs
 // from its start (the counter before interrupt() counts twice), the refund past it runs once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from '../conformance/bundle.js';
-import { ROOT, requireDist } from '../conformance/dist.js';
-import { startProbe } from './harness.js';
-import { deployTwoFronts } from './two-fronts.js';
+import { describe, expect, it } from 'vitest';
+import { twoFrontsSuite } from './two-fronts.js';
 
 interface Summary {
   status?: string;
@@ -23,40 +17,15 @@ interface Summary {
   pendingIds?: string[];
 }
 
-interface Refunds {
-  /** A POST to the object through isolate `front` (1 or 2). */
-  call(front: 1 | 2, path: string, body?: unknown): Promise<Summary>;
-  dispose(): Promise<void>;
-}
+const suite = twoFrontsSuite<Summary>({ worker: 'interrupt-objects.mjs', binding: 'REFUNDS', className: 'Refunds', host: 'refunds.local', method: 'POST' });
+const deploy = (persist: string) => suite.deploy(persist);
 
-let script: Promise<string>;
-let dir: string;
-let probe: Awaited<ReturnType<typeof startProbe>>;
-beforeAll(async () => {
-  requireDist();
-  script = bundle(join(ROOT, 'test/cloudflare/workers/interrupt-objects.mjs')) as Promise<string>;
-  dir = mkdtempSync(join(tmpdir(), 'faultline-interrupts-'));
-  probe = await startProbe();
-});
-afterAll(async () => {
-  await probe?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function deploy(persist: string): Promise<{ call: (front: 1 | 2, path: string, body?: unknown) => Promise<Summary>; dispose: () => Promise<void> }> {
-  const fronts = await deployTwoFronts({ script: await script, binding: 'REFUNDS', className: 'Refunds', persist, bindings: { PROBE: probe.url } });
-  return {
-    call: async (front, path, body = {}) => (await (await fronts.fetch(front, `http://refunds.local${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Summary,
-    dispose: fronts.dispose,
-  };
-}
-
-const hits = (what: string) => probe.hits.get(`/node/${what}`) ?? 0;
+const hits = (what: string) => suite.probe.hits.get(`/node/${what}`) ?? 0;
 
 describe('graph interrupts on Durable Objects', () => {
   it('refuses every wrong resume with its typed code through either isolate, changing nothing', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'refusals'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('refusals'));
     try {
       const [question] = (await d.call(1, '/run', { expiresInMs: 60_000 })).interrupts!;
       const wrong: Array<[unknown, string]> = [
@@ -79,8 +48,8 @@ describe('graph interrupts on Durable Objects', () => {
   }, 60_000);
 
   it('refuses a decision after expiresAt with INTERRUPT_EXPIRED, and resumes without one', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'expiry'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('expiry'));
     try {
       const [question] = (await d.call(1, '/run', { expiresInMs: 300 })).interrupts!;
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -94,8 +63,8 @@ describe('graph interrupts on Durable Objects', () => {
   }, 60_000);
 
   it('refunds once when 20 identical and 20 conflicting resumes arrive at once through two isolates', async () => {
-    probe.hits.clear();
-    const d = await deploy(join(dir, 'concurrent'));
+    suite.probe.hits.clear();
+    const d = await deploy(suite.path('concurrent'));
     try {
       const [question] = (await d.call(1, '/run')).interrupts!;
       const send = (index: number) => d.call(index % 2 === 0 ? 1 : 2, '/resume', { decisions: [{ id: question!.id, value: { ok: index % 4 < 2 } }] }).then((summary) => ({ ok: index % 4 < 2, summary }));
@@ -116,8 +85,8 @@ describe('graph interrupts on Durable Objects', () => {
   }, 60_000);
 
   it('resumes a run interrupted before a restart through the other isolate: the node re-runs from its start, its refund once', async () => {
-    probe.hits.clear();
-    const persist = join(dir, 'restart');
+    suite.probe.hits.clear();
+    const persist = suite.path('restart');
     let d = await deploy(persist);
     let id: string;
     try {
