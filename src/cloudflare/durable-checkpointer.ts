@@ -93,8 +93,13 @@ export function escapeRunId(runId: string): string {
 }
 
 function keyOf(runId: unknown): string {
-  if (typeof runId !== 'string' || runId === '') throw new TypeError('a checkpoint needs a run id');
-  const key = `${PREFIX}${escapeRunId(runId)}`;
+  return storageKey(PREFIX, runId, 'a checkpoint');
+}
+
+/** @internal The storage key of `runId`'s record under `prefix`, within the platform's key size (`what` names it). */
+export function storageKey(prefix: string, runId: unknown, what: string): string {
+  if (typeof runId !== 'string' || runId === '') throw new TypeError(`${what} needs a run id`);
+  const key = `${prefix}${escapeRunId(runId)}`;
   const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
   if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
   return key;

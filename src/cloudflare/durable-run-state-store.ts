@@ -6,9 +6,9 @@
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
 import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
 import { ConfigError } from '../errors/config-error.js';
-import { escapeRunId, partKeys, revisionOf } from './durable-checkpointer.js';
+import { partKeys, revisionOf, storageKey } from './durable-checkpointer.js';
 import { serial } from './serial-writes.js';
-import { deleteKeys, encodeEntries, getJSON, keysOf, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
+import { deleteKeys, encodeEntries, getJSON, keysOf, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'run-state:';
@@ -97,9 +97,5 @@ export class DurableObjectRunStateStore implements RunStateStore {
 }
 
 function keyOf(runId: unknown): string {
-  if (typeof runId !== 'string' || runId === '') throw new TypeError('a run state needs a run id');
-  const key = `${PREFIX}${escapeRunId(runId)}`;
-  const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
-  if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
-  return key;
+  return storageKey(PREFIX, runId, 'a run state');
 }

@@ -2,6 +2,7 @@
  * The AG-UI events faultline writes (AG-UI protocol 1.0, `@ag-ui/core`'s `EventSchemas`), written here as plain
  * structural types so nothing of `@ag-ui/core` is needed at run time.
  */
+import type { FaultlineErrorData } from './data-parts.js';
 
 /** Token counts of a run, AG-UI's accounting (`inputTokens` and `outputTokens` are totals; the rest parts of them). */
 export interface AGUITokenUsage {
@@ -17,21 +18,10 @@ export interface AGUITokenUsage {
  * model-facing envelope `{type, message, context?, suggestion?}` and what a UI needs to act on it — `kind` (a
  * framework error's kind, `tool` for a tool's failure, a runner failure's `ResponseError` type), `code?` (a tool
  * call's outcome, an error's code), `retryable`, `retryAfterMs?`, `scope` (`tool`, `model`, `run`, `record`) and the
- * tool call it concerns. Redacted, bounded, never a stack.
+ * tool call it concerns — the `data-faultline-error` part's data without its developer-only `cause`. Redacted,
+ * bounded, never a stack.
  */
-export interface AGUIErrorValue {
-  type: string;
-  message: string;
-  context?: Record<string, unknown>;
-  suggestion?: string;
-  kind: string;
-  code?: string;
-  retryable: boolean;
-  retryAfterMs?: number;
-  scope: 'tool' | 'model' | 'run' | 'record';
-  toolCallId?: string;
-  toolName?: string;
-}
+export type AGUIErrorValue = Omit<FaultlineErrorData, 'cause'>;
 
 /**
  * One question a run that stopped waits on, as AG-UI 1.0's `RunFinishedInterruptOutcome` names it: `reason` is the
