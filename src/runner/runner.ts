@@ -5,7 +5,7 @@ import { appendSession, loadSession, sessionStoreProblems, toSessionStore, type 
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
-import { toResponseError } from '../errors/response-error.js';
+import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { AbortRace, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
@@ -159,7 +159,7 @@ export class Runner {
     try {
       stored = await loadSession(this.sessions, options.sessionId, sessionKey);
     } catch (error) {
-      yield emit(createErrorEvent(origin, toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
+      yield emit(createErrorEvent(origin, runError(error)));
       yield [tracker.completion(origin)];
       return;
     }
@@ -179,7 +179,7 @@ export class Runner {
         try {
           await this.agent.supersede(runId);
         } catch (error) {
-          yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) } } }));
+          yield emit(notice(origin, error)); // the calls are closed all the same; only a late resume is not refused
         }
       }
       session = readSession([...stored, ...closing]);
@@ -201,7 +201,7 @@ export class Runner {
     } catch (error) {
       const failure = signal.aborted
         ? cancelledError(signal.reason)
-        : (toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) });
+        : runError(error);
       yield emit(createErrorEvent(origin, failure));
     } finally {
       racer.dispose();
@@ -210,10 +210,20 @@ export class Runner {
 
     const failure = await appendSession(this.sessions, options.sessionId, [...closing, ...(message ? [message] : []), ...transcript], sessionKey); // this run's turn, atomically
     if (failure) {
-      yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
+      yield emit(notice(origin, failure));
     }
     yield [tracker.completion(origin)];
   }
+}
+
+/** A failure as the `ResponseError` of a run. */
+function runError(error: unknown): ResponseError {
+  return toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) };
+}
+
+/** A non-terminal error event: the run goes on. */
+function notice(origin: EventOrigin, error: unknown): RunEvent {
+  return createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: runError(error) } });
 }
 
 /**

@@ -9,7 +9,7 @@ import { createScriptedChatClient, type ChatMessage, type ToolCall } from '../..
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
 import { DurableObjectSessionStore } from '../../src/cloudflare/durable-session-store.js';
 import { approvalSuperseded } from '../../src/interrupts/index.js';
-import { isRunnerCompletion, isTerminalError, Runner, type RunEvent } from '../../src/runner/index.js';
+import { isErrorEvent, isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
 import { defineTool, serializeToolResult, ToolResult } from '../../src/tools/index.js';
 import { FakeNamespace } from '../cloudflare/fake-platform.js';
 import { testAgent } from '../cloudflare/node-agent.js';
@@ -29,7 +29,7 @@ const CALLS: ToolCall[] = [
   { id: 'call_2', name: 'refund', arguments: '{"orderId":"42"}' },
 ];
 
-function shop(sessionStore: SessionStore, turns: Parameters<typeof createScriptedChatClient>[0], gate?: Promise<void>) {
+function shop(sessionStore: SessionStore, turns: Parameters<typeof createScriptedChatClient>[0], gate?: Promise<void>, supersede?: (runId: string) => Promise<unknown>) {
   const refunded: string[] = [];
   const refund = defineTool({
     name: 'refund',
@@ -41,7 +41,7 @@ function shop(sessionStore: SessionStore, turns: Parameters<typeof createScripte
   const lookup = defineTool({ name: 'lookup', description: 'Looks an order up.', parameters: z.object({ orderId: z.string() }), execute: ({ orderId }) => ({ orderId, total: 30 }) });
   const model = createScriptedChatClient(turns);
   const agent = new AgentBuilder('refunds').chatClient(model).tools([lookup, refund]).build();
-  return { refunded, model, runner: new Runner({ appName: 'shop', agent, sessionStore }) };
+  return { refunded, model, runner: new Runner({ appName: 'shop', agent: supersede ? { ...toRunnableAgent(agent), supersede } : agent, sessionStore }) };
 }
 
 const stores: Array<[string, () => SessionStore]> = [
@@ -137,5 +137,17 @@ describe.each(stores)('a Runner session across an interrupted agent run, %s', (_
       { role: 'user', content: 'Thanks' },
     ] satisfies ChatMessage[]);
     for (const request of model.requests) expectValidTranscript(request.messages);
+  });
+
+  it('closes the waiting calls even when the run cannot be closed, and says so with a non-terminal error', async () => {
+    const sessions = makeStore();
+    const { runner, model } = shop(sessions, [{ toolCalls: [{ id: 'call_2', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Hello.' }], undefined, async () => {
+      throw new Error('the run-state store is down');
+    });
+    await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Refund order 42' }));
+    const events = await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Hi' }));
+    expect(events.filter(isErrorEvent).map((event) => [event.response?.done, event.response?.error?.message])).toEqual([[false, 'the run-state store is down']]);
+    expect(events.find(isRunnerCompletion)?.response.error).toBeUndefined();
+    expect(model.requests[1]?.messages.slice(2)).toEqual([{ role: 'tool', content: SUPERSEDED, toolCallId: 'call_2' }, { role: 'user', content: 'Hi' }]);
   });
 });
