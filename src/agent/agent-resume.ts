@@ -74,6 +74,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     if (record.status !== 'interrupted') {
       const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
       if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(runId, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
+      if (record.supersededAt !== undefined) throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: a new message on its session answered its pending calls as not run (${record.supersededAt}); nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
       throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
     }
     const checked = checkDecisionsWith(runId, record.interrupts, given, Date.now(), () => []); // approvals carry no value to check

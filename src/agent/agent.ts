@@ -15,7 +15,7 @@ import type { AgentEvents, AgentResumeOptions, AgentRunItem, AgentRunOptions, Ag
 import type { ResumeDecision } from '../interrupts/interrupt.js';
 import type { RunStateStore } from '../interrupts/run-state-store.js';
 import { InMemoryRunStateStore } from '../interrupts/in-memory-run-state-store.js';
-import type { RunStateHandle } from './run-state.js';
+import { supersedeRun, type RunStateHandle } from './run-state.js';
 import type { ResumeStart } from './loop-context.js';
 import { recordingOutcome, resumeStart } from './agent-resume.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
@@ -158,6 +158,18 @@ export class Agent {
     const start = resumeStart(runId, decisions);
     context.resume = start;
     return this.start(context, settings, (batches) => recordingOutcome(batches, context, start));
+  }
+
+  /**
+   * Closes a run that stopped to ask without running its pending calls — the user moved on (the Runner does this when
+   * a new message arrives on a session whose last round still waits): a later `resume` of it is refused with
+   * `RUN_NOT_INTERRUPTED`, and nothing runs. One compare-and-swap on the run's record, so of a resume and this, exactly
+   * one wins. Resolves to false when the run was not waiting (already resumed, ended, or unknown).
+   * @example `if (await agent.supersede(first.runId!)) console.log('the pending approvals are void');`
+   */
+  async supersede(runId: string): Promise<boolean> {
+    if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('supersede', ['runId must be a non-empty string of at most 200 characters']);
+    return supersedeRun(this.runStates(), this.settings.name, runId);
   }
 
   private start(context: RunContext, settings: AgentRunOptions, wrap?: (batches: AsyncGenerator<AgentRunItem[], void, undefined>) => AsyncGenerator<AgentRunItem[], void, undefined>): AgentRunStream {

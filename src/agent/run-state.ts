@@ -12,6 +12,8 @@ import type { AgentRunItem } from './types.js';
 
 /** Resumes kept per run for replays. */
 const MAX_RESUMES = 20;
+/** Reads of a record before closing it gives up on a store that keeps changing under it. */
+const MAX_WRITES = 50;
 
 /** The record of one run, and the writes of the run that holds it. */
 export class RunStateHandle {
@@ -31,6 +33,27 @@ export class RunStateHandle {
     this.record = next;
     return true;
   }
+}
+
+/**
+ * Closes `runId` when it still waits on a person, in one compare-and-swap: no interrupts left, ended, marked
+ * superseded — so a resume that comes later (or loses the race) is refused and runs nothing. False when the run was
+ * not waiting (a resume claimed it first, it ended, or the store never kept it).
+ */
+export async function supersedeRun(store: RunStateStore, agent: string, runId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
+    const record = runStateOf(await store.get(runId), agent);
+    if (record?.status !== 'interrupted') return false;
+    const at = isoTimestamp();
+    const written = await new RunStateHandle(store, record).write((next) => {
+      next.status = 'ended';
+      next.interrupts = [];
+      next.endedAt = at;
+      next.supersededAt = at;
+    });
+    if (written) return true;
+  }
+  return false;
 }
 
 /** A record read back from a store, or undefined when it is not one this module wrote (or none). */

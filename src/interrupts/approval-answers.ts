@@ -40,3 +40,23 @@ export function approvalExpired(toolName: string, expiresAt: string | undefined)
     suggestion: 'Tell the user the action was not taken because it was not approved in time; call it again only if the user asks for it again.',
   };
 }
+
+/**
+ * The `error.type` the model sees for a call whose approval was still pending when the user sent a new message.
+ * @example `if (result.error?.type === APPROVAL_SUPERSEDED_TYPE) showSkipped();`
+ */
+export const APPROVAL_SUPERSEDED_TYPE = 'ToolApprovalSuperseded';
+
+/**
+ * What the model is told about a call still waiting for approval when the user moved on (sent a new message instead
+ * of deciding): it was not run, and its run can no longer be resumed, so the model must not report it as done.
+ * @example `approvalSuperseded('refund').type // 'ToolApprovalSuperseded'`
+ */
+export function approvalSuperseded(toolName: string): ToolErrorInfo {
+  return {
+    type: APPROVAL_SUPERSEDED_TYPE,
+    message: `The user sent a new message instead of deciding on this call of ${preview(toolName, 80)}; it was not run.`,
+    context: { tool: toolName },
+    suggestion: 'Do not assume it ran. If the user still wants it, call it again (it will ask for approval again); otherwise answer the new message.',
+  };
+}

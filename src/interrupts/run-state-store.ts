@@ -73,6 +73,11 @@ export interface AgentRunState {
   updatedAt: string;
   /** When the run ended (ISO 8601); the store may forget it after its TTL. */
   endedAt?: string;
+  /**
+   * When the user moved on instead of deciding (ISO 8601): a new message on the run's session answered its pending
+   * calls as not run (`ToolApprovalSuperseded`), so a later resume is refused (`RUN_NOT_INTERRUPTED`).
+   */
+  supersededAt?: string;
 }
 
 /**

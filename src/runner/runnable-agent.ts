@@ -58,4 +58,10 @@ export interface RunnableAgent {
   /** True when `runEvents` honours `invocation.resume`; a Runner refuses a resume for any other agent (`RESUME_UNSUPPORTED`). */
   readonly resumable?: boolean;
   runEvents(invocation: Invocation): AsyncIterable<RunEvent>;
+  /**
+   * Closes the stopped run `runId` without running what it waits on: the Runner calls it when a new message arrives
+   * on a session whose last round still waits, so a later resume of that run is refused. An LLM agent's is
+   * `agent.supersede`.
+   */
+  supersede?(runId: string): Promise<unknown>;
 }

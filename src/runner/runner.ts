@@ -5,7 +5,7 @@ import { appendSession, loadSession, sessionStoreProblems, toSessionStore, type 
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { ErrorType } from '../errors/constants.js';
-import { toResponseError } from '../errors/response-error.js';
+import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { AbortRace, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
@@ -17,6 +17,7 @@ import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type
 import { resumeProblems, resumeUnsupported, type RunnerResume } from './resume-run.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
+import { closures, markPending, readSession } from './session-transcript.js';
 import { agentSpanName, GenAIAttribute, GenAIOperation } from '../telemetry/attributes.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
@@ -154,11 +155,11 @@ export class Runner {
       return [event];
     };
 
-    let history: ChatMessage[] = [];
+    let stored: ChatMessage[];
     try {
-      history = await loadSession(this.sessions, options.sessionId, sessionKey);
+      stored = await loadSession(this.sessions, options.sessionId, sessionKey);
     } catch (error) {
-      yield emit(createErrorEvent(origin, toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) }));
+      yield emit(createErrorEvent(origin, runError(error)));
       yield [tracker.completion(origin)];
       return;
     }
@@ -168,6 +169,22 @@ export class Runner {
       yield [tracker.completion(origin)];
       return;
     }
+    // A new message while a round still waits on a person: its calls are answered as not run and its run closed, so
+    // the model gets a valid transcript and a late resume of that run is refused (a resume answers them itself).
+    let session = readSession(stored);
+    const closing = resume || session.pending.length === 0 ? [] : closures(session.pending);
+    if (closing.length > 0) {
+      for (const runId of new Set(session.pending.map((round) => round.runId))) {
+        if (runId === undefined || this.agent.supersede === undefined) continue;
+        try {
+          await this.agent.supersede(runId);
+        } catch (error) {
+          yield emit(notice(origin, error)); // the calls are closed all the same; only a late resume is not refused
+        }
+      }
+      session = readSession([...stored, ...closing]);
+    }
+    const history = session.transcript;
     const invocation: Invocation = { invocationId, appName: this.appName, userId: options.userId, sessionId: options.sessionId, message, history, state: options.state, signal, requestId: options.requestId, telemetry: this.telemetry, traceparent: span.traceparent() };
     if (resume) invocation.resume = { runId: resume.runId, decisions: [...resume.decisions] };
     const racer = new AbortRace(signal);
@@ -184,27 +201,39 @@ export class Runner {
     } catch (error) {
       const failure = signal.aborted
         ? cancelledError(signal.reason)
-        : (toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) });
+        : runError(error);
       yield emit(createErrorEvent(origin, failure));
     } finally {
       racer.dispose();
       if (!finished) void iterator?.return?.()?.catch?.(() => {});
     }
 
-    const failure = await appendSession(this.sessions, options.sessionId, message ? [message, ...transcript] : transcript, sessionKey); // this run's turn, atomically
+    const failure = await appendSession(this.sessions, options.sessionId, [...closing, ...(message ? [message] : []), ...transcript], sessionKey); // this run's turn, atomically
     if (failure) {
-      yield emit(createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: toResponseError(failure, ErrorType.RunError) as NonNullable<ReturnType<typeof toResponseError>> } }));
+      yield emit(notice(origin, failure));
     }
     yield [tracker.completion(origin)];
   }
 }
 
+/** A failure as the `ResponseError` of a run. */
+function runError(error: unknown): ResponseError {
+  return toResponseError(error, ErrorType.RunError) ?? { type: ErrorType.RunError, message: messageOf(error) };
+}
+
+/** A non-terminal error event: the run goes on. */
+function notice(origin: EventOrigin, error: unknown): RunEvent {
+  return createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: runError(error) } });
+}
+
 /**
- * The complete assistant and tool messages of the root invocation, in order. Tool answers arrive as their tools end;
+ * The complete assistant and tool messages of the root invocation, in order; a round that stopped to ask is marked
+ * with its run. Tool answers arrive as their tools end;
  * each takes its call's place among the answers to its assistant message, so the session holds them in call order.
  */
 function collectTranscript(event: RunEvent, transcript: ChatMessage[]): void {
   const response = event.response;
+  if (response?.interrupts) markPending(transcript, response.interrupts); // its round stays open in the session until answered
   if (!response || response.partial || response.error) return;
   if (response.object !== ObjectType.ChatCompletion && response.object !== ObjectType.ToolResponse) return;
   const message = response.choices?.[0]?.message;

@@ -31,7 +31,8 @@ export function agentResponseError(error: unknown): ResponseError {
  * (the runner's completion then carries them too, with no error).
  *
  * A Runner resume (`runner.run({ resume: { runId, decisions } })`) continues the stopped run with `agent.resume`; a
- * refused one is a terminal error of type `resume` with its `ResumeError` code.
+ * refused one is a terminal error of type `resume` with its `ResumeError` code. A new message on the session instead
+ * closes the stopped run (`agent.supersede`): its resume is then refused with `RUN_NOT_INTERRUPTED`.
  *
  * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
  */
@@ -39,6 +40,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
   return {
     name: agent.name,
     resumable: true,
+    supersede: (runId) => agent.supersede(runId),
     async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
       const origin: EventOrigin = { invocationId: invocation.invocationId, author: agent.name, branch: invocation.branch, requestId: invocation.requestId };
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
@@ -79,7 +81,13 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
               : createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: agentResponseError(item.error) } });
             break;
           case 'interrupted':
-            // Not an error: the run waits on a person (resume it with `agent.resume(runId, decisions)`).
+            // Not an error: the run waits on a person (resume it with `agent.resume(runId, decisions)`). Its round
+            // goes out even when none of its calls has a result yet: the session keeps it open until it is answered.
+            if (calls.length > 0) {
+              yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, choices: [{ index: 0, message: { role: 'assistant', content: text, toolCalls: calls } }] } });
+              text = '';
+              calls = [];
+            }
             yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: true, usage: item.usage, interrupts: item.interrupts } });
             break;
           case 'finish':
