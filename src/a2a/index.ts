@@ -26,7 +26,7 @@ export {
   type A2AProtocolVersion,
   type TaskStateName,
 } from './constants.js';
-export { FAULTLINE_METADATA_KEY } from './task-interrupts.js';
+export { decisionsMessage, FAULTLINE_METADATA_KEY, taskInterrupts, type A2ATaskInterrupts } from './task-interrupts.js';
 export { decodeAgentCard, decodeMessageSendParams, decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 export {
   base64ToText,
