@@ -131,7 +131,7 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
           yield createErrorEvent(context, { type: ErrorType.RunError, message: `custom event converter failed: ${messageOf(error.cause)}` });
           return;
         }
-        const refusal = remoteRefusal(error);
+        const refusal = remoteRefusal(error, invocation.resume !== undefined);
         if (refusal) {
           yield clean(createErrorEvent(context, refusal));
           return;
@@ -183,12 +183,17 @@ function remoteTarget(decisions: readonly ResumeDecision[]): { taskId: string; c
   return target as NonNullable<typeof target>;
 }
 
-/** A remote refusal of a resume (JSON-RPC -32602 with `data: { type: 'resume', code }`), as the local refusal. */
-function remoteRefusal(error: unknown): ResponseError | undefined {
-  if (!AgentError.isInstance(error) || error.kind !== 'jsonrpc') return undefined;
-  const data = (error as AgentError & { data?: unknown }).data;
+/**
+ * A remote refusal of a resume as the local refusal: JSON-RPC -32602 with `data: { type: 'resume', code }` keeps its
+ * code; a task the remote does not know (-32001: gone, or never there) is a run that waits on nothing.
+ */
+function remoteRefusal(error: unknown, resuming: boolean): ResponseError | undefined {
+  if (!resuming || !AgentError.isInstance(error) || error.kind !== 'jsonrpc') return undefined;
+  const { data, rpcCode } = error as AgentError & { data?: unknown; rpcCode?: number };
+  const message = `The remote agent refused the resume: ${error.message}`;
+  if (rpcCode === -32001) return { type: RESUME_ERROR_TYPE, code: 'RUN_NOT_INTERRUPTED', message };
   if (!isPlainObject(data) || data.type !== RESUME_ERROR_TYPE || typeof data.code !== 'string') return undefined;
-  return { type: RESUME_ERROR_TYPE, code: data.code.slice(0, 200), message: `The remote agent refused the resume: ${error.message}` };
+  return { type: RESUME_ERROR_TYPE, code: data.code.slice(0, 200), message };
 }
 
 function convertWith(run: () => RunEvent[]): RunEvent[] {

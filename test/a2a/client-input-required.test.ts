@@ -160,7 +160,7 @@ describe('createA2AAgent under a Runner: a remote task that stops to ask', () =>
     expect(refunded).toEqual(['42']);
   });
 
-  it('a denial reaches the remote model; an empty resume and ids of two tasks are refused as a local agent refuses them', async () => {
+  it('a denial reaches the remote model; an empty resume, ids of two tasks and an unknown task are refused as a local agent refuses them', async () => {
     const { options, model, refunded } = remote([REFUND, { text: 'I could not refund it.' }]);
     const runner = new Runner({ appName: 'shop', agent: createA2AAgent(options) });
     const question = (await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Refund order 42' }))).find(isRunnerCompletion)!.response.interrupts![0]!;
@@ -168,6 +168,7 @@ describe('createA2AAgent under a Runner: a remote task that stops to ask', () =>
     expect((await resume([])).find(isTerminalError)?.response.error).toMatchObject({ type: 'resume', code: 'RESUME_INCOMPLETE' });
     const other = question.id.replace(/^a2a:[^:]+/, 'a2a:task-other');
     expect((await resume([{ id: question.id, approved: true }, { id: other, approved: true }])).find(isTerminalError)?.response.error).toMatchObject({ type: 'resume', code: 'INTERRUPT_NOT_FOUND' });
+    expect((await resume([{ id: other, approved: true }])).find(isTerminalError)?.response.error).toMatchObject({ type: 'resume', code: 'RUN_NOT_INTERRUPTED', message: expect.stringContaining('Task not found') });
     const done = await resume([{ id: question.id, approved: false, reason: DENIAL }]);
     expect(done.find(isRunnerCompletion)?.response.choices?.[0]?.message?.content).toBe('I could not refund it.');
     expect(toolAnswers(model.requests[1]!.messages)).toEqual([expect.objectContaining({ error: expect.objectContaining({ type: 'ToolApprovalDenied' }) })]);
