@@ -10,9 +10,8 @@ import { ObjectType } from '../runner/constants.js';
 import { cancelledError, createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
 import { RESUME_ERROR_TYPE } from '../runner/resume-run.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
-import { createA2AClient, textMessage, type A2AClient, type A2AClientOptions } from './client.js';
-import { defaultA2AEventConverter, type A2AConverterContext, type A2AEventConverter } from './event-converter.js';
-import { decisionsMessage, taskInterrupts } from './task-interrupts.js';
+import { createA2AClient, decisionsMessage, textMessage, type A2AClient, type A2AClientOptions } from './client.js';
+import { defaultA2AEventConverter, taskInterrupts, type A2AConverterContext, type A2AEventConverter } from './event-converter.js';
 import type { A2AStreamEvent, MessageSendParams } from './types.js';
 
 /** Options of {@link createA2AAgent}: a client (or the options to make one), and how to decode. */
