@@ -1,13 +1,18 @@
+import { AgentError } from '../errors/agent-error.js';
 import { ErrorType } from '../errors/constants.js';
-import { toResponseError } from '../errors/response-error.js';
+import { toResponseError, type ResponseError } from '../errors/response-error.js';
+import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import { headerSecrets, removeSecrets } from '../internal/redact.js';
+import type { Interrupt, ResumeDecision } from '../interrupts/interrupt.js';
 import { ObjectType } from '../runner/constants.js';
 import { cancelledError, createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
+import { RESUME_ERROR_TYPE } from '../runner/resume-run.js';
 import type { Invocation, RunnableAgent } from '../runner/runnable-agent.js';
-import { createA2AClient, textMessage, type A2AClient, type A2AClientOptions } from './client.js';
-import { defaultA2AEventConverter, type A2AConverterContext, type A2AEventConverter } from './event-converter.js';
-import type { A2AStreamEvent } from './types.js';
+import { createA2AClient, decisionsMessage, textMessage, type A2AClient, type A2AClientOptions } from './client.js';
+import { defaultA2AEventConverter, taskInterrupts, type A2AConverterContext, type A2AEventConverter } from './event-converter.js';
+import type { A2AStreamEvent, MessageSendParams } from './types.js';
 
 /** Options of {@link createA2AAgent}: a client (or the options to make one), and how to decode. */
 export interface A2AAgentOptions extends A2AClientOptions {
@@ -46,8 +51,10 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
     const events = convertWith(run);
     return secrets.length === 0 ? events : events.map((event) => removeSecrets(event, secrets));
   };
+  const clean = (event: RunEvent): RunEvent => (secrets.length === 0 ? event : removeSecrets(event, secrets));
   return {
     name: fallbackName,
+    resumable: true,
     async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
       const streamed = new Set<string>();
       const context: A2AConverterContext = {
@@ -57,8 +64,24 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
         requestId: invocation.requestId,
         hasStreamed: (artifactId) => streamed.has(artifactId),
       };
-      const text = inputText(invocation);
-      const params = { message: textMessage(text, invocation.sessionId ? { contextId: invocation.sessionId } : {}) };
+      let params: MessageSendParams;
+      if (invocation.resume) {
+        const target = remoteTarget(invocation.resume.decisions);
+        if ('type' in target) {
+          yield clean(createErrorEvent(context, target));
+          return;
+        }
+        params = { message: decisionsMessage(target, target.decisions) };
+      } else {
+        params = { message: textMessage(inputText(invocation), invocation.sessionId ? { contextId: invocation.sessionId } : {}) };
+      }
+      // The remote's questions become this invocation's: a done completion carrying them, ids naming the remote task.
+      const stopped = (event: A2AStreamEvent): RunEvent | undefined => {
+        const waiting = taskInterrupts(event);
+        if (!waiting) return undefined;
+        const interrupts = waiting.interrupts.map(({ id, runId: _remoteRun, ...rest }): Interrupt => ({ ...rest, id: localId(waiting.taskId, waiting.contextId, id), runId: invocation.invocationId, createdAt: rest.createdAt ?? isoTimestamp() }));
+        return clean(createEvent(context, { response: { object: ObjectType.ChatCompletion, done: true, interrupts } }));
+      };
       let streaming = options.streaming;
       let where = 'A2A request';
       let buffered = '';
@@ -71,29 +94,45 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
         }
         if (!streaming) {
           const result = await client.sendMessage(params, { signal: invocation.signal });
+          const interrupted = stopped(result);
+          if (interrupted) {
+            yield interrupted;
+            return;
+          }
           for (const event of convert(() => converter.convertResult(result, context))) yield event;
           return;
         }
         where = 'A2A streaming request';
         for await (const event of client.streamMessage(params, { signal: invocation.signal })) {
           if (event.kind === 'artifact-update' && event.lastChunk !== true) streamed.add(event.artifact.artifactId);
+          const interrupted = stopped(event);
+          if (interrupted) {
+            if (buffered !== '') yield clean(assistant(context, buffered, false));
+            yield interrupted;
+            return;
+          }
           for (const converted of convert(() => converter.convertStreamEvent(event as A2AStreamEvent, context))) {
             const response = converted.response;
             if (response?.partial) {
               buffered += response.choices?.[0]?.delta?.content ?? '';
             } else if (response && buffered !== '') {
-              yield assistant(context, buffered, false);
+              yield clean(assistant(context, buffered, false));
               buffered = '';
             }
             yield converted;
             if (isTerminalError(converted)) return; // decisions.md point 9: nothing follows a terminal error
           }
         }
-        yield assistant(context, buffered, true);
+        yield clean(assistant(context, buffered, true));
       } catch (error) {
-        if (buffered !== '') yield assistant(context, buffered, false); // what was streamed stays a complete message
+        if (buffered !== '') yield clean(assistant(context, buffered, false)); // what was streamed stays a complete message
         if (error instanceof ConverterFailure) {
           yield createErrorEvent(context, { type: ErrorType.RunError, message: `custom event converter failed: ${messageOf(error.cause)}` });
+          return;
+        }
+        const refusal = remoteRefusal(error, invocation.resume !== undefined);
+        if (refusal) {
+          yield clean(createErrorEvent(context, refusal));
           return;
         }
         if (invocation.signal.aborted || isAbortError(error)) {
@@ -108,6 +147,53 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
 }
 
 class ConverterFailure extends Error {}
+
+const LOCAL_ID_PREFIX = 'a2a';
+
+/** The id the parent sees for a remote interrupt: it names the task, so a resume needs no memory of this process. */
+function localId(taskId: string, contextId: string, remoteId: string): string {
+  return [LOCAL_ID_PREFIX, taskId, contextId, remoteId].map(encodeURIComponent).join(':');
+}
+
+/**
+ * The remote task a resume answers, read from its decisions' ids, with the decisions renamed to the remote's ids; or
+ * the refusal a local agent would give: an id naming no remote interrupt, or interrupts of two tasks (one invocation
+ * stops on one task), is `INTERRUPT_NOT_FOUND`; no decision at all, `RESUME_INCOMPLETE`.
+ */
+function remoteTarget(decisions: readonly ResumeDecision[]): { taskId: string; contextId: string; decisions: ResumeDecision[] } | ResponseError {
+  const refuse = (code: string, message: string): ResponseError => ({ type: RESUME_ERROR_TYPE, code, message });
+  if (decisions.length === 0) return refuse('RESUME_INCOMPLETE', 'The resume carries no decisions: answer each pending interrupt of the remote task');
+  let target: { taskId: string; contextId: string; decisions: ResumeDecision[] } | undefined;
+  for (const decision of decisions) {
+    const id: unknown = isPlainObject(decision) ? decision.id : undefined;
+    const parts = typeof id === 'string' ? id.split(':') : [];
+    let names: string[] = [];
+    try {
+      names = parts.length === 4 && parts[0] === LOCAL_ID_PREFIX ? parts.slice(1).map(decodeURIComponent) : [];
+    } catch {
+      // a malformed escape: the id names nothing
+    }
+    const [taskId, contextId, remoteId] = names;
+    if (!taskId || !contextId || !remoteId) return refuse('INTERRUPT_NOT_FOUND', `The decision id ${preview(id, 200)} names no interrupt of a remote A2A task (they read a2a:<taskId>:<contextId>:<id>)`);
+    target ??= { taskId, contextId, decisions: [] };
+    if (target.taskId !== taskId || target.contextId !== contextId) return refuse('INTERRUPT_NOT_FOUND', `The decision id ${preview(id, 200)} names an interrupt of remote task ${preview(taskId, 200)}, not of ${preview(target.taskId, 200)} that this run waits on`);
+    target.decisions.push({ ...decision, id: remoteId });
+  }
+  return target as NonNullable<typeof target>;
+}
+
+/**
+ * A remote refusal of a resume as the local refusal: JSON-RPC -32602 with `data: { type: 'resume', code }` keeps its
+ * code; a task the remote does not know (-32001: gone, or never there) is a run that waits on nothing.
+ */
+function remoteRefusal(error: unknown, resuming: boolean): ResponseError | undefined {
+  if (!resuming || !AgentError.isInstance(error) || error.kind !== 'jsonrpc') return undefined;
+  const { data, rpcCode } = error as AgentError & { data?: unknown; rpcCode?: number };
+  const message = `The remote agent refused the resume: ${error.message}`;
+  if (rpcCode === -32001) return { type: RESUME_ERROR_TYPE, code: 'RUN_NOT_INTERRUPTED', message };
+  if (!isPlainObject(data) || data.type !== RESUME_ERROR_TYPE || typeof data.code !== 'string') return undefined;
+  return { type: RESUME_ERROR_TYPE, code: data.code.slice(0, 200), message };
+}
 
 function convertWith(run: () => RunEvent[]): RunEvent[] {
   try {

@@ -1,6 +1,8 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { StreamError } from '../errors/stream-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { createId } from '../internal/ids.js';
+import { isPlainObject } from '../internal/json.js';
 import { headerSecrets, removeSecrets, urlView, type URLView } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
@@ -12,6 +14,7 @@ import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js'
 import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { createTransport, type A2ATransport } from './transport.js';
+import type { ResumeDecision } from '../interrupts/interrupt.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
@@ -47,6 +50,27 @@ export interface A2AClient {
  */
 export function textMessage(text: string, fields: Partial<A2AMessage> = {}): A2AMessage {
   return { kind: 'message', messageId: createId('msg'), role: 'user', parts: [{ kind: 'text', text }], ...fields };
+}
+
+/**
+ * The follow-up message that answers an `input-required` task: on the same task (`taskId`, `contextId`), one data part
+ * `{ decisions }`. Send it with `sendMessage` or `streamMessage`; a refused answer is a `JSONRPCError` (-32602, `data:
+ * { type: 'resume', code }`) and the task keeps waiting. Bad arguments are a `ConfigError`.
+ * @example `await client.sendMessage({ message: decisionsMessage(waiting, [{ id: 'int_1', approved: false, reason: 'Too large' }]) })`
+ */
+export function decisionsMessage(task: { taskId: string; contextId?: string | undefined }, decisions: readonly ResumeDecision[]): A2AMessage {
+  const problems: string[] = [];
+  const taskId: unknown = isPlainObject(task) ? task.taskId : undefined;
+  const contextId: unknown = isPlainObject(task) ? task.contextId : undefined;
+  if (typeof taskId !== 'string' || taskId === '') problems.push('task.taskId must be a non-empty string');
+  if (contextId !== undefined && (typeof contextId !== 'string' || contextId === '')) problems.push('task.contextId must be a non-empty string when given');
+  if (!Array.isArray(decisions) || decisions.length === 0 || decisions.length > 1_000) problems.push('decisions must be an array of 1 to 1000 decisions');
+  else decisions.forEach((each: unknown, index) => {
+    if (!isPlainObject(each) || typeof each.id !== 'string' || each.id === '') problems.push(`decisions[${index}] must be { id, approved } / { id, approved: false, reason } / { id, value }`);
+  });
+  if (problems.length > 0) throw ConfigError.fromProblems('decisions message', problems);
+  const data = { decisions: decisions.map((each) => ({ ...each })) };
+  return { kind: 'message', messageId: createId('msg'), role: 'user', taskId: taskId as string, ...(contextId ? { contextId: contextId as string } : {}), parts: [{ kind: 'data', data }] };
 }
 
 /**

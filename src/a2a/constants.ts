@@ -154,3 +154,10 @@ export const GENERIC_FAILURE_TEXT = 'An error occurred while processing your req
  * @example `if (task.metadata?.error_code === TASK_FAILED_INTERNALLY) reportServerBug(task)`
  */
 export const TASK_FAILED_INTERNALLY = 'TASK_FAILED_INTERNALLY';
+
+/**
+ * The metadata key of faultline's own fields on a task's status, message and update (an `input-required` task's
+ * `{ runId, interrupts, interruptCount }`).
+ * @example `const waiting = task.metadata?.[FAULTLINE_METADATA_KEY]?.interrupts`
+ */
+export const FAULTLINE_METADATA_KEY = 'faultline';

@@ -9,7 +9,9 @@ import { defineData, isPlainObject } from '../internal/json.js';
 import { ObjectType } from '../runner/constants.js';
 import { chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from '../runner/event.js';
 import type { StateDelta } from '../runner/state-delta.js';
-import { ErrorMetadataKey, FAILURE_STATES } from './constants.js';
+import { ErrorMetadataKey, FAILURE_STATES, FAULTLINE_METADATA_KEY, TaskState } from './constants.js';
+import { SerializeError, type SerializeIssue } from '../errors/serialize-error.js';
+import { MAX_NAMED_INTERRUPTS, summarizeInterrupts, type InterruptSummary } from '../runner/interrupt-summary.js';
 import { partsText, pickMetadata as pick, responseErrorFromMetadata, statusResponseError } from '../errors/task-error.js';
 
 export { partsText, responseErrorFromMetadata, statusResponseError };
@@ -170,3 +172,74 @@ export const defaultA2AEventConverter: A2AEventConverter = Object.freeze({
     }
   },
 });
+
+/**
+ * What an `input-required` task of a faultline agent waits on, read from its metadata: the task to answer on, the
+ * remote run, and its pending interrupts (summaries: never a tool call's arguments).
+ * @example `{ taskId: 'task-1', contextId: 'ctx-1', runId: 'invocation-7', interruptCount: 1, interrupts: [{ id: 'int_1', runId: 'invocation-7', kind: 'approval', toolName: 'refund' }] }`
+ */
+export interface A2ATaskInterrupts {
+  /** The task to answer on (the follow-up's `taskId`). */
+  taskId: string;
+  contextId: string;
+  /** The remote run that waits (the remote resolves it from the task itself). */
+  runId: string;
+  /** At most 50 named, summarised. */
+  interrupts: InterruptSummary[];
+  /** All of them, named or not. */
+  interruptCount: number;
+}
+
+const IDS_LIMIT = 200;
+const TEXT_FIELDS = ['runId', 'toolCallId', 'toolName', 'nodeId', 'reason', 'createdAt', 'expiresAt'] as const;
+
+/**
+ * The pending interrupts of an `input-required` Task or status update (a `sendMessage` result or a stream event), or
+ * `undefined` when it waits on nothing a decision can answer: another state, another kind of event, or a remote
+ * that names no interrupts under {@link FAULTLINE_METADATA_KEY}. Metadata that is there but malformed (forged, or from
+ * an incompatible version) is a `SerializeError` whose `issues` name each path — never a crash, never a guess.
+ * @example
+ * ```ts
+ * const waiting = taskInterrupts(await client.sendMessage('Refund order 42'));
+ * if (waiting) await client.sendMessage({ message: decisionsMessage(waiting, [{ id: waiting.interrupts[0]!.id, approved: true }]) });
+ * ```
+ */
+export function taskInterrupts(event: A2AStreamEvent): A2ATaskInterrupts | undefined {
+  const value: unknown = event;
+  if (!isPlainObject(value) || (value.kind !== 'task' && value.kind !== 'status-update')) return undefined;
+  const status = value.status;
+  if (!isPlainObject(status) || status.state !== TaskState.InputRequired) return undefined;
+  const statusMetadata = isPlainObject(status.message) ? status.message.metadata : undefined;
+  const own = [value.metadata, statusMetadata].map((metadata) => (isPlainObject(metadata) ? metadata[FAULTLINE_METADATA_KEY] : undefined)).find((found) => found !== undefined);
+  if (own === undefined) return undefined;
+  const taskId = value.kind === 'task' ? value.id : value.taskId;
+  const issues: SerializeIssue[] = [];
+  const issue = (path: string, message: string) => issues.push({ code: 'invalid_interrupts', path, message });
+  const id = (item: unknown, path: string) => {
+    if (typeof item !== 'string' || item === '' || item.length > IDS_LIMIT) issue(path, `must be a non-empty string of at most ${IDS_LIMIT} characters`);
+  };
+  id(taskId, value.kind === 'task' ? 'id' : 'taskId');
+  id(value.contextId, 'contextId');
+  const raw = isPlainObject(own) ? own.interrupts : undefined;
+  if (!isPlainObject(own)) issue(FAULTLINE_METADATA_KEY, 'must be an object { runId, interrupts, interruptCount }');
+  else {
+    id(own.runId, `${FAULTLINE_METADATA_KEY}.runId`);
+    if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_NAMED_INTERRUPTS) issue(`${FAULTLINE_METADATA_KEY}.interrupts`, `must be an array of 1 to ${MAX_NAMED_INTERRUPTS} interrupts`);
+    else raw.forEach((each: unknown, index) => interruptIssues(each, `${FAULTLINE_METADATA_KEY}.interrupts[${index}]`, id, issue));
+    const count = own.interruptCount;
+    if (!Number.isSafeInteger(count) || (count as number) < (Array.isArray(raw) ? raw.length : 1)) issue(`${FAULTLINE_METADATA_KEY}.interruptCount`, 'must be an integer counting at least the interrupts named');
+  }
+  if (issues.length > 0) {
+    const listed = issues.slice(0, 5).map((each) => `${each.path} ${each.message}`).join('; ');
+    throw new SerializeError(`The input-required task's ${FAULTLINE_METADATA_KEY} metadata is malformed (${issues.length} problem${issues.length === 1 ? '' : 's'}: ${listed}); it cannot be answered with decisions`, { subject: `${FAULTLINE_METADATA_KEY} interrupt metadata`, issues });
+  }
+  const valid = own as { runId: string; interruptCount: number };
+  return { taskId: taskId as string, contextId: value.contextId as string, runId: valid.runId, interrupts: summarizeInterrupts(raw).interrupts, interruptCount: valid.interruptCount };
+}
+
+function interruptIssues(each: unknown, path: string, id: (item: unknown, path: string) => void, issue: (path: string, message: string) => void): void {
+  if (!isPlainObject(each)) return void issue(path, 'must be an object');
+  id(each.id, `${path}.id`);
+  if (each.kind !== 'approval' && each.kind !== 'input') issue(`${path}.kind`, "must be 'approval' or 'input'");
+  for (const key of TEXT_FIELDS) if (each[key] !== undefined && typeof each[key] !== 'string') issue(`${path}.${key}`, 'must be a string');
+}

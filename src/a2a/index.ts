@@ -2,6 +2,7 @@ export { createA2AAgent, type A2AAgentOptions } from './a2a-agent.js';
 export { buildAgentCard, endpointOf, fetchAgentCard, type AgentCardInput, type AgentEndpoint, type FetchAgentCardOptions } from './agent-card.js';
 export {
   createA2AClient,
+  decisionsMessage,
   isFinalStreamEvent,
   textMessage,
   type A2AClient,
@@ -18,6 +19,7 @@ export {
   AGENT_CARD_PATH,
   ErrorMetadataKey,
   FAILURE_STATES,
+  FAULTLINE_METADATA_KEY,
   GENERIC_FAILURE_TEXT,
   LEGACY_AGENT_CARD_PATH,
   TASK_FAILED_INTERNALLY,
@@ -26,7 +28,6 @@ export {
   type A2AProtocolVersion,
   type TaskStateName,
 } from './constants.js';
-export { FAULTLINE_METADATA_KEY } from './task-interrupts.js';
 export { decodeAgentCard, decodeMessageSendParams, decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 export {
   base64ToText,
@@ -35,7 +36,9 @@ export {
   responseErrorFromMetadata,
   stateDeltaFromMetadata,
   statusResponseError,
+  taskInterrupts,
   type A2AConverterContext,
+  type A2ATaskInterrupts,
   type A2AEventConverter,
 } from './event-converter.js';
 export { createA2AHandler, type A2AHandler, type A2AHandlerOptions } from './handler.js';

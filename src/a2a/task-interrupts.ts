@@ -1,21 +1,15 @@
 /**
- * @internal A task whose run stopped to ask: it ends `input-required` (not failed), its status message naming what it
+ * A task whose run stopped to ask: it ends `input-required` (not failed), its status message naming what it
  * waits on; a follow-up message on the same task carrying `{ decisions }` in a data part answers it through the
  * Runner's resume. The names live under one metadata key of faultline's own (`faultline`), beside `task_state` (the
- * tRPC-Agent-Go key every reader knows); the tool calls' arguments never leave.
+ * tRPC-Agent-Go key every reader knows); the tool calls' arguments never leave. The handler writes and reads these;
+ * a client reads them back with `taskInterrupts` (event-converter.ts) and answers with `decisionsMessage` (client.ts).
  */
-import { ErrorMetadataKey, TaskState } from './constants.js';
+import { ErrorMetadataKey, FAULTLINE_METADATA_KEY, TaskState } from './constants.js';
 import { isPlainObject } from '../internal/json.js';
 import { summarizeInterrupts, type InterruptSummary } from '../runner/interrupt-summary.js';
 import type { ResponseError } from '../errors/response-error.js';
 import type { A2AMessage, A2AMetadata, Task } from './types.js';
-
-/**
- * The metadata key of faultline's own fields on a task's status, message and update (an `input-required` task's
- * `{ runId, interrupts, interruptCount }`).
- * @example `const waiting = task.metadata?.[FAULTLINE_METADATA_KEY]?.interrupts`
- */
-export const FAULTLINE_METADATA_KEY = 'faultline';
 
 /** @internal What an input-required task's metadata carries under {@link FAULTLINE_METADATA_KEY}. */
 export interface TaskInterrupts {

@@ -24,7 +24,7 @@ export interface RunnerResume {
 export const RESUME_ERROR_TYPE = 'resume';
 
 /**
- * The code of a resume the agent cannot do (it keeps no stopped runs: an A2A agent, a custom one without `resumable`).
+ * The code of a resume the agent cannot do (it keeps no stopped runs: a custom one without `resumable`, a graph agent without a checkpointer).
  * @example `if (event.response?.error?.code === RESUME_UNSUPPORTED) showCannotResume();`
  */
 export const RESUME_UNSUPPORTED = 'RESUME_UNSUPPORTED';
@@ -48,6 +48,6 @@ export function resumeUnsupported(agentName: string, runId: string): ResponseErr
   return {
     type: RESUME_ERROR_TYPE,
     code: RESUME_UNSUPPORTED,
-    message: `The agent ${preview(agentName, 200)} cannot resume run ${preview(runId, 200)}: it keeps no stopped runs. Resume runs of a graph agent with a checkpointer or an LLM agent that asks for approvals.`,
+    message: `The agent ${preview(agentName, 200)} cannot resume run ${preview(runId, 200)}: it keeps no stopped runs. Resume runs of a graph agent with a checkpointer, an LLM agent that asks for approvals, or a remote A2A agent.`,
   };
 }
