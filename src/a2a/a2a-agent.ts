@@ -4,7 +4,8 @@ import { toResponseError, type ResponseError } from '../errors/response-error.js
 import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { isPlainObject, preview } from '../internal/json.js';
-import { headerSecrets, removeSecrets } from '../internal/redact.js';
+import { HeldText } from '../internal/held-text.js';
+import { headerSecrets, removeSecrets, secretForms } from '../internal/redact.js';
 import type { Interrupt, ResumeDecision } from '../interrupts/interrupt.js';
 import { ObjectType } from '../runner/constants.js';
 import { cancelledError, createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
@@ -52,6 +53,8 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
     return secrets.length === 0 ? events : events.map((event) => removeSecrets(event, secrets));
   };
   const clean = (event: RunEvent): RunEvent => (secrets.length === 0 ? event : removeSecrets(event, secrets));
+  const forms = secrets.flatMap((secret) => (secret.length >= 4 ? secretForms(secret) : []));
+  const longestForm = forms.reduce((longest, form) => Math.max(longest, form.length), 0);
   return {
     name: fallbackName,
     resumable: true,
@@ -85,6 +88,14 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
       let streaming = options.streaming;
       let where = 'A2A request';
       let buffered = '';
+      // A credential may arrive split across two streamed deltas, where no one event holds it whole: deltas go out
+      // only up to where redaction can see every credential whole, the rest held until more arrives or text ends.
+      const held = forms.length === 0 ? undefined : new HeldText(forms, longestForm);
+      let lastDelta: RunEvent | undefined;
+      const flushHeld = (): RunEvent | undefined => {
+        const rest = held?.flush() ?? '';
+        return rest === '' || lastDelta === undefined ? undefined : clean(withDelta(lastDelta, rest));
+      };
       try {
         // The card names the author (unless `name` does) whichever mode is chosen, and picks the mode when none is.
         if (streaming === undefined || options.name === undefined) {
@@ -107,24 +118,42 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
           if (event.kind === 'artifact-update' && event.lastChunk !== true) streamed.add(event.artifact.artifactId);
           const interrupted = stopped(event);
           if (interrupted) {
+            const rest = flushHeld();
+            if (rest) yield rest;
             if (buffered !== '') yield clean(assistant(context, buffered, false));
             yield interrupted;
             return;
           }
-          for (const converted of convert(() => converter.convertStreamEvent(event as A2AStreamEvent, context))) {
-            const response = converted.response;
+          for (const raw of convertWith(() => converter.convertStreamEvent(event as A2AStreamEvent, context))) {
+            const response = raw.response;
             if (response?.partial) {
-              buffered += response.choices?.[0]?.delta?.content ?? '';
-            } else if (response && buffered !== '') {
-              yield clean(assistant(context, buffered, false));
-              buffered = '';
+              const delta = response.choices?.[0]?.delta?.content ?? '';
+              buffered += delta;
+              if (held && delta !== '') {
+                lastDelta = raw;
+                const out = held.push(delta);
+                if (out !== '') yield clean(withDelta(raw, out));
+                continue;
+              }
+            } else {
+              const rest = flushHeld();
+              if (rest) yield rest;
+              if (response && buffered !== '') {
+                yield clean(assistant(context, buffered, false));
+                buffered = '';
+              }
             }
+            const converted = clean(raw);
             yield converted;
             if (isTerminalError(converted)) return; // decisions.md point 9: nothing follows a terminal error
           }
         }
+        const rest = flushHeld();
+        if (rest) yield rest;
         yield clean(assistant(context, buffered, true));
       } catch (error) {
+        const rest = flushHeld();
+        if (rest) yield rest;
         if (buffered !== '') yield clean(assistant(context, buffered, false)); // what was streamed stays a complete message
         if (error instanceof ConverterFailure) {
           yield createErrorEvent(context, { type: ErrorType.RunError, message: `custom event converter failed: ${messageOf(error.cause)}` });
@@ -147,6 +176,13 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
 }
 
 class ConverterFailure extends Error {}
+
+/** A streamed delta event carrying `text` in place of its own delta. */
+function withDelta(event: RunEvent, text: string): RunEvent {
+  const response = event.response as NonNullable<RunEvent['response']>;
+  const [choice, ...others] = response.choices ?? [];
+  return { ...event, response: { ...response, choices: [{ ...choice, index: choice?.index ?? 0, delta: { ...choice?.delta, content: text } }, ...others] } };
+}
 
 const LOCAL_ID_PREFIX = 'a2a';
 

@@ -10,7 +10,7 @@
 import { summarizeInterrupts } from '../runner/interrupt-summary.js';
 import type { AGUIErrorValue, AGUIEvent, AGUIInterrupt, AGUITokenUsage } from './ag-ui-events.js';
 import { FrameRedactor } from './frame-redactor.js';
-import { HeldText } from './held-text.js';
+import { HeldText } from '../internal/held-text.js';
 
 /** @internal One run's events as they are written; `take()` hands over what is pending. */
 export class AGUIWriter {

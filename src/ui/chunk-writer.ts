@@ -9,7 +9,7 @@ import { createId } from '../internal/ids.js';
 import type { FaultlineErrorData } from './data-parts.js';
 import { ErrorShaper } from './error-data.js';
 import type { FrameRedactor } from './frame-redactor.js';
-import { HeldText } from './held-text.js';
+import { HeldText } from '../internal/held-text.js';
 import type { ResolvedUIOptions } from './ui-message-stream-options.js';
 
 /** One chunk of the stream, before it is redacted and framed. */

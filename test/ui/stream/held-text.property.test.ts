@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { secretForms } from '../../../src/internal/redact.js';
 import { FrameRedactor } from '../../../src/ui/frame-redactor.js';
-import { HeldText } from '../../../src/ui/held-text.js';
+import { HeldText } from '../../../src/internal/held-text.js';
 
 const SECRET = 'hunter2-PLANTED-9f8e7d';
 const SPACED = 'correct horse battery staple';
