@@ -167,7 +167,7 @@ describe('mcpFaultHandlers: tool results with isError', () => {
   it('plain-error: text only, a ToolError with that text', async () => {
     tested.add('plain-error');
     const { json, ms } = await modelSees('plain-error');
-    expect(json).toEqual({ ok: false, error: { type: 'ToolError', message: 'The order is archived.' } });
+    expect(json).toEqual({ ok: false, error: { type: 'ToolExecutionFailed', message: 'The order is archived.' } });
     expect(ms).toBeLessThan(PROMPT_MS);
   });
 });
