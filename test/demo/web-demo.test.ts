@@ -177,7 +177,7 @@ describe('the script-tag demo page (demo/index.html)', () => {
     await page.click('#run-graph');
     await page.waitForFunction(() => document.querySelectorAll('#execution-errors tbody tr').length > 0, undefined, { timeout: 30_000 });
     expect(await page.textContent('#transport-error')).toBe(
-      'transport error: type=flow_error code=WRITE_FATAL message=execution failed at step 1: node write execution failed: database write failed',
+      'transport error: type=flow_error code=WRITE_FATAL message=node write failed at step 1: database write failed',
     );
     const rows = await page.$$eval('#execution-errors tbody tr', (nodes) => nodes.map((node) => [...node.querySelectorAll('td')].map((cell) => cell.textContent)));
     expect(rows).toEqual([
