@@ -69,7 +69,7 @@ export class ToolFailure extends Error {
 
   /**
    * @param type - The category the model sees. Called with one argument (from plain JS), that argument is the
-   *   message and the type is `ToolError`.
+   *   message and the type is `ToolExecutionFailed` (`GENERIC_TOOL_ERROR_TYPE`).
    */
   constructor(type: string, message: string, options?: ToolFailureOptions) {
     const alone = message === undefined && options === undefined;
