@@ -2,32 +2,10 @@
 // Everything shown is set with textContent: nothing from a tool or a model is ever parsed as HTML.
 import { createDemoTools, createModelFailureClients, createScriptedModel, DEMO_QUESTION } from '../scenario.mjs';
 import { consumeUntilCompletion, graphErrorScenarios } from '../graph-errors/scenarios.mjs';
+import { $, badge, element, settleCard, toolCard } from './cards.mjs';
+import { drawGraph } from './graph-drawing.mjs';
 
 const F = window.Faultline;
-const $ = (selector) => document.querySelector(selector);
-const element = (tag, text, attributes = {}) => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-};
-
-const TONES = { success: 'ok', partial: 'warn', recoverable: 'warn', fatal: 'bad', recovered: 'ok', terminal: 'bad', 'run completed': 'ok', 'run failed': 'bad' };
-/** A badge; `key` names its entry in the legend (#legend [data-key]), falling back to the kind's generic entry. */
-function badge(kind, label, key) {
-  const known = key && document.querySelector(`#legend [data-key="${CSS.escape(key)}"]`) ? key : kind;
-  return element('span', label, { class: `badge ${kind}`, 'data-key': known, 'data-tone': TONES[label] ?? (kind === 'outcome' ? 'bad' : 'neutral') });
-}
-
-/** A JSON value, pretty-printed in a <details>: collapsed to a one-line summary (title, size), all of it when opened. */
-function jsonDetails(title, value, preClass) {
-  const pretty = JSON.stringify(value, null, 2);
-  const details = element('details', undefined, { class: 'json' });
-  const summary = element('summary');
-  summary.append(element('span', title, { class: 'json-title' }), element('span', `${pretty.split('\n').length} lines of JSON`, { class: 'json-peek' }));
-  details.append(summary, element('pre', pretty, { class: preClass }));
-  return details;
-}
 
 /** Shows the fields of the chosen model source only (the OpenAI endpoint fields, or Anthropic's). */
 function showModelFields() {
@@ -110,27 +88,6 @@ function createTranscript() {
   };
 }
 
-function toolCard(container, call) {
-  const card = element('article', undefined, { class: 'card', 'data-call-id': call.id, 'data-ok': 'pending' });
-  card.append(element('h3', call.name, { class: 'tool-name' }));
-  if (call.arguments) card.append(element('code', call.arguments, { class: 'call-args' }));
-  card.append(element('p', 'running…', { class: 'note pending' }));
-  container.append(card);
-  return card;
-}
-
-function settleCard(card, item, retries) {
-  card.dataset.ok = String(item.ok);
-  card.dataset.outcome = item.outcome;
-  card.querySelector('.pending')?.remove();
-  const meta = element('p', undefined, { class: 'badges' });
-  meta.append(badge('outcome', item.outcome, `outcome:${item.outcome}`), badge('attempts', `${item.attempts} attempt(s)`, 'attempts'));
-  if (item.result.error) meta.append(badge('error-type', item.result.error.type, `error-type:${item.result.error.type}`));
-  card.append(meta);
-  for (const retry of retries) card.append(element('p', `retried after attempt ${retry.attempt}: waited ${retry.delayMs} ms (${retry.error.type})`, { class: 'note retry' }));
-  card.append(jsonDetails('Model receives', JSON.parse(item.content), 'model-json'));
-}
-
 $('#toggle-json').addEventListener('click', () => {
   const button = $('#toggle-json');
   const open = button.getAttribute('aria-pressed') !== 'true';
@@ -149,13 +106,14 @@ $('#agent-form').addEventListener('submit', async (event) => {
   const transcript = createTranscript();
   const cards = new Map();
   const retries = new Map();
+  const records = new Map(); // the developer log, by call: what the sink got, never shown to the model
   try {
     const agent = new F.AgentBuilder('web-demo')
       .chatClient(chosenModel())
       .instructions('You are a support assistant. Use the tools; when a tool fails, read its error and suggestion, then carry on.')
       .tools(createDemoTools(F))
       .maxIterations(4)
-      .toolLogger(() => {})
+      .toolLogger((record) => records.set(record.callId, [...(records.get(record.callId) ?? []), record]))
       .build();
     agent.on('retry', (notice) => {
       if (notice.source === 'tool') retries.set(notice.callId, [...(retries.get(notice.callId) ?? []), notice]);
@@ -166,7 +124,8 @@ $('#agent-form').addEventListener('submit', async (event) => {
       if (item.type === 'tool-call') cards.set(item.call.id, toolCard(transcript.cardsOf(item.iteration), item.call));
       if (item.type === 'tool-result') {
         const card = cards.get(item.callId) ?? toolCard(transcript.cardsOf(item.iteration), { id: item.callId, name: item.toolName, arguments: '' });
-        settleCard(card, item, retries.get(item.callId) ?? []);
+        // The first card opens its payload: what the model gets is the point of the page.
+        settleCard(card, item, { retries: retries.get(item.callId) ?? [], records: records.get(item.callId) ?? [], open: card === cards.values().next().value });
       }
       if (item.type === 'error' && item.terminal) throw item.error;
       if (item.type === 'finish') $('#agent-status').textContent = `Finished (${item.finishReason}) after ${item.iterations} model call(s).`;
@@ -224,6 +183,17 @@ function recordRows(record, completed) {
   return [row, note];
 }
 
+/** The graph that ran, drawn from its compiled structure and the run's records; redrawn when the screen turns narrow. */
+const narrow = window.matchMedia('(max-width: 640px)');
+let lastGraph;
+function showGraphDrawing() {
+  if (!lastGraph) return;
+  $('#graph-drawing svg')?.remove();
+  $('#graph-drawing').prepend(drawGraph(lastGraph.name, lastGraph.parts, lastGraph.records, narrow.matches));
+  $('#graph-drawing').hidden = false;
+}
+narrow.addEventListener('change', showGraphDrawing);
+
 $('#run-graph').addEventListener('click', async () => {
   const name = $('#graph-scenario').value;
   const graph = graphErrorScenarios(F)[name]();
@@ -237,6 +207,8 @@ $('#run-graph').addEventListener('click', async () => {
   $('#graph-outcome').hidden = false;
   $('#execution-errors tbody').replaceChildren(...summary.executionErrors.flatMap((record) => recordRows(record, !error)));
   $('#graph-records').hidden = summary.executionErrors.length === 0;
+  lastGraph = { name, parts: graph.parts, records: summary.executionErrors };
+  showGraphDrawing();
   const state = $('#graph-state');
   const pretty = JSON.stringify(summary.state, null, 2);
   state.querySelector('.json-peek').textContent = `{ ${Object.keys(summary.state).join(', ')} } · ${pretty.split('\n').length} lines`;

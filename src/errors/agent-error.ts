@@ -81,6 +81,17 @@ export class AgentError extends Error {
     return new AgentError(messageOf(value), { cause: value });
   }
 
+  /**
+   * Where this error is explained: its class's page in the package's `docs/errors/`, at the section of its code
+   * (`docs/errors/workflow-error.md#state_invalid`). The path is relative to the package root (the pages ship in the
+   * package); a code of your own that the page does not list lands on the class's page.
+   * @example `console.error(error.message, '→ see', error.docs)`
+   */
+  get docs(): string {
+    const page = this.kind === 'other' ? 'agent' : this.kind.replace(/_/g, '-');
+    return `docs/errors/${page}-error.md${this.code ? `#${this.code.toLowerCase()}` : ''}`;
+  }
+
   /** Class-specific fields for `toJSON()`; subclasses extend it. */
   protected details(): Record<string, unknown> {
     return {};

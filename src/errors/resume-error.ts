@@ -6,7 +6,7 @@ const marker = 'faultline.error.ResumeError';
 const symbol = Symbol.for(marker);
 
 /**
- * The stable codes of a refused resume. Each has its own page under `docs/errors/`.
+ * The stable codes of a refused resume. Each has its section on `docs/errors/resume-error.md` (`error.docs`).
  * @example `if (error.code === ResumeCode.Conflict) showAlreadyDecided();`
  */
 export const ResumeCode = Object.freeze({

@@ -14,8 +14,9 @@ export interface ToolErrorOptions extends AgentErrorOptions {
 }
 
 /**
- * A tool failure raised to the caller instead of being shown to the model (the seed's `ToolError`): used when a
- * tool is defined wrongly, or when `onToolCrash: 'throw'` turns a crashing tool into a failed run.
+ * A tool failure raised to the caller instead of being shown to the model (the seed's `ToolError`): a tool that
+ * crashed or returned a result that cannot be serialized (a recoverable error item; the model gets a sanitized
+ * `ToolInternalError`, or the run fails under `onToolCrash: 'throw'`), and a `needsApproval` check that threw.
  * Expected failures belong in a `ToolResult` instead, so the model can react.
  *
  * @example

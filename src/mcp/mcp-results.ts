@@ -59,7 +59,7 @@ function isToolResultJSON(value: unknown): value is ToolResultJSON {
  * A `tools/call` result as the model's `ToolResult`:
  * - `isError: true` → an error result: the structured error a server put in `structuredContent` — `{type, message,
  *   context?, suggestion?}` from any server (each field checked, bounded, redacted), or a faultline server's
- *   `{ok: false, error}` —, else `ToolError` with the text content as its message
+ *   `{ok: false, error}` —, else `ToolExecutionFailed` with the text content as its message
  *   (`@modelcontextprotocol/sdk` servers report an unknown tool and invalid arguments this way: those become
  *   `ToolNotFound` and `InputValidationError`);
  * - success → `data`: a faultline server's data, else `structuredContent`, else the text content (one string), else

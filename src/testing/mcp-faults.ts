@@ -11,7 +11,7 @@ export const MCP_FAULTS = Object.freeze({
   'ok-text': 'succeeds with one text block and nothing else ("ok: <text argument>"), as most MCP servers answer',
   'is-error':
     'an isError result whose structuredContent is a faultline error ({ok: false, error: {type: "DataNotFoundError", message, context, suggestion}}): the model gets that error whole',
-  'plain-error': 'an isError result with text only ("The order is archived."): the model gets a ToolError with that message',
+  'plain-error': 'an isError result with text only ("The order is archived."): the model gets a ToolExecutionFailed with that message',
   'invalid-params': 'a JSON-RPC error -32602 whose data.issues name the field "quantity" (whatever the arguments): an InputValidationError with context.fields ["quantity"]',
   'unknown-tool':
     'listed, but calling it answers JSON-RPC -32602 "Unknown tool: unknown-tool" with data.available (the other tools), as any unlisted name does: a ToolNotFound with context.available',

@@ -19,7 +19,7 @@ export interface SerializeToolResultOptions {
  *
  * @example
  * ```ts
- * serializeToolResult(ToolResult.error('File not found'));                          // {"ok":false,"error":{"type":"ToolError","message":"File not found"}}
+ * serializeToolResult(ToolResult.error('File not found'));                          // {"ok":false,"error":{"type":"ToolExecutionFailed","message":"File not found"}}
  * serializeToolResult(ToolResult.error('File not found'), { errorFormat: 'flat' }); // {"ok":false,"error":"File not found"}
  * ```
  */

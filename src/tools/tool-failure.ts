@@ -5,6 +5,13 @@ const marker = 'faultline.tool.ToolFailure';
 const symbol = Symbol.for(marker);
 
 /**
+ * The `type` the model sees for an error given as a bare message (`ToolResult.error('File not found')`): no
+ * framework class shares the name, so a model-facing type never reads as one of the caller's errors.
+ * @example `ToolResult.error('File not found').error?.type === GENERIC_TOOL_ERROR_TYPE // 'ToolExecutionFailed'`
+ */
+export const GENERIC_TOOL_ERROR_TYPE = 'ToolExecutionFailed';
+
+/**
  * The structured error a model receives in a tool result (the course's shape): a simple category, a descriptive
  * message, optionally the input that caused it and a suggestion for how to recover.
  *
@@ -62,13 +69,13 @@ export class ToolFailure extends Error {
 
   /**
    * @param type - The category the model sees. Called with one argument (from plain JS), that argument is the
-   *   message and the type is `ToolError`.
+   *   message and the type is `ToolExecutionFailed` (`GENERIC_TOOL_ERROR_TYPE`).
    */
   constructor(type: string, message: string, options?: ToolFailureOptions) {
     const alone = message === undefined && options === undefined;
     const settings = optionsOf<ToolFailureOptions>(options);
     super(messageText(alone ? type : message), settings.cause === undefined ? undefined : { cause: settings.cause });
-    const category = alone || typeof type !== 'string' || type === '' ? 'ToolError' : type;
+    const category = alone || typeof type !== 'string' || type === '' ? GENERIC_TOOL_ERROR_TYPE : type;
     this.name = category;
     this.type = category;
     if (isPlainObject(settings.context)) this.context = cloneJSONLike(settings.context);

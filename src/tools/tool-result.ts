@@ -1,16 +1,12 @@
 import { hasMarker } from '../internal/brand.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject } from '../internal/json.js';
-import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
+import { GENERIC_TOOL_ERROR_TYPE, ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 
 const marker = 'faultline.tool.ToolResult';
 const symbol = Symbol.for(marker);
 
-/**
- * The `type` given to errors created from a bare message.
- * @example `ToolResult.error('File not found').error?.type === GENERIC_TOOL_ERROR_TYPE // 'ToolError'`
- */
-export const GENERIC_TOOL_ERROR_TYPE = 'ToolError';
+export { GENERIC_TOOL_ERROR_TYPE } from './tool-failure.js';
 /**
  * The `type` of the error part of a partial (degraded) result.
  * @example `if (result.ok && result.error?.type === PARTIAL_FAILURE_TYPE) showWarning(result.error.message);`
@@ -37,7 +33,7 @@ export interface ToolResultJSON<T = unknown> {
  * @example
  * ```ts
  * ToolResult.success({ path: 'src/main.rs', bytes_read: 1024 }); // {"ok":true,"data":{…}}
- * ToolResult.error('File not found: src/missing.rs');           // {"ok":false,"error":{"type":"ToolError","message":"File not found: src/missing.rs"}}
+ * ToolResult.error('File not found: src/missing.rs');           // {"ok":false,"error":{"type":"ToolExecutionFailed","message":"File not found: src/missing.rs"}}
  * ToolResult.errorWithData('Validation failed', { invalid_fields: ['path'] });
  * ToolResult.partial({ temperature: 21 }, { forecast: new NetworkError('Forecast service unreachable.') });
  * ```

@@ -11,7 +11,7 @@ import type { ResponseError } from '../errors/response-error.js';
 import { errorChain, read } from '../internal/error-chain.js';
 import { describeError } from '../internal/error-json.js';
 import { isPlainObject, truncate, tryStringify } from '../internal/json.js';
-import { ToolFailure } from '../tools/tool-failure.js';
+import { GENERIC_TOOL_ERROR_TYPE, ToolFailure } from '../tools/tool-failure.js';
 import type { FaultlineCircuitData, FaultlineErrorData, FaultlineErrorScope } from './data-parts.js';
 import type { ResolvedUIOptions } from './ui-message-stream-options.js';
 
@@ -73,7 +73,7 @@ export class ErrorShaper {
     const type = read(envelope, 'type');
     const message = read(envelope, 'message');
     const data: FaultlineErrorData = {
-      type: typeof type === 'string' ? type : 'ToolError',
+      type: typeof type === 'string' ? type : GENERIC_TOOL_ERROR_TYPE,
       message: typeof message === 'string' ? message : `The tool '${place.toolName}' failed.`,
       kind: 'tool',
       retryable: retryable ?? (typeof type === 'string' && RETRYABLE_TYPES[type] === true),

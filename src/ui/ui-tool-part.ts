@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { isPlainObject } from '../internal/json.js';
+import { GENERIC_TOOL_ERROR_TYPE } from '../tools/tool-failure.js';
 import { abortedContent, cutOffContent, deniedContent, envelopeOf, errorContent, outputContent } from './ui-tool-answers.js';
 import { quote } from './ui-body-snapshot.js';
 import type { ReadContext } from './ui-read-context.js';
@@ -108,7 +109,7 @@ export function readToolPart(part: Record<string, unknown>, path: ReadonlyArray<
         fail('errorText', `must be a string (got ${quote(part.errorText)})`);
         return undefined;
       }
-      text = errorContent(envelopeOf(errors.get(callId)) ?? { type: 'ToolError', message: part.errorText }, format);
+      text = errorContent(envelopeOf(errors.get(callId)) ?? { type: GENERIC_TOOL_ERROR_TYPE, message: part.errorText }, format);
     }
   } else if (state === 'output-denied') {
     const reason = isPlainObject(part.approval) && typeof part.approval.reason === 'string' ? part.approval.reason : undefined;

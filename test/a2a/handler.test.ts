@@ -232,7 +232,7 @@ describe('createA2AHandler: structured task errors (seed-systems §4, scenarios 
       object_type: 'error',
       error_type: 'flow_error',
       error_code: 'WRITE_FATAL',
-      error_message: 'execution failed at step 0: node write execution failed: database write failed',
+      error_message: 'node write failed at step 0: database write failed',
       task_state: 'failed',
     });
     // The failure is reported by the runner.completion (the graph's own error events are not terminal).
@@ -241,7 +241,7 @@ describe('createA2AHandler: structured task errors (seed-systems §4, scenarios 
     expect(state.execution_errors).toHaveLength(1);
     expect(state.execution_errors[0]).toMatchObject({ severity: 'fatal', nodeId: 'write', error: { type: 'flow_error', code: 'WRITE_FATAL', message: 'database write failed' } });
     expect(task.status.message.metadata).not.toHaveProperty('state_delta');
-    expect(task.status.message.parts).toEqual([{ kind: 'text', text: 'execution failed at step 0: node write execution failed: database write failed' }]);
+    expect(task.status.message.parts).toEqual([{ kind: 'text', text: 'node write failed at step 0: database write failed' }]);
   });
 
   // Scenario 60.

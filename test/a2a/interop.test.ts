@@ -67,7 +67,7 @@ async function collect(stream: AsyncIterable<A2AStreamEvent>): Promise<A2AStream
 const shape = (event: A2AStreamEvent) => (event.kind === 'task' || event.kind === 'status-update' ? `${event.kind}:${event.status.state}` : event.kind);
 const taskIdOf = (event: A2AStreamEvent | undefined) => (event?.kind === 'task' ? event.id : event?.taskId);
 
-const WRITE_FAILURE = 'execution failed at step 0: node write execution failed: database write failed';
+const WRITE_FAILURE = 'node write failed at step 0: database write failed';
 
 function fatalGraphAgent() {
   return createGraphAgent('inventory', fatalWriteGraph());

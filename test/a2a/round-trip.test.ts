@@ -66,7 +66,7 @@ describe('A2A round trip over loopback HTTP: our client, our handler, a parent g
         nodeId: 'remote_inventory',
         path: undefined,
         code: 'WRITE_FATAL',
-        message: 'execution failed at step 0: node write execution failed: database write failed',
+        message: 'node write failed at step 0: database write failed',
       },
     ]);
   });

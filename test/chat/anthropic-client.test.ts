@@ -366,7 +366,7 @@ describe('createAnthropicClient: request encoding', () => {
         { id: 'toolu_b', name: 'get_weather', arguments: '{"city":"Lyon"}' },
       ] },
       { role: 'tool', content: '{"ok":true,"data":{"c":21}}', toolCallId: 'toolu_a' },
-      { role: 'tool', content: '{"ok":false,"error":{"type":"ToolError","message":"Lyon is down"}}', toolCallId: 'toolu_b' },
+      { role: 'tool', content: '{"ok":false,"error":{"type":"ToolExecutionFailed","message":"Lyon is down"}}', toolCallId: 'toolu_b' },
       { role: 'user', content: 'Thanks. And tomorrow?' },
     ],
     tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
@@ -391,7 +391,7 @@ describe('createAnthropicClient: request encoding', () => {
         ] },
         { role: 'user', content: [
           { type: 'tool_result', tool_use_id: 'toolu_a', content: '{"ok":true,"data":{"c":21}}' },
-          { type: 'tool_result', tool_use_id: 'toolu_b', content: '{"ok":false,"error":{"type":"ToolError","message":"Lyon is down"}}', is_error: true },
+          { type: 'tool_result', tool_use_id: 'toolu_b', content: '{"ok":false,"error":{"type":"ToolExecutionFailed","message":"Lyon is down"}}', is_error: true },
           { type: 'text', text: 'Thanks. And tomorrow?' },
         ] },
       ],

@@ -128,7 +128,7 @@ export const scenarios = [
       // The transcript and `toolResults` keep call order (the stream's items come as each tool ends).
       const toolMessages = result.messages.filter((message) => message.role === 'tool');
       const types = toolMessages.map((message) => JSON.parse(message.content).error?.type ?? 'ok');
-      equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolError', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
+      equal(types, ['ok', 'DataNotFoundError', 'ToolInternalError', 'TimeoutError', 'ToolExecutionFailed', 'InputValidationError', 'InputValidationError', 'ToolNotFound'], 'tool result types in call order');
       check(!toolMessages[2].content.includes('rows'), 'a crash is sanitized for the model');
       equal(result.errors.map((error) => error.name), ['ToolError'], 'the crash is also a recoverable error item');
       const transcript = model.requests[1].messages;
@@ -154,7 +154,7 @@ export const scenarios = [
       // In call order, as the transcript holds them.
       const contents = result.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content));
       const types = contents.map((content) => content.error?.type ?? 'ok');
-      const expected = ['ok', 'DataNotFoundError', 'ToolError', 'InputValidationError', 'ToolNotFound', 'ToolInternalError', 'ok', 'ToolInternalError', 'TimeoutError'];
+      const expected = ['ok', 'DataNotFoundError', 'ToolExecutionFailed', 'InputValidationError', 'ToolNotFound', 'ToolInternalError', 'ok', 'ToolInternalError', 'TimeoutError'];
       equal(types.slice(0, faults.length), expected, 'what the model gets from each MCP fault');
       equal(types.slice(faults.length, 2 * faults.length), expected, 'the same as from a local tool failing the same way');
       equal(types.slice(2 * faults.length), ['ok', 'ok'], 'a call that met a forgotten session succeeds on the new one, as the local one does');
@@ -502,7 +502,7 @@ export const scenarios = [
       equal([error.kind, error.retryable, error.cause === cause], ['chat_client', true, true], 'kind, retryable, cause');
       equal(F.toResponseError(error), { type: 'api_error', message: 'Chat API returned 503' }, 'ResponseError');
       equal(F.toResponseError(F.markRecoverable(Object.assign(new Error('x'), { code: 7 }))), { type: 'flow_error', message: 'x', code: '7' }, 'code through the recoverable wrapper');
-      equal(JSON.parse(F.serializeToolResult(F.ToolResult.errorWithData('Validation failed', { invalid_fields: ['path'] }))), { ok: false, data: { invalid_fields: ['path'] }, error: { type: 'ToolError', message: 'Validation failed' } }, 'tool result JSON');
+      equal(JSON.parse(F.serializeToolResult(F.ToolResult.errorWithData('Validation failed', { invalid_fields: ['path'] }))), { ok: false, data: { invalid_fields: ['path'] }, error: { type: 'ToolExecutionFailed', message: 'Validation failed' } }, 'tool result JSON');
     },
   },
 ];

@@ -1,50 +1,28 @@
 // The script-tag demo page in headless Chromium: served by `npm run demo:web`'s server, clicked through, and what it
-// shows asserted — what a visitor sees (visibility, text, layout), not only the DOM. Screenshots at desktop and mobile
-// width are kept under test/artifacts/ (not committed).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+// shows asserted — what a visitor sees (visibility, text, layout), not only the DOM. The product-page parts (code,
+// developer side, graph drawing, screenshots) are in web-demo-product.test.ts, the Anthropic option in
+// web-demo-anthropic.test.ts.
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, requireChromium } from '../conformance/chromium.js';
+import { requireChromium } from '../conformance/chromium.js';
 import { requireDist } from '../conformance/dist.js';
-import { ARTIFACTS } from '../conformance/report.js';
-// @ts-expect-error — plain JavaScript demo server
-import { startDemoServer } from '../../demo/web/serve.mjs';
-// @ts-expect-error — plain JavaScript
-import { startFaultServer } from '../conformance/fault-server.mjs';
+import { openDemoPage, runGraph as runGraphOn, type DemoPage } from './web-page.js';
 
 requireDist();
 requireChromium();
 
 describe('the script-tag demo page (demo/index.html)', () => {
-  let server: { url: string; close: () => Promise<void> };
-  let faults: { url: string; close: () => Promise<void> };
-  let browser: Browser;
+  let demo: DemoPage;
   let page: Page;
-  const pageErrors: string[] = [];
-  const consoleLines: string[] = [];
-  /** Runs a graph scenario and waits for its records (every scenario has at least one). */
-  const runGraph = async (scenario: string) => {
-    await page.selectOption('#graph-scenario', scenario);
-    await page.$eval('#execution-errors tbody', (body) => body.replaceChildren());
-    await page.click('#run-graph');
-    await page.waitForFunction(() => document.querySelectorAll('#execution-errors tbody tr').length > 0, undefined, { timeout: 30_000 });
-  };
+  let server: DemoPage['server'];
+  let pageErrors: string[];
+  const runGraph = (scenario: string) => runGraphOn(page, scenario);
 
   beforeAll(async () => {
-    server = await startDemoServer({ port: 0 });
-    faults = await startFaultServer(); // another loopback origin: the Anthropic fault endpoint, reached with CORS
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => consoleLines.push(message.text()));
-    await page.goto(`${server.url}/demo/index.html`);
+    demo = await openDemoPage();
+    ({ page, server, pageErrors } = demo);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await faults?.close();
-  });
+  afterAll(() => demo?.close());
 
   it('loads the SDK from the script tag without errors', async () => {
     expect(await page.evaluate(() => typeof (window as unknown as { Faultline?: object }).Faultline)).toBe('object');
@@ -107,7 +85,7 @@ describe('the script-tag demo page (demo/index.html)', () => {
     expect(await page.textContent('#answer')).toMatch(/^Ada Lovelace \(pro plan\)\..*Search timed out\.$/);
   });
 
-  it('shows what the model receives as pretty-printed JSON, collapsed to one line until opened, then whole and never clipped', async () => {
+  it('shows what the model receives as pretty-printed JSON, the first open, the others collapsed to one line until opened, then whole and never clipped', async () => {
     const clippedPayloads = () =>
       page.$$eval('.model-json', (nodes) =>
         nodes.filter((node) => node.checkVisibility() && (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1)).map((node) => node.closest('.card')?.getAttribute('data-outcome')),
@@ -115,7 +93,7 @@ describe('the script-tag demo page (demo/index.html)', () => {
     expect(await clippedPayloads()).toEqual([]); // a payload is either collapsed or shown whole: never in a box that cuts it
     const collapsed = await page.$$eval('.card', (cards) =>
       cards.map((card) => {
-        const details = card.querySelector('details.json') as HTMLDetailsElement | null;
+        const details = card.querySelector('details.json.model') as HTMLDetailsElement | null;
         const summary = details?.querySelector('summary');
         const pre = details?.querySelector('pre.model-json') as HTMLElement | null;
         const lineHeight = summary ? parseFloat(getComputedStyle(summary).lineHeight) : 0;
@@ -123,11 +101,13 @@ describe('the script-tag demo page (demo/index.html)', () => {
       }),
     );
     expect(collapsed).toHaveLength(10);
+    expect(collapsed.map((card) => card.open)).toEqual([true, ...Array(9).fill(false)]); // the first payload is shown whole
+    expect(collapsed[0]?.preShown).toBe(true);
     for (const card of collapsed) {
-      expect(card).toMatchObject({ open: false, summaryLines: 1, oneRow: true, preShown: false });
+      expect(card).toMatchObject({ summaryLines: 1, oneRow: true, preShown: card.open });
       expect(card.summary).toMatch(/^Model receives\s*\d+ lines of JSON$/);
     }
-    for (const summary of await page.$$('.card details.json > summary')) await summary.click();
+    for (const summary of await page.$$('.card details.json.model:not([open]) > summary')) await summary.click();
     expect(await clippedPayloads()).toEqual([]);
     const opened = await page.$$eval('.card pre.model-json', (nodes) =>
       nodes.map((pre) => {
@@ -177,7 +157,7 @@ describe('the script-tag demo page (demo/index.html)', () => {
     await page.click('#run-graph');
     await page.waitForFunction(() => document.querySelectorAll('#execution-errors tbody tr').length > 0, undefined, { timeout: 30_000 });
     expect(await page.textContent('#transport-error')).toBe(
-      'transport error: type=flow_error code=WRITE_FATAL message=execution failed at step 1: node write execution failed: database write failed',
+      'transport error: type=flow_error code=WRITE_FATAL message=node write failed at step 1: database write failed',
     );
     const rows = await page.$$eval('#execution-errors tbody tr', (nodes) => nodes.map((node) => [...node.querySelectorAll('td')].map((cell) => cell.textContent)));
     expect(rows).toEqual([
@@ -272,14 +252,10 @@ describe('the script-tag demo page (demo/index.html)', () => {
     for (const origin of origins) expect(['null', new URL(server.url).origin]).toContain(origin);
     expect(await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).origin).filter((origin) => origin !== location.origin))).toEqual([]);
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.click('.card[data-outcome="partial"] details.json > summary'); // one payload open, to show what it looks like
-    await page.screenshot({ path: join(ARTIFACTS, 'demo-web-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
     try {
       const narrow = await noHorizontalScroll();
       expect(narrow.scrollWidth).toBeLessThanOrEqual(narrow.innerWidth);
-      await page.screenshot({ path: join(ARTIFACTS, 'demo-web-mobile.png'), fullPage: true });
       await page.click('#toggle-json'); // every payload open, and the endpoint fields shown: still no sideways scroll
       await page.selectOption('#model-source', 'anthropic');
       const opened = await noHorizontalScroll();
@@ -296,80 +272,5 @@ describe('the script-tag demo page (demo/index.html)', () => {
       await page.setViewportSize({ width: 1100, height: 900 });
     }
     expect(pageErrors).toEqual([]);
-  });
-
-  describe('the Anthropic option', () => {
-    const KEY = 'sk-ant-api03-PASTED-BY-A-VISITOR-0123456789abcdef';
-    const visible = (selector: string) => page.isVisible(selector);
-    const runTurn = async () => {
-      await page.click('#run-agent');
-      await page.waitForFunction(() => /^(Finished|The run failed)/.test(document.querySelector('#agent-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
-    };
-
-    it('is offered next to the OpenAI-compatible one; choosing it shows the key and model fields and hides the endpoint fields', async () => {
-      const options = await page.$$eval('#model-source option', (nodes) => nodes.map((node) => [node.getAttribute('value'), node.textContent]));
-      expect(options).toEqual([
-        ['scripted', 'Built-in scripted model (offline)'],
-        ['real', 'A real OpenAI-compatible endpoint'],
-        ['anthropic', 'Anthropic (paste a key)'],
-      ]);
-      expect(await page.inputValue('#model-source')).toBe('scripted');
-      for (const field of ['#base-url', '#model-name', '#api-key', '#anthropic-key', '#anthropic-model', '#anthropic-base-url']) expect(await visible(field), field).toBe(false);
-
-      await page.selectOption('#model-source', 'real');
-      expect([await visible('#base-url'), await visible('#model-name'), await visible('#api-key')]).toEqual([true, true, true]);
-      expect([await visible('#anthropic-key'), await visible('#anthropic-model')]).toEqual([false, false]);
-
-      await page.selectOption('#model-source', 'anthropic');
-      expect([await visible('#anthropic-key'), await visible('#anthropic-model'), await visible('#anthropic-base-url')]).toEqual([true, true, true]);
-      expect([await visible('#base-url'), await visible('#model-name'), await visible('#api-key')]).toEqual([false, false, false]);
-      expect(await page.getAttribute('#anthropic-key', 'type')).toBe('password');
-      expect(await page.inputValue('#anthropic-model')).toBe('claude-sonnet-4-5');
-      expect(await page.textContent('#anthropic-fields')).toContain('anthropic-dangerous-direct-browser-access: true');
-    });
-
-    it('asks for a key before calling anything', async () => {
-      await page.selectOption('#model-source', 'anthropic');
-      await page.fill('#anthropic-key', '');
-      await runTurn();
-      expect(await page.textContent('#agent-status')).toBe('The run failed: Error: Paste an Anthropic API key to use Claude.');
-    });
-
-    it('runs a turn on Anthropic from the page (cross-origin, loopback fault endpoint): the browser header and the key sent, the key shown nowhere', async () => {
-      const sent: Array<{ headers: Record<string, string>; body: Record<string, unknown> }> = [];
-      const watch = (request: import('playwright-core').Request) => {
-        if (request.method() === 'POST' && request.url().endsWith('/v1/messages')) sent.push({ headers: request.headers(), body: request.postDataJSON() as Record<string, unknown> });
-      };
-      page.on('request', watch);
-      await page.selectOption('#model-source', 'anthropic');
-      await page.fill('#anthropic-key', KEY);
-      await page.fill('#anthropic-base-url', `${faults.url}/anthropic/ok/web-demo-turn`);
-      await runTurn();
-      page.off('request', watch);
-      expect(await page.textContent('#agent-status')).toBe('Finished (stop) after 1 model call(s).');
-      expect(await page.textContent('#answer')).toBe('Hello from the Anthropic fault server.');
-      expect(new URL(faults.url).origin).not.toBe(new URL(server.url).origin);
-      expect(sent).toHaveLength(1);
-      expect(sent[0]?.headers).toMatchObject({ 'x-api-key': KEY, 'anthropic-dangerous-direct-browser-access': 'true', 'anthropic-version': '2023-06-01' });
-      expect(sent[0]?.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 1024, stream: true });
-      expect((sent[0]?.body.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain('get_user_profile');
-      expect(await page.evaluate(() => document.body.innerText)).not.toContain(KEY);
-      expect(consoleLines.filter((line) => line.includes(KEY))).toEqual([]);
-      expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
-    });
-
-    it('shows an overloaded_error mid-stream as the run failure, keeping the text already streamed and no key', async () => {
-      await page.selectOption('#model-source', 'anthropic');
-      await page.fill('#anthropic-key', KEY);
-      await page.fill('#anthropic-base-url', `${faults.url}/anthropic/overloaded-mid-stream/web-demo-overloaded`);
-      await runTurn();
-      expect(await page.textContent('#agent-status')).toMatch(/^The run failed: StreamError: .*overloaded_error/);
-      expect(await page.textContent('#answer')).toBe('The first part of the answer');
-      expect(await page.evaluate(() => document.body.innerText)).not.toContain(KEY);
-      expect(consoleLines.filter((line) => line.includes(KEY))).toEqual([]);
-      expect(pageErrors).toEqual([]);
-      await page.selectOption('#model-source', 'scripted');
-      expect(await visible('#anthropic-key')).toBe(false);
-    });
   });
 });

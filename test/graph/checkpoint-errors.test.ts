@@ -104,7 +104,7 @@ describe('a checkpointer that throws', () => {
     const inner = new InMemoryCheckpointer();
     const refusing: Checkpointer = { get: (id) => inner.get(id), delete: (id) => inner.delete(id), put: async (checkpoint) => (checkpoint.status === 'failed' ? Promise.reject(new Error('quota')) : inner.put(checkpoint)) };
     const outcome = expectCode(await chainGraph(on).run({}, { checkpointer: refusing, runId: 'r' }), CHECKPOINT_FAILED);
-    expect(outcome.error.message).toMatch(/node b execution failed: b is broken; and the checkpoint of run "r" at step 1 could not be saved: .*quota/);
+    expect(outcome.error.message).toMatch(/node b failed at step 1: b is broken; and the checkpoint of run "r" at step 1 could not be saved: .*quota/);
     expect(recordsOf(outcome.fallbackState).map((record) => [record.nodeId, record.severity])).toEqual([['b', 'fatal']]);
     expect((await inner.get('r'))?.status).toBe('running');
   });

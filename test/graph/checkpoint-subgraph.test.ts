@@ -60,7 +60,7 @@ describe('a checkpointed parent with a graph-agent node', () => {
     expect(resumed.state.child_trail).toEqual(reference.state.child_trail);
     expect(resumed.state.trail).toEqual(reference.state.trail);
     expect(recordsOf(resumed.state).map((record) => [record.nodeId, record.severity, record.message])).toEqual([
-      ['delegate', 'fatal', 'execution failed at step 1: node c2 execution failed: c2 is broken'],
+      ['delegate', 'fatal', 'node c2 failed at step 1: c2 is broken'],
       ['c2', 'fatal', 'c2 is broken'],
     ]);
     expect((resumed.state.execution_errors as Array<{ path?: string[] }>)[1]?.path).toEqual(['delegate']);

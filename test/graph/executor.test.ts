@@ -272,7 +272,7 @@ describe('supersteps', () => {
 
     const outcome = failed(await compiled.run());
 
-    expect(outcome.error.message).toBe('execution failed at step 0: the router after node classify chose "gold", which its path map does not contain');
+    expect(outcome.error.message).toBe('the router after node classify chose "gold" at step 0, which its path map does not contain');
     expect(outcome.fallbackState).toEqual({ tier: 'gold' });
   });
 
@@ -288,8 +288,8 @@ describe('supersteps', () => {
 
     const outcome = failed(await compiled.run({}, { onEvent }));
 
-    const problem = 'node a returned a string; a node returns a state update object, a Command, or nothing';
-    expect(outcome.error.message).toBe(`execution failed at step 0: node a execution failed: ${problem}`);
+    const problem = 'the node returned a string; a node returns a state update object, a Command, or nothing';
+    expect(outcome.error.message).toBe(`node a failed at step 0: ${problem}`);
     expect(events.find((event) => event.response?.object === 'graph.node.error')?.response?.error).toEqual({ type: 'flow_error', message: problem });
     expect(outcome.fallbackState.execution_errors).toEqual([record({ severity: 'fatal', nodeId: 'a', stepNumber: 0, error: { type: 'flow_error', message: problem } })]);
   });
@@ -530,7 +530,7 @@ describe('node retries', () => {
       { attempt: 2, willRetry: false },
     ]);
     expect(afters).toEqual(['busy 2']);
-    expect(outcome.error.message).toBe('execution failed at step 0: node fetch execution failed after 2 attempts: busy 2');
+    expect(outcome.error.message).toBe('node fetch failed at step 0 after 2 attempts: busy 2');
     const nodeErrors = events.filter((event) => event.response?.object === 'graph.node.error');
     expect(nodeErrors.map((event) => metadataOf(event).retrying)).toEqual([true, undefined]);
   });
@@ -553,7 +553,7 @@ describe('node retries', () => {
     const outcome = failed(await compiled.run());
 
     expect(calls).toBe(2);
-    expect(outcome.error.message).toBe('execution failed at step 0: node fetch execution failed after 2 attempts: quota exhausted');
+    expect(outcome.error.message).toBe('node fetch failed at step 0 after 2 attempts: quota exhausted');
   });
 
   it('by default retries only errors that say retryable: true', async () => {
@@ -586,7 +586,7 @@ describe('node retries', () => {
 
     expect(plainCalls).toBe(1);
     expect(retryableCalls).toBe(3);
-    expect(outcome.error.message).toBe('execution failed at step 0: node plain execution failed: bad request (also failed in this step: busy)');
+    expect(outcome.error.message).toBe('node plain failed at step 0: bad request (busy failed too)');
   });
 });
 
@@ -698,11 +698,11 @@ describe('node callbacks', () => {
 
     const outcome = failed(await compiled.run({}, { onEvent }));
 
-    expect(outcome.error.message).toBe('execution failed at step 0: node save execution failed: after node callback failed for node save: audit log unavailable');
+    expect(outcome.error.message).toBe('node save failed at step 0: the after node callback failed: audit log unavailable');
     expect(outcome.fallbackState).toEqual({});
     expect(laterCallbacks).toEqual(['save']); // the callbacks after it see the failure (a collector among them would record it)
     expect(objectsOf(events)).toEqual(['graph.node.start', 'graph.node.error', 'graph.node.custom', 'graph.pregel.step']);
-    expect(events[1]?.response?.error).toEqual({ type: 'flow_error', message: 'after node callback failed for node save: audit log unavailable' });
+    expect(events[1]?.response?.error).toEqual({ type: 'flow_error', message: 'the after node callback failed: audit log unavailable' });
     expect(metadataOf(events[1])).toMatchObject({ nodeId: 'save', phase: 'after_callback' });
   });
 
@@ -811,7 +811,7 @@ describe('error paths with the execution-error collector', () => {
     expect(pregel.response).toEqual({
       object: 'graph.pregel.step',
       done: false,
-      error: { type: 'flow_error', message: 'execution failed at step 1: node write execution failed: database write failed', code: 'WRITE_FATAL' },
+      error: { type: 'flow_error', message: 'node write failed at step 1: database write failed', code: 'WRITE_FATAL' },
     });
     expect(metadataOf(pregel, '_pregel_metadata')).toMatchObject({ stepNumber: -1, failedStep: 1 });
     expect(outcome.error.fallbackState).toEqual(outcome.fallbackState);
@@ -900,7 +900,7 @@ describe('error paths with the execution-error collector', () => {
       ],
       log: ['d'],
     });
-    expect(outcome.error.message).toBe('execution failed at step 1: node b execution failed: b hard (also failed in this step: c)');
+    expect(outcome.error.message).toBe('node b failed at step 1: b hard (c failed too)');
     const collectorEvents = events.filter((event) => event.response?.object === 'graph.node.custom' && metadataOf(event, '_node_custom_metadata').eventType === 'execution_error');
     expect(collectorEvents.map((event) => event.author)).toEqual(['b', 'c']);
     expect(events.filter((event) => event.response?.object === 'graph.pregel.step')).toHaveLength(1);
@@ -1044,8 +1044,8 @@ describe('LLM and tools nodes', () => {
     expect(outcome.fallbackState.execution_errors).toEqual([
       record({ severity: 'fatal', nodeId: 'llm', nodeName: 'llm', nodeType: 'llm', stepNumber: 0, error: { type: 'api_error', message: 'Chat API returned 401: invalid API key' } }),
     ]);
-    expect(outcome.error.message).toBe('execution failed at step 0: node llm execution failed: Chat API returned 401: invalid API key');
-    expect(events.at(-1)?.response?.error).toEqual({ type: 'api_error', message: 'execution failed at step 0: node llm execution failed: Chat API returned 401: invalid API key' });
+    expect(outcome.error.message).toBe('node llm failed at step 0: Chat API returned 401: invalid API key');
+    expect(events.at(-1)?.response?.error).toEqual({ type: 'api_error', message: 'node llm failed at step 0: Chat API returned 401: invalid API key' });
     expect(model.requests[0]?.messages).toEqual([{ role: 'user', content: 'hello' }]);
   });
 

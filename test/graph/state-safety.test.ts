@@ -88,7 +88,7 @@ describe('updates that cannot be read or reduced', () => {
     const { completion } = await runUnderRunner(graph);
     const records = executionErrorsFromStateDelta(completion.stateDelta);
     expect(records?.map((record) => [record.severity, record.nodeId])).toEqual([['fatal', 'read']]);
-    expect(records?.[0]?.error?.message).toMatch(/node read returned an update whose key "total" cannot be read: getter exploded/);
+    expect(records?.[0]?.error?.message).toMatch(/^the node returned an update whose key "total" cannot be read: getter exploded/);
     expect(completion.response?.error?.message).toMatch(/node read/);
   });
 
@@ -114,7 +114,7 @@ describe('updates that cannot be read or reduced', () => {
     expect(fatal.status).toBe('failed');
     const error = (fatal as Extract<GraphOutcome, { status: 'failed' }>).error;
     expect(error.nodeId).toBe('bad');
-    expect(error.message).toMatch(/node bad's update could not be reduced into the state: the reducer of state key "value" threw: cannot merge "bad"/);
+    expect(error.message).toMatch(/node bad failed at step \d+: the node's update could not be reduced into the state: the reducer of state key "value" threw: cannot merge "bad"/);
     const fallback = (fatal as Extract<GraphOutcome, { status: 'failed' }>).fallbackState;
     expect(fallback.value).toBe('fine'); // the good node's update stands
     expect((fallback.execution_errors as Array<{ nodeId: string; error: { code: string } }>).map((record) => [record.nodeId, record.error.code])).toEqual([['bad', 'MERGE_FAILED']]);
@@ -155,14 +155,14 @@ describe('updates that cannot be read or reduced', () => {
     expect(once.status).toBe('completed');
     expect(messagesOf(once)).toEqual([
       ['recoverable', 'inventory service down'],
-      ['recoverable', "node lookup's update could not"],
+      ['recoverable', "the node's update could not be"],
     ]);
     const twice = await run({ x: 'bad' });
     expect(twice.status).toBe('failed');
     expect(messagesOf(twice)).toEqual([
       ['recoverable', 'inventory service down'],
-      ['recoverable', "node lookup's update could not"],
-      ['fatal', "node lookup's recovery update "],
+      ['recoverable', "the node's update could not be"],
+      ['fatal', "the node's recovery update cou"],
     ]);
   });
 

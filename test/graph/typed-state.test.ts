@@ -241,7 +241,7 @@ describe('untyped use keeps working', () => {
     expect(outcome).toMatchObject({ status: 'completed', state: { anything: 1, log: ['x'], extra: true } });
     const untyped: NodeFunction = () => 'not an update';
     const bad = await new StateGraph(new StateSchema()).addNode('n', untyped).setEntryPoint('n').setFinishPoint('n').compile().run();
-    expect(bad.status === 'failed' && bad.error.message).toMatch(/node n returned a string/);
+    expect(bad.status === 'failed' && bad.error.message).toMatch(/node n failed at step \d+: the node returned a string/);
   });
 
   it('addField<K, T> types one field of an open schema; messagesStateSchema() types its four', () => {

@@ -68,7 +68,7 @@ describe('every exported error class', () => {
     expect(rpc.message).toBe('boom');
     expect(rpc.rpcCode).toBe(-32603);
     const failure = new ToolFailure('QuotaExceeded' as never, undefined as never);
-    expect(failure.type).toBe('ToolError');
+    expect(failure.type).toBe('ToolExecutionFailed');
     expect(failure.message).toBe('QuotaExceeded');
   });
 });

@@ -203,7 +203,7 @@ async function graphRun(runner: Runner, order: number, signal: AbortSignal): Pro
     expect(completion.response?.error).toEqual({
       type: 'flow_error',
       code: 'LEDGER_FATAL',
-      message: `execution failed at step 1: node finalize execution failed: ledger write for order ${order} failed`,
+      message: `node finalize failed at step 1: ledger write for order ${order} failed`,
     });
     expect(state.status).toBeUndefined();
   } else {

@@ -100,7 +100,7 @@ describe('tools', () => {
 
   it('a plain isError result: its text is the message', async () => {
     const { run } = await lookup({ 'tools/call': () => ({ content: [{ type: 'text', text: 'Order 42 is archived.' }], isError: true }) });
-    expect(run.result.toJSON()).toEqual({ ok: false, error: { type: 'ToolError', message: 'Order 42 is archived.' } });
+    expect(run.result.toJSON()).toEqual({ ok: false, error: { type: 'ToolExecutionFailed', message: 'Order 42 is archived.' } });
   });
 
   it('-32602 for an unknown tool is a ToolNotFound listing the tools the model can call that the server still has', async () => {

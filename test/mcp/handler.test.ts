@@ -172,8 +172,8 @@ describe('tools/call', () => {
     const { handler, session } = await ready({ tools: [invalid] });
     const body = await call(handler, session, 'tools/call', { name: 'validate', arguments: {} });
     expect(body.result).toEqual({
-      content: [{ type: 'text', text: '{"ok":false,"data":{"invalid_fields":["path"]},"error":{"type":"ToolError","message":"Validation failed"}}' }],
-      structuredContent: { ok: false, data: { invalid_fields: ['path'] }, error: { type: 'ToolError', message: 'Validation failed' } },
+      content: [{ type: 'text', text: '{"ok":false,"data":{"invalid_fields":["path"]},"error":{"type":"ToolExecutionFailed","message":"Validation failed"}}' }],
+      structuredContent: { ok: false, data: { invalid_fields: ['path'] }, error: { type: 'ToolExecutionFailed', message: 'Validation failed' } },
       isError: true,
     });
   });

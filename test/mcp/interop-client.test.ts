@@ -48,7 +48,7 @@ for (const json of [false, true]) {
     it('an isError result is a structured error result the model sees', async () => {
       const run = await runTool(tool('fails'), { order: '42' }, quiet);
       expect(run.outcome).toBe('error_result');
-      expect(run.result.toJSON()).toEqual({ ok: false, error: { type: 'ToolError', message: 'Order 42 does not exist' } });
+      expect(run.result.toJSON()).toEqual({ ok: false, error: { type: 'ToolExecutionFailed', message: 'Order 42 does not exist' } });
     });
 
     it('invalid arguments are refused before the call, naming the field', async () => {

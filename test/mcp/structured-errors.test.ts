@@ -66,14 +66,14 @@ type Variant = [name: string, structured: unknown, expected: Record<string, unkn
 const HUGE = 'h'.repeat(1_000_000);
 const VARIANTS: Variant[] = [
   ['a full structured error', { type: 'QuotaExceeded', message: 'Quota used up.', suggestion: 'Try tomorrow.', context: { left: 0 } }, { type: 'QuotaExceeded', message: 'Quota used up.', suggestion: 'Try tomorrow.', context: { left: 0 } }],
-  ['a type that is a number', { type: 42, message: 'Quota used up.' }, { type: 'ToolError', message: 'Quota used up.' }],
-  ['a type with spaces and a line break', { type: 'Quota\nExceeded now', message: 'Quota used up.' }, { type: 'ToolError', message: 'Quota used up.' }],
-  ['a type of 10,000 characters', { type: 'Q'.repeat(10_000), message: 'Quota used up.' }, { type: 'ToolError', message: 'Quota used up.' }],
+  ['a type that is a number', { type: 42, message: 'Quota used up.' }, { type: 'ToolExecutionFailed', message: 'Quota used up.' }],
+  ['a type with spaces and a line break', { type: 'Quota\nExceeded now', message: 'Quota used up.' }, { type: 'ToolExecutionFailed', message: 'Quota used up.' }],
+  ['a type of 10,000 characters', { type: 'Q'.repeat(10_000), message: 'Quota used up.' }, { type: 'ToolExecutionFailed', message: 'Quota used up.' }],
   ['a suggestion that is a number', { type: 'QuotaExceeded', message: 'Quota used up.', suggestion: 7 }, { type: 'QuotaExceeded', message: 'Quota used up.' }],
   ['a context that is an array', { type: 'QuotaExceeded', message: 'Quota used up.', context: [1, 2] }, { type: 'QuotaExceeded', message: 'Quota used up.' }],
   ['a context that is a string', { type: 'QuotaExceeded', message: 'Quota used up.', context: 'left: 0' }, { type: 'QuotaExceeded', message: 'Quota used up.' }],
-  ['no message (the text content is the message)', { type: 'QuotaExceeded', suggestion: 'Try tomorrow.' }, { type: 'ToolError', message: 'the text content' }],
-  ['a message that is a number', { type: 'QuotaExceeded', message: 404 }, { type: 'ToolError', message: 'the text content' }],
+  ['no message (the text content is the message)', { type: 'QuotaExceeded', suggestion: 'Try tomorrow.' }, { type: 'ToolExecutionFailed', message: 'the text content' }],
+  ['a message that is a number', { type: 'QuotaExceeded', message: 404 }, { type: 'ToolExecutionFailed', message: 'the text content' }],
   ["a faultline server's envelope with data", { ok: false, error: { type: 'InputValidationError', message: 'Bad.', suggestion: 'Fix it.' }, data: { fields: ['a'] } }, { type: 'InputValidationError', message: 'Bad.', suggestion: 'Fix it.' }],
 ];
 

@@ -119,7 +119,7 @@ describe('CompletionTracker', () => {
   });
 
   it('carries the error of a last non-terminal graph.pregel.step, code included', () => {
-    const error = { type: 'flow_error', message: 'execution failed at step 0: node write execution failed: database write failed', code: 'WRITE_FATAL' };
+    const error = { type: 'flow_error', message: 'node write failed at step 0: database write failed', code: 'WRITE_FATAL' };
 
     const completion = track(responseEvent({ object: 'graph.pregel.step', done: false, error })).completion(completionOrigin);
 
@@ -444,7 +444,7 @@ describe('Runner with graphs', () => {
     expect(completion.response?.error).toEqual({
       type: 'flow_error',
       code: 'WRITE_FATAL',
-      message: 'execution failed at step 0: node write execution failed: database write failed',
+      message: 'node write failed at step 0: database write failed',
     });
     // decisions.md point 2: unlike Go's omitempty, stepNumber 0 is written.
     expect(completion.stateDelta?.execution_errors).toMatch(/^\[\{"severity":"fatal","nodeId":"write","nodeName":"write","nodeType":"function","stepNumber":0,"timestamp":/);
@@ -490,7 +490,7 @@ describe('Runner with graphs', () => {
     expect(completion.response?.error).toEqual({
       type: 'flow_error',
       code: 'WRITE_FATAL',
-      message: 'execution failed at step 2: node write execution failed: database write failed',
+      message: 'node write failed at step 2: database write failed',
     });
     expect(executionErrorsFromStateDelta(completion.stateDelta)).toEqual([
       expect.objectContaining({ severity: 'recoverable', nodeId: 'lookup', stepNumber: 1, error: { type: 'flow_error', message: 'inventory lookup timed out', code: 'ORDER_INVENTORY_SOFT_TIMEOUT' } }),

@@ -240,7 +240,7 @@ describe('prototype-pollution payloads end to end', () => {
       const error = (outcome as Extract<typeof outcome, { status: 'failed' }>).error;
       expect(WorkflowError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ kind: 'workflow', nodeId: 'hostile' });
-      expect(error.message).toMatch(/^execution failed at step 0: node hostile execution failed: node hostile returned an? object; a node returns a state update object, a Command, or nothing$/);
+      expect(error.message).toMatch(/^node hostile failed at step 0: the node returned an? object; a node returns a state update object, a Command, or nothing$/);
 
       const completion = (await runGraph(graph)).at(-1) as RunEvent;
       expect(completion.response?.error).toMatchObject({ type: 'flow_error' });
@@ -280,7 +280,7 @@ describe('prototype-pollution payloads end to end', () => {
       expect(outcome.status).toBe('failed');
       const error = (outcome as Extract<typeof outcome, { status: 'failed' }>).error;
       expect(WorkflowError.isInstance(error)).toBe(true);
-      expect(error.message).toBe('execution failed at step 0: node start routed to unknown node "__proto__"');
+      expect(error.message).toBe('node start routed to unknown node "__proto__" at step 0');
     });
 
     it('refuses a router that picks constructor from a path map with the WorkflowError naming the missing key', async () => {
@@ -295,7 +295,7 @@ describe('prototype-pollution payloads end to end', () => {
       expect(outcome.status).toBe('failed');
       const error = (outcome as Extract<typeof outcome, { status: 'failed' }>).error;
       expect(WorkflowError.isInstance(error)).toBe(true);
-      expect(error.message).toBe('execution failed at step 0: the router after node start chose "constructor", which its path map does not contain');
+      expect(error.message).toBe('the router after node start chose "constructor" at step 0, which its path map does not contain');
     });
   });
 

@@ -345,7 +345,7 @@ describe('prototype-pollution payloads', () => {
 
     it('error turns a polluting payload into a generic ToolError with a string message and no context', () => {
       const info = ToolResult.error(pollution() as never).error;
-      expect(info?.type).toBe('ToolError');
+      expect(info?.type).toBe('ToolExecutionFailed');
       expect(info?.message).toBeTypeOf('string');
       expect(info?.context).toBeUndefined();
       expect(info?.suggestion).toBeUndefined();
@@ -374,7 +374,7 @@ describe('prototype-pollution payloads', () => {
       const result = ToolResult.errorWithData(pollution() as never, data);
       expect(result.ok).toBe(false);
       expect(result.data).toBe(data);
-      expect(result.error?.type).toBe('ToolError');
+      expect(result.error?.type).toBe('ToolExecutionFailed');
       expect(JSON.parse(serializeToolResult(result))).toMatchObject({ ok: false, data: { constructor: { prototype: { polluted: 'yes' } } } });
       expectPristinePrototypes();
     });
@@ -392,7 +392,7 @@ describe('prototype-pollution payloads', () => {
       expectOrdinaryObject(failed);
       expect(Object.keys(failed)).toEqual(['__proto__', 'constructor']);
       expectOwnData(failed, '__proto__', { type: 'NetworkError', message: 'forecast down' });
-      expectOwnData(failed, 'constructor', { type: 'ToolError', message: 'history unavailable' });
+      expectOwnData(failed, 'constructor', { type: 'ToolExecutionFailed', message: 'history unavailable' });
       const parsed = JSON.parse(serializeToolResult(result)) as { error: { context: { failed: Data } } };
       expectOwnData(parsed.error.context.failed, '__proto__', { type: 'NetworkError', message: 'forecast down' });
       expectPristinePrototypes();
@@ -712,7 +712,7 @@ describe('values of the wrong type', () => {
         const result = ToolResult.error(make() as never);
         expect(ToolResult.isInstance(result)).toBe(true);
         expect(result.ok).toBe(false);
-        expect(result.error?.type).toBe('ToolError');
+        expect(result.error?.type).toBe('ToolExecutionFailed');
         expect(result.error?.message).toBeTypeOf('string');
         if (message !== undefined) expect(result.error?.message).toBe(message);
         expect(() => serializeToolResult(result)).not.toThrow();

@@ -55,7 +55,7 @@ describe('redaction of everything recorded', () => {
     thrown.end();
 
     const plain = telemetry.startSpan('plain object error');
-    plain.fail({ type: 'ToolError', message: `tool said ${PLANTED}` });
+    plain.fail({ type: 'ToolExecutionFailed', message: `tool said ${PLANTED}` });
     plain.end();
 
     expect(spans()).toHaveLength(4);

@@ -164,10 +164,10 @@ describe('mcpFaultHandlers: tool results with isError', () => {
     expect([result?.isError, result?.structuredContent?.ok]).toEqual([true, false]);
   });
 
-  it('plain-error: text only, a ToolError with that text', async () => {
+  it('plain-error: text only, a ToolExecutionFailed with that text', async () => {
     tested.add('plain-error');
     const { json, ms } = await modelSees('plain-error');
-    expect(json).toEqual({ ok: false, error: { type: 'ToolError', message: 'The order is archived.' } });
+    expect(json).toEqual({ ok: false, error: { type: 'ToolExecutionFailed', message: 'The order is archived.' } });
     expect(ms).toBeLessThan(PROMPT_MS);
   });
 });

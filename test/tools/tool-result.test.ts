@@ -28,14 +28,14 @@ describe('ToolResult', () => {
 
   it('item 91: a plain error message becomes a structured error (and RAF\'s flat form on request)', () => {
     const result = ToolResult.error('File not found');
-    expect(serializeToolResult(result)).toBe('{"ok":false,"error":{"type":"ToolError","message":"File not found"}}');
+    expect(serializeToolResult(result)).toBe('{"ok":false,"error":{"type":"ToolExecutionFailed","message":"File not found"}}');
     expect(serializeToolResult(result, { errorFormat: 'flat' })).toBe('{"ok":false,"error":"File not found"}');
   });
 
   it('keeps the key order ok, data, error for errorWithData', () => {
     const result = ToolResult.errorWithData('参数校验失败', { invalid_fields: ['path'] });
     expect(serializeToolResult(result)).toBe(
-      '{"ok":false,"data":{"invalid_fields":["path"]},"error":{"type":"ToolError","message":"参数校验失败"}}',
+      '{"ok":false,"data":{"invalid_fields":["path"]},"error":{"type":"ToolExecutionFailed","message":"参数校验失败"}}',
     );
     expect(Object.keys(JSON.parse(serializeToolResult(result)))).toEqual(['ok', 'data', 'error']);
   });
@@ -76,8 +76,8 @@ describe('ToolResult', () => {
   });
 
   it('gives an untyped error object the generic type, and a plain Error its message', () => {
-    expect(ToolResult.error({ message: 'x' } as never).error).toEqual({ type: 'ToolError', message: 'x' });
-    expect(ToolResult.error(new Error('raw')).error).toEqual({ type: 'ToolError', message: 'raw' });
+    expect(ToolResult.error({ message: 'x' } as never).error).toEqual({ type: 'ToolExecutionFailed', message: 'x' });
+    expect(ToolResult.error(new Error('raw')).error).toEqual({ type: 'ToolExecutionFailed', message: 'raw' });
   });
 
   it('returns partial data together with what failed (graceful degradation)', () => {

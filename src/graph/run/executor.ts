@@ -243,7 +243,7 @@ export class GraphRun {
   /** An abort (its reason, the state so far) or a run failure (a `WorkflowError`, the fatal path). */
   private stopped(error: unknown, state: State, step: number, stepsRun = step + 1): GraphOutcome {
     if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step, ...this.listenerReport() };
-    return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`execution failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }), stepsRun);
+    return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`the run failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }), stepsRun);
   }
 
   /**

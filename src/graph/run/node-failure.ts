@@ -5,7 +5,6 @@
 import { toResponseError } from '../../errors/response-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf, read } from '../../internal/error-chain.js';
-import { truncate } from '../../internal/json.js';
 import type { GraphNode } from '../core/graph-description.js';
 
 /**
@@ -23,7 +22,7 @@ export function isRetryableNodeError(error: unknown): boolean {
  */
 export function callbackFailure(node: GraphNode, step: number, callback: string, thrown: unknown, failure: unknown): WorkflowError {
   const during = failure === undefined ? '' : ` (while handling the node's failure: ${messageOf(failure)})`;
-  return new WorkflowError(`${callback} callback failed for node ${truncate(node.id, 200)}: ${messageOf(thrown)}${during}`, {
+  return new WorkflowError(`the ${callback} callback failed: ${messageOf(thrown)}${during}`, {
     nodeId: node.id,
     stepNumber: step,
     code: failure === undefined ? undefined : toResponseError(failure)?.code,
@@ -33,5 +32,5 @@ export function callbackFailure(node: GraphNode, step: number, callback: string,
 
 /** @internal What a node threw, as its failure: a thrown null/undefined still is one, given a shape the collector records. */
 export function failureOf(node: GraphNode, step: number, caught: unknown): unknown {
-  return caught ?? new WorkflowError(`node ${truncate(node.id, 200)} threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
+  return caught ?? new WorkflowError(`the node threw ${String(caught)}`, { nodeId: node.id, stepNumber: step });
 }

@@ -5,7 +5,7 @@
  */
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
-import { defineData, isPlainObject, preview, truncate } from '../../internal/json.js';
+import { defineData, isPlainObject, preview } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import type { SpanHandle } from '../../telemetry/telemetry.js';
 import { Command } from '../core/command.js';
@@ -35,13 +35,13 @@ export function checkResult(node: GraphNode, result: unknown): State | Command<S
   if (result === undefined || result === null) return undefined;
   if (Command.isInstance(result)) return result.update === undefined ? (result as Command<State>) : new Command({ update: materialize(node, result.update), goto: result.goto });
   if (isPlainObject(result)) return materialize(node, result);
-  throw new WorkflowError(`node ${truncate(node.id, 200)} returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
+  throw new WorkflowError(`the node returned ${Array.isArray(result) ? 'an array' : `a ${typeof result}`}; a node returns a state update object, a Command, or nothing`, {
     nodeId: node.id,
   });
 }
 
 function materialize(node: GraphNode, update: unknown): State {
-  if (!isPlainObject(update)) throw new WorkflowError(`node ${truncate(node.id, 200)} returned a Command whose update is not a state update object`, { nodeId: node.id });
+  if (!isPlainObject(update)) throw new WorkflowError(`the node returned a Command whose update is not a state update object`, { nodeId: node.id });
   const keys = Object.keys(update);
   const copy: State = { ...updateTemplate(node, keys) };
   for (const key of keys) {
@@ -49,7 +49,7 @@ function materialize(node: GraphNode, update: unknown): State {
     try {
       value = update[key];
     } catch (error) {
-      throw new WorkflowError(`node ${truncate(node.id, 200)} returned an update whose key ${preview(key, 200)} cannot be read: ${messageOf(error)}`, { nodeId: node.id, cause: error });
+      throw new WorkflowError(`the node returned an update whose key ${preview(key, 200)} cannot be read: ${messageOf(error)}`, { nodeId: node.id, cause: error });
     }
     defineData(copy, key, value);
   }

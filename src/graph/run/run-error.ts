@@ -24,7 +24,7 @@ export function runFailure(step: number, failures: readonly FailedNode[], runErr
   if (!runError) {
     const first = failures[0] as FailedNode;
     const attempts = first.attempts > 1 ? ` after ${first.attempts} attempts` : '';
-    error = new WorkflowError(`execution failed at step ${step}: node ${truncate(first.node.id, 200)} execution failed${attempts}: ${messageOf(first.error)}${alsoFailed(failures)}`, {
+    error = new WorkflowError(`node ${truncate(first.node.id, 200)} failed at step ${step}${attempts}: ${messageOf(first.error)}${alsoFailed(failures)}`, {
       nodeId: first.node.id,
       stepNumber: step,
       code: toResponseError(first.error)?.code,
@@ -50,7 +50,7 @@ export function runFailure(step: number, failures: readonly FailedNode[], runErr
 
 /** The other nodes that failed in a step: the first ten named (ids bounded), the rest counted. */
 function alsoFailed(failures: readonly FailedNode[]): string {
-  return failures.length < 2 ? '' : ` (also failed in this step: ${nameIds(failures.slice(1).map((failure) => failure.node.id))})`;
+  return failures.length < 2 ? '' : ` (${nameIds(failures.slice(1).map((failure) => failure.node.id))} failed too)`;
 }
 
 /** @internal The error of a resume of a run id without a checkpoint. */

@@ -59,7 +59,7 @@ export class RunQuestions implements QuestionDesk {
       });
     }
     if (!this.asked?.has(nodeId)) {
-      if (call >= MAX_QUESTIONS) throw new WorkflowError(`node ${truncate(nodeId, 200)} asked more than ${MAX_QUESTIONS} questions in one step (interrupt() calls)`, { nodeId });
+      if (call >= MAX_QUESTIONS) throw new WorkflowError(`the node asked more than ${MAX_QUESTIONS} questions in one step (interrupt() calls)`, { nodeId });
       (this.asked ??= new Map()).set(nodeId, question(this.runId, nodeId, value, options));
     }
     throw new NodeInterrupt(nodeId);
@@ -105,7 +105,7 @@ function question(runId: string, nodeId: string, value: unknown, options: unknow
   const asked: Interrupt = { id: createId('interrupt'), runId, kind: 'input', nodeId, createdAt: isoTimestamp(now) };
   if (value !== undefined) {
     const text = encodeJSON(value, `interrupt() value of node ${preview(nodeId, 200)}`, 'value');
-    if (text.length > MAX_VALUE_LENGTH) throw new WorkflowError(`node ${truncate(nodeId, 200)}'s interrupt() value is ${text.length} characters of JSON; at most ${MAX_VALUE_LENGTH} are kept`, { nodeId });
+    if (text.length > MAX_VALUE_LENGTH) throw new WorkflowError(`the node's interrupt() value is ${text.length} characters of JSON; at most ${MAX_VALUE_LENGTH} are kept`, { nodeId });
     asked.value = JSON.parse(text);
   }
   if (expiresInMs !== undefined) asked.expiresAt = isoTimestamp(now + (expiresInMs as number));

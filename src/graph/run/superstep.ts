@@ -182,14 +182,14 @@ async function reduceFailed(scope: RunScope, next: State, outcome: SucceededNode
   const { node } = outcome;
   const records = recordsOf(scope, update);
   reduceRecords(scope, next, records);
-  const error = new WorkflowError(`node ${truncate(node.id, 200)}'s update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
+  const error = new WorkflowError(`the node's update could not be reduced into the state: ${messageOf(failure.error)}`, { nodeId: node.id, stepNumber: step, cause: failure.error });
   const handled = await failNodeUpdate(scope, node, snapshot, step, error, outcome.attempts);
   const recovery = handled.ok ? updateOf(handled.result) : undefined;
   if (!handled.ok || recovery === undefined) return { outcome: handled, applied: [records, {}] };
   const again = reduce(scope, next, recovery);
   if (again === undefined) return { outcome: handled, applied: [records, recovery] };
   reduceRecords(scope, next, recovery);
-  const final = new WorkflowError(`node ${truncate(node.id, 200)}'s recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
+  const final = new WorkflowError(`the node's recovery update could not be reduced either: ${messageOf(again.error)}`, { nodeId: node.id, stepNumber: step, cause: again.error });
   const record = createExecutionError({ nodeId: node.id, nodeName: node.name, nodeType: node.type, stepNumber: step }, final, Severity.Fatal);
   const fatal = Object.fromEntries(scope.parts.schema.executionErrorKeys.map((key) => [key, [record]]));
   return { outcome: { ok: false, node, error: final, attempts: outcome.attempts, fallbackUpdates: [fatal] }, applied: [records, recordsOf(scope, recovery)] };
@@ -272,13 +272,13 @@ function routeFrom(routing: Routing, at: number, branchAt: number): string[] | P
 }
 
 function routerFailed(routing: Routing, id: string, error: unknown): WorkflowError {
-  return new WorkflowError(`execution failed at step ${routing.step}: the router after node ${truncate(id, 200)} failed: ${messageOf(error)}`, { nodeId: id, stepNumber: routing.step, cause: error });
+  return new WorkflowError(`the router after node ${truncate(id, 200)} failed at step ${routing.step}: ${messageOf(error)}`, { nodeId: id, stepNumber: routing.step, cause: error });
 }
 
 function choose(routing: Routing, id: string, branch: GraphBranch, choice: string | readonly string[]): void {
   for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
     const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
-    if (target === undefined) throw new WorkflowError(`execution failed at step ${routing.step}: the router after node ${truncate(id, 200)} chose ${preview(key, 200)}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
+    if (target === undefined) throw new WorkflowError(`the router after node ${truncate(id, 200)} chose ${preview(key, 200)} at step ${routing.step}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
     add(routing, id, target);
   }
 }
@@ -288,7 +288,7 @@ function add(routing: Routing, from: string, target: string): void {
   const { next } = routing;
   if (routing.seen === undefined && next.length >= LINEAR_LOOKUP) routing.seen = new Set(next);
   if (routing.seen ? routing.seen.has(target) : next.includes(target)) return;
-  if (!routing.scope.parts.nodes.has(target)) throw new WorkflowError(`execution failed at step ${routing.step}: node ${truncate(from, 200)} routed to unknown node ${preview(target, 200)}`, { nodeId: from, stepNumber: routing.step });
+  if (!routing.scope.parts.nodes.has(target)) throw new WorkflowError(`node ${truncate(from, 200)} routed to unknown node ${preview(target, 200)} at step ${routing.step}`, { nodeId: from, stepNumber: routing.step });
   routing.seen?.add(target);
   next.push(target);
 }

@@ -102,7 +102,7 @@ export function contractChunks(items: readonly AgentRunItem[], options: Contract
         const providerMetadata = { faultline: { content: item.content } };
         if (item.ok) chunks.push({ type: 'tool-output-available', toolCallId: item.callId, output: item.result, providerMetadata } as UIMessageChunk);
         else {
-          const error = item.result.error ?? { type: 'ToolError', message: 'failed' };
+          const error = item.result.error ?? { type: 'ToolExecutionFailed', message: 'failed' };
           chunks.push({ type: 'tool-output-error', toolCallId: item.callId, errorText: error.message, providerMetadata } as UIMessageChunk);
           chunks.push({ type: 'data-faultline-error', id: item.callId, data: { ...error, kind: 'tool', retryable: false, scope: 'tool', toolCallId: item.callId, toolName: item.toolName } } as UIMessageChunk);
         }

@@ -87,7 +87,7 @@ describe('fromUIMessages: what each part becomes', () => {
     const envelope = { type: 'RateLimitError', message: 'Rate limited.', suggestion: 'Wait 2 s.', kind: 'tool', retryable: true, scope: 'tool', toolCallId: 'call_1' };
     const withData = rebuilt(weather('output-error', { errorText: 'Rate limited.' }), { type: 'data-faultline-error', id: 'call_1', data: envelope });
     expect(withData[1]?.content).toBe('{"ok":false,"error":{"type":"RateLimitError","message":"Rate limited.","suggestion":"Wait 2 s."}}');
-    expect(rebuilt(weather('output-error', { errorText: 'It broke.' }))[1]?.content).toBe('{"ok":false,"error":{"type":"ToolError","message":"It broke."}}');
+    expect(rebuilt(weather('output-error', { errorText: 'It broke.' }))[1]?.content).toBe('{"ok":false,"error":{"type":"ToolExecutionFailed","message":"It broke."}}');
     const flat = fromUIMessages([user('x'), assistant(weather('output-error', { errorText: 'Rate limited.' }), { type: 'data-faultline-error', id: 'call_1', data: envelope })], { toolErrorFormat: 'flat' });
     expect(flat[2]?.content).toBe('{"ok":false,"error":"Rate limited. Wait 2 s."}');
   });
