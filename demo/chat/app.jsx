@@ -3,7 +3,7 @@
 // turn, posting the history useChat holds back to the server (which rebuilds the transcript with `fromUIMessages`).
 // React renders every string as text: nothing from a tool or a model is parsed as HTML.
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport } from 'ai';
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatStatus, MessageView } from './parts.jsx';
@@ -16,6 +16,7 @@ const PROMPTS = {
   'max-iterations': 'Keep checking order A-1.',
   slow: 'Tell me everything about my orders.',
   graph: 'Write order 42.',
+  approval: 'Refund 30 on order A-1.',
 };
 
 function App() {
@@ -24,7 +25,8 @@ function App() {
   const [transient, setTransient] = useState([]);
   const [draft, setDraft] = useState('');
   const transport = useMemo(() => new DefaultChatTransport({ api: '/api/chat', body: () => ({ scenario: scenario.current }) }), []);
-  const chat = useChat({ transport, onData: (part) => setTransient((seen) => [...seen, part]) });
+  // An answered approval (Approve or Deny on its card) is sent at once: the server goes on with the run that asked.
+  const chat = useChat({ transport, onData: (part) => setTransient((seen) => [...seen, part]), sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
   const retries = transient.filter((part) => part.type === 'data-faultline-retry').map((part) => part.data);
 
@@ -54,7 +56,8 @@ function App() {
           This page is a plain <code>useChat</code> app from <code>@ai-sdk/react</code>. The server runs a faultline agent and
           answers with <code>toUIMessageStreamResponse(run)</code>: each failing tool arrives with its type, suggestion and
           whether a retry may help; retries show while they wait; a provider failing mid-answer and a graph's records end
-          the stream cleanly — no spinner left turning.
+          the stream cleanly — no spinner left turning. A refund waits for your Approve or Deny, and the run goes on from
+          where it stopped.
         </p>
       </header>
       <main className="layout">
@@ -69,7 +72,7 @@ function App() {
         <section className="chat" aria-live="polite">
           <ChatStatus status={chat.status} error={chat.error} retries={retries} />
           {chat.messages.map((message) => (
-            <MessageView key={message.id} message={message} retries={retries} busy={busy} />
+            <MessageView key={message.id} message={message} retries={retries} busy={busy} onApproval={chat.addToolApprovalResponse} />
           ))}
           <form className="composer" onSubmit={send}>
             <input id="draft" value={draft} placeholder="Ask a follow-up (the history goes back to the server)" onChange={(event) => setDraft(event.target.value)} />

@@ -3,6 +3,7 @@
 // for a part without one), retries from the transient `data-faultline-retry` parts `onData` sees, graph records and
 // the runner's completion. Shared by the demo page and the browser test page; the `data-*` attributes are what the
 // test reads.
+import { useState } from 'react';
 
 /**
  * Part states that mean "still working". A spinner shows for them only while the hook is busy: after `stop()`, useChat
@@ -45,7 +46,36 @@ export function RetryNotice({ notice, done = false }) {
   );
 }
 
-function ToolCard({ part, error, retries, busy }) {
+/**
+ * The question of a tool part that waits for a person (`approval-requested`): Approve, or Deny with an optional reason,
+ * answered through `onApproval` (the page's `addToolApprovalResponse`). Answered, it says what was answered.
+ */
+function Approval({ part, onApproval, busy }) {
+  const [reason, setReason] = useState('');
+  const approval = part.approval ?? {};
+  if (part.state === 'approval-responded' || part.state === 'output-denied') {
+    return (
+      <p className="approval-answer" data-approved={String(approval.approved)}>
+        {approval.approved ? 'Approved' : `Denied${approval.reason ? `: ${approval.reason}` : ''}`}
+      </p>
+    );
+  }
+  if (part.state !== 'approval-requested' || !onApproval) return null;
+  const answer = (approved) => onApproval(approved ? { id: approval.id, approved } : { id: approval.id, approved, reason: reason.trim() === '' ? undefined : reason.trim() });
+  return (
+    <div className="approval" data-approval={approval.id}>
+      <input className="approval-reason" value={reason} placeholder="Reason, if you deny" onChange={(event) => setReason(event.target.value)} />
+      <button type="button" data-answer="approve" disabled={busy} onClick={() => answer(true)}>
+        Approve
+      </button>
+      <button type="button" data-answer="deny" disabled={busy} onClick={() => answer(false)}>
+        Deny
+      </button>
+    </div>
+  );
+}
+
+function ToolCard({ part, error, retries, busy, onApproval }) {
   return (
     <div className="part tool" data-part="tool" data-tool={toolName(part)} data-call={part.toolCallId} data-state={part.state}>
       <header>
@@ -56,6 +86,7 @@ function ToolCard({ part, error, retries, busy }) {
       {retries.map((notice, index) => (
         <RetryNotice key={index} notice={notice} done={!busy || part.state.startsWith('output-')} />
       ))}
+      {part.approval ? <Approval part={part} onApproval={onApproval} busy={busy} /> : null}
       {part.state === 'output-available' ? <p className="output">output: {short(part.output)}</p> : null}
       {error ? <Fault error={error} /> : part.state === 'output-error' ? <p className="error-text">{part.errorText}</p> : null}
     </div>
@@ -76,9 +107,9 @@ function Record({ data }) {
 
 /**
  * One message of the chat, every part in order. `retries`: the transient retry notices seen so far; `busy`: the hook
- * is submitting or streaming.
+ * is submitting or streaming; `onApproval`: answers a tool part's approval (`useChat`'s `addToolApprovalResponse`).
  */
-export function MessageView({ message, retries = [], busy = false }) {
+export function MessageView({ message, retries = [], busy = false, onApproval }) {
   const errors = new Map(message.parts.filter((part) => part.type === 'data-faultline-error').map((part) => [part.id, part.data]));
   const toolCalls = new Set(message.parts.filter(isTool).map((part) => part.toolCallId));
   // A timeline: by step, whatever order the run's state deltas carried them in.
@@ -104,7 +135,7 @@ export function MessageView({ message, retries = [], busy = false }) {
             </details>
           );
         }
-        if (isTool(part)) return <ToolCard key={index} part={part} busy={busy} error={errors.get(part.toolCallId)} retries={retries.filter((notice) => notice.toolCallId === part.toolCallId)} />;
+        if (isTool(part)) return <ToolCard key={index} part={part} busy={busy} onApproval={onApproval} error={errors.get(part.toolCallId)} retries={retries.filter((notice) => notice.toolCallId === part.toolCallId)} />;
         if (part.type === 'data-faultline-error' && !toolCalls.has(part.id)) {
           return (
             <div key={index} className="part run-error" data-part="run-error">

@@ -12,6 +12,7 @@ export const CHAT_SCENARIOS = Object.freeze({
   'max-iterations': 'a model that never stops calling tools, cut at the iteration limit',
   slow: 'a long answer streamed slowly (press stop)',
   graph: 'a graph run through the Runner: a recoverable and a fatal node',
+  approval: 'a refund that waits for your Approve or Deny, then goes on',
 });
 
 /** A key that must never reach the browser: the 401 body echoes it. */
@@ -84,6 +85,41 @@ export function createChatTools(F) {
     execute: () => new Promise(() => {}), // never settles: the tool's timeout answers for it
   });
   return [getOrder, getCustomer, getStock, shipOrder, refundOrder, trackParcel];
+}
+
+/**
+ * The tool of the `approval` scenario: a refund a person approves first (`needsApproval`). Each run is pushed to
+ * `ran`, so the test can tell a refund that ran once from one that ran twice or never.
+ */
+export function createRefundTool(F, ran = []) {
+  return F.defineTool({
+    name: 'issue_refund',
+    description: 'Refund an amount on an order; a person approves each refund first.',
+    ...schema(F, { order_id: { type: 'string' }, amount: { type: 'number' } }),
+    needsApproval: true,
+    execute: ({ order_id, amount }) => {
+      ran.push({ order_id, amount });
+      return { order_id, refunded: amount };
+    },
+  });
+}
+
+/**
+ * The model of the `approval` scenario: asked a question, it calls the refund; shown the refund's answer, it says what
+ * happened — the tool's result or the `ToolApprovalDenied` error the agent gave it when the person said no.
+ */
+function refundModel(F) {
+  return F.createScriptedChatClient(
+    [
+      (asked) => {
+        const last = asked.messages.at(-1);
+        if (last?.role !== 'tool') return { text: 'A refund of 30 on order A-1 needs your approval.', toolCalls: [{ name: 'issue_refund', arguments: { order_id: 'A-1', amount: 30 } }] };
+        const content = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+        return { text: content.includes('ToolApprovalDenied') ? 'I did not refund order A-1: you declined.' : 'Refunded 30 on order A-1.' };
+      },
+    ],
+    { loop: true },
+  );
 }
 
 /** The calls of the `tools` scenario, in the order the model issues them. */
@@ -190,6 +226,10 @@ function modelFor(F, scenario, observed, realModel) {
  * @param {{ realModel?: any, journal?: any[] }} [options] `journal` receives `{chatId, scenario, turn, ...}` entries
  */
 export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
+  // The `approval` scenario's agents by chat id: an agent keeps the runs that stopped to ask in memory, so the request
+  // that answers must reach the agent that asked. The oldest chat goes first past 100.
+  const waiting = new Map();
+  const refundAgent = (model, ran) => new F.AgentBuilder('refunds-assistant').instructions('You refund orders; a person approves each refund.').chatClient(model).tools([createRefundTool(F, ran)]).toolLogger(false).build();
   return async (request) => {
     let chat;
     try {
@@ -201,6 +241,15 @@ export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
     }
     const scenario = typeof chat.extra.scenario === 'string' && chat.extra.scenario in CHAT_SCENARIOS ? chat.extra.scenario : undefined;
     if (scenario === undefined) return Response.json({ error: `unknown scenario; known: ${Object.keys(CHAT_SCENARIOS).join(', ')}` }, { status: 400 });
+    if (chat.resume) {
+      // The browser answered approvals (`addToolApprovalResponse`): go on with the run that asked. A chat this server
+      // holds no run for gets a fresh agent, whose typed ResumeError ends the stream instead of an HTTP 500.
+      const kept = waiting.get(chat.id) ?? { ran: [] };
+      const entry = { chatId: chat.id, scenario, turn: 'resume', resume: chat.resume, messages: chat.messages, model: kept.model, ran: kept.ran, observed: [] };
+      journal.push(entry);
+      const agent = kept.agent ?? refundAgent(refundModel(F), kept.ran);
+      return UI.toUIMessageStreamResponse(agent.resume(chat.resume.runId, chat.resume.decisions));
+    }
     const entry = { chatId: chat.id, scenario, turn: chat.messages.length > 1 ? 2 : 1, messages: chat.messages, observed: [] };
     journal.push(entry);
     if (entry.turn === 2) {
@@ -211,6 +260,15 @@ export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
     if (scenario === 'graph') {
       const runner = new F.Runner({ appName: 'orders', agent: F.createGraphAgent('orders', createOrdersGraph(F)) });
       return UI.toUIMessageStreamResponse(runner.run({ userId: 'demo', sessionId: chat.id, message: chat.messages[0] }));
+    }
+    if (scenario === 'approval') {
+      const kept = { model: refundModel(F), ran: [] };
+      kept.agent = refundAgent(kept.model, kept.ran);
+      waiting.delete(chat.id);
+      waiting.set(chat.id, kept);
+      if (waiting.size > 100) waiting.delete(waiting.keys().next().value);
+      Object.assign(entry, { model: kept.model, ran: kept.ran });
+      return UI.toUIMessageStreamResponse(kept.agent.run(chat.messages));
     }
     entry.model = modelFor(F, scenario, entry.observed, realModel);
     const agent = new F.AgentBuilder('orders-assistant')

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { AGENT_BRAND, isAgent } from './agent-brand.js';
 import { AbortSource } from '../internal/abort-source.js';
 import { createId } from '../internal/ids.js';
-import { streamFromBatches } from '../internal/streams.js';
+import { markResumedRun, streamFromBatches } from '../internal/streams.js';
 import { agentLoop } from './agent-loop.js';
 import { Waker } from './waker.js';
 import { keepRunSecrets } from './run-secrets.js';
@@ -157,7 +157,9 @@ export class Agent {
     const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), runId);
     const start = resumeStart(runId, decisions);
     context.resume = start;
-    return this.start(context, settings, (batches) => recordingOutcome(batches, context, start));
+    const stream = this.start(context, settings, (batches) => recordingOutcome(batches, context, start));
+    markResumedRun(stream);
+    return stream;
   }
 
   /**

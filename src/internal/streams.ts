@@ -138,3 +138,20 @@ export function streamFromBatches<T>(
   });
   return stream as ReadableStream<T> & AsyncIterable<T>;
 }
+
+/**
+ * Streams that go on with a run that stopped to ask (`agent.resume`, a Runner's `resume`), marked where they are made
+ * so a reader that turns them into something else (the web-UI encoder) knows without a word from the caller: their
+ * first tool results answer calls an earlier stream announced, and a web UI continues the message that asked.
+ */
+let resumed: WeakSet<object> | undefined; // made on first use: an entry that never resumes carries no set
+
+/** @internal Marks `stream` as the resume of a stopped run. */
+export function markResumedRun(stream: object): void {
+  (resumed ??= new WeakSet()).add(stream);
+}
+
+/** @internal True when `stream` goes on with a stopped run (false for a stream this copy of the package did not make). */
+export function isResumedRun(stream: unknown): boolean {
+  return typeof stream === 'object' && stream !== null && resumed?.has(stream) === true;
+}

@@ -10,7 +10,7 @@ import { AbortRace, linkedController } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { streamFromBatches } from '../internal/streams.js';
+import { markResumedRun, streamFromBatches } from '../internal/streams.js';
 import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
 import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type EventOrigin, type RunEvent } from './event.js';
@@ -139,7 +139,9 @@ export class Runner {
         dispose();
       }
     }
-    return streamFromBatches(guarded(), (reason) => controller.abort(reason));
+    const stream = streamFromBatches(guarded(), (reason) => controller.abort(reason));
+    if (options.resume !== undefined) markResumedRun(stream);
+    return stream;
   }
 
   private async *events(options: RunnerRunOptions, message: ChatMessage | undefined, signal: AbortSignal, span: SpanHandle): AsyncGenerator<RunEvent[], void, undefined> {

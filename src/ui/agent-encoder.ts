@@ -36,6 +36,10 @@ export class AgentEncoder implements RunEncoder {
   constructor(private readonly out: ChunkWriter) {}
 
   item(item: AgentRunItem): void {
+    if ((item as { replay?: unknown }).replay === true) {
+      this.replayed();
+      return;
+    }
     if ((item as { type: string }).type === 'interrupted') {
       this.interrupted(item as unknown as InterruptedItem);
       return;
@@ -78,6 +82,18 @@ export class AgentEncoder implements RunEncoder {
   private interrupted(item: InterruptedItem): void {
     const written = writeInterrupts(this.out, item.interrupts, typeof item.runId === 'string' ? item.runId : undefined);
     this.out.finish('interrupted', { ...(written.runId !== undefined ? { runId: written.runId } : {}), interrupts: written.count });
+  }
+
+  /**
+   * The same answers sent again (a resubmitted `useChat` request): the agent gives the first resume's last item, but
+   * the run went on in an earlier response and this one answers none of the browser's approvals — a normal finish
+   * would leave them `approval-responded`, and `useChat` would send them again, without end. It is the refusal the
+   * agent gives a run no longer waiting (a `ResumeError`, `RUN_NOT_INTERRUPTED`), so the page shows a typed error and
+   * sends nothing more. Written as that error's data: the class itself is not needed to say it.
+   */
+  private replayed(): void {
+    const refusal = { type: 'ResumeError', message: 'These answers were already applied: the run went on in an earlier response, which holds its outcome.', kind: 'resume', code: 'RUN_NOT_INTERRUPTED', retryable: false };
+    this.out.fail(this.out.errors.fromJSON(refusal, { scope: 'run' }, 'resume'));
   }
 
   /** The run stream ended: without its finish or terminal error, that is a failure of its own. */

@@ -5,6 +5,7 @@
  * `error`, `finish` with reason `error`) — after which nothing is written. Every tool call announced gets an output
  * part before the ending, so no part is left spinning.
  */
+import { APPROVAL_DENIED_TYPE } from '../interrupts/approval-answers.js';
 import { createId } from '../internal/ids.js';
 import type { FaultlineErrorData } from './data-parts.js';
 import { ErrorShaper } from './error-data.js';
@@ -53,8 +54,13 @@ export class ChunkWriter {
     if (!this.ended) this.chunks.push(chunk);
   }
 
+  /**
+   * A resumed run continues the assistant message that asked (`useChat` sends it back and appends the answer to it):
+   * its `start` names no new message, so the hook keeps the id it has.
+   */
   start(): void {
-    this.write({ type: 'start', messageId: this.options.messageId ?? createId('msg') });
+    const messageId = this.options.messageId ?? (this.options.resumed ? undefined : createId('msg'));
+    this.write(messageId === undefined ? { type: 'start' } : { type: 'start', messageId });
   }
 
   step(): void {
@@ -135,9 +141,17 @@ export class ChunkWriter {
     this.write({ type: 'tool-output-available', toolCallId, output, providerMetadata: { faultline: { content } } });
   }
 
-  /** `tool-output-error` (the model-facing message), then the structured failure as `data-faultline-error` (id: the call). */
+  /**
+   * `tool-output-error` (the model-facing message), then the structured failure as `data-faultline-error` (id: the
+   * call). A call a person refused is no failure: it is the protocol's `tool-output-denied` (the part shows
+   * `output-denied`, its `approval` holding the reason), as `streamText` writes it.
+   */
   toolError(toolCallId: string, toolName: string, error: FaultlineErrorData, content: string | undefined): void {
     this.answering(toolCallId, toolName);
+    if (error.type === APPROVAL_DENIED_TYPE) {
+      this.write({ type: 'tool-output-denied', toolCallId });
+      return;
+    }
     this.write(content === undefined ? { type: 'tool-output-error', toolCallId, errorText: error.message } : { type: 'tool-output-error', toolCallId, errorText: error.message, providerMetadata: { faultline: { content } } });
     this.data('faultline-error', error, toolCallId);
   }
@@ -192,9 +206,16 @@ export class ChunkWriter {
     this.ended = true;
   }
 
-  /** The output part a tool call needs first: its input, when it was never announced (a hostile or broken run). */
+  /**
+   * The output part a tool call needs first: its input, when it was never announced (a hostile or broken run). A
+   * resumed run answers calls the stream that asked announced: the hook holds their parts already, and a second
+   * announcement would make a second part.
+   */
   private answering(toolCallId: string, toolName: string): void {
-    if (!this.announced.has(toolCallId)) this.toolInput(toolCallId, toolName, '');
+    if (!this.announced.has(toolCallId)) {
+      if (this.options.resumed) this.announced.set(toolCallId, toolName);
+      else this.toolInput(toolCallId, toolName, '');
+    }
     this.closeParts();
     this.step();
     this.unanswered.delete(toolCallId);

@@ -1,6 +1,7 @@
 import type { AgentRunItem, AgentRunStream } from '../agent/types.js';
 import { runSecrets } from '../agent/run-secrets.js';
 import { ConfigError } from '../errors/config-error.js';
+import { isResumedRun } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
 import type { RunEventStream } from '../runner/runner.js';
 import { AgentEncoder } from './agent-encoder.js';
@@ -40,7 +41,7 @@ export function toUIMessageStream(run: UIMessageStreamSource, options?: UIMessag
     problems.unshift('run must be the stream of agent.run, streamAgent or Runner.run (a ReadableStream or an async iterable)');
   } else if (readable && run.locked) problems.unshift('run is already being read: give toUIMessageStream a stream nothing reads yet');
   if (problems.length > 0) throw ConfigError.fromProblems('toUIMessageStream', problems);
-  const settings = resolveUIOptions(options, runSecrets(run));
+  const settings = resolveUIOptions(options, runSecrets(run), isResumedRun(run));
   return new StreamPump(run as ReadableStream<unknown> | AsyncIterable<unknown>, settings, encoderFor).stream;
 }
 

@@ -19,7 +19,10 @@ export interface UIMessageStreamOptions {
    * Never a stack. @default 'model'
    */
   expose?: 'model' | 'developer' | undefined;
-  /** The assistant message's id (`start.messageId`). @default a new `msg-<uuid>` */
+  /**
+   * The assistant message's id (`start.messageId`). @default a new `msg-<uuid>`; none for a resumed run
+   * (`agent.resume`, a Runner's `resume`), whose answer continues the message that asked, as `useChat` expects
+   */
   messageId?: string | undefined;
   /**
    * Maps each failure before it is written: return a string to replace its `message` (and the `errorText`), an
@@ -53,6 +56,8 @@ export interface ResolvedUIOptions {
   maxBufferedBytes: number;
   signal: AbortSignal | undefined;
   completionState: number;
+  /** The run goes on from a stop (a resume): it continues the message that asked. */
+  resumed: boolean;
 }
 
 /** The options' names: anything else is a problem, never silently ignored. */
@@ -77,7 +82,7 @@ export function uiOptionProblems(options: unknown, extra: readonly string[] = []
 }
 
 /** @internal The options with their defaults (checked first by {@link uiOptionProblems}). */
-export function resolveUIOptions(options: UIMessageStreamOptions | undefined, runSecrets: readonly string[]): ResolvedUIOptions {
+export function resolveUIOptions(options: UIMessageStreamOptions | undefined, runSecrets: readonly string[], resumed = false): ResolvedUIOptions {
   const settings = options ?? {};
   const state = settings.completionState;
   return {
@@ -88,5 +93,6 @@ export function resolveUIOptions(options: UIMessageStreamOptions | undefined, ru
     maxBufferedBytes: settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     signal: settings.signal,
     completionState: state === true ? 65_536 : typeof state === 'number' ? state : 0,
+    resumed,
   };
 }

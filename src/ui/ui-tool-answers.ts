@@ -6,6 +6,7 @@
  * answered as the agent loop answers a call it could not finish, so the transcript stays a valid next request for
  * every provider.
  */
+import { approvalDenied } from '../interrupts/approval-answers.js';
 import { isPlainObject } from '../internal/json.js';
 import { serializeToolResult, type ToolErrorFormat } from '../tools/serialize-tool-result.js';
 import type { ToolErrorInfo } from '../tools/tool-failure.js';
@@ -37,9 +38,12 @@ export function cutOffContent(toolName: string, argumentsText: string, format: T
   );
 }
 
-/** @internal The answer to a call the user denied (an approval answered no). */
+/**
+ * @internal The answer to a call the user denied (an approval answered no): what the agent told the model when it
+ * resumed with that denial, so the next turn's transcript is the one the model saw.
+ */
 export function deniedContent(toolName: string, reason: string | undefined, format: ToolErrorFormat): string {
-  return errorContent({ type: 'PermissionError', message: reason ?? `The user denied the call to '${toolName}'; the tool was not run.` }, format);
+  return errorContent(approvalDenied(toolName, reason), format);
 }
 
 /**

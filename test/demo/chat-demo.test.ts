@@ -55,7 +55,7 @@ describe('the useChat demo page (demo/chat/)', () => {
   it('starts offline on the scripted model and lists every scenario', async () => {
     expect(server.model).toBe('scripted');
     await page.waitForSelector('button[data-scenario]');
-    expect(await page.$$eval('button[data-scenario]', (nodes) => nodes.map((node) => node.getAttribute('data-scenario')))).toEqual(['success', 'tools', 'provider-error', 'max-iterations', 'slow', 'graph']);
+    expect(await page.$$eval('button[data-scenario]', (nodes) => nodes.map((node) => node.getAttribute('data-scenario')))).toEqual(['success', 'tools', 'provider-error', 'max-iterations', 'slow', 'graph', 'approval']);
   });
 
   it('shows each failing tool with its type and suggestion, and the retry the 429 waited out', async () => {
@@ -107,6 +107,30 @@ describe('the useChat demo page (demo/chat/)', () => {
     await page.click('#stop');
     await page.waitForFunction(() => document.querySelector('#status')?.getAttribute('data-status') === 'ready', undefined, { polling: 50, timeout: 5_000 });
     expect(await page.$$eval('.spinner', (nodes) => nodes.length)).toBe(0);
+  });
+
+  it('asks for an approval on the refund card; Deny with a reason shows it denied, Approve runs it and shows its output', async () => {
+    const card = () => page.$eval('[data-part="tool"]', (node) => ({ state: node.getAttribute('data-state'), answer: node.querySelector('.approval-answer')?.textContent ?? null, output: node.querySelector('.output')?.textContent ?? null }));
+    const answered = async (click: () => Promise<void>) => {
+      const response = page.waitForResponse((each) => new URL(each.url()).pathname === '/api/chat', { timeout: 15_000 });
+      await click();
+      await response;
+      await page.waitForFunction(() => !document.querySelector('[data-part="tool"]')?.getAttribute('data-state')?.startsWith('approval-') && document.querySelector('#status')?.getAttribute('data-status') === 'ready', undefined, { polling: 50, timeout: 15_000 });
+    };
+    await run('approval');
+    expect(await card()).toEqual({ state: 'approval-requested', answer: null, output: null });
+    expect(await page.$$eval('[data-answer]', (nodes) => nodes.map((node) => node.textContent))).toEqual(['Approve', 'Deny']);
+    await page.fill('.approval-reason', 'Not this one');
+    await answered(() => page.click('[data-answer="deny"]'));
+    expect(await card()).toEqual({ state: 'output-denied', answer: 'Denied: Not this one', output: null });
+    expect(await page.$$eval('.message.assistant [data-part="text"]', (nodes) => nodes.map((node) => node.textContent)).then((texts) => texts.at(-1))).toBe('I did not refund order A-1: you declined.');
+    await run('approval');
+    await answered(() => page.click('[data-answer="approve"]'));
+    expect(await card()).toEqual({ state: 'output-available', answer: null, output: 'output: {"ok":true,"data":{"order_id":"A-1","refunded":30}}' });
+    expect(await page.$$eval('.message.assistant [data-part="text"]', (nodes) => nodes.map((node) => node.textContent)).then((texts) => texts.at(-1))).toBe('Refunded 30 on order A-1.');
+    expect(await page.$$eval('[data-part="run-error"], #error', (nodes) => nodes.length)).toBe(0);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'chat-demo-approval.png'), fullPage: true });
   });
 
   it('raised no page error', () => {

@@ -27,8 +27,13 @@ export interface Exchange {
 export interface JournalEntry {
   chatId: string;
   scenario: string;
-  turn: number;
+  /** 1, 2 (a next turn), or `resume`: the browser answered approvals and the run that asked went on. */
+  turn: number | 'resume';
   model?: { requests: ReadonlyArray<{ messages: unknown[] }> };
+  /** The `approval` scenario: each run of its refund tool in this chat. */
+  ran?: Array<{ order_id: string; amount: number }>;
+  /** The resume `readChatRequest` read from the answers. */
+  resume?: { runId: string; decisions: Array<{ id: string; approved?: boolean; reason?: string }> };
   observed?: Array<{ scenario: string; event: string }>;
   /** The transcript `readChatRequest` made of the posted history. */
   messages?: Array<{ role: string }>;

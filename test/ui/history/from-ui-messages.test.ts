@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { AgentBuilder, collectAgentRun, type AgentRunItem } from '../../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage } from '../../../src/chat/index.js';
 import { ConfigError } from '../../../src/errors/index.js';
+import { approvalDenied } from '../../../src/interrupts/index.js';
 import { defineTool, serializeToolResult, ToolResult } from '../../../src/tools/index.js';
 import { fromUIMessages, UIMessagesError } from '../../../src/ui/history-exports.js';
 import { expectValidTranscript } from '../../helpers/agent-run.js';
@@ -131,9 +132,12 @@ describe('fromUIMessages: what each part becomes', () => {
     expect(error.message).toContain('11 characters arrived');
   });
 
-  it('answers a denied call with a PermissionError giving the user\'s reason, and an approval still pending as a cancelled call', () => {
+  it('answers a denied call as the agent told the model (ToolApprovalDenied with the reason), and an approval still pending as a cancelled call', () => {
     const denied = rebuilt(weather('output-denied', { approval: { id: 'ap1', approved: false, reason: 'Not Paris, please.' } }));
-    expect(JSON.parse(denied[1]?.content ?? '{}')).toEqual({ ok: false, error: { type: 'PermissionError', message: 'Not Paris, please.' } });
+    expect(JSON.parse(denied[1]?.content ?? '{}')).toEqual({ ok: false, error: approvalDenied('get_weather', 'Not Paris, please.') });
+    expect(JSON.parse(denied[1]?.content ?? '{}').error).toMatchObject({ type: 'ToolApprovalDenied', context: { tool: 'get_weather', reason: 'Not Paris, please.' } });
+    const noReason = rebuilt(weather('output-denied', { approval: { id: 'ap1', approved: false } }));
+    expect(JSON.parse(noReason[1]?.content ?? '{}').error).toEqual(approvalDenied('get_weather'));
     const pending = rebuilt(weather('approval-requested', { approval: { id: 'ap1' } }));
     expect(JSON.parse(pending[1]?.content ?? '{}').error.type).toBe('Aborted');
     const preliminary = rebuilt(weather('output-available', { output: { ok: true, data: 'partial' }, preliminary: true }));
