@@ -2,8 +2,9 @@
  * The Durable Object that owns one A2A task (or one session): it runs the task through the same task backend as
  * `createA2AHandler`, writes every transition and chunk to its storage before sending it, answers `tasks/*` for its
  * task from whichever isolate asks, and after a restart either resumes the run from its graph checkpoint or ends the
- * task `failed` with `TASK_ABANDONED`. A heartbeat alarm keeps watch while the task runs; an ended task is deleted
- * after `retainTaskMs`, an idle session after `retainSessionMs`.
+ * task `failed` with `TASK_ABANDONED` — a task `input-required` stays waiting for the message that answers it. A
+ * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs`, an idle
+ * session after `retainSessionMs`.
  */
 import { A2AErrorCode, TaskState } from '../a2a/constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from '../a2a/decode.js';
@@ -107,7 +108,8 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
 
     /**
      * A task object: recovery, then the heartbeat while its task runs, afterwards the end of its retention (an
-     * `input-required` task's too: it is kept waiting `retainTaskMs`). A session object: the end of its retention. A failure rejects, and the platform retries the alarm.
+     * `input-required` task's too: it is kept waiting `retainTaskMs`). A session object: the end of its retention.
+     * A failure rejects, and the platform retries the alarm.
      */
     async alarm(): Promise<void> {
       const record = await this.store.record();
@@ -136,12 +138,18 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
      * in this object; or one naming a task this object does not hold (ended and deleted after its retention).
      */
     private async refusedMessage(call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, setup: Setup): Promise<Response | undefined> {
-      const record = await this.store.record().catch(() => undefined);
-      if (call.params.message.taskId !== call.taskId) {
+      const followUp = call.params.message.taskId === call.taskId;
+      let record: Awaited<ReturnType<DurableTaskStore['record']>>;
+      try {
+        record = await this.store.record();
+      } catch (error) {
+        if (followUp) return callFailure(call, error); // a record that cannot be read is not a task that does not exist
+      }
+      if (!followUp) {
         if (setup.operations.live.size === 0 && record === undefined) return undefined;
         return failure(call.id, A2AErrorCode.InvalidRequest, `Task ${call.taskId} exists already; send a new message for a new task`, call.version);
       }
-      if (record === undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${call.taskId}`, call.version);
+      if (record === undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(call.taskId).slice(0, 200)}`, call.version);
       const state = (setup.operations.live.get(record.task.id)?.task ?? record.task).status.state;
       if (state === TaskState.InputRequired || decisionsOf(call.params.message) !== undefined) return undefined;
       const text = `Task ${call.taskId} is ${state}, not waiting on interrupts: send a message without its taskId for a new task`;
