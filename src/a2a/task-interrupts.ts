@@ -6,6 +6,7 @@
  * a client reads them back with `taskInterrupts` (event-converter.ts) and answers with `decisionsMessage` (client.ts).
  */
 import { ErrorMetadataKey, FAULTLINE_METADATA_KEY, TaskState } from './constants.js';
+import { argumentsKey } from '../interrupts/arguments-key.js';
 import { isPlainObject } from '../internal/json.js';
 import { summarizeInterrupts, type InterruptSummary } from '../runner/interrupt-summary.js';
 import type { ResponseError } from '../errors/response-error.js';
@@ -59,4 +60,62 @@ export function decisionsOf(message: A2AMessage): { decisions: unknown[] } | { p
 /** @internal The JSON-RPC error data of a refused resume: its type, code, and that the task still waits. */
 export function refusalData(error: ResponseError): Record<string, unknown> {
   return { type: error.type, ...(error.code !== undefined ? { code: error.code } : {}), taskState: TaskState.InputRequired };
+}
+
+/*
+ * The follow-ups answering one waiting task take turns up to the agent's decision on each: the first with valid
+ * decisions resumes the run; one that arrives while that resume runs joins it when its decisions are the same (its
+ * answer is the resumed run's) and is refused `RESUME_CONFLICT` when they differ. Concurrent identical answers — a
+ * client's retries, or the same answer through several isolates of a Durable Object deployment — so run the side
+ * effect once and all read the one outcome, without racing the agent's own resume claim.
+ */
+
+/** @internal One task's accepted resume, with its decisions' key. */
+export interface RunningResume<Run> {
+  key: string;
+  execution: Run;
+}
+
+/** @internal The turns and the running resumes of a task backend's tasks. */
+export class TaskResumes<Run extends { readonly done: Promise<void> }> {
+  private readonly turns = new Map<string, Promise<void>>();
+  private readonly resumes = new Map<string, RunningResume<Run>>();
+
+  /** Runs `work` for `taskId` once every earlier follow-up of that task has had its turn. */
+  async inTurn<T>(taskId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(taskId);
+    let release: () => void = () => {};
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const turn = before ? before.then(() => mine) : mine;
+    this.turns.set(taskId, turn);
+    try {
+      if (before) await before;
+      return await work();
+    } finally {
+      release();
+      if (this.turns.get(taskId) === turn) this.turns.delete(taskId);
+    }
+  }
+
+  /** The accepted resume of `taskId` whose run has not ended, if any. */
+  running(taskId: string): RunningResume<Run> | undefined {
+    return this.resumes.get(taskId);
+  }
+
+  /** Keeps `execution` as its task's running resume until its run ends. */
+  hold(taskId: string, key: string, execution: Run): void {
+    const held: RunningResume<Run> = { key, execution };
+    this.resumes.set(taskId, held);
+    void execution.done
+      .finally(() => {
+        if (this.resumes.get(taskId) === held) this.resumes.delete(taskId);
+      })
+      .catch(() => {});
+  }
+}
+
+/** @internal One string per set of decisions, whatever their order or the order of their keys. */
+export function decisionsKey(decisions: readonly unknown[]): string {
+  const idOf = (entry: unknown): string => (isPlainObject(entry) && typeof entry.id === 'string' ? entry.id : '');
+  return argumentsKey([...decisions].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0)));
 }

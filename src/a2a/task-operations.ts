@@ -11,7 +11,7 @@ import type { WaitUntil } from './handler-http.js';
 import { jsonResponse, resultBody, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
 import { streamResponse, type StreamLimits } from './sse-response.js';
 import { TaskExecution } from './task-execution.js';
-import { decisionsOf, pendingRunId, refusalData } from './task-interrupts.js';
+import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes } from './task-interrupts.js';
 import type { TaskJournal } from './task-journal.js';
 import type { A2ATaskStore } from './task-store.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
@@ -57,6 +57,7 @@ export interface TaskOperations {
 export function createTaskOperations(settings: TaskOperationsSettings): TaskOperations {
   const { runner, store, structured, secrets, maxLiveTasks } = settings;
   const live = settings.live ?? new Map<string, TaskExecution>();
+  const resumes = new TaskResumes<TaskExecution>();
 
   const track = (execution: TaskExecution, platform: readonly unknown[] = []) => {
     live.set(execution.task.id, execution);
@@ -73,12 +74,25 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   /**
    * A follow-up message on a task: `undefined` when it is a new task's (no task id, or no decisions for a task that
    * does not wait), else the answer — a JSON-RPC error that changes nothing, or the resumed run (the task is the same).
+   * Follow-ups of one task take turns up to the agent's decision (see `TaskResumes`).
    */
   const followUp = async (call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): Promise<Response | undefined> => {
     const { id, version } = call;
-    const message = call.params.message;
-    const taskId = message.taskId;
+    const taskId = call.params.message.taskId;
     if (typeof taskId !== 'string' || taskId === '') return undefined;
+    const outcome = await resumes.inTurn(taskId, () => decide(call, taskId, platform));
+    if (outcome === undefined || outcome instanceof Response) return outcome;
+    if (call.operation === 'StreamMessage') {
+      if (outcome.terminal) return new Response(sseFrame(resultBody(id, encodeEvent(version)(outcome.task))), { headers: SSE_HEADERS });
+      return streamResponse(id, outcome, encodeEvent(version), outcome.task, settings);
+    }
+    await outcome.done;
+    return jsonResponse(resultBody(id, encodeEvent(version)(outcome.result)));
+  };
+  /** A follow-up's turn: a refusal, no resume at all (`undefined`), or the run that answers it (its own, or the one it joins). */
+  const decide = async (call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, taskId: string, platform: readonly unknown[]): Promise<Response | TaskExecution | undefined> => {
+    const { id, version } = call;
+    const message = call.params.message;
     const carried = decisionsOf(message);
     const task = live.get(taskId)?.task ?? (await store.get(taskId));
     const waiting = task?.status.state === 'input-required';
@@ -87,6 +101,12 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     if (!task) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
     if (carried === undefined) return refuse('RESUME_PAYLOAD_INVALID', `Task ${taskId.slice(0, 200)} waits on interrupts: answer with a data part { "decisions": [...] }`);
     if ('problem' in carried) return refuse('RESUME_PAYLOAD_INVALID', `The decisions for task ${taskId.slice(0, 200)} were refused: ${carried.problem}`);
+    const key = decisionsKey(carried.decisions);
+    const running = resumes.running(taskId);
+    if (running) {
+      if (running.key === key) return running.execution;
+      return refuse('RESUME_CONFLICT', `Task ${taskId.slice(0, 200)} is being resumed with other decisions; read it with tasks/get once it ends`);
+    }
     const runId = waiting ? pendingRunId(task) : undefined;
     if (runId === undefined) return refuse('RUN_NOT_INTERRUPTED', `Task ${taskId.slice(0, 200)} is ${task.status.state}, not waiting on interrupts: nothing to resume`);
     if (live.size >= maxLiveTasks) return busy(id, version);
@@ -94,9 +114,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const refusal = await execution.accepted;
     if (refusal) return failure(id, A2AErrorCode.InvalidParams, refusal.message, version, refusalData(refusal));
     track(execution, platform);
-    if (call.operation === 'StreamMessage') return streamResponse(id, execution, encodeEvent(version), execution.task, settings);
-    await execution.done;
-    return jsonResponse(resultBody(id, encodeEvent(version)(execution.result)));
+    resumes.hold(taskId, key, execution);
+    return execution;
   };
   const encodeEvent = (version: A2AProtocolVersion) => (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
   const busy = (id: RequestId, version: A2AProtocolVersion) =>

@@ -2,12 +2,14 @@
  * The Durable Object that owns one A2A task (or one session): it runs the task through the same task backend as
  * `createA2AHandler`, writes every transition and chunk to its storage before sending it, answers `tasks/*` for its
  * task from whichever isolate asks, and after a restart either resumes the run from its graph checkpoint or ends the
- * task `failed` with `TASK_ABANDONED`. A heartbeat alarm keeps watch while the task runs; an ended task is deleted
- * after `retainTaskMs`, an idle session after `retainSessionMs`.
+ * task `failed` with `TASK_ABANDONED` — a task `input-required` stays waiting for the message that answers it. A
+ * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs`, an idle
+ * session after `retainSessionMs`.
  */
-import { A2AErrorCode } from '../a2a/constants.js';
+import { A2AErrorCode, TaskState } from '../a2a/constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from '../a2a/decode.js';
 import { callFailure, failure, type A2ACall } from '../a2a/handler-front.js';
+import { decisionsOf } from '../a2a/task-interrupts.js';
 import { isPlainObject } from '../internal/json.js';
 import { messageOf } from '../internal/error-chain.js';
 import { DurableObjectCheckpointer } from './durable-checkpointer.js';
@@ -15,7 +17,7 @@ import { answerSessionCall, SESSION_PATH, SessionStorage } from './durable-sessi
 import { DurableTaskStore } from './durable-task-store.js';
 import { prepareObject, recoverTask, type ObjectSettings, type Setup } from './object-setup.js';
 import { validateObjectOptions, type A2ADurableObjectOptions } from './options.js';
-import { isTerminal } from './task-recovery.js';
+import { isAtRest } from './task-recovery.js';
 import type { DurableObjectStateLike, DurableObjectStorageLike } from './types.js';
 
 /** @internal The path of task calls from the Worker entry to an object. */
@@ -98,16 +100,16 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
       }
       if (call.operation === 'SendMessage' || call.operation === 'StreamMessage') {
         if (setup.problem) return failure(call.id, A2AErrorCode.InternalError, setup.problem, call.version);
-        if (setup.operations.live.size > 0 || (await this.store.record().catch(() => undefined)) !== undefined) {
-          return failure(call.id, A2AErrorCode.InvalidRequest, `Task ${call.taskId} exists already; send a new message for a new task`, call.version);
-        }
+        const refused = await this.refusedMessage(call, setup);
+        if (refused) return refused;
       }
       return setup.operations.answer(call); // tasks/* are answered from storage even when the agent cannot be built
     }
 
     /**
-     * A task object: recovery, then the heartbeat while its task runs, afterwards the end of its retention. A session
-     * object: the end of its retention. A failure rejects, and the platform retries the alarm.
+     * A task object: recovery, then the heartbeat while its task runs, afterwards the end of its retention (an
+     * `input-required` task's too: it is kept waiting `retainTaskMs`). A session object: the end of its retention.
+     * A failure rejects, and the platform retries the alarm.
      */
     async alarm(): Promise<void> {
       const record = await this.store.record();
@@ -122,10 +124,36 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
         return;
       }
       const current = await this.store.record();
-      if (!current || !isTerminal(current.task)) return;
-      const expires = (current.endedAt ?? Date.now()) + settings.retainTaskMs;
+      if (!current || !isAtRest(current.task)) return;
+      // a task waiting for input is kept as long as an ended one, counted from when it began to wait
+      const expires = (current.endedAt ?? (Date.parse(current.task.status.timestamp ?? '') || Date.now())) + settings.retainTaskMs;
       if (expires <= Date.now()) await this.store.clear();
       else await this.storage.setAlarm(expires);
+    }
+
+    /**
+     * Why a message cannot be taken here, if it cannot: a new task's message when this object holds a task already;
+     * a message on this object's task (the Worker entry routes a message naming a task here) that does not answer it
+     * — the task is not waiting for input and the message carries no decisions — which would start a second task
+     * in this object; or one naming a task this object does not hold (ended and deleted after its retention).
+     */
+    private async refusedMessage(call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, setup: Setup): Promise<Response | undefined> {
+      const followUp = call.params.message.taskId === call.taskId;
+      let record: Awaited<ReturnType<DurableTaskStore['record']>>;
+      try {
+        record = await this.store.record();
+      } catch (error) {
+        if (followUp) return callFailure(call, error); // a record that cannot be read is not a task that does not exist
+      }
+      if (!followUp) {
+        if (setup.operations.live.size === 0 && record === undefined) return undefined;
+        return failure(call.id, A2AErrorCode.InvalidRequest, `Task ${call.taskId} exists already; send a new message for a new task`, call.version);
+      }
+      if (record === undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(call.taskId).slice(0, 200)}`, call.version);
+      const state = (setup.operations.live.get(record.task.id)?.task ?? record.task).status.state;
+      if (state === TaskState.InputRequired || decisionsOf(call.params.message) !== undefined) return undefined;
+      const text = `Task ${call.taskId} is ${state}, not waiting on interrupts: send a message without its taskId for a new task`;
+      return failure(call.id, A2AErrorCode.InvalidParams, text, call.version, { type: 'resume', code: 'RUN_NOT_INTERRUPTED', taskState: state });
     }
 
     /** The agent and the backend, built once (or why they cannot be, for new tasks' callers). */

@@ -15,7 +15,7 @@ import type { DurableObjectCheckpointer } from './durable-checkpointer.js';
 import { DurableObjectSessionStore } from './durable-session-store.js';
 import type { DurableTaskStore } from './durable-task-store.js';
 import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
-import { abandonedTask, isTerminal } from './task-recovery.js';
+import { abandonedTask, isAtRest } from './task-recovery.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 /** @internal The class's settings, defaults filled in. */
@@ -91,7 +91,8 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
 }
 
 /**
- * @internal A stored task that is not terminal while no run is live here lost its run with the object's last instance.
+ * @internal A stored task that is neither terminal nor waiting for input (`input-required` stays as it is: its answer
+ * resumes it) while no run is live here lost its run with the object's last instance.
  * It resumes from its graph checkpoint when there is one, `resume` is on, the agent can be built and it has been
  * resumed fewer than `maxResumes` times (a step that kills its object would otherwise loop forever); else it ends
  * `failed` with `TASK_ABANDONED`, saying which. Its streamed chunks are folded into its record first, so nothing sent
@@ -101,7 +102,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
 export async function recoverTask<Env>(settings: ObjectSettings<Env>, setup: Setup, parts: ObjectParts): Promise<void> {
   const record = await parts.store.record();
   if (!record || setup.operations.live.size > 0) return;
-  if (isTerminal(record.task)) return;
+  if (isAtRest(record.task)) return;
   const task = (await parts.store.get(record.task.id)) ?? record.task;
   const resumes = record.resumes ?? 0;
   let reason: 'no-checkpoint' | 'no-agent' | 'exhausted' | undefined;

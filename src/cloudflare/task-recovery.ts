@@ -20,6 +20,14 @@ export function isTerminal(task: Task): boolean {
   return TERMINAL_STATES.has(task.status.state);
 }
 
+/**
+ * @internal A task with no run to lose: ended, or `input-required` — its run stopped to ask and its pending interrupts
+ * are stored (graph checkpoint, run state), so a restart leaves it waiting for the follow-up that resumes it.
+ */
+export function isAtRest(task: Task): boolean {
+  return isTerminal(task) || task.status.state === TaskState.InputRequired;
+}
+
 /** @internal Why a task could not be resumed. */
 export type AbandonReason = 'no-checkpoint' | 'no-agent' | 'exhausted';
 

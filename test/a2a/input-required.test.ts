@@ -2,7 +2,8 @@
 // message and metadata naming the pending interrupts under the `faultline` key beside tRPC's task_state, bounded and
 // without arguments or planted secrets; a follow-up message/send or message/stream on the same task carrying
 // { decisions } in a data part resumes it through the Runner's resume (the side effect runs once); a wrong resume is a
-// JSON-RPC error (-32602, data { type: 'resume', code }) and the task stays input-required, answerable.
+// JSON-RPC error (-32602, data { type: 'resume', code }) and the task stays input-required, answerable; concurrent
+// identical follow-ups share the one resumed run, conflicting ones are refused RESUME_CONFLICT.
 import { describe, expect, it } from 'vitest';
 import { createA2AHandler, InMemoryA2ATaskStore } from '../../src/a2a/index.js';
 import { createGraphAgent, END, InMemoryCheckpointer, interrupt, START, StateGraph, StateSchema } from '../../src/graph/index.js';
@@ -67,6 +68,54 @@ describe('an A2A task whose run stops to ask', () => {
     expect(states.at(-1)).toBe('completed');
     expect(frames.at(-1)!.result.final).toBe(true);
     expect(count.refunds).toBe(1);
+  });
+
+  it('answers concurrent identical follow-ups with the one resumed run and refuses conflicting ones (RESUME_CONFLICT)', async () => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => send(handler, answer(task.id, [{ id, value: { ok: index % 4 !== 3 } }], `m-${index + 10}`)).then((reply) => ({ ok: index % 4 !== 3, reply }))),
+    );
+    const winner = replies.find((each) => each.reply.result)!.ok;
+    const won = replies.filter((each) => each.ok === winner);
+    for (const { reply } of won) expect(reply.result).toMatchObject({ id: task.id, status: { state: 'completed' } });
+    expect(new Set(won.map(({ reply }) => reply.result.status.timestamp)).size).toBe(1); // one run's answer
+    for (const { reply } of replies.filter((each) => each.ok !== winner)) expect(reply.error).toMatchObject({ code: -32602, data: { type: 'resume', code: expect.stringMatching(/^(RESUME_CONFLICT|RUN_NOT_INTERRUPTED)$/) } });
+    expect(count).toMatchObject({ after: 1, refunds: winner ? 1 : 0 });
+  });
+
+  it('refuses other decisions while a resume runs (RESUME_CONFLICT, changing nothing) and gives the same ones its answer', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached: () => void = () => {};
+    const running = new Promise<void>((resolve) => (reached = resolve));
+    const runs = { after: 0 };
+    const graph = new StateGraph(new StateSchema().addField('ok'))
+      .addNode('approve', async (_state, context) => {
+        const given = interrupt<{ ok: boolean }>(context, { refund: 30 });
+        runs.after++;
+        reached();
+        await gate;
+        return { ok: given.ok };
+      })
+      .addEdge(START, 'approve')
+      .addEdge('approve', END)
+      .compile();
+    const handler = createA2AHandler({ agent: createGraphAgent('gated', graph, { checkpointer: new InMemoryCheckpointer() }), card: { name: 'gated' } });
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const first = send(handler, answer(task.id, [{ id, value: { ok: true } }], 'm-a'));
+    await running;
+    const conflict = await send(handler, answer(task.id, [{ id, value: { ok: false } }], 'm-b'));
+    expect(conflict.error).toMatchObject({ code: -32602, data: { type: 'resume', code: 'RESUME_CONFLICT', taskState: 'working' } });
+    const same = send(handler, answer(task.id, [{ id, value: { ok: true } }], 'm-c'));
+    release();
+    const [a, c] = await Promise.all([first, same]);
+    expect(a.result.status.state).toBe('completed');
+    expect(c.result).toEqual(a.result);
+    expect(a.result.history.map((message: JSONObject) => message.messageId)).not.toContain('m-b');
+    expect(runs.after).toBe(1);
   });
 
   it.each([

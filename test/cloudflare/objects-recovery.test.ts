@@ -1,11 +1,13 @@
 // Recovery of a task object in Node, on the fake platform: every way the object's storage, its agent or its run can
-// fail leaves the task terminal in the end — never stuck, never looping — and its storage deleted on schedule.
+// fail leaves the task terminal in the end — never stuck, never looping — and its storage deleted on schedule; a task
+// waiting for input (input-required) stays waiting, until its retention ends.
 import { describe, expect, it, vi } from 'vitest';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
 import { createA2AWorker } from '../../src/cloudflare/a2a-worker.js';
 import { createGraphAgent, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
 import { FakeNamespace } from './fake-platform.js';
 import { testAgent } from './node-agent.js';
+import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
 
 const CARD = { name: 'node-agent' };
 type Options = Partial<Parameters<typeof createA2ADurableObject>[0]>;
@@ -119,6 +121,29 @@ describe('task object recovery (fake platform)', () => {
     } finally {
       error.mockRestore();
     }
+  });
+
+  it('leaves an input-required task waiting through a restart and its alarm (not resumed, not abandoned), deleting it retainTaskMs after it began to wait', async () => {
+    const count = counters();
+    const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('refunds', refundGraph(count), { checkpointer }), retainTaskMs: 60_000 });
+    const task = (await d.rpc('message/send', message('refund'))).result;
+    expect(task.status.state).toBe('input-required');
+    const storage = d.storage(task.id);
+    d.namespace.restart();
+    await d.object(task.id).alarm();
+    await flush(30);
+    const read = (await d.rpc('tasks/get', { id: task.id })).result;
+    expect(read.status).toEqual(task.status);
+    expect(count.before).toBe(1); // its run was not started again
+    expect(storage.alarm).toBe(Date.parse(task.status.timestamp) + 60_000);
+    vi.useFakeTimers({ now: Date.parse(task.status.timestamp) + 60_001, toFake: ['Date'] });
+    try {
+      await d.object(task.id).alarm();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(storage.data.size).toBe(0);
+    expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
   });
 
   it('folds a long stream into the record every 256 chunks: its chunk keys stay bounded', async () => {

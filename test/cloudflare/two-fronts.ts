@@ -42,8 +42,11 @@ export interface TwoFrontsSuite<Summary> {
   readonly probe: Probe;
   /** A folder for one deployment's persisted storage (the same name: the same storage, for a restart). */
   path(name: string): string;
-  /** Deploys the objects on the storage at `persist`: a request through isolate 1 or 2 gives the object's JSON answer. */
-  deploy(persist: string): Promise<{ mf: Miniflare; call(front: 1 | 2, path: string, body?: unknown): Promise<Summary>; dispose(): Promise<void> }>;
+  /**
+   * Deploys the objects on the storage at `persist` (with `bindings` besides the probe's): a request through isolate
+   * 1 or 2 gives the object's JSON answer.
+   */
+  deploy(persist: string, bindings?: Record<string, string>): Promise<{ mf: Miniflare; call(front: 1 | 2, path: string, body?: unknown): Promise<Summary>; dispose(): Promise<void> }>;
 }
 
 type Probe = Awaited<ReturnType<typeof startProbe>>;
@@ -71,9 +74,9 @@ export function twoFrontsSuite<Summary>(options: { worker: string; binding: stri
       return probe as Probe;
     },
     path: (name) => join(dir, name),
-    async deploy(persist) {
-      const fronts = await deployTwoFronts({ script: await script, binding: options.binding, className: options.className, persist, bindings: { PROBE: (probe as Probe).url } });
-      const init = (body: unknown): RequestInit | undefined => (options.method === 'POST' ? { method: 'POST', body: JSON.stringify(body ?? {}) } : undefined);
+    async deploy(persist, bindings) {
+      const fronts = await deployTwoFronts({ script: await script, binding: options.binding, className: options.className, persist, bindings: { ...bindings, PROBE: (probe as Probe).url } });
+      const init = (body: unknown): RequestInit | undefined => (options.method === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) } : undefined);
       return {
         mf: fronts.mf,
         call: async (front, path, body) => (await (await fronts.fetch(front, `http://${options.host}${path}`, init(body))).json()) as Summary,
