@@ -40,7 +40,7 @@ const agent = new AgentBuilder('bench')
   .tools([defineTool({ name: 'get_weather', description: 'Weather for a city.', parameters: z.object({ city: z.string() }), execute: weather })])
   .build();
 
-// The same agent with a shared circuit breaker and retry budget on its model and its tool (issue 16).
+// The same agent with a shared circuit breaker and retry budget on its model and its tool.
 const circuitBreaker = createCircuitBreaker();
 const retryBudget = createRetryBudget();
 const guardedAgent = new AgentBuilder('bench')

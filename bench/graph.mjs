@@ -119,7 +119,7 @@ const buildExtra = us('collector graph, a node builds an Error and succeeds', RE
 const retryRun = us('a node retried once with zero delay', REPS * 10);
 const plainStep = us('plain loop 100 steps', REPS * 100);
 const plainLoopStep = us('plain loop 1000 steps', (REPS / 10) * 1000);
-// Issue 17's goal: a node-step within 10× the plain loop measured in the same run.
+// The goal: a node-step within 10× the plain loop measured in the same run.
 const RATIO_GOAL = 10;
 const verdict = (ratio) => `${ratio.toFixed(1)}× the plain loop (goal ≤ ${RATIO_GOAL}×: ${ratio <= RATIO_GOAL ? 'met' : 'missed'})`;
 table('Graph: µs per node-step and per run (median of rounds)', ['case', 'µs', 'baseline µs'], [

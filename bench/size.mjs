@@ -1,5 +1,5 @@
 // Size of what ships (min+gzip; each entry bundled with its dependencies and tree-shaken — scripts/size.mjs), printed
-// with the budgets npm test enforces and issue 7's targets.
+// with the budgets npm test enforces and the size targets.
 import { measureAll } from '../scripts/size.mjs';
 import { jsonLine, table } from './lib.mjs';
 

@@ -1,7 +1,7 @@
 // SSE → parsed events, and the full chat-client decode, on a seeded ~50 MB OpenAI stream in random 1–4096 byte chunks.
 // Baseline (the practical limit): TextDecoder + split on blank lines + JSON.parse. Peers: eventsource-parser, plain
 // callback path and its Web-Streams path. (Our `SSEDecoderStream` wrapper is not measured: no client of the package
-// uses it — they all feed `SSEParser` from their own read loop — so the build leaves it out of `dist/` since issue 17.)
+// uses it — they all feed `SSEParser` from their own read loop — so the build leaves it out of `dist/`.)
 import { createParser } from 'eventsource-parser';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { createOpenAICompatibleClient } from '../dist/index.js';

@@ -1,4 +1,4 @@
-// What a tool's parameter schema costs an app (issue 17's bundle guidance): the same one-tool agent bundled the way an
+// What a tool's parameter schema costs an app (which schema library to pick, by what it adds): the same one-tool agent bundled the way an
 // app bundler would (rollup + node-resolve, browser, terser, gzip 9 — scripts/size.mjs), with the schema written each
 // way. `zod/mini` has no JSON Schema converter on its Standard Schema, so it passes `jsonSchema: z.toJSONSchema(…)`.
 import { bundleSize } from '../scripts/size.mjs';

@@ -83,7 +83,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const file = JSON.parse(readFileSync(BUDGETS_FILE, 'utf8'));
     for (const entry of file.entries) entry.recorded = results.find((result) => result.name === entry.name).gzip;
     writeFileSync(BUDGETS_FILE, `${JSON.stringify(file, null, 2)}\n`);
-    // The size table is the one under docs/PERFORMANCE.md's "## Sizes" heading; rows elsewhere (older figures) stay.
+    // The size table is the one under docs/PERFORMANCE.md's "## Sizes" heading; nothing else in the file is touched.
     const tablePath = join(ROOT, 'docs', 'PERFORMANCE.md');
     const text = readFileSync(tablePath, 'utf8');
     const start = text.indexOf('\n## Sizes');
