@@ -1,11 +1,11 @@
 // npm run bench [-- name…]: each benchmark in its own Node process (with --expose-gc), in order. Names: sse, providers,
-// agent, graph, durable-objects, size, cold-import, mcp, a2a-client, tool-schemas, ui. The figures and their method are written up in
+// agent, graph, durable-objects, size, cold-import, mcp, a2a-client, tool-schemas, ui, apps. The figures and their method are written up in
 // docs/PERFORMANCE.md. At the end, issue 17's goals — each measured against its floor, limit or peer in the same run —
 // are printed as met / missed.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const ALL = ['sse', 'providers', 'agent', 'graph', 'durable-objects', 'size', 'cold-import', 'mcp', 'a2a-client', 'tool-schemas', 'ui'];
+const ALL = ['sse', 'providers', 'agent', 'graph', 'durable-objects', 'size', 'cold-import', 'mcp', 'a2a-client', 'tool-schemas', 'ui', 'apps'];
 const chosen = process.argv.slice(2).filter((name) => !name.startsWith('-'));
 const unknown = chosen.filter((name) => !ALL.includes(name));
 if (unknown.length > 0) {

@@ -1,0 +1,77 @@
+// What two small apps cost in the browser, bundled the way most users bundle (esbuild --bundle --minify, browser,
+// ESM; gzip -9), from the built dist/ as users get it: an agent with one zod tool on the Chat Completions client, and
+// a two-node graph with the execution-error collector under the Runner (the README's graph quick start). Beside them,
+// the same agent with a zod/mini tool, and zod's own floor (an app that only builds and checks one z.object), so
+// faultline's share of each app can be read off.
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { fixed, jsonLine, table } from './lib.mjs';
+
+const ROOT = join(import.meta.dirname, '..');
+const KiB = 1024;
+
+const agentApp = (zod) => `
+import * as z from '${zod}';
+import { AgentBuilder, collectAgentRun, createOpenAICompatibleClient, defineTool } from 'faultline';
+const getWeather = defineTool({
+  name: 'get_weather', description: 'Weather for a city.',
+  parameters: z.object({ city: z.string() }),
+  ${zod === 'zod/mini' ? "jsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }," : ''}
+  execute: async ({ city }) => ({ city, sky: 'sunny' }),
+});
+const agent = new AgentBuilder('weather')
+  .chatClient(createOpenAICompatibleClient({ baseURL: 'https://api.example.com/v1', apiKey: 'sk-x', model: 'gpt-x' }))
+  .instructions('Answer weather questions.').tools([getWeather]).build();
+console.log((await collectAgentRun(agent.run('Weather in Paris?'))).text);`;
+
+const APPS = {
+  'agent + one zod tool': agentApp('zod'),
+  'agent + one zod/mini tool': agentApp('zod/mini'),
+  'zod alone (z.object + safeParse)': "import * as z from 'zod'; console.log(z.object({ city: z.string() }).safeParse({ city: 'Paris' }).success);",
+  'two-node graph + collector + Runner': `
+import { ExecutionErrorCollector, messagesStateSchema, recoverableError, StateGraph } from 'faultline';
+import { createGraphAgent } from 'faultline/graph';
+import { completionState, isRunnerCompletion, Runner } from 'faultline/runner';
+const collector = new ExecutionErrorCollector();
+const orders = new StateGraph(collector.addField(messagesStateSchema()).addField('status', {}))
+  .use(collector)
+  .addNode('reserve', () => { throw recoverableError('Inventory service timed out.'); })
+  .addNode('confirm', () => ({ status: 'confirmed without reservation' }))
+  .addEdge('reserve', 'confirm').setEntryPoint('reserve').setFinishPoint('confirm').compile();
+const runner = new Runner({ appName: 'shop', agent: createGraphAgent('orders', orders) });
+for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Order 42' })) if (isRunnerCompletion(event)) console.log(completionState(event));`,
+};
+
+/** `faultline` and `faultline/<entry>` → the built dist/, as the package's exports map resolves them. */
+const distPlugin = {
+  name: 'faultline-dist',
+  setup(builder) {
+    builder.onResolve({ filter: /^faultline(\/[\w-]+)?$/ }, (args) => {
+      const entry = args.path.slice('faultline/'.length);
+      return { path: join(ROOT, 'dist', args.path === 'faultline' ? 'index.js' : join(entry, 'index.js')) };
+    });
+  },
+};
+
+/** min+gzip bytes of one app. */
+export async function appSize(source) {
+  const result = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', platform: 'browser',
+    write: false, logLevel: 'silent', plugins: [distPlugin],
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength };
+}
+
+const sizes = {};
+for (const [name, source] of Object.entries(APPS)) sizes[name] = await appSize(source);
+const zodFloor = sizes['zod alone (z.object + safeParse)'].gzip;
+table('Apps in the browser (esbuild --bundle --minify, platform browser, from dist/; gzip -9)', ['app', 'min KiB', 'gzip KiB', 'faultline share (gzip − zod floor)'],
+  Object.entries(sizes).map(([name, size]) => [name, fixed(size.minified / KiB, 1), fixed(size.gzip / KiB, 1), name.startsWith('agent + one zod tool') ? fixed((size.gzip - zodFloor) / KiB, 1) : '']));
+jsonLine('apps', {
+  agentZodKiB: fixed(sizes['agent + one zod tool'].gzip / KiB, 2),
+  agentZodMiniKiB: fixed(sizes['agent + one zod/mini tool'].gzip / KiB, 2),
+  zodFloorKiB: fixed(zodFloor / KiB, 2),
+  graphKiB: fixed(sizes['two-node graph + collector + Runner'].gzip / KiB, 2),
+});
