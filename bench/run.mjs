@@ -48,6 +48,10 @@ function printGoals(m) {
     row('A2A client browser bundle, min+gzip', `${a.bundleKiB.toFixed(1)} KiB (@a2a-js/sdk: ${a.peerBundleKiB.toFixed(1)})`, '≤ 12 KiB', a.bundleKiB <= 12);
     row('that bundle’s cold start vs @a2a-js/sdk’s', `${a.coldStartRatio.toFixed(2)}×`, '≤ 1.0×', a.coldStartRatio <= 1);
     row("import('faultline/a2a') vs import('@a2a-js/sdk/client')", `${a.importRatio.toFixed(2)}×`, '≤ 1.0×', a.importRatio <= 1);
+    if (a.esbuildRatio !== undefined) {
+      const worst = Math.max(a.esbuildRatio, a.viteRatio);
+      row('A2A client bundle vs @a2a-js/sdk’s, esbuild --minify / vite build', `${a.esbuildRatio.toFixed(2)}× / ${a.viteRatio.toFixed(2)}× (${a.esbuildKiB.toFixed(1)} / ${a.viteKiB.toFixed(1)} KiB)`, '≤ 0.6×', worst <= 0.6);
+    }
   }
   if (rows.length === 0) return;
   const widths = [0, 1, 2, 3].map((column) => Math.max(...[['goal (issue 17)', 'now', 'target', ''], ...rows].map((cells) => cells[column].length)));

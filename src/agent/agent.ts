@@ -3,6 +3,7 @@ import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { AGENT_BRAND, isAgent } from './agent-brand.js';
 import { AbortSource } from '../internal/abort-source.js';
+import { brand } from '../internal/brand.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { agentLoop } from './agent-loop.js';
@@ -81,14 +82,16 @@ export class Agent {
     return isAgent(value);
   }
 
-  /** @internal The brand {@link Agent.isInstance} checks. */
-  readonly [AGENT_BRAND] = true;
+  /** @internal The brand {@link Agent.isInstance} checks (set in the constructor: see internal/brand.ts). */
+  declare readonly [AGENT_BRAND]: true;
 
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
   private states: RunStateStore | undefined;
 
   /** @internal Use `AgentBuilder`. */
-  constructor(readonly settings: Readonly<AgentSettings>) {}
+  constructor(readonly settings: Readonly<AgentSettings>) {
+    brand(this, AGENT_BRAND);
+  }
 
   /** A safe description (no settings, no secrets). */
   toJSON(): { name: string; tools: string[]; model: string } {

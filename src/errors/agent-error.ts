@@ -1,11 +1,10 @@
-import { hasMarker } from '../internal/brand.js';
+import { brand, hasMarker } from '../internal/brand.js';
 import { describeError } from '../internal/error-json.js';
 import { messageOf } from '../internal/error-chain.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import type { AgentErrorKind } from './constants.js';
 
-const marker = 'faultline.error';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error');
 
 /** Options every framework error accepts. */
 export interface AgentErrorOptions {
@@ -43,7 +42,6 @@ export interface AgentErrorJSON {
  * ```
  */
 export class AgentError extends Error {
-  private readonly [symbol] = true;
   override readonly name: string = 'AgentError';
   /** Stable snake_case discriminator of the error class. */
   readonly kind: AgentErrorKind = 'other';
@@ -57,6 +55,7 @@ export class AgentError extends Error {
   constructor(message: string, options: AgentErrorOptions = {}) {
     const settings = optionsOf<AgentErrorOptions>(options);
     super(messageText(message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    brand(this, symbol);
     if (settings.code !== undefined) this.code = typeof settings.code === 'string' ? settings.code : messageText(settings.code);
   }
 
@@ -65,7 +64,7 @@ export class AgentError extends Error {
    * @example `AgentError.isInstance(error)`
    */
   static isInstance(value: unknown): value is AgentError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /**

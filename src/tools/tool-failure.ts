@@ -1,8 +1,7 @@
-import { hasMarker } from '../internal/brand.js';
+import { brand, hasMarker } from '../internal/brand.js';
 import { cloneJSONLike, isPlainObject, messageText, optionsOf } from '../internal/json.js';
 
-const marker = 'faultline.tool.ToolFailure';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolFailure');
 
 /**
  * The structured error a model receives in a tool result (the course's shape): a simple category, a descriptive
@@ -51,7 +50,6 @@ export interface ToolFailureOptions {
  * ```
  */
 export class ToolFailure extends Error {
-  private readonly [symbol] = true;
   override readonly name: string;
   /** The category the model sees as `error.type`. */
   readonly type: string;
@@ -68,6 +66,7 @@ export class ToolFailure extends Error {
     const alone = message === undefined && options === undefined;
     const settings = optionsOf<ToolFailureOptions>(options);
     super(messageText(alone ? type : message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    brand(this, symbol);
     const category = alone || typeof type !== 'string' || type === '' ? 'ToolError' : type;
     this.name = category;
     this.type = category;
@@ -79,7 +78,7 @@ export class ToolFailure extends Error {
 
   /** True for any tool failure, from this copy of the package or another. */
   static isInstance(value: unknown): value is ToolFailure {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** The model-facing part: `{type, message, context?, suggestion?}`. */

@@ -1,10 +1,9 @@
-import { hasMarker } from '../internal/brand.js';
+import { brand, hasMarker } from '../internal/brand.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 
-const marker = 'faultline.tool.ToolResult';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolResult');
 
 /**
  * The `type` given to errors created from a bare message.
@@ -43,12 +42,12 @@ export interface ToolResultJSON<T = unknown> {
  * ```
  */
 export class ToolResult<T = unknown> {
-  private readonly [symbol] = true;
   declare readonly ok: boolean;
   declare readonly data?: T;
   declare readonly error?: ToolErrorInfo;
 
   private constructor(ok: boolean, data: T | undefined, error: ToolErrorInfo | undefined) {
+    brand(this, symbol);
     (this as { ok: boolean }).ok = ok;
     if (data !== undefined) (this as { data?: T }).data = data;
     if (error !== undefined) (this as { error?: ToolErrorInfo }).error = error;
@@ -121,7 +120,7 @@ export class ToolResult<T = unknown> {
 
   /** True for results made by `ToolResult.*` (from any copy of the package). */
   static isInstance(value: unknown): value is ToolResult {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** The model-facing JSON shape, keys in the order `ok`, `data`, `error`. */
