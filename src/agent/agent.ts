@@ -3,7 +3,6 @@ import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { AGENT_BRAND, isAgent } from './agent-brand.js';
 import { AbortSource } from '../internal/abort-source.js';
-import { brand } from '../internal/brand.js';
 import { createId } from '../internal/ids.js';
 import { streamFromBatches } from '../internal/streams.js';
 import { agentLoop } from './agent-loop.js';
@@ -82,7 +81,7 @@ export class Agent {
     return isAgent(value);
   }
 
-  /** @internal The brand {@link Agent.isInstance} checks (set in the constructor: see internal/brand.ts). */
+  /** @internal The brand {@link Agent.isInstance} checks (declared, set in the constructor: see internal/brand.ts). */
   declare readonly [AGENT_BRAND]: true;
 
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
@@ -90,7 +89,7 @@ export class Agent {
 
   /** @internal Use `AgentBuilder`. */
   constructor(readonly settings: Readonly<AgentSettings>) {
-    brand(this, AGENT_BRAND);
+    this[AGENT_BRAND] = true;
   }
 
   /** A safe description (no settings, no secrets). */

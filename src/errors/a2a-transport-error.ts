@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
@@ -42,6 +42,7 @@ export interface A2ATransportErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class A2ATransportError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'A2ATransportError';
   override readonly kind = 'a2a_transport' as const;
   // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
@@ -59,7 +60,7 @@ export class A2ATransportError extends AgentError {
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<A2ATransportErrorOptions>(options);
     this.status = settings.status;
     this.headers = Object.freeze({ ...(optionsOf<Record<string, string>>(settings.headers) as Record<string, string>) });

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { describeError } from '../internal/error-json.js';
 import { messageOf } from '../internal/error-chain.js';
 import { messageText, optionsOf } from '../internal/json.js';
@@ -42,6 +42,7 @@ export interface AgentErrorJSON {
  * ```
  */
 export class AgentError extends Error {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'AgentError';
   /** Stable snake_case discriminator of the error class. */
   readonly kind: AgentErrorKind = 'other';
@@ -55,7 +56,7 @@ export class AgentError extends Error {
   constructor(message: string, options: AgentErrorOptions = {}) {
     const settings = optionsOf<AgentErrorOptions>(options);
     super(messageText(message), settings.cause === undefined ? undefined : { cause: settings.cause });
-    brand(this, symbol);
+    this[symbol] = true;
     if (settings.code !== undefined) this.code = typeof settings.code === 'string' ? settings.code : messageText(settings.code);
   }
 

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.error.AgentNotFoundError');
  * ```
  */
 export class AgentNotFoundError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'AgentNotFoundError';
   override readonly kind = 'agent_not_found' as const;
   readonly agentId: string;
@@ -28,7 +29,7 @@ export class AgentNotFoundError extends AgentError {
     const id = messageText(agentId);
     const known = ids.length === 0 ? 'No agents are registered.' : `Registered agents: ${ids.map((each) => JSON.stringify(each)).join(', ')}.`;
     super(`Agent not found: ${JSON.stringify(id)}. ${known}`, settings);
-    brand(this, symbol);
+    this[symbol] = true;
     this.agentId = id;
     this.availableIds = Object.freeze(ids);
   }

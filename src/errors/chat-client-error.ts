@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { isRetryableStatus } from '../internal/http-status.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
@@ -58,6 +58,7 @@ export interface ChatClientErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ChatClientError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ChatClientError';
   override readonly kind = 'chat_client' as const;
   readonly reason: ChatClientErrorReason;
@@ -72,7 +73,7 @@ export class ChatClientError extends AgentError {
 
   constructor(message: string, options: ChatClientErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ChatClientErrorOptions>(options);
     this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
     this.status = settings.status;

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -26,6 +26,7 @@ export interface CircuitOpenErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class CircuitOpenError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'CircuitOpenError';
   override readonly kind = 'circuit_open' as const;
   readonly dependency: string;
@@ -36,7 +37,7 @@ export class CircuitOpenError extends AgentError {
 
   constructor(message: string, options: CircuitOpenErrorOptions = {}) {
     super(message, { code: 'CIRCUIT_OPEN', ...optionsOf<CircuitOpenErrorOptions>(options) });
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<CircuitOpenErrorOptions>(options);
     this.dependency = typeof settings.dependency === 'string' ? settings.dependency : '';
     this.retryAfterMs = typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0 ? Math.ceil(settings.retryAfterMs) : 0;

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -22,13 +22,14 @@ export interface ConfigErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ConfigError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ConfigError';
   override readonly kind = 'config' as const;
   declare readonly problems: readonly string[];
 
   constructor(message: string, options: ConfigErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ConfigErrorOptions>(options);
     this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : [this.message]);
   }

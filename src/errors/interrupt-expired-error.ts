@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
@@ -22,13 +22,14 @@ export interface InterruptExpiredErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class InterruptExpiredError extends ResumeError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptExpiredError';
   readonly ids: readonly string[];
   readonly expiredAt?: string;
 
   constructor(message: string, options: InterruptExpiredErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptExpiredErrorOptions>(options), code: 'INTERRUPT_EXPIRED' });
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<InterruptExpiredErrorOptions>(options);
     this.ids = boundedIds(settings.ids);
     if (typeof settings.expiredAt === 'string') this.expiredAt = settings.expiredAt.slice(0, 40);

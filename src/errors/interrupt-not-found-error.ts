@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
@@ -20,12 +20,13 @@ export interface InterruptNotFoundErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class InterruptNotFoundError extends ResumeError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptNotFoundError';
   readonly ids: readonly string[];
 
   constructor(message: string, options: InterruptNotFoundErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptNotFoundErrorOptions>(options), code: 'INTERRUPT_NOT_FOUND' });
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<InterruptNotFoundErrorOptions>(options);
     this.ids = boundedIds(settings.ids);
   }

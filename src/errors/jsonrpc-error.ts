@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
@@ -28,6 +28,7 @@ export interface JSONRPCErrorOptions extends Omit<AgentErrorOptions, 'code'> {
  * ```
  */
 export class JSONRPCError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'JSONRPCError';
   override readonly kind = 'jsonrpc' as const;
   declare readonly rpcCode: number;
@@ -45,7 +46,7 @@ export class JSONRPCError extends AgentError {
     const text = typeof rpcCode === 'number' || message !== undefined ? messageText(message) : messageText(rpcCode);
     const settings = optionsOf<JSONRPCErrorOptions>(options);
     super(text, { cause: settings.cause, code: String(code) });
-    brand(this, symbol);
+    this[symbol] = true;
     this.rpcCode = code;
     this.data = settings.data;
     this.method = settings.method;

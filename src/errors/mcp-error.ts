@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
@@ -51,6 +51,7 @@ export interface MCPErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class MCPError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'MCPError';
   override readonly kind = 'mcp' as const;
   readonly reason: MCPErrorReason;
@@ -67,7 +68,7 @@ export class MCPError extends AgentError {
 
   constructor(message: string, options: MCPErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<MCPErrorOptions>(options);
     this.status = settings.status;
     this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');

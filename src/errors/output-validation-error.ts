@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -29,6 +29,7 @@ export interface OutputValidationErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class OutputValidationError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'OutputValidationError';
   override readonly kind = 'output_validation' as const;
   readonly issues: readonly OutputIssue[];
@@ -36,7 +37,7 @@ export class OutputValidationError extends AgentError {
 
   constructor(message: string, options: OutputValidationErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<OutputValidationErrorOptions>(options);
     this.issues = Object.freeze(Array.isArray(settings.issues) ? settings.issues.map((issue) => ({ path: String(issue?.path ?? ''), message: String(issue?.message ?? '') })) : []);
     if (typeof settings.text === 'string') this.text = settings.text;

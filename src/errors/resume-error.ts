@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -58,6 +58,7 @@ export function boundedIds(ids: readonly unknown[] | undefined): readonly string
  * ```
  */
 export class ResumeError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumeError';
   override readonly kind = 'resume' as const;
   declare readonly code: ResumeCodeName;
@@ -67,7 +68,7 @@ export class ResumeError extends AgentError {
 
   constructor(message: string, options: ResumeErrorOptions & { code: ResumeCodeName }) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ResumeErrorOptions>(options);
     if (typeof settings.runId === 'string') this.runId = settings.runId.slice(0, 200);
     this.pendingIds = boundedIds(settings.pendingIds);

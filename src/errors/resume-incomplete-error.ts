@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
@@ -20,12 +20,13 @@ export interface ResumeIncompleteErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class ResumeIncompleteError extends ResumeError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumeIncompleteError';
   readonly undecidedIds: readonly string[];
 
   constructor(message: string, options: ResumeIncompleteErrorOptions = {}) {
     super(message, { ...optionsOf<ResumeIncompleteErrorOptions>(options), code: 'RESUME_INCOMPLETE' });
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ResumeIncompleteErrorOptions>(options);
     this.undecidedIds = boundedIds(settings.undecidedIds);
   }

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
@@ -22,13 +22,14 @@ export interface ResumePayloadErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class ResumePayloadError extends ResumeError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumePayloadError';
   readonly id?: string;
   readonly issues: readonly string[];
 
   constructor(message: string, options: ResumePayloadErrorOptions = {}) {
     super(message, { ...optionsOf<ResumePayloadErrorOptions>(options), code: 'RESUME_PAYLOAD_INVALID' });
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ResumePayloadErrorOptions>(options);
     if (typeof settings.id === 'string') this.id = settings.id.slice(0, 200);
     this.issues = Object.freeze((Array.isArray(settings.issues) ? settings.issues : []).slice(0, 20).map((issue) => String(issue).slice(0, 500)));

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -31,6 +31,7 @@ export interface SerializeIssue {
  * ```
  */
 export class SerializeError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'SerializeError';
   override readonly kind = 'serialize' as const;
   declare readonly subject?: string;
@@ -38,7 +39,7 @@ export class SerializeError extends AgentError {
 
   constructor(message: string, options: SerializeErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<SerializeErrorOptions>(options);
     this.subject = settings.subject;
     this.issues = Object.freeze(Array.isArray(settings.issues) ? [...settings.issues] : []);

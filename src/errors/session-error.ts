@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -20,13 +20,14 @@ export interface SessionErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class SessionError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'SessionError';
   override readonly kind = 'session' as const;
   readonly sessionId?: string;
 
   constructor(message: string, options: SessionErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<SessionErrorOptions>(options);
     this.sessionId = settings.sessionId;
   }

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { STREAM_ERROR } from './constants.js';
@@ -40,6 +40,7 @@ export interface StreamErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class StreamError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'StreamError';
   override readonly kind = 'stream' as const;
   declare readonly reason: StreamErrorReason;
@@ -48,7 +49,7 @@ export class StreamError extends AgentError {
 
   constructor(message: string, options: StreamErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<StreamErrorOptions>(options);
     this.reason = settings.reason ?? 'malformed_chunk';
     this.afterOutput = settings.afterOutput === true;

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -25,6 +25,7 @@ export interface ToolErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ToolError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ToolError';
   override readonly kind = 'tool' as const;
   readonly toolName?: string;
@@ -32,7 +33,7 @@ export class ToolError extends AgentError {
 
   constructor(message: string, options: ToolErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<ToolErrorOptions>(options);
     this.toolName = settings.toolName;
     this.callId = settings.callId;

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
@@ -33,6 +33,7 @@ export interface WorkflowErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class WorkflowError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'WorkflowError';
   override readonly kind = 'workflow' as const;
   readonly nodeId?: string;
@@ -46,7 +47,7 @@ export class WorkflowError extends AgentError {
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
-    brand(this, symbol);
+    this[symbol] = true;
     const settings = optionsOf<WorkflowErrorOptions>(options);
     this.nodeId = settings.nodeId;
     this.stepNumber = settings.stepNumber;

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.APIFailure');
@@ -14,6 +14,7 @@ const symbol = Symbol.for('faultline.tool.APIFailure');
  * ```
  */
 export class APIFailure extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The external service returned an error.';
   /** The suggestion used when none is given. */
@@ -21,7 +22,7 @@ export class APIFailure extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('APIFailure', message ?? APIFailure.defaultMessage, standardOptions(options, { suggestion: APIFailure.defaultSuggestion, retryable: true }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `APIFailure.isInstance(error)` */

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.AuthenticationError');
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.tool.AuthenticationError');
  * ```
  */
 export class AuthenticationError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'Authentication with the service failed.';
   /** The suggestion used when none is given. */
@@ -20,7 +21,7 @@ export class AuthenticationError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('AuthenticationError', message ?? AuthenticationError.defaultMessage, standardOptions(options, { suggestion: AuthenticationError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `AuthenticationError.isInstance(error)` */

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.DataNotFoundError');
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.tool.DataNotFoundError');
  * ```
  */
 export class DataNotFoundError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The requested data was not found.';
   /** The suggestion used when none is given. */
@@ -20,7 +21,7 @@ export class DataNotFoundError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('DataNotFoundError', message ?? DataNotFoundError.defaultMessage, standardOptions(options, { suggestion: DataNotFoundError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `DataNotFoundError.isInstance(error)` */

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.InputValidationError');
@@ -14,6 +14,7 @@ const symbol = Symbol.for('faultline.tool.InputValidationError');
  * ```
  */
 export class InputValidationError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The arguments for this tool were invalid.';
   /**
@@ -24,7 +25,7 @@ export class InputValidationError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('InputValidationError', message ?? InputValidationError.defaultMessage, standardOptions(options, { suggestion: InputValidationError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `InputValidationError.isInstance(error)` */

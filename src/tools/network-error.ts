@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.NetworkError');
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.tool.NetworkError');
  * ```
  */
 export class NetworkError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service could not be reached because of a network problem.';
   /** The suggestion used when none is given. */
@@ -20,7 +21,7 @@ export class NetworkError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('NetworkError', message ?? NetworkError.defaultMessage, standardOptions(options, { suggestion: NetworkError.defaultSuggestion, retryable: true }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `NetworkError.isInstance(error)` */

@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.PermissionError');
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.tool.PermissionError');
  * ```
  */
 export class PermissionError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'Access to the requested resource is not permitted.';
   /** The suggestion used when none is given. */
@@ -20,7 +21,7 @@ export class PermissionError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('PermissionError', message ?? PermissionError.defaultMessage, standardOptions(options, { suggestion: PermissionError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `PermissionError.isInstance(error)` */

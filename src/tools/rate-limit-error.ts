@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.RateLimitError');
@@ -14,6 +14,7 @@ const symbol = Symbol.for('faultline.tool.RateLimitError');
  * ```
  */
 export class RateLimitError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service is rate limiting requests.';
   /** The suggestion used when none is given. */
@@ -25,7 +26,7 @@ export class RateLimitError extends ToolFailure {
     const suggestion =
       waitSeconds === undefined ? RateLimitError.defaultSuggestion : `Wait at least ${waitSeconds} second${waitSeconds === 1 ? '' : 's'} before calling this tool again, and make fewer calls.`;
     super('RateLimitError', message ?? RateLimitError.defaultMessage, standardOptions(options, { suggestion, retryable: true }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `RateLimitError.isInstance(error)` */

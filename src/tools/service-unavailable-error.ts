@@ -1,5 +1,5 @@
 import type { CircuitOpenError } from '../errors/circuit-open-error.js';
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.ServiceUnavailableError');
@@ -15,6 +15,7 @@ const symbol = Symbol.for('faultline.tool.ServiceUnavailableError');
  * ```
  */
 export class ServiceUnavailableError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service is unavailable right now.';
   /** The suggestion used when none is given. */
@@ -22,7 +23,7 @@ export class ServiceUnavailableError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ServiceUnavailableError', message ?? ServiceUnavailableError.defaultMessage, standardOptions(options, { suggestion: ServiceUnavailableError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /**

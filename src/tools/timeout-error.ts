@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.TimeoutError');
@@ -14,6 +14,7 @@ const symbol = Symbol.for('faultline.tool.TimeoutError');
  * ```
  */
 export class TimeoutError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The operation timed out.';
   /** The suggestion used when none is given. */
@@ -21,7 +22,7 @@ export class TimeoutError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('TimeoutError', message ?? TimeoutError.defaultMessage, standardOptions(options, { suggestion: TimeoutError.defaultSuggestion, retryable: true }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `TimeoutError.isInstance(error)` */

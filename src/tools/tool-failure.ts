@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { cloneJSONLike, isPlainObject, messageText, optionsOf } from '../internal/json.js';
 
 const symbol = Symbol.for('faultline.tool.ToolFailure');
@@ -50,6 +50,7 @@ export interface ToolFailureOptions {
  * ```
  */
 export class ToolFailure extends Error {
+  declare private readonly [symbol]: true;
   override readonly name: string;
   /** The category the model sees as `error.type`. */
   readonly type: string;
@@ -66,7 +67,7 @@ export class ToolFailure extends Error {
     const alone = message === undefined && options === undefined;
     const settings = optionsOf<ToolFailureOptions>(options);
     super(messageText(alone ? type : message), settings.cause === undefined ? undefined : { cause: settings.cause });
-    brand(this, symbol);
+    this[symbol] = true;
     const category = alone || typeof type !== 'string' || type === '' ? 'ToolError' : type;
     this.name = category;
     this.type = category;

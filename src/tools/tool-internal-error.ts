@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.ToolInternalError');
@@ -14,6 +14,7 @@ const symbol = Symbol.for('faultline.tool.ToolInternalError');
  * ```
  */
 export class ToolInternalError extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'An unexpected error occurred inside the tool.';
   /** The suggestion used when none is given. */
@@ -21,7 +22,7 @@ export class ToolInternalError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ToolInternalError', message ?? ToolInternalError.defaultMessage, standardOptions(options, { suggestion: ToolInternalError.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `ToolInternalError.isInstance(error)` */

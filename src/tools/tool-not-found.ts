@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
 const symbol = Symbol.for('faultline.tool.ToolNotFound');
@@ -13,6 +13,7 @@ const symbol = Symbol.for('faultline.tool.ToolNotFound');
  * ```
  */
 export class ToolNotFound extends ToolFailure {
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The requested tool does not exist.';
   /** The suggestion used when none is given. */
@@ -20,7 +21,7 @@ export class ToolNotFound extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ToolNotFound', message ?? ToolNotFound.defaultMessage, standardOptions(options, { suggestion: ToolNotFound.defaultSuggestion, retryable: false }));
-    brand(this, symbol);
+    this[symbol] = true;
   }
 
   /** @example `ToolNotFound.isInstance(error)` */

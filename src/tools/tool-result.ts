@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
@@ -42,12 +42,13 @@ export interface ToolResultJSON<T = unknown> {
  * ```
  */
 export class ToolResult<T = unknown> {
+  declare private readonly [symbol]: true;
   declare readonly ok: boolean;
   declare readonly data?: T;
   declare readonly error?: ToolErrorInfo;
 
   private constructor(ok: boolean, data: T | undefined, error: ToolErrorInfo | undefined) {
-    brand(this, symbol);
+    this[symbol] = true;
     (this as { ok: boolean }).ok = ok;
     if (data !== undefined) (this as { data?: T }).data = data;
     if (error !== undefined) (this as { error?: ToolErrorInfo }).error = error;

@@ -1,5 +1,5 @@
 import { AgentError, type AgentErrorOptions } from '../errors/agent-error.js';
-import { brand, hasMarker } from '../internal/brand.js';
+import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 
 const symbol = Symbol.for('faultline.error.UIMessagesError');
@@ -62,6 +62,7 @@ const STATUS_CODES: Readonly<Record<number, string>> = { 400: 'INVALID_UI_MESSAG
  * ```
  */
 export class UIMessagesError extends AgentError {
+  declare private readonly [symbol]: true;
   override readonly name: string = 'UIMessagesError';
   override readonly kind = 'ui_messages' as const;
   /** The HTTP status the request deserves. */
@@ -72,7 +73,7 @@ export class UIMessagesError extends AgentError {
     const settings = optionsOf<UIMessagesErrorOptions>(options);
     const status = settings.status === 408 || settings.status === 413 ? settings.status : 400;
     super(message, { code: STATUS_CODES[status], ...settings });
-    brand(this, symbol);
+    this[symbol] = true;
     this.status = status;
     this.issues = Object.freeze(Array.isArray(settings.issues) ? settings.issues.slice(0, 20).map((issue) => ({ code: issue.code, path: String(issue.path), message: String(issue.message) })) : []);
   }

@@ -121,7 +121,7 @@ describe('dist/ has nothing at module scope a bundler must keep', () => {
   it('the esbuild check drops what dist/ writes instead (brand set in the constructor, marked table, literals)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'faultline-esbuild-effects-'));
     const source =
-      "const symbol = Symbol.for('x.Brand');\nexport class Branded { constructor() { Object.defineProperty(this, symbol, { value: true }); } }\n" +
+      "const symbol = Symbol.for('x.Brand');\nexport class Branded { constructor() { this[symbol] = true; } }\n" +
       "export const Kind = /* @__PURE__ */ Object.freeze({ a: 'a' });\nconst ZERO = '00000000';\nexport const isZero = (id) => id === ZERO;\nexport const LIMIT = 65_536;\n";
     writeFileSync(join(folder, 'module.js'), source);
     expect(await esbuildKeptOf(join(folder, 'module.js'))).toBe('');

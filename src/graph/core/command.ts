@@ -1,4 +1,4 @@
-import { brand, hasMarker } from '../../internal/brand.js';
+import { hasMarker } from '../../internal/brand.js';
 import type { State } from './state-schema.js';
 
 const symbol = Symbol.for('faultline.graph.Command');
@@ -15,13 +15,14 @@ const symbol = Symbol.for('faultline.graph.Command');
  * ```
  */
 export class Command<U = State, const G extends string = string> {
+  declare private readonly [symbol]: true;
   /** The state update, reduced like any node result. */
   readonly update?: U;
   /** Where to go next. */
   readonly goto?: G | readonly G[];
 
   constructor(options: { update?: U | undefined; goto?: G | readonly G[] | undefined } = {}) {
-    brand(this, symbol);
+    this[symbol] = true;
     if (options.update !== undefined) this.update = options.update;
     if (options.goto !== undefined) this.goto = options.goto;
   }
