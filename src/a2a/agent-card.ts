@@ -11,7 +11,7 @@ import { networkError } from './transport-response.js';
 import type { AgentCard } from './types.js';
 
 /** The largest agent card we read. */
-const MAX_CARD_BYTES = 1024 * 1024;
+const MAX_CARD_BYTES = 1_048_576; // 1 MiB, written out: a bundler keeps module-scope arithmetic
 
 /** Where to send JSON-RPC calls, and in which protocol version, for a card. */
 export interface AgentEndpoint {

@@ -17,7 +17,7 @@ export const CLIENT_METHODS = {
  * JSON-RPC methods of A2A 0.3.
  * @example `{ jsonrpc: '2.0', id: 1, method: A2AMethod.SendMessage, params }`
  */
-export const A2AMethod = Object.freeze({
+export const A2AMethod = /* @__PURE__ */ Object.freeze({
   SendMessage: 'message/send',
   StreamMessage: 'message/stream',
   GetTask: 'tasks/get',
@@ -30,7 +30,7 @@ export const A2AMethod = Object.freeze({
  * The A2A 1.0 names of the same methods.
  * @example `A2AMethodV1.SendMessage // 'SendMessage'`
  */
-export const A2AMethodV1 = Object.freeze({
+export const A2AMethodV1 = /* @__PURE__ */ Object.freeze({
   SendMessage: 'SendMessage',
   StreamMessage: 'SendStreamingMessage',
   GetTask: 'GetTask',
@@ -55,7 +55,7 @@ export const PUSH_NOTIFICATION_METHODS: ReadonlySet<string> = new Set([
  * JSON-RPC and A2A error codes.
  * @example `if (JSONRPCError.isInstance(error) && error.rpcCode === A2AErrorCode.TaskNotFound) forget(taskId)`
  */
-export const A2AErrorCode = Object.freeze({
+export const A2AErrorCode = /* @__PURE__ */ Object.freeze({
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
@@ -76,7 +76,7 @@ export const A2AErrorCode = Object.freeze({
  * The spec's default message per code.
  * @example `A2A_ERROR_MESSAGES[A2AErrorCode.TaskNotFound] // 'Task not found'`
  */
-export const A2A_ERROR_MESSAGES: Readonly<Record<number, string>> = Object.freeze({
+export const A2A_ERROR_MESSAGES: Readonly<Record<number, string>> = /* @__PURE__ */ Object.freeze({
   [-32700]: 'Invalid JSON payload',
   [-32600]: 'Request payload validation error',
   [-32601]: 'Method not found',
@@ -97,7 +97,7 @@ export const A2A_ERROR_MESSAGES: Readonly<Record<number, string>> = Object.freez
  * Task states (0.3 JSON).
  * @example `if (task.status.state === TaskState.Failed) report(task.metadata)`
  */
-export const TaskState = Object.freeze({
+export const TaskState = /* @__PURE__ */ Object.freeze({
   Submitted: 'submitted',
   Working: 'working',
   InputRequired: 'input-required',

@@ -132,7 +132,7 @@ function taskEvents(task: Task, context: A2AConverterContext, streaming: boolean
  * final events with error metadata are terminal, other error metadata is a non-terminal error.
  * @example `defaultA2AEventConverter.convertResult(task, { invocationId, author: 'remote' })`
  */
-export const defaultA2AEventConverter: A2AEventConverter = Object.freeze({
+export const defaultA2AEventConverter: A2AEventConverter = /* @__PURE__ */ Object.freeze({
   convertResult(result: SendMessageResult, context: A2AConverterContext): RunEvent[] {
     return result.kind === 'message' ? messageEvents(result, context, false) : taskEvents(result, context, false);
   },

@@ -62,7 +62,7 @@ export function sseFrame(body: unknown): string {
 }
 
 /** Headers of an SSE answer. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+export const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',

@@ -81,14 +81,16 @@ export class Agent {
     return isAgent(value);
   }
 
-  /** @internal The brand {@link Agent.isInstance} checks. */
-  readonly [AGENT_BRAND] = true;
+  /** @internal The brand {@link Agent.isInstance} checks (declared, set in the constructor: see internal/brand.ts). */
+  declare readonly [AGENT_BRAND]: true;
 
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
   private states: RunStateStore | undefined;
 
   /** @internal Use `AgentBuilder`. */
-  constructor(readonly settings: Readonly<AgentSettings>) {}
+  constructor(readonly settings: Readonly<AgentSettings>) {
+    this[AGENT_BRAND] = true;
+  }
 
   /** A safe description (no settings, no secrets). */
   toJSON(): { name: string; tools: string[]; model: string } {

@@ -37,7 +37,7 @@ const PREFIX = 'checkpoint:';
 export class DurableObjectCheckpointer implements Checkpointer {
   readonly exclusive = true;
   /** @internal Runs live in this instance of the object are those of its storage (every checkpointer over it). */
-  readonly [LIVENESS_SCOPE]: object;
+  declare readonly [LIVENESS_SCOPE]: object;
 
   constructor(private readonly storage: DurableObjectStorageLike) {
     this[LIVENESS_SCOPE] = storage;

@@ -41,7 +41,7 @@ export interface DurableObjectRunStateStoreOptions {
 export class DurableObjectRunStateStore implements RunStateStore {
   readonly exclusive = true;
   /** @internal Runs live in this instance of the object are those of its storage (every store over it). */
-  readonly [RUN_STATE_SCOPE]: object;
+  declare readonly [RUN_STATE_SCOPE]: object;
   readonly ttlMs: number;
   readonly maxRecordBytes: number;
 

@@ -3,8 +3,7 @@ import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
 
-const marker = 'faultline.error.A2ATransportError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.A2ATransportError');
 
 /**
  * Which time limit of the A2A client fired: `call` (a unary call, or card discovery), `first_event` (a stream's first
@@ -43,7 +42,7 @@ export interface A2ATransportErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class A2ATransportError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'A2ATransportError';
   override readonly kind = 'a2a_transport' as const;
   // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
@@ -61,6 +60,7 @@ export class A2ATransportError extends AgentError {
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<A2ATransportErrorOptions>(options);
     this.status = settings.status;
     this.headers = Object.freeze({ ...(optionsOf<Record<string, string>>(settings.headers) as Record<string, string>) });
@@ -74,7 +74,7 @@ export class A2ATransportError extends AgentError {
 
   /** @example `A2ATransportError.isInstance(error)` */
   static override isInstance(value: unknown): value is A2ATransportError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** `ResponseError.type` for this error: `run_error`. */

@@ -4,8 +4,7 @@ import { messageOf } from '../internal/error-chain.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import type { AgentErrorKind } from './constants.js';
 
-const marker = 'faultline.error';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error');
 
 /** Options every framework error accepts. */
 export interface AgentErrorOptions {
@@ -43,7 +42,7 @@ export interface AgentErrorJSON {
  * ```
  */
 export class AgentError extends Error {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'AgentError';
   /** Stable snake_case discriminator of the error class. */
   readonly kind: AgentErrorKind = 'other';
@@ -57,6 +56,7 @@ export class AgentError extends Error {
   constructor(message: string, options: AgentErrorOptions = {}) {
     const settings = optionsOf<AgentErrorOptions>(options);
     super(messageText(message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    this[symbol] = true;
     if (settings.code !== undefined) this.code = typeof settings.code === 'string' ? settings.code : messageText(settings.code);
   }
 
@@ -65,7 +65,7 @@ export class AgentError extends Error {
    * @example `AgentError.isInstance(error)`
    */
   static isInstance(value: unknown): value is AgentError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /**

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.AgentNotFoundError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.AgentNotFoundError');
 
 /**
  * No agent is registered under the requested id (the seed's `AgentNotFound`). Names the id and every registered id.
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class AgentNotFoundError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'AgentNotFoundError';
   override readonly kind = 'agent_not_found' as const;
   readonly agentId: string;
@@ -30,13 +29,14 @@ export class AgentNotFoundError extends AgentError {
     const id = messageText(agentId);
     const known = ids.length === 0 ? 'No agents are registered.' : `Registered agents: ${ids.map((each) => JSON.stringify(each)).join(', ')}.`;
     super(`Agent not found: ${JSON.stringify(id)}. ${known}`, settings);
+    this[symbol] = true;
     this.agentId = id;
     this.availableIds = Object.freeze(ids);
   }
 
   /** @example `AgentNotFoundError.isInstance(error)` */
   static override isInstance(value: unknown): value is AgentNotFoundError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

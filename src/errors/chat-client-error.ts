@@ -4,8 +4,7 @@ import { isRetryableStatus } from '../internal/http-status.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { ErrorType } from './constants.js';
 
-const marker = 'faultline.error.ChatClientError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ChatClientError');
 
 /** What went wrong between the client and the model provider. */
 export type ChatClientErrorReason =
@@ -59,7 +58,7 @@ export interface ChatClientErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ChatClientError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ChatClientError';
   override readonly kind = 'chat_client' as const;
   readonly reason: ChatClientErrorReason;
@@ -74,6 +73,7 @@ export class ChatClientError extends AgentError {
 
   constructor(message: string, options: ChatClientErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<ChatClientErrorOptions>(options);
     this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
     this.status = settings.status;
@@ -90,7 +90,7 @@ export class ChatClientError extends AgentError {
 
   /** @example `ChatClientError.isInstance(error)` */
   static override isInstance(value: unknown): value is ChatClientError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** `ResponseError.type` for this error: `api_error`. */

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.CircuitOpenError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.CircuitOpenError');
 
 /** Options of {@link CircuitOpenError}. */
 export interface CircuitOpenErrorOptions extends AgentErrorOptions {
@@ -27,7 +26,7 @@ export interface CircuitOpenErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class CircuitOpenError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'CircuitOpenError';
   override readonly kind = 'circuit_open' as const;
   readonly dependency: string;
@@ -38,6 +37,7 @@ export class CircuitOpenError extends AgentError {
 
   constructor(message: string, options: CircuitOpenErrorOptions = {}) {
     super(message, { code: 'CIRCUIT_OPEN', ...optionsOf<CircuitOpenErrorOptions>(options) });
+    this[symbol] = true;
     const settings = optionsOf<CircuitOpenErrorOptions>(options);
     this.dependency = typeof settings.dependency === 'string' ? settings.dependency : '';
     this.retryAfterMs = typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0 ? Math.ceil(settings.retryAfterMs) : 0;
@@ -46,7 +46,7 @@ export class CircuitOpenError extends AgentError {
 
   /** @example `CircuitOpenError.isInstance(error)` */
   static override isInstance(value: unknown): value is CircuitOpenError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.ConfigError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ConfigError');
 
 /** Options of {@link ConfigError}. */
 export interface ConfigErrorOptions extends AgentErrorOptions {
@@ -23,13 +22,14 @@ export interface ConfigErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ConfigError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ConfigError';
   override readonly kind = 'config' as const;
   declare readonly problems: readonly string[];
 
   constructor(message: string, options: ConfigErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<ConfigErrorOptions>(options);
     this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : [this.message]);
   }
@@ -46,7 +46,7 @@ export class ConfigError extends AgentError {
 
   /** @example `ConfigError.isInstance(error)` */
   static override isInstance(value: unknown): value is ConfigError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -12,7 +12,7 @@ export const RUN_ERROR = 'run_error';
  * Never retype these literals elsewhere; import them.
  * @example `if (event.response?.error?.type === ErrorType.StopAgentError) showCanceled();`
  */
-export const ErrorType = Object.freeze({
+export const ErrorType = /* @__PURE__ */ Object.freeze({
   /** A node or flow failed (the default type of `toResponseError`). */
   FlowError: FLOW_ERROR,
   /** A stream broke or carried an error. */

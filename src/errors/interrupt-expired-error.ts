@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
-const marker = 'faultline.error.InterruptExpiredError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.InterruptExpiredError');
 
 /** Options of {@link InterruptExpiredError}. */
 export interface InterruptExpiredErrorOptions extends ResumeErrorOptions {
@@ -23,13 +22,14 @@ export interface InterruptExpiredErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class InterruptExpiredError extends ResumeError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptExpiredError';
   readonly ids: readonly string[];
   readonly expiredAt?: string;
 
   constructor(message: string, options: InterruptExpiredErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptExpiredErrorOptions>(options), code: 'INTERRUPT_EXPIRED' });
+    this[symbol] = true;
     const settings = optionsOf<InterruptExpiredErrorOptions>(options);
     this.ids = boundedIds(settings.ids);
     if (typeof settings.expiredAt === 'string') this.expiredAt = settings.expiredAt.slice(0, 40);
@@ -37,7 +37,7 @@ export class InterruptExpiredError extends ResumeError {
 
   /** @example `InterruptExpiredError.isInstance(error)` */
   static override isInstance(value: unknown): value is InterruptExpiredError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

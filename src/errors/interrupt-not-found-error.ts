@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
-const marker = 'faultline.error.InterruptNotFoundError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.InterruptNotFoundError');
 
 /** Options of {@link InterruptNotFoundError}. */
 export interface InterruptNotFoundErrorOptions extends ResumeErrorOptions {
@@ -21,19 +20,20 @@ export interface InterruptNotFoundErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class InterruptNotFoundError extends ResumeError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptNotFoundError';
   readonly ids: readonly string[];
 
   constructor(message: string, options: InterruptNotFoundErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptNotFoundErrorOptions>(options), code: 'INTERRUPT_NOT_FOUND' });
+    this[symbol] = true;
     const settings = optionsOf<InterruptNotFoundErrorOptions>(options);
     this.ids = boundedIds(settings.ids);
   }
 
   /** @example `InterruptNotFoundError.isInstance(error)` */
   static override isInstance(value: unknown): value is InterruptNotFoundError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

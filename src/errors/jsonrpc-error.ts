@@ -3,8 +3,7 @@ import { messageText, optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
 
-const marker = 'faultline.error.JSONRPCError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.JSONRPCError');
 
 /** Options of {@link JSONRPCError}. */
 export interface JSONRPCErrorOptions extends Omit<AgentErrorOptions, 'code'> {
@@ -29,7 +28,7 @@ export interface JSONRPCErrorOptions extends Omit<AgentErrorOptions, 'code'> {
  * ```
  */
 export class JSONRPCError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'JSONRPCError';
   override readonly kind = 'jsonrpc' as const;
   declare readonly rpcCode: number;
@@ -47,6 +46,7 @@ export class JSONRPCError extends AgentError {
     const text = typeof rpcCode === 'number' || message !== undefined ? messageText(message) : messageText(rpcCode);
     const settings = optionsOf<JSONRPCErrorOptions>(options);
     super(text, { cause: settings.cause, code: String(code) });
+    this[symbol] = true;
     this.rpcCode = code;
     this.data = settings.data;
     this.method = settings.method;
@@ -56,7 +56,7 @@ export class JSONRPCError extends AgentError {
 
   /** @example `JSONRPCError.isInstance(error)` */
   static override isInstance(value: unknown): value is JSONRPCError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** `ResponseError.type` for this error: `run_error`. */

@@ -3,8 +3,7 @@ import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { RUN_ERROR } from './constants.js';
 
-const marker = 'faultline.error.MCPError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.MCPError');
 
 /**
  * Why an MCP exchange failed, below the JSON-RPC layer:
@@ -52,7 +51,7 @@ export interface MCPErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class MCPError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'MCPError';
   override readonly kind = 'mcp' as const;
   readonly reason: MCPErrorReason;
@@ -69,6 +68,7 @@ export class MCPError extends AgentError {
 
   constructor(message: string, options: MCPErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<MCPErrorOptions>(options);
     this.status = settings.status;
     this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
@@ -84,7 +84,7 @@ export class MCPError extends AgentError {
 
   /** @example `MCPError.isInstance(error)` */
   static override isInstance(value: unknown): value is MCPError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** `ResponseError.type` for this error: `run_error`. */

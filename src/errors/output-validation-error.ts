@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.OutputValidationError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.OutputValidationError');
 
 /** One problem of a final answer, as `{path, message}` (the path in the answer, `''` for its root). */
 export interface OutputIssue {
@@ -30,7 +29,7 @@ export interface OutputValidationErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class OutputValidationError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'OutputValidationError';
   override readonly kind = 'output_validation' as const;
   readonly issues: readonly OutputIssue[];
@@ -38,6 +37,7 @@ export class OutputValidationError extends AgentError {
 
   constructor(message: string, options: OutputValidationErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<OutputValidationErrorOptions>(options);
     this.issues = Object.freeze(Array.isArray(settings.issues) ? settings.issues.map((issue) => ({ path: String(issue?.path ?? ''), message: String(issue?.message ?? '') })) : []);
     if (typeof settings.text === 'string') this.text = settings.text;
@@ -45,7 +45,7 @@ export class OutputValidationError extends AgentError {
 
   /** @example `OutputValidationError.isInstance(error)` */
   static override isInstance(value: unknown): value is OutputValidationError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -2,14 +2,13 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.ResumeError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ResumeError');
 
 /**
  * The stable codes of a refused resume. Each has its section on `docs/errors/resume-error.md` (`error.docs`).
  * @example `if (error.code === ResumeCode.Conflict) showAlreadyDecided();`
  */
-export const ResumeCode = Object.freeze({
+export const ResumeCode = /* @__PURE__ */ Object.freeze({
   /** A decision names an interrupt the run is not waiting on ({@link InterruptNotFoundError}). */
   NotFound: 'INTERRUPT_NOT_FOUND',
   /** A decision came after its interrupt's `expiresAt` ({@link InterruptExpiredError}). */
@@ -59,7 +58,7 @@ export function boundedIds(ids: readonly unknown[] | undefined): readonly string
  * ```
  */
 export class ResumeError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumeError';
   override readonly kind = 'resume' as const;
   declare readonly code: ResumeCodeName;
@@ -69,6 +68,7 @@ export class ResumeError extends AgentError {
 
   constructor(message: string, options: ResumeErrorOptions & { code: ResumeCodeName }) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<ResumeErrorOptions>(options);
     if (typeof settings.runId === 'string') this.runId = settings.runId.slice(0, 200);
     this.pendingIds = boundedIds(settings.pendingIds);
@@ -76,7 +76,7 @@ export class ResumeError extends AgentError {
 
   /** @example `ResumeError.isInstance(error)` */
   static override isInstance(value: unknown): value is ResumeError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** The HTTP status a handler answers this refusal with. */

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
-const marker = 'faultline.error.ResumeIncompleteError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ResumeIncompleteError');
 
 /** Options of {@link ResumeIncompleteError}. */
 export interface ResumeIncompleteErrorOptions extends ResumeErrorOptions {
@@ -21,19 +20,20 @@ export interface ResumeIncompleteErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class ResumeIncompleteError extends ResumeError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumeIncompleteError';
   readonly undecidedIds: readonly string[];
 
   constructor(message: string, options: ResumeIncompleteErrorOptions = {}) {
     super(message, { ...optionsOf<ResumeIncompleteErrorOptions>(options), code: 'RESUME_INCOMPLETE' });
+    this[symbol] = true;
     const settings = optionsOf<ResumeIncompleteErrorOptions>(options);
     this.undecidedIds = boundedIds(settings.undecidedIds);
   }
 
   /** @example `ResumeIncompleteError.isInstance(error)` */
   static override isInstance(value: unknown): value is ResumeIncompleteError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

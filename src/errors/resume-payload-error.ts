@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { boundedIds, ResumeError, type ResumeErrorOptions } from './resume-error.js';
 
-const marker = 'faultline.error.ResumePayloadError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ResumePayloadError');
 
 /** Options of {@link ResumePayloadError}. */
 export interface ResumePayloadErrorOptions extends ResumeErrorOptions {
@@ -23,13 +22,14 @@ export interface ResumePayloadErrorOptions extends ResumeErrorOptions {
  * ```
  */
 export class ResumePayloadError extends ResumeError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ResumePayloadError';
   readonly id?: string;
   readonly issues: readonly string[];
 
   constructor(message: string, options: ResumePayloadErrorOptions = {}) {
     super(message, { ...optionsOf<ResumePayloadErrorOptions>(options), code: 'RESUME_PAYLOAD_INVALID' });
+    this[symbol] = true;
     const settings = optionsOf<ResumePayloadErrorOptions>(options);
     if (typeof settings.id === 'string') this.id = settings.id.slice(0, 200);
     this.issues = Object.freeze((Array.isArray(settings.issues) ? settings.issues : []).slice(0, 20).map((issue) => String(issue).slice(0, 500)));
@@ -37,7 +37,7 @@ export class ResumePayloadError extends ResumeError {
 
   /** @example `ResumePayloadError.isInstance(error)` */
   static override isInstance(value: unknown): value is ResumePayloadError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.SerializeError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.SerializeError');
 
 /** Options of {@link SerializeError}. */
 export interface SerializeErrorOptions extends AgentErrorOptions {
@@ -32,7 +31,7 @@ export interface SerializeIssue {
  * ```
  */
 export class SerializeError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'SerializeError';
   override readonly kind = 'serialize' as const;
   declare readonly subject?: string;
@@ -40,6 +39,7 @@ export class SerializeError extends AgentError {
 
   constructor(message: string, options: SerializeErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<SerializeErrorOptions>(options);
     this.subject = settings.subject;
     this.issues = Object.freeze(Array.isArray(settings.issues) ? [...settings.issues] : []);
@@ -47,7 +47,7 @@ export class SerializeError extends AgentError {
 
   /** @example `SerializeError.isInstance(error)` */
   static override isInstance(value: unknown): value is SerializeError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.SessionError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.SessionError');
 
 /** Options of {@link SessionError}. */
 export interface SessionErrorOptions extends AgentErrorOptions {
@@ -21,20 +20,21 @@ export interface SessionErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class SessionError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'SessionError';
   override readonly kind = 'session' as const;
   readonly sessionId?: string;
 
   constructor(message: string, options: SessionErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<SessionErrorOptions>(options);
     this.sessionId = settings.sessionId;
   }
 
   /** @example `SessionError.isInstance(error)` */
   static override isInstance(value: unknown): value is SessionError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -3,8 +3,7 @@ import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 import { STREAM_ERROR } from './constants.js';
 
-const marker = 'faultline.error.StreamError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.StreamError');
 
 /** Why a stream failed. */
 export type StreamErrorReason =
@@ -41,7 +40,7 @@ export interface StreamErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class StreamError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'StreamError';
   override readonly kind = 'stream' as const;
   declare readonly reason: StreamErrorReason;
@@ -50,6 +49,7 @@ export class StreamError extends AgentError {
 
   constructor(message: string, options: StreamErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<StreamErrorOptions>(options);
     this.reason = settings.reason ?? 'malformed_chunk';
     this.afterOutput = settings.afterOutput === true;
@@ -58,7 +58,7 @@ export class StreamError extends AgentError {
 
   /** @example `StreamError.isInstance(error)` */
   static override isInstance(value: unknown): value is StreamError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** `ResponseError.type` for this error: `stream_error`. */

@@ -34,7 +34,7 @@ const ERROR_PARAM = 'error_param';
  * Structured task-error metadata keys (tRPC-Agent-Go's; decisions.md point 3).
  * @example `task.metadata?.[ErrorMetadataKey.ErrorCode]`
  */
-export const ErrorMetadataKey = Object.freeze({
+export const ErrorMetadataKey = /* @__PURE__ */ Object.freeze({
   ObjectType: OBJECT_TYPE,
   ErrorType: ERROR_TYPE,
   ErrorCode: ERROR_CODE,

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.ToolError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.ToolError');
 
 /** Options of {@link ToolError}. */
 export interface ToolErrorOptions extends AgentErrorOptions {
@@ -27,7 +26,7 @@ export interface ToolErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class ToolError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'ToolError';
   override readonly kind = 'tool' as const;
   readonly toolName?: string;
@@ -35,6 +34,7 @@ export class ToolError extends AgentError {
 
   constructor(message: string, options: ToolErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<ToolErrorOptions>(options);
     this.toolName = settings.toolName;
     this.callId = settings.callId;
@@ -42,7 +42,7 @@ export class ToolError extends AgentError {
 
   /** @example `ToolError.isInstance(error)` */
   static override isInstance(value: unknown): value is ToolError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -2,8 +2,7 @@ import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
-const marker = 'faultline.error.WorkflowError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.WorkflowError');
 
 /** Options of {@link WorkflowError}. */
 export interface WorkflowErrorOptions extends AgentErrorOptions {
@@ -34,7 +33,7 @@ export interface WorkflowErrorOptions extends AgentErrorOptions {
  * ```
  */
 export class WorkflowError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'WorkflowError';
   override readonly kind = 'workflow' as const;
   readonly nodeId?: string;
@@ -48,6 +47,7 @@ export class WorkflowError extends AgentError {
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
+    this[symbol] = true;
     const settings = optionsOf<WorkflowErrorOptions>(options);
     this.nodeId = settings.nodeId;
     this.stepNumber = settings.stepNumber;
@@ -59,7 +59,7 @@ export class WorkflowError extends AgentError {
 
   /** @example `WorkflowError.isInstance(error)` */
   static override isInstance(value: unknown): value is WorkflowError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   protected override details(): Record<string, unknown> {

@@ -7,7 +7,7 @@ export function monotonic(): number {
   return globalThis.performance?.now() ?? Date.now();
 }
 
-let lastTime = Number.NaN;
+let lastTime = NaN; // not `Number.NaN`: a bundler keeps a property read at module scope
 let lastText = '';
 
 /** ISO 8601 with milliseconds; formatted once per millisecond (events are stamped in bursts). */

@@ -7,7 +7,8 @@ import { isPlainObject, truncate } from './json.js';
 import { clampDelay, watchAbort } from './delay.js';
 import { redactText, type RedactTextOptions } from './redact.js';
 
-export const DEFAULT_ERROR_BODY_LIMIT = 64 * 1024;
+// 64 KiB, written out: a bundler keeps module-scope arithmetic even when nothing reads it.
+export const DEFAULT_ERROR_BODY_LIMIT = 65_536;
 
 export interface ProviderErrorDetails {
   /** The provider's own message (secrets removed, shortened). */

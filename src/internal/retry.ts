@@ -26,7 +26,7 @@ export interface RetryOptions {
 
 export type ResolvedRetryOptions = Required<RetryOptions>;
 
-export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
+export const DEFAULT_RETRY: ResolvedRetryOptions = /* @__PURE__ */ Object.freeze({
   maxAttempts: 3,
   initialDelayMs: 500,
   maxDelayMs: 30_000,

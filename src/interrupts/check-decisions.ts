@@ -10,7 +10,7 @@ import type { Interrupt, ResumeDecision } from './interrupt.js';
  * The most decisions one resume may carry, and the longest denial reason accepted (the model is shown it).
  * @example `RESUME_LIMITS.maxDecisions // 1000`
  */
-export const RESUME_LIMITS = Object.freeze({ maxDecisions: 1_000, maxReasonLength: 2_000 });
+export const RESUME_LIMITS = /* @__PURE__ */ Object.freeze({ maxDecisions: 1_000, maxReasonLength: 2_000 });
 
 /** What a valid resume decided: the decision per pending interrupt id, and the pending ones that expired undecided. */
 export interface CheckedResume {

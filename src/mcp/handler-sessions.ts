@@ -24,7 +24,7 @@ export interface MCPSession {
 }
 
 /** @internal Why a session ended, as its calls in flight are told (`The MCP session ended: <why>`). */
-export const SessionEndReason = Object.freeze({
+export const SessionEndReason = /* @__PURE__ */ Object.freeze({
   deleted: 'the client deleted it (HTTP DELETE)',
   expired: 'it was idle too long and expired',
   evicted: 'it was dropped to make room for a new session (maxSessions)',

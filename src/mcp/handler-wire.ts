@@ -62,7 +62,7 @@ export function refusal(status: number, id: AnswerId, code: number, message: str
 }
 
 /** @internal Headers of an SSE answer. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+export const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',

@@ -15,7 +15,7 @@ export const MCP_LATEST_PROTOCOL_VERSION = '2025-11-25';
  * (`MCPError` `protocol`); our handler answers a client asking for another with the newest.
  * @example `MCP_PROTOCOL_VERSIONS.includes(client.protocolVersion)`
  */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = /* @__PURE__ */ Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
 
 /** @internal Header names of the Streamable HTTP transport (lower case: `Headers` compares them so). */
 export const SESSION_HEADER = 'mcp-session-id';
@@ -28,7 +28,7 @@ export const LAST_EVENT_ID_HEADER = 'last-event-id';
  * JSON-RPC error codes MCP uses.
  * @example `if (error.rpcCode === MCPErrorCode.InvalidParams) …`
  */
-export const MCPErrorCode = Object.freeze({
+export const MCPErrorCode = /* @__PURE__ */ Object.freeze({
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,

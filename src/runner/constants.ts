@@ -15,7 +15,7 @@ export const STATE_NOT_SERIALIZABLE = 'STATE_NOT_SERIALIZABLE';
  * Wire strings of the event model (tRPC-Agent-Go's, decisions.md point 1). Never retype these literals elsewhere.
  * @example `if (event.response?.object === ObjectType.GraphNodeError) log(event)`
  */
-export const ObjectType = Object.freeze({
+export const ObjectType = /* @__PURE__ */ Object.freeze({
   /** A terminal error event (`event.NewErrorEvent`). */
   Error: 'error',
   /** The one event that ends every runner run. */

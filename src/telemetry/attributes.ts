@@ -23,7 +23,7 @@
  * `ToolCallArguments`, `ToolCallResult` — are opt-in: record them only when `telemetry.recordContent` is true.
  * @example `span.setAttributes({ [GenAIAttribute.OperationName]: GenAIOperation.Chat, [GenAIAttribute.RequestModel]: 'gpt-4o' })`
  */
-export const GenAIAttribute = Object.freeze({
+export const GenAIAttribute = /* @__PURE__ */ Object.freeze({
   OperationName: 'gen_ai.operation.name',
   ProviderName: 'gen_ai.provider.name',
   RequestModel: 'gen_ai.request.model',
@@ -63,7 +63,7 @@ export const GenAIAttribute = Object.freeze({
  * Values of `gen_ai.operation.name` the SDK records.
  * @example `{ [GenAIAttribute.OperationName]: GenAIOperation.ExecuteTool }`
  */
-export const GenAIOperation = Object.freeze({
+export const GenAIOperation = /* @__PURE__ */ Object.freeze({
   Chat: 'chat',
   InvokeAgent: 'invoke_agent',
   InvokeWorkflow: 'invoke_workflow',
@@ -75,7 +75,7 @@ export const GenAIOperation = Object.freeze({
  * MCP tool), `datastore`.
  * @example `{ [GenAIAttribute.ToolType]: GenAIToolType.Function }`
  */
-export const GenAIToolType = Object.freeze({
+export const GenAIToolType = /* @__PURE__ */ Object.freeze({
   Function: 'function',
   Extension: 'extension',
   Datastore: 'datastore',
@@ -87,7 +87,7 @@ export const GenAIToolType = Object.freeze({
  * {@link CommonAttribute}.
  * @example `{ [MCPAttribute.MethodName]: 'tools/call', [MCPAttribute.SessionId]: sessionId }`
  */
-export const MCPAttribute = Object.freeze({
+export const MCPAttribute = /* @__PURE__ */ Object.freeze({
   MethodName: 'mcp.method.name',
   SessionId: 'mcp.session.id',
   ProtocolVersion: 'mcp.protocol.version',
@@ -116,7 +116,7 @@ export const SERVER_ADDRESS = 'server.address';
  * `rpc.system.name: 'jsonrpc'`. The A2A `contextId` is recorded as `gen_ai.conversation.id`.
  * @example `{ [A2AAttribute.MethodName]: 'SendMessage', [A2AAttribute.TaskId]: task.id }`
  */
-export const A2AAttribute = Object.freeze({
+export const A2AAttribute = /* @__PURE__ */ Object.freeze({
   MethodName: A2A_METHOD_NAME,
   ProtocolVersion: 'a2a.protocol.version',
   TaskId: A2A_TASK_ID,
@@ -130,7 +130,7 @@ export const A2AAttribute = Object.freeze({
  * Attributes shared by several span families (errors, peers, RPC, exceptions).
  * @example `{ [CommonAttribute.ServerAddress]: url.hostname, [CommonAttribute.ServerPort]: 443 }`
  */
-export const CommonAttribute = Object.freeze({
+export const CommonAttribute = /* @__PURE__ */ Object.freeze({
   ErrorType: 'error.type',
   ServerAddress: SERVER_ADDRESS,
   ServerPort: 'server.port',
@@ -149,7 +149,7 @@ export const CommonAttribute = Object.freeze({
  * Attributes of our own, where no convention applies: graph nodes, retries, fallbacks.
  * @example `{ [FaultlineAttribute.GraphNodeId]: 'plan', [FaultlineAttribute.GraphStep]: 3 }`
  */
-export const FaultlineAttribute = Object.freeze({
+export const FaultlineAttribute = /* @__PURE__ */ Object.freeze({
   /** The id of a graph node. */
   GraphNodeId: 'faultline.graph.node.id',
   /** What a graph node runs (`function`, `agent`, `subgraph`…). */
@@ -186,7 +186,7 @@ export const FaultlineAttribute = Object.freeze({
  * Span event names: retries and fallbacks, and the redacted `exception` event `fail()` records.
  * @example `span.addEvent(TelemetryEvent.Retry, { [FaultlineAttribute.RetryAttempt]: 2, [CommonAttribute.ErrorType]: 'chat_client' })`
  */
-export const TelemetryEvent = Object.freeze({
+export const TelemetryEvent = /* @__PURE__ */ Object.freeze({
   Exception: 'exception',
   Retry: 'faultline.retry',
   Fallback: 'faultline.fallback',

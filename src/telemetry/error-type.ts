@@ -13,9 +13,9 @@ import { ERROR_TYPE_OTHER } from './attributes.js';
  * through the brand instead of importing the class, so telemetry/ does not depend on tools/ (tools/ depends on
  * telemetry/; the folders must not form a cycle). test/telemetry/error-type.test.ts keeps the two in step.
  */
-const TOOL_FAILURE_MARKER = 'faultline.tool.ToolFailure';
+const TOOL_FAILURE_MARKER = Symbol.for('faultline.tool.ToolFailure');
 /** The brand of `AgentError` (what `AgentError.isInstance` checks), read without pulling the class in. */
-const AGENT_ERROR_MARKER = 'faultline.error';
+const AGENT_ERROR_MARKER = Symbol.for('faultline.error');
 
 /** A kind or a category: a short identifier (word characters, `.` and `-`). */
 const CATEGORY = /^\w[\w.-]{0,127}$/;

@@ -2,7 +2,7 @@ import { read } from '../internal/error-chain.js';
 import type { SpanHandle, Telemetry } from './telemetry.js';
 
 /** @internal The one inert span every untraced operation shares (compare with it to skip building attributes). */
-export const NO_SPAN: SpanHandle = Object.freeze({
+export const NO_SPAN: SpanHandle = /* @__PURE__ */ Object.freeze({
   setAttributes(): void {},
   addEvent(): void {},
   end(): void {},
@@ -25,7 +25,7 @@ export const NO_SPAN: SpanHandle = Object.freeze({
  * const span = telemetry.startSpan(toolSpanName(tool.name));
  * ```
  */
-export const NO_TELEMETRY: Telemetry = Object.freeze({
+export const NO_TELEMETRY: Telemetry = /* @__PURE__ */ Object.freeze({
   recordContent: false,
   startSpan(): SpanHandle {
     return NO_SPAN;

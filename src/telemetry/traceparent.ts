@@ -24,8 +24,9 @@ const HEADER_LENGTH = 55;
 const FIELDS = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
-const ZERO_TRACE_ID = '0'.repeat(32);
-const ZERO_SPAN_ID = '0'.repeat(16);
+// Literals, not `'0'.repeat(n)`: a bundler keeps a method call at module scope even when nothing reads the result.
+const ZERO_TRACE_ID = '00000000000000000000000000000000';
+const ZERO_SPAN_ID = '0000000000000000';
 
 /** True for 32 lowercase hex characters, not all zero. @internal */
 export function isValidTraceId(value: unknown): value is string {

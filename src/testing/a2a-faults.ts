@@ -6,7 +6,7 @@ import { sseText } from './openai-stream.js';
  * What `a2aFaultHandlers` does, by the text of the user's message.
  * @example `client.sendMessage('fail') // a failed task, see A2A_FAULTS.fail`
  */
-export const A2A_FAULTS = Object.freeze({
+export const A2A_FAULTS = /* @__PURE__ */ Object.freeze({
   fail: 'a failed task with structured error metadata (error_code REMOTE_VALIDATION_FAILED) mirrored in the status message',
   reject: 'a rejected task without metadata (the client falls back to "remote task rejected")',
   cancel: 'a canceled task',
@@ -17,7 +17,7 @@ export const A2A_FAULTS = Object.freeze({
   'anything else': 'a completed task whose artifact echoes the text',
 } as const);
 
-const ERROR_METADATA = Object.freeze({
+const ERROR_METADATA = /* @__PURE__ */ Object.freeze({
   object_type: 'error',
   error_type: 'flow_error',
   error_code: 'REMOTE_VALIDATION_FAILED',

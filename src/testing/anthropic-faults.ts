@@ -5,7 +5,7 @@ import { errorReply, messageReply, streamedReply, type AnthropicReply, type Answ
  * The faults `anthropicFaultHandlers` serve, by URL segment. "A run id's first call" counts per `<fault>/<runId>`.
  * @example `for (const [fault, what] of Object.entries(ANTHROPIC_FAULTS)) console.log(fault, what)`
  */
-export const ANTHROPIC_FAULTS = Object.freeze({
+export const ANTHROPIC_FAULTS = /* @__PURE__ */ Object.freeze({
   ok: 'a streamed text answer ("Hello from the Anthropic fault server."), stop_reason end_turn',
   'tool-round':
     'a run id\'s first call: a text block, then a streamed tool_use of the tool `lookup` with input {"order":"A-1"} (stop_reason tool_use; the request must offer a tool named lookup, else HTTP 400). Every later call must send back that tool_use and its tool_result (else HTTP 400 invalid_request_error, as Anthropic answers), and gets a text answer quoting the tool result\'s text: "The lookup tool answered: <text>" ("The lookup tool failed: <text>" when is_error)',
@@ -23,7 +23,7 @@ export type AnthropicFault = keyof typeof ANTHROPIC_FAULTS;
 /** Run ids remembered at most (the oldest forgotten first: a forgotten run id starts again at its first call). */
 const MAX_RUNS = 10_000;
 const TOOL_NAME = 'lookup';
-const TOOL_INPUT = Object.freeze({ order: 'A-1' });
+const TOOL_INPUT = /* @__PURE__ */ Object.freeze({ order: 'A-1' });
 const BROWSER_HEADER = 'anthropic-dangerous-direct-browser-access';
 /** What Anthropic answers with a browser's request that did not opt in with {@link BROWSER_HEADER}. */
 const CORS_REFUSAL = `CORS requests must set '${BROWSER_HEADER}' header`;

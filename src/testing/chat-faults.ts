@@ -5,7 +5,7 @@ import { chunk, sseResponse, textEvents, toolCallEvents } from './openai-stream.
  * The faults `chatFaultHandlers` serve, by URL segment.
  * @example `for (const fault of Object.keys(CHAT_FAULTS)) console.log(fault, CHAT_FAULTS[fault])`
  */
-export const CHAT_FAULTS = Object.freeze({
+export const CHAT_FAULTS = /* @__PURE__ */ Object.freeze({
   ok: 'a normal streamed answer ("Hello from the fault server.")',
   'rate-limit': 'HTTP 429 with Retry-After (retry-after-ms: 50) on the first call of a run id, then the answer',
   'server-error': 'HTTP 500 on the first two calls of a run id, then the answer',

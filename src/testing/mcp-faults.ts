@@ -6,7 +6,7 @@ import { keepAliveAfter } from './keep-alive.js';
  * `tools/list`, so `client.tools()` turns all of them into faultline tools.
  * @example `for (const [tool, what] of Object.entries(MCP_FAULTS)) console.log(tool, what)`
  */
-export const MCP_FAULTS = Object.freeze({
+export const MCP_FAULTS = /* @__PURE__ */ Object.freeze({
   ok: 'succeeds: a faultline-style result ({ok: true, data: {echo: <arguments>}} as structuredContent, its JSON as the text block)',
   'ok-text': 'succeeds with one text block and nothing else ("ok: <text argument>"), as most MCP servers answer',
   'is-error':

@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.APIFailure';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.APIFailure');
 
 /**
  * The external service failed on its side (HTTP 5xx, an unexpected answer). Retryable by default; pass `retryable: false` for
@@ -15,7 +14,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class APIFailure extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The external service returned an error.';
   /** The suggestion used when none is given. */
@@ -23,10 +22,11 @@ export class APIFailure extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('APIFailure', message ?? APIFailure.defaultMessage, standardOptions(options, { suggestion: APIFailure.defaultSuggestion, retryable: true }));
+    this[symbol] = true;
   }
 
   /** @example `APIFailure.isInstance(error)` */
   static override isInstance(value: unknown): value is APIFailure {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

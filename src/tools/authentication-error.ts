@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.AuthenticationError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.AuthenticationError');
 
 /**
  * The service rejected the tool's credentials (HTTP 401). Never put the credential itself in the message or context.
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class AuthenticationError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'Authentication with the service failed.';
   /** The suggestion used when none is given. */
@@ -22,10 +21,11 @@ export class AuthenticationError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('AuthenticationError', message ?? AuthenticationError.defaultMessage, standardOptions(options, { suggestion: AuthenticationError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `AuthenticationError.isInstance(error)` */
   static override isInstance(value: unknown): value is AuthenticationError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

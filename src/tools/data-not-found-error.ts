@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.DataNotFoundError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.DataNotFoundError');
 
 /**
  * The thing asked for does not exist (HTTP 404, an empty lookup, a missing file).
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class DataNotFoundError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The requested data was not found.';
   /** The suggestion used when none is given. */
@@ -22,10 +21,11 @@ export class DataNotFoundError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('DataNotFoundError', message ?? DataNotFoundError.defaultMessage, standardOptions(options, { suggestion: DataNotFoundError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `DataNotFoundError.isInstance(error)` */
   static override isInstance(value: unknown): value is DataNotFoundError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

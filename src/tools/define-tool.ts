@@ -11,7 +11,7 @@ import type { ToolErrorInput, ToolResult } from './tool-result.js';
 import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { definitionProblems } from './model-facing-limits.js';
 
-const marker = 'faultline.tool.Tool';
+const symbol = Symbol.for('faultline.tool.Tool');
 /** The longest an approval may wait: a year. */
 const MAX_APPROVAL_MS = 31_536_000_000;
 
@@ -158,7 +158,7 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';
   if (problems.length > 0 || jsonSchema === undefined) throw ConfigError.fromProblems(subject, problems);
   const tool = { ...record, jsonSchema } as Tool<Schema, Output>;
-  Object.defineProperty(tool, Symbol.for(marker), { value: true });
+  Object.defineProperty(tool, symbol, { value: true });
   return Object.freeze(tool);
 }
 
@@ -167,7 +167,7 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
  * @example `isTool(candidate)`
  */
 export function isTool(value: unknown): value is AnyTool {
-  return hasMarker(value, marker);
+  return hasMarker(value, symbol);
 }
 
 function deriveJSONSchema(parameters: StandardSchemaV1, explicit: unknown, problems: string[]): JSONSchema | undefined {

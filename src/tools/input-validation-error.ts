@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.InputValidationError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.InputValidationError');
 
 /**
  * The model sent arguments that do not fit the tool: not JSON, missing or mistyped fields, values out of range. `runTool` produces it
@@ -15,7 +14,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class InputValidationError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The arguments for this tool were invalid.';
   /**
@@ -26,10 +25,11 @@ export class InputValidationError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('InputValidationError', message ?? InputValidationError.defaultMessage, standardOptions(options, { suggestion: InputValidationError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `InputValidationError.isInstance(error)` */
   static override isInstance(value: unknown): value is InputValidationError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

@@ -9,7 +9,7 @@
  * The bounds of the validator, each reported as an issue when a value or schema goes past it.
  * @example `JSON_SCHEMA_LIMITS.maxIssues // 100`
  */
-export const JSON_SCHEMA_LIMITS = Object.freeze({
+export const JSON_SCHEMA_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Issues reported at most; validation stops at the 100th. */
   maxIssues: 100,
   /** Subschemas applied inside one another on one path (bounds the value depth too). */

@@ -11,7 +11,7 @@ import { nestingProblem } from '../wire/safe-json.js';
  * `client.tools()` (a `ConfigError` naming the tool) and its description is cut, marked.
  * @example `MODEL_FACING_LIMITS.maxErrorLength // 16384`
  */
-export const MODEL_FACING_LIMITS = Object.freeze({
+export const MODEL_FACING_LIMITS = /* @__PURE__ */ Object.freeze({
   /** The error part of a tool result as JSON text (an `InputValidationError` repeats the schema only when it fits). */
   maxErrorLength: 16_384,
   /** The data of a failed result (`ToolResult.errorWithData`) as JSON text; a success's data is the tool's own. */

@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.NetworkError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.NetworkError');
 
 /**
  * The service could not be reached: DNS failure, connection refused or reset, offline. Retryable by default.
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class NetworkError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service could not be reached because of a network problem.';
   /** The suggestion used when none is given. */
@@ -22,10 +21,11 @@ export class NetworkError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('NetworkError', message ?? NetworkError.defaultMessage, standardOptions(options, { suggestion: NetworkError.defaultSuggestion, retryable: true }));
+    this[symbol] = true;
   }
 
   /** @example `NetworkError.isInstance(error)` */
   static override isInstance(value: unknown): value is NetworkError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

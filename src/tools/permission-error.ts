@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.PermissionError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.PermissionError');
 
 /**
  * The credentials are valid but not allowed to do this (HTTP 403, a path outside the sandbox).
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class PermissionError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'Access to the requested resource is not permitted.';
   /** The suggestion used when none is given. */
@@ -22,10 +21,11 @@ export class PermissionError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('PermissionError', message ?? PermissionError.defaultMessage, standardOptions(options, { suggestion: PermissionError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `PermissionError.isInstance(error)` */
   static override isInstance(value: unknown): value is PermissionError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.RateLimitError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.RateLimitError');
 
 /**
  * The service asked to slow down (HTTP 429). Retryable; `retryAfterMs` is honoured by `runTool`'s retries and stated in the
@@ -15,7 +14,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class RateLimitError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service is rate limiting requests.';
   /** The suggestion used when none is given. */
@@ -27,10 +26,11 @@ export class RateLimitError extends ToolFailure {
     const suggestion =
       waitSeconds === undefined ? RateLimitError.defaultSuggestion : `Wait at least ${waitSeconds} second${waitSeconds === 1 ? '' : 's'} before calling this tool again, and make fewer calls.`;
     super('RateLimitError', message ?? RateLimitError.defaultMessage, standardOptions(options, { suggestion, retryable: true }));
+    this[symbol] = true;
   }
 
   /** @example `RateLimitError.isInstance(error)` */
   static override isInstance(value: unknown): value is RateLimitError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

@@ -2,8 +2,7 @@ import type { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.ServiceUnavailableError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ServiceUnavailableError');
 
 /**
  * The service behind the tool is known to be down — its circuit breaker is open — so the call was not made. Not
@@ -16,7 +15,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class ServiceUnavailableError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The service is unavailable right now.';
   /** The suggestion used when none is given. */
@@ -24,6 +23,7 @@ export class ServiceUnavailableError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ServiceUnavailableError', message ?? ServiceUnavailableError.defaultMessage, standardOptions(options, { suggestion: ServiceUnavailableError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /**
@@ -42,6 +42,6 @@ export class ServiceUnavailableError extends ToolFailure {
 
   /** @example `ServiceUnavailableError.isInstance(error)` */
   static override isInstance(value: unknown): value is ServiceUnavailableError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.TimeoutError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.TimeoutError');
 
 /**
  * The operation did not finish in time: a tool's own deadline, an upstream 408. `runTool` produces it when a tool exceeds
@@ -15,7 +14,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class TimeoutError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The operation timed out.';
   /** The suggestion used when none is given. */
@@ -23,10 +22,11 @@ export class TimeoutError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('TimeoutError', message ?? TimeoutError.defaultMessage, standardOptions(options, { suggestion: TimeoutError.defaultSuggestion, retryable: true }));
+    this[symbol] = true;
   }
 
   /** @example `TimeoutError.isInstance(error)` */
   static override isInstance(value: unknown): value is TimeoutError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { cloneJSONLike, isPlainObject, messageText, optionsOf } from '../internal/json.js';
 
-const marker = 'faultline.tool.ToolFailure';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolFailure');
 
 /**
  * The `type` the model sees for an error given as a bare message (`ToolResult.error('File not found')`): no
@@ -58,7 +57,7 @@ export interface ToolFailureOptions {
  * ```
  */
 export class ToolFailure extends Error {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string;
   /** The category the model sees as `error.type`. */
   readonly type: string;
@@ -75,6 +74,7 @@ export class ToolFailure extends Error {
     const alone = message === undefined && options === undefined;
     const settings = optionsOf<ToolFailureOptions>(options);
     super(messageText(alone ? type : message), settings.cause === undefined ? undefined : { cause: settings.cause });
+    this[symbol] = true;
     const category = alone || typeof type !== 'string' || type === '' ? GENERIC_TOOL_ERROR_TYPE : type;
     this.name = category;
     this.type = category;
@@ -86,7 +86,7 @@ export class ToolFailure extends Error {
 
   /** True for any tool failure, from this copy of the package or another. */
   static isInstance(value: unknown): value is ToolFailure {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** The model-facing part: `{type, message, context?, suggestion?}`. */

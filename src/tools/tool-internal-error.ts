@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.ToolInternalError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolInternalError');
 
 /**
  * The tool crashed. The model only sees this sanitized message (no stack, no internals, no secrets); the developer log gets the
@@ -15,7 +14,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class ToolInternalError extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'An unexpected error occurred inside the tool.';
   /** The suggestion used when none is given. */
@@ -23,10 +22,11 @@ export class ToolInternalError extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ToolInternalError', message ?? ToolInternalError.defaultMessage, standardOptions(options, { suggestion: ToolInternalError.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `ToolInternalError.isInstance(error)` */
   static override isInstance(value: unknown): value is ToolInternalError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

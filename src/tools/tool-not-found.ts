@@ -1,8 +1,7 @@
 import { hasMarker } from '../internal/brand.js';
 import { standardOptions, ToolFailure, type ToolFailureOptions } from './tool-failure.js';
 
-const marker = 'faultline.tool.ToolNotFound';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolNotFound');
 
 /**
  * The model called a tool that is not registered. `runToolCall` produces it with the available tool names and the closest match.
@@ -14,7 +13,7 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class ToolNotFound extends ToolFailure {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The message used when none is given. */
   static readonly defaultMessage = 'The requested tool does not exist.';
   /** The suggestion used when none is given. */
@@ -22,10 +21,11 @@ export class ToolNotFound extends ToolFailure {
 
   constructor(message?: string, options?: ToolFailureOptions) {
     super('ToolNotFound', message ?? ToolNotFound.defaultMessage, standardOptions(options, { suggestion: ToolNotFound.defaultSuggestion, retryable: false }));
+    this[symbol] = true;
   }
 
   /** @example `ToolNotFound.isInstance(error)` */
   static override isInstance(value: unknown): value is ToolNotFound {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 }

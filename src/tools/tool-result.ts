@@ -3,8 +3,7 @@ import { messageOf, read } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject } from '../internal/json.js';
 import { GENERIC_TOOL_ERROR_TYPE, ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 
-const marker = 'faultline.tool.ToolResult';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.tool.ToolResult');
 
 export { GENERIC_TOOL_ERROR_TYPE } from './tool-failure.js';
 /**
@@ -39,12 +38,13 @@ export interface ToolResultJSON<T = unknown> {
  * ```
  */
 export class ToolResult<T = unknown> {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   declare readonly ok: boolean;
   declare readonly data?: T;
   declare readonly error?: ToolErrorInfo;
 
   private constructor(ok: boolean, data: T | undefined, error: ToolErrorInfo | undefined) {
+    this[symbol] = true;
     (this as { ok: boolean }).ok = ok;
     if (data !== undefined) (this as { data?: T }).data = data;
     if (error !== undefined) (this as { error?: ToolErrorInfo }).error = error;
@@ -117,7 +117,7 @@ export class ToolResult<T = unknown> {
 
   /** True for results made by `ToolResult.*` (from any copy of the package). */
   static isInstance(value: unknown): value is ToolResult {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /** The model-facing JSON shape, keys in the order `ok`, `data`, `error`. */

@@ -18,7 +18,7 @@ import type { ReadContext } from './ui-read-context.js';
  * - `bodyTimeoutMs` 30 s for the body to arrive (`readChatRequest`: HTTP 408).
  * @example `readChatRequest(request, { maxBodyBytes: UI_MESSAGES_LIMITS.maxBodyBytes * 4 })`
  */
-export const UI_MESSAGES_LIMITS = Object.freeze({
+export const UI_MESSAGES_LIMITS = /* @__PURE__ */ Object.freeze({
   maxBodyBytes: 4_194_304,
   maxMessages: 1_000,
   maxParts: 10_000,

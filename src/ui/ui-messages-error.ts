@@ -2,8 +2,7 @@ import { AgentError, type AgentErrorOptions } from '../errors/agent-error.js';
 import { hasMarker } from '../internal/brand.js';
 import { optionsOf } from '../internal/json.js';
 
-const marker = 'faultline.error.UIMessagesError';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.error.UIMessagesError');
 
 /**
  * What kind of problem one {@link UIMessagesIssue} is: `not_json` (a value JSON cannot carry, or a body that is not
@@ -63,7 +62,7 @@ const STATUS_CODES: Readonly<Record<number, string>> = { 400: 'INVALID_UI_MESSAG
  * ```
  */
 export class UIMessagesError extends AgentError {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   override readonly name: string = 'UIMessagesError';
   override readonly kind = 'ui_messages' as const;
   /** The HTTP status the request deserves. */
@@ -74,13 +73,14 @@ export class UIMessagesError extends AgentError {
     const settings = optionsOf<UIMessagesErrorOptions>(options);
     const status = settings.status === 408 || settings.status === 413 ? settings.status : 400;
     super(message, { code: STATUS_CODES[status], ...settings });
+    this[symbol] = true;
     this.status = status;
     this.issues = Object.freeze(Array.isArray(settings.issues) ? settings.issues.slice(0, 20).map((issue) => ({ code: issue.code, path: String(issue.path), message: String(issue.message) })) : []);
   }
 
   /** @example `UIMessagesError.isInstance(error)` */
   static override isInstance(value: unknown): value is UIMessagesError {
-    return hasMarker(value, marker);
+    return hasMarker(value, symbol);
   }
 
   /**

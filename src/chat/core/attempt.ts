@@ -19,8 +19,8 @@ import { isFallbackWorthy } from './fallback-worthy.js';
 import type { CallConfig } from './call-config.js';
 import { timeoutError, type CallScope } from './call-scope.js';
 
-/** Bound on a non-streamed answer. */
-export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
+/** Bound on a non-streamed answer: 32 MiB, written out (an app bundler keeps module-scope arithmetic even unread). */
+export const MAX_COMPLETION_BYTES = 33_554_432;
 
 /** Retry exactly what a fallback would move on from, honouring the provider's `Retry-After`. */
 export function classify(error: unknown): RetryDecision {

@@ -15,7 +15,7 @@ import type { CallConfig, ChatTimeouts } from './call-config.js';
  * Retry defaults of model calls.
  * @example `createOpenAICompatibleClient({ ...options, retry: { ...DEFAULT_CHAT_RETRY, maxAttempts: 5 } })`
  */
-export const DEFAULT_CHAT_RETRY: ResolvedRetryOptions = Object.freeze({
+export const DEFAULT_CHAT_RETRY: ResolvedRetryOptions = /* @__PURE__ */ Object.freeze({
   maxAttempts: 3,
   initialDelayMs: 500,
   maxDelayMs: 8_000,
@@ -28,7 +28,7 @@ export const DEFAULT_CHAT_RETRY: ResolvedRetryOptions = Object.freeze({
  * Timeout defaults of model calls.
  * @example `createOpenAICompatibleClient({ ...options, timeouts: { ...DEFAULT_CHAT_TIMEOUTS, idleMs: 15_000 } })`
  */
-export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = Object.freeze({ totalMs: 600_000, firstChunkMs: 120_000, idleMs: 60_000 });
+export const DEFAULT_CHAT_TIMEOUTS: Required<ChatTimeouts> = /* @__PURE__ */ Object.freeze({ totalMs: 600_000, firstChunkMs: 120_000, idleMs: 60_000 });
 
 /** The options of every HTTP chat client. */
 export interface HttpChatOptions extends ResilienceOptions {

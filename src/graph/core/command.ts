@@ -1,7 +1,7 @@
+import { hasMarker } from '../../internal/brand.js';
 import type { State } from './state-schema.js';
 
-const marker = 'faultline.graph.Command';
-const symbol = Symbol.for(marker);
+const symbol = Symbol.for('faultline.graph.Command');
 
 /**
  * A node result that updates state and routes explicitly: `goto` names the next node(s) (or `END`), replacing the
@@ -15,26 +15,23 @@ const symbol = Symbol.for(marker);
  * ```
  */
 export class Command<U = State, const G extends string = string> {
-  private readonly [symbol] = true;
+  declare private readonly [symbol]: true;
   /** The state update, reduced like any node result. */
   readonly update?: U;
   /** Where to go next. */
   readonly goto?: G | readonly G[];
 
   constructor(options: { update?: U | undefined; goto?: G | readonly G[] | undefined } = {}) {
+    this[symbol] = true;
     if (options.update !== undefined) this.update = options.update;
     if (options.goto !== undefined) this.goto = options.goto;
   }
 
   /** True for commands from any copy of the package. */
   static isInstance(value: unknown): value is Command<unknown> {
-    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-    try {
-      return (value as Record<symbol, unknown>)[symbol] === true; // `hasMarker`, with the symbol looked up once
-    } catch {
-      return false;
-    }
+    return hasMarker(value, symbol);
   }
+
 
   /** The targets as a list. */
   targets(): G[] {

@@ -37,7 +37,7 @@ export const FALLBACK_STATE_EVENT_TYPE = 'fallback_state';
  * Severity of an execution-error record.
  * @example `records.filter((record) => record.severity === Severity.Fatal)`
  */
-export const Severity = Object.freeze({ Recoverable: 'recoverable', Fatal: 'fatal' } as const);
+export const Severity = /* @__PURE__ */ Object.freeze({ Recoverable: 'recoverable', Fatal: 'fatal' } as const);
 /** `recoverable` or `fatal`. */
 export type SeverityName = (typeof Severity)[keyof typeof Severity];
 
@@ -45,7 +45,7 @@ export type SeverityName = (typeof Severity)[keyof typeof Severity];
  * Node types, as recorded in `nodeType`.
  * @example `graph.addNode('route', router, { type: NodeType.Router })`
  */
-export const NodeType = Object.freeze({
+export const NodeType = /* @__PURE__ */ Object.freeze({
   Function: 'function',
   LLM: 'llm',
   Tool: 'tool',
@@ -140,4 +140,4 @@ export const SUBGRAPH_INTERRUPTED = 'SUBGRAPH_INTERRUPTED';
  * the end of an interrupted run as a graph agent reports it (`graph.interrupted`, carrying `interrupts`).
  * @example `if (event.response?.object === InterruptEventType.Resume) log(event.stateDelta)`
  */
-export const InterruptEventType = Object.freeze({ Interrupt: 'graph.interrupt', Resume: 'graph.resume', Interrupted: 'graph.interrupted' } as const);
+export const InterruptEventType = /* @__PURE__ */ Object.freeze({ Interrupt: 'graph.interrupt', Resume: 'graph.resume', Interrupted: 'graph.interrupted' } as const);

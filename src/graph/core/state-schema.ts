@@ -35,7 +35,7 @@ export type WithField<S extends State, U extends State, K extends string, T, V> 
  * (objects: a new shallow merge).
  * @example `schema.addField('messages', { reducer: reducers.append, default: () => [] })`
  */
-export const reducers = Object.freeze({
+export const reducers = /* @__PURE__ */ Object.freeze({
   overwrite: <T>(_existing: T | undefined, update: T): T => update,
   append: <T>(existing: T[] | undefined, update: T[] | T): T[] => [...(Array.isArray(existing) ? existing : []), ...(Array.isArray(update) ? update : [update])],
   merge: (existing: State | undefined, update: State): State => {

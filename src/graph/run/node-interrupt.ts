@@ -29,14 +29,14 @@ export interface InterruptOptions<T = unknown> {
   expiresInMs?: number | undefined;
 }
 
-const marker = 'faultline.graph.NodeInterrupt';
+const symbol = Symbol.for('faultline.graph.NodeInterrupt');
 
 /** @internal The throw that stops a node that asked (not a failure: the executor lets it through every handler). */
 export class NodeInterrupt extends Error {
   override readonly name = 'GraphInterrupt';
   constructor(nodeId: string) {
     super(`node ${truncate(nodeId, 200)} stopped its run to ask (interrupt()): this is not a failure — let it pass (rethrow it from a catch), and the run resumes with the answer`);
-    Object.defineProperty(this, Symbol.for(marker), { value: true });
+    Object.defineProperty(this, symbol, { value: true });
   }
 }
 
@@ -50,7 +50,7 @@ export function interruptedOutcome<N extends { id: string }>(node: N, attempts: 
 
 /** @internal Whether `value` is the throw of a node that asked (from any copy of the package). */
 export function isNodeInterrupt(value: unknown): boolean {
-  return hasMarker(value, marker);
+  return hasMarker(value, symbol);
 }
 
 /**

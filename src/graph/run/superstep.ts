@@ -123,7 +123,7 @@ export interface ReducedStep {
 }
 
 /** What a node that reduced nothing applied. */
-const NOTHING: readonly State[] = Object.freeze([]);
+const NOTHING: readonly State[] = /* @__PURE__ */ Object.freeze([]);
 
 function reduceFrom(
   scope: RunScope,
