@@ -1,11 +1,11 @@
-// The A2A client against the reference one (@a2a-js/sdk 1.3.0, a devDependency), in one run (issue 17's A2A rows):
+// The A2A client against the reference one (@a2a-js/sdk 1.3.0, a devDependency), in one run:
 // - the browser bundle of each client as an app would ship it (`createA2AClient` + `streamMessage` against
 //   `ClientFactory.createFromUrl` + `sendMessageStream`), bundled with rollup + node-resolve (browser) + terser, gzip 9;
 // - that bundle's cold start: a fresh Node process importing the single file, median of samples;
 // - `import('faultline/a2a')` against `import('@a2a-js/sdk/client')` from node_modules, fresh processes;
 // - the same two apps bundled by esbuild (--minify, browser) and by Vite's production build (bench/app-bundlers.mjs):
 //   those drop dist/'s shared chunks statement by statement, so a module-scope statement they cannot prove unused
-//   keeps code alive there that rollup drops (issue 31: the goal is ours ≤ 0.6× theirs under both).
+//   keeps code alive there that rollup drops (the goal: ours ≤ 0.6× theirs under both).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
