@@ -2,8 +2,8 @@
 // corpus of bench/provider-corpus.mjs per provider (about BENCH_PROVIDER_MB MB each): the seeded one (the same text
 // pieces and 4 tool calls' argument fragments as Chat Completions, Anthropic Messages and OpenAI Responses SSE, random
 // 1–4096 byte chunks), the provider's current wire (every field it sends today) and replays of recorded fixtures (read
-// sizes from 1 B to 64 KiB). The worst corpus per provider is what the last table reports. Limit: TextDecoder + split on blank lines + JSON.parse of each event's data line (the issue's goal is
-// against it); a second limit does the same work on bytes read from a `Response` body, as a client gets them. Client: the public
+// sizes from 1 B to 64 KiB). The worst corpus per provider is what the last table reports. Limit: TextDecoder +
+// split on blank lines + JSON.parse of each event's data line (the issue's goal is against it); a second limit does the same work on bytes read from a `Response` body, as a client gets them. Client: the public
 // client's `stream()` to typed chunks, its `fetch` answering with the corpus; the decoded text and every call's final
 // arguments are checked against what the corpus put in. All cases interleave in every round.
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient } from '../dist/index.js';
