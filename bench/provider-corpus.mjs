@@ -11,6 +11,7 @@
 // test/fixtures/responses-*.sse (JSON written compact).
 import { chatStream } from './corpus.mjs';
 import { random } from './lib.mjs';
+import { anthropicWire, chatCompletionsWire, replayEvents, responsesWire, withEscapes, wireReadSize } from './provider-wire-corpus.mjs';
 
 /**
  * @typedef {{ chunks: Uint8Array[], bytes: number, events: number, longestLine: number, text: string, toolArguments: string[], toolNames: string[] }} ProviderCorpus
@@ -23,6 +24,62 @@ export function providerCorpora({ bytes = 20 * 1024 * 1024, seed = 42 } = {}) {
     anthropic: sized(bytes, seed, (chat) => encode(anthropicEvents(scriptOf(chat)), seed + 1)),
     responses: sized(bytes, seed, (chat) => encode(responsesEvents(scriptOf(chat)), seed + 2)),
   };
+}
+
+/**
+ * Every corpus per provider, for the bench to report the worst: `seeded` (above), `current wire` (the same seeded
+ * content with escapes mixed in, written with every field the provider sends today: bench/provider-wire-corpus.mjs),
+ * and two `replay` corpora (a recorded text fixture and a recorded tool-call fixture of test/fixtures/, each delta run
+ * repeated). The current-wire and replay corpora are read in sizes drawn from 1 B to 64 KiB. Each corpus says what it
+ * carries (text, reasoning, calls) and how it finishes, for the bench's check.
+ * @returns {Record<'chatCompletions'|'anthropic'|'responses', Array<{ name: string, corpus: ProviderCorpus & { finish: string, reasoning?: string } }>>}
+ */
+export function providerCorpusSets({ bytes = 20 * 1024 * 1024, seed = 42 } = {}) {
+  const seeded = providerCorpora({ bytes, seed });
+  const wire = (format, write) => ({ name: 'current wire', corpus: sizedWire(bytes, seed, format, write) });
+  const replay = (fixture, format, finish) => ({ name: `replay ${fixture}`, corpus: { ...replayed(bytes, seed, fixture, format), finish } });
+  return {
+    chatCompletions: [
+      { name: 'seeded', corpus: { ...seeded.chatCompletions, finish: 'tool_calls' } },
+      wire('chatCompletions', chatCompletionsWire),
+      replay('openai-text.sse', 'chatCompletions', 'stop'),
+      replay('openai-parallel-tool-calls.sse', 'chatCompletions', 'tool_calls'),
+    ],
+    anthropic: [
+      { name: 'seeded', corpus: { ...seeded.anthropic, finish: 'tool_calls' } },
+      wire('anthropic', anthropicWire),
+      replay('anthropic-thinking.sse', 'anthropic', 'stop'),
+      replay('anthropic-tool-use.sse', 'anthropic', 'tool_calls'),
+    ],
+    responses: [
+      { name: 'seeded', corpus: { ...seeded.responses, finish: 'tool_calls' } },
+      wire('responses', responsesWire),
+      replay('responses-text.sse', 'responses', 'stop'),
+      replay('responses-function-call.sse', 'responses', 'tool_calls'),
+    ],
+  };
+}
+
+/** A current-wire corpus of about `bytes`: the seeded content (escapes mixed into its text) in `write`'s format. */
+function sizedWire(bytes, seed, format, write) {
+  const build = (size) => {
+    const script = scriptOf(chatStream({ bytes: size, seed }));
+    const text = withEscapes(script.text, seed + 3);
+    const reasoning = format === 'chatCompletions' ? [] : text.slice(0, Math.min(2000, text.length >> 4));
+    const events = write({ text, calls: script.calls, reasoning }, seed + 4);
+    return { ...encode(events, seed + 5, wireReadSize), text: text.join(''), reasoning: reasoning.join(''), toolArguments: script.calls.map((parts) => parts.join('')), toolNames: script.calls.map((_, index) => `tool_${index}`), finish: 'tool_calls' };
+  };
+  const probe = Math.max(1024 * 1024, bytes / 16);
+  return build(bytes / (build(probe).bytes / probe));
+}
+
+/** A replay of `fixture` of about `bytes`: its delta runs repeated as often as that takes. */
+function replayed(bytes, seed, fixture, format) {
+  const size = (times) => replayEvents(fixture, format, times).events.reduce((sum, event) => sum + Buffer.byteLength(event), 0);
+  const once = size(1);
+  const times = Math.max(1, Math.round((bytes - once) / (size(2) - once)) + 1);
+  const { events, ...carried } = replayEvents(fixture, format, times);
+  return { ...encode(events, seed + 6, wireReadSize), ...carried };
 }
 
 /** Builds a format's corpus from a Chat Completions stream sized so that the result is about `bytes` long. */
@@ -111,14 +168,14 @@ function responsesEvents({ text, calls }) {
   return events;
 }
 
-/** The events as UTF-8, cut into chunks of random 1–4096 bytes. */
-function encode(events, seed) {
+/** The events as UTF-8, cut into chunks of `readSize` bytes (random 1–4096 unless given). */
+function encode(events, seed, readSize = (next) => 1 + Math.floor(next() * 4096)) {
   const whole = events.join('');
   const all = new TextEncoder().encode(whole);
   const next = random(seed);
   const chunks = [];
   for (let offset = 0; offset < all.length; ) {
-    const length = 1 + Math.floor(next() * 4096);
+    const length = readSize(next);
     chunks.push(all.subarray(offset, offset + length));
     offset += length;
   }

@@ -1,46 +1,51 @@
-// Full stream decode of each chat client against the practical limit of its own wire format, in one process: a seeded
-// corpus per provider (bench/provider-corpus.mjs: the same text pieces and 4 tool calls' argument fragments as Chat
-// Completions, Anthropic Messages and OpenAI Responses SSE, about BENCH_PROVIDER_MB MB each, random 1–4096 byte
-// chunks). Limit: TextDecoder + split on blank lines + JSON.parse of each event's data line (the issue's goal is
-// against it); a second limit does the same work on bytes read from a `Response` body, as a client gets them. Client: the public
+// Full stream decode of each chat client against the practical limit of its own wire format, in one process, on every
+// corpus of bench/provider-corpus.mjs per provider (about BENCH_PROVIDER_MB MB each): the seeded one (the same text
+// pieces and 4 tool calls' argument fragments as Chat Completions, Anthropic Messages and OpenAI Responses SSE, random
+// 1–4096 byte chunks), the provider's current wire (every field it sends today) and replays of recorded fixtures (read
+// sizes from 1 B to 64 KiB). The worst corpus per provider is what the last table reports. Limit: TextDecoder +
+// split on blank lines + JSON.parse of each event's data line (the issue's goal is against it); a second limit does the same work on bytes read from a `Response` body, as a client gets them. Client: the public
 // client's `stream()` to typed chunks, its `fetch` answering with the corpus; the decoded text and every call's final
-// arguments are checked against what the corpus put in. All nine cases interleave in every round.
+// arguments are checked against what the corpus put in. All cases interleave in every round.
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient } from '../dist/index.js';
 import { streamOf } from './corpus.mjs';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
-import { providerCorpora } from './provider-corpus.mjs';
+import { providerCorpusSets } from './provider-corpus.mjs';
 
 const MB = 1024 * 1024;
 /** The SSE parser's default line bound: the Responses corpus's last events (the whole answer, as the API repeats it) are longer. */
 const DEFAULT_MAX_LINE_LENGTH = 1_048_576;
 const SEED = 42;
 const built = performance.now();
-const corpora = providerCorpora({ bytes: Number(process.env.BENCH_PROVIDER_MB ?? 20) * MB, seed: SEED });
+const corpora = providerCorpusSets({ bytes: Number(process.env.BENCH_PROVIDER_MB ?? 20) * MB, seed: SEED });
 const buildSeconds = (performance.now() - built) / 1000;
 
-const providers = [
+const clients = [
   {
     name: 'OpenAI Chat Completions',
-    corpus: corpora.chatCompletions,
+    corpora: corpora.chatCompletions,
     path: '/v1/chat/completions',
-    usage: false, // bench/corpus.mjs sends no usage chunk
     create: (options) => createOpenAICompatibleClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', ...options }),
   },
   {
     name: 'Anthropic Messages',
-    corpus: corpora.anthropic,
+    corpora: corpora.anthropic,
     path: '/v1/messages',
-    usage: true,
     create: (options) => createAnthropicClient({ baseURL: 'http://bench.invalid', model: 'claude-bench', maxTokens: 4096, ...options }),
   },
   {
     name: 'OpenAI Responses',
-    corpus: corpora.responses,
+    corpora: corpora.responses,
     path: '/v1/responses',
-    usage: true,
     create: (options) => createOpenAIResponsesClient({ baseURL: 'http://bench.invalid/v1', model: 'gpt-bench', ...options }),
   },
 ];
+/**
+ * One case per client and corpus (the seeded Chat Completions corpus sends no usage chunk: bench/corpus.mjs);
+ * BENCH_ONLY keeps the cases whose name contains it.
+ */
+const providers = clients
+  .flatMap((client) => client.corpora.map(({ name, corpus }) => ({ ...client, client: client.name, name: `${client.name} (${name})`, corpus, usage: !(client.corpora[0].corpus === corpus && client.path === '/v1/chat/completions') })))
+  .filter((provider) => provider.name.includes(process.env.BENCH_ONLY ?? ''));
 
 /** The limit: decode, cut at blank lines, JSON.parse the data line of each event, over the corpus's chunks in memory. */
 function limit(corpus) {
@@ -111,6 +116,7 @@ async function decode(provider, everything = false) {
   };
   const client = provider.create({ fetch, retry: false, maxLineLength: Math.max(DEFAULT_MAX_LINE_LENGTH, corpus.longestLine) });
   let text = '';
+  let reasoning = '';
   const ends = [];
   const starts = [];
   const deltas = corpus.toolArguments.map(() => '');
@@ -120,6 +126,7 @@ async function decode(provider, everything = false) {
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
     const chunk = next.value;
     if (chunk.type === 'text-delta') text += chunk.delta;
+    else if (everything && chunk.type === 'reasoning-delta') reasoning += chunk.delta;
     else if (chunk.type === 'tool-call-end') ends[chunk.index] = chunk;
     else if (chunk.type === 'finish') finish = chunk;
     else if (everything && chunk.type === 'tool-call-start') starts[chunk.index] = chunk;
@@ -135,7 +142,8 @@ async function decode(provider, everything = false) {
     if (everything && starts[index]?.name !== corpus.toolNames[index]) wrong.push(`tool call ${index}: no tool-call-start for ${corpus.toolNames[index]}`);
     if (everything && deltas[index] !== args) wrong.push(`tool call ${index}: its deltas add up to ${deltas[index].length} characters, ${args.length} sent`);
   });
-  if (finish?.reason !== 'tool_calls') wrong.push(`finish: ${finish?.reason}`);
+  if (everything && corpus.reasoning !== undefined && reasoning !== corpus.reasoning) wrong.push(`reasoning: ${reasoning.length} characters decoded, ${corpus.reasoning.length} sent`);
+  if (finish?.reason !== corpus.finish) wrong.push(`finish: ${finish?.reason}, not ${corpus.finish}`);
   if (everything && provider.usage && !(usage?.completionTokens > 0)) wrong.push('no usage chunk');
   if (wrong.length > 0) throw new Error(`${provider.name}: the client's decode differs from the corpus — ${wrong.join('; ')}`);
 }
@@ -162,8 +170,8 @@ const rows = providers.map((provider) => {
   return { provider, megabytes, limitMs, bodyLimitMs, clientMs, limitRate: megabytes / (limitMs / 1000), clientRate: megabytes / (clientMs / 1000) };
 });
 table(
-  `Full stream decode per provider against its limit (seed ${SEED}, chunks of 1–4096 bytes, median of ${rounds} rounds; corpora built in ${buildSeconds.toFixed(1)} s, measured in ${seconds.toFixed(1)} s)`,
-  ['provider', 'corpus MB', 'events', 'limit MB/s', 'client MB/s', 'client ÷ limit', 'client ÷ limit read from a body'],
+  `Full stream decode per provider and corpus against its limit (seed ${SEED}, median of ${rounds} rounds; corpora built in ${buildSeconds.toFixed(1)} s, measured in ${seconds.toFixed(1)} s)`,
+  ['provider (corpus)', 'corpus MB', 'events', 'limit MB/s', 'client MB/s', 'client ÷ limit', 'client ÷ limit read from a body'],
   rows.map((row) => [
     row.provider.name,
     row.megabytes.toFixed(1),
@@ -194,3 +202,16 @@ jsonLine(
     ]),
   ),
 );
+const worst = clients.flatMap((client) => {
+  const own = rows.filter((row) => row.provider.client === client.name);
+  if (own.length === 0) return [];
+  const ratio = (row) => row.bodyLimitMs / row.clientMs;
+  const bottom = own.reduce((low, row) => (ratio(row) < ratio(low) ? row : low));
+  return [{ client: client.name, corpus: bottom.provider.name, ofBodyLimit: ratio(bottom), ofLimit: bottom.limitMs / bottom.clientMs }];
+});
+table(
+  'Worst corpus per provider (client ÷ the limit read from a body; the goal is ≥ 0.9)',
+  ['provider', 'worst corpus', 'client ÷ limit', 'client ÷ limit read from a body'],
+  worst.map((row) => [row.client, row.corpus, row.ofLimit.toFixed(2), row.ofBodyLimit.toFixed(2)]),
+);
+jsonLine('providers-worst', Object.fromEntries(worst.map((row) => [row.client, { corpus: row.corpus, ofLimit: fixed(row.ofLimit), ofBodyLimit: fixed(row.ofBodyLimit) }])));

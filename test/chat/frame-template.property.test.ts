@@ -4,23 +4,22 @@
 // full JSON.parse path alone (its templates switched off). Fixed seeds.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { AnthropicStreamDecoder } from '../../src/chat/anthropic/anthropic-stream-decoder.js';
 import { isJSONObject } from '../../src/chat/core/event-decoder.js';
 import { FrameTemplates, WARMUP_FRAMES, type HotFrame, type TemplateMatch } from '../../src/chat/core/frame-template.js';
-import type { StreamDecoder } from '../../src/chat/core/stream-reader.js';
-import { ResponsesStreamDecoder } from '../../src/chat/openai-responses/responses-stream-decoder.js';
 import { OpenAIStreamDecoder } from '../../src/chat/openai/openai-stream-decoder.js';
-import { WIRES, type Wire } from '../helpers/provider-wire.js';
-import { cutAt, decodeAll } from './stream-decoder-drive.js';
+import { WIRES } from '../helpers/provider-wire.js';
+import { cutAt, decodeAll, decoderOf } from './stream-decoder-drive.js';
 
-/** A classifier of Chat-Completions-like text frames: `{"id":…,"seq":N,"delta":{"content":"…"}}`. */
+/**
+ * A classifier of Chat-Completions-like text frames: `{"id":…,"seq":N,"delta":{"content":"…"},"pad":"…"}`. It reads
+ * the text and the id (its context), not `seq` or `pad`: those are holes of the template.
+ */
 function classify(parsed: unknown): HotFrame<string> | undefined {
   if (!isJSONObject(parsed) || !isJSONObject(parsed.delta) || typeof parsed.delta.content !== 'string') return undefined;
-  const numbered = typeof parsed.seq === 'number';
-  return { text: parsed.delta.content, textKey: '"content":"', number: parsed.seq, numberKey: numbered ? '"seq":' : undefined, context: String(parsed.id) };
+  return { text: parsed.delta.content, textKey: 'content', context: String(parsed.id) };
 }
 
-const frameOf = (content: string, seq?: number): string => JSON.stringify({ id: 'c1', ...(seq === undefined ? {} : { seq }), delta: { content }, finish: null });
+const frameOf = (content: string, seq?: number, pad?: string): string => JSON.stringify({ id: 'c1', ...(seq === undefined ? {} : { seq }), delta: { content }, finish: null, ...(pad === undefined ? {} : { pad }) });
 
 function learned(raw: string): FrameTemplates<string> {
   const templates = new FrameTemplates(classify, 8, 0); // no warm-up: learns from this frame
@@ -41,11 +40,11 @@ const text = fc.oneof(
 );
 
 describe('FrameTemplates', () => {
-  it('reads a frame of the template exactly as JSON.parse does, with or without a number hole', () => {
+  it('reads a frame of the template exactly as JSON.parse does, whatever its ignored integer and string hold', () => {
     fc.assert(
-      fc.property(text, text, fc.boolean(), fc.nat({ max: 10 ** 12 }), (first, next, numbered, seq) => {
-        const templates = learned(frameOf(first, numbered ? 7 : undefined));
-        const raw = frameOf(next, numbered ? seq : undefined);
+      fc.property(text, text, fc.boolean(), fc.nat({ max: 10 ** 12 }), fc.option(fc.tuple(text, text)), (first, next, numbered, seq, pads) => {
+        const templates = learned(frameOf(first, numbered ? 7 : undefined, pads?.[0]));
+        const raw = frameOf(next, numbered ? seq : undefined, pads?.[1]);
         expect(readWith(templates, raw)).toEqual({ text: next, context: 'c1' });
       }),
       { seed: 1712, numRuns: 400 },
@@ -56,8 +55,8 @@ describe('FrameTemplates', () => {
     const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 2 }), insert: fc.constantFrom('', '"', '\\', ' ', '0', '-', '\t', 'x', '}', ',"x":1', '\\u00e9', '\\q') });
     fc.assert(
       fc.property(text, text, fc.boolean(), fc.array(edit, { minLength: 1, maxLength: 3 }), (first, next, numbered, edits) => {
-        const templates = learned(frameOf(first, numbered ? 3 : undefined));
-        let raw = frameOf(next, numbered ? 12 : undefined);
+        const templates = learned(frameOf(first, numbered ? 3 : undefined, 'x7Q'));
+        let raw = frameOf(next, numbered ? 12 : undefined, next);
         for (const { at, remove, insert } of edits) {
           const position = Math.floor(at * raw.length);
           raw = raw.slice(0, position) + insert + raw.slice(position + remove);
@@ -101,29 +100,67 @@ describe('FrameTemplates', () => {
     // The key twice: not learned. (Inside a string it is escaped, so it is not the key: learned, and read right.)
     expect(readWith(learned('{"id":"c1","delta":{"content":"a"},"x":{"content":"b"}}'), '{"id":"c1","delta":{"content":"z"},"x":{"content":"b"}}')).toBeUndefined();
     expect(readWith(learned('{"id":"c1","delta":{"content":"a"},"x":"\\"content\\":\\"b"}'), '{"id":"c1","delta":{"content":"z"},"x":"\\"content\\":\\"b"}')).toEqual({ text: 'z', context: 'c1' });
+    // Whitespace around keys and values (a Python-written stream): the same template, its spaces fixed text.
+    expect(readWith(learned('{"id": "c1", "delta": {"content": "a"}}'), '{"id": "c1", "delta": {"content": "z\\n"}}')).toEqual({ text: 'z\n', context: 'c1' });
+    expect(readWith(learned('{"id": "c1", "delta": {"content": "a"}}'), '{"id": "c1", "delta": {"content":"z"}}')).toBeUndefined();
     // A classifier whose text is not at its key: the proof fails.
-    const lying = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.other === 'string' ? { text: parsed.other, textKey: '"content":"', context: '' } : undefined), 8, 0);
+    const lying = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.other === 'string' ? { text: parsed.other, textKey: 'content', context: '' } : undefined), 8, 0);
     const raw = '{"content":"a","other":"a"}';
     lying.learn(raw, JSON.parse(raw));
     expect(lying.match('{"content":"b","other":"a"}', { text: '', context: '' })).toBe(false);
-    // A number hole that is part of a larger number (a fraction): refused.
-    const fractional = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.t === 'string' ? { text: parsed.t, textKey: '"t":"', number: parsed.n, numberKey: '"n":', context: '' } : undefined), 8, 0);
-    const withFraction = '{"n":5.25,"t":"a"}';
-    fractional.learn(withFraction, JSON.parse(withFraction));
-    expect(fractional.match('{"n":6.25,"t":"b"}', { text: '', context: '' })).toBe(false);
+    // A number that is not an integer (a fraction, an exponent, a negative) is fixed text, not a hole.
+    const numbers = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && typeof parsed.t === 'string' ? { text: parsed.t, textKey: 't', context: '' } : undefined), 8, 0);
+    const withNumbers = '{"n":5.25,"e":1e3,"m":-4,"t":"a"}';
+    numbers.learn(withNumbers, JSON.parse(withNumbers));
+    expect(readWith(numbers, '{"n":5.25,"e":1e3,"m":-4,"t":"b"}')).toEqual({ text: 'b', context: '' });
+    for (const other of ['{"n":6.25,"e":1e3,"m":-4,"t":"b"}', '{"n":5.25,"e":2e3,"m":-4,"t":"b"}', '{"n":5.25,"e":1e3,"m":-5,"t":"b"}']) expect(readWith(numbers, other)).toBeUndefined();
   });
 
-  it('stops learning when templates do not pay off (a nonce in every frame)', () => {
+  it('makes a hole of every value the classifier ignores, and keeps fixed every value it reads or requires', () => {
+    // `kind` is required to be "d", `who` is returned in the context, `pad` and `n` are ignored.
+    const strict = new FrameTemplates<string>((parsed) => (isJSONObject(parsed) && parsed.kind === 'd' && typeof parsed.t === 'string' ? { text: parsed.t, textKey: 't', context: String(parsed.who) } : undefined), 8, 0);
+    const raw = '{"kind":"d","who":"w1","n":3,"t":"a","pad":"x"}';
+    strict.learn(raw, JSON.parse(raw));
+    expect(readWith(strict, '{"kind":"d","who":"w1","n":41,"t":"b","pad":"\\u00e9\\n\\"q"}')).toEqual({ text: 'b', context: 'w1' });
+    expect(readWith(strict, '{"kind":"e","who":"w1","n":3,"t":"b","pad":"x"}')).toBeUndefined();
+    expect(readWith(strict, '{"kind":"d","who":"w2","n":3,"t":"b","pad":"x"}')).toBeUndefined();
+    // An ignored string takes JSON strings only: an escape JSON does not know, a raw control character, a quote.
+    for (const pad of ['\\q', '\u0001', '"', '\\u00e']) expect(readWith(strict, `{"kind":"d","who":"w1","n":3,"t":"b","pad":"${pad}"}`)).toBeUndefined();
+  });
+
+  it('reads frames whose ignored values change on every frame (a nonce, a random-length padding) from one template', () => {
     let classified = 0;
     const templates = new FrameTemplates<string>((parsed) => {
       classified++;
       return classify(parsed);
     });
+    let fast = 0;
     for (let index = 0; index < 1000; index++) {
-      const raw = JSON.stringify({ id: 'c1', nonce: `n${index}`, delta: { content: 'x' } });
-      if (!templates.match(raw, { text: '', context: '' })) templates.learn(raw, JSON.parse(raw));
+      const raw = JSON.stringify({ id: 'c1', seq: index, delta: { content: `x${index}` }, pad: 'p'.repeat(index % 17) });
+      if (templates.match(raw, { text: '', context: '' })) fast++;
+      else templates.learn(raw, JSON.parse(raw));
     }
-    expect(classified).toBeLessThan(40); // a few tries (each: the frame and two sentinel documents), then none
+    expect(fast).toBe(1000 - WARMUP_FRAMES - 1);
+    expect(classified).toBe(1 + 3 + 2); // the frame, one document per value other than the text, the two proofs
+  });
+
+  it('stops learning, and drops its templates, when they do not pay off (a frame whose form changes every time)', () => {
+    let classified = 0;
+    const templates = new FrameTemplates<string>((parsed) => {
+      classified++;
+      return classify(parsed);
+    });
+    const matches = vi.spyOn(RegExp.prototype, 'exec');
+    try {
+      for (let index = 0; index < 1000; index++) {
+        const raw = JSON.stringify({ id: 'c1', [`k${index}`]: 1, delta: { content: 'x' } }); // a key is fixed text
+        if (!templates.match(raw, { text: '', context: '' })) templates.learn(raw, JSON.parse(raw));
+      }
+      expect(classified).toBeLessThan(40); // a few tries (each: the frame, a document per value, two proofs), then none
+      expect(matches.mock.calls.length).toBeLessThan(400); // the templates missed for a while, then were dropped
+    } finally {
+      matches.mockRestore();
+    }
   });
 
   it("learns nothing from a stream's first WARMUP_FRAMES frames: a short stream pays no proof, a long one loses only those", () => {
@@ -139,7 +176,7 @@ describe('FrameTemplates', () => {
       else templates.learn(raw, JSON.parse(raw));
       if (index < WARMUP_FRAMES) expect(classified).toBe(0);
     }
-    expect(classified).toBe(3); // the frame after the warm-up, and its two sentinel documents
+    expect(classified).toBe(4); // the frame after the warm-up, a document with a sentinel id, the two proofs
     expect(fast).toBe(2); // every frame after it
   });
 
@@ -160,28 +197,6 @@ describe('FrameTemplates', () => {
     }
   });
 });
-
-const context = { secrets: [], label: 'Provider API (provider.test)', model: 'm', attempt: 1 };
-
-function decoderOf(wire: Wire, templates: boolean): StreamDecoder {
-  const decoder: StreamDecoder =
-    wire.id === 'anthropic-messages'
-      ? new AnthropicStreamDecoder(context)
-      : wire.id === 'openai-responses'
-        ? new ResponsesStreamDecoder(context)
-        : new OpenAIStreamDecoder({ createId: (() => {
-            let ids = 0;
-            return () => `call_generated_${ids++}`;
-          })() });
-  if (!templates) {
-    const off = (decoder as unknown as { templates?: { match: () => boolean; learn: () => void } }).templates;
-    if (off) {
-      off.match = () => false;
-      off.learn = () => {};
-    }
-  }
-  return decoder;
-}
 
 const piece = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 8 }),

@@ -1,7 +1,11 @@
 // Test helper: feeds a stream decoder network reads the way StreamReader does, and compares decoded chunks
 // independently of how deltas were coalesced.
+import { AnthropicStreamDecoder } from '../../src/chat/anthropic/anthropic-stream-decoder.js';
 import type { StreamDecoder } from '../../src/chat/core/stream-reader.js';
 import type { ChatChunk } from '../../src/chat/index.js';
+import { ResponsesStreamDecoder } from '../../src/chat/openai-responses/responses-stream-decoder.js';
+import { OpenAIStreamDecoder } from '../../src/chat/openai/openai-stream-decoder.js';
+import type { Wire } from '../helpers/provider-wire.js';
 
 /** What a decoder made of a body: its chunks, and the failure that ended it (as comparable data), if any. */
 export interface Decoded {
@@ -55,4 +59,27 @@ export function cutAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array
   }
   reads.push(bytes.subarray(start));
   return reads;
+}
+
+const context = { secrets: [], label: 'Provider API (provider.test)', model: 'm', attempt: 1 };
+
+/** A fresh decoder for `wire`; without `templates`, its learned templates (if it has any) never read a frame. */
+export function decoderOf(wire: Pick<Wire, 'id'>, templates: boolean): StreamDecoder {
+  const decoder: StreamDecoder =
+    wire.id === 'anthropic-messages'
+      ? new AnthropicStreamDecoder(context)
+      : wire.id === 'openai-responses'
+        ? new ResponsesStreamDecoder(context)
+        : new OpenAIStreamDecoder({ createId: (() => {
+            let ids = 0;
+            return () => `call_generated_${ids++}`;
+          })() });
+  if (!templates) {
+    const off = (decoder as unknown as { templates?: { match: () => boolean; learn: () => void } }).templates;
+    if (off) {
+      off.match = () => false;
+      off.learn = () => {};
+    }
+  }
+  return decoder;
 }

@@ -1,71 +1,78 @@
 /**
  * @internal Learned frame templates: the most frequent frames of a stream (one per token) read without `JSON.parse`.
  *
- * A provider sends its delta frames in one fixed form in which only the delta's text changes (and, for some, a
- * sequence number): `{"id":"chatcmpl-1","object":"chat.completion.chunk",…,"delta":{"content":"Hi"},…}`. After
- * `JSON.parse` decoded such a frame, the decoder may learn its **template**: the text before the delta's string, an
- * optional run of digits (an integer whose value the decoder never reads), and the text after it. A later frame
- * that is that text exactly, with any JSON string in the hole (and any JSON integer in the number hole), is read by
- * comparing the fixed parts and slicing the string: nothing is allocated but the delta's text.
+ * A provider sends its delta frames in one fixed structure in which only a few values change from frame to frame:
+ * the delta's text, and values the decoder never reads — a sequence number, a random-length `obfuscation` padding, a
+ * fingerprint: `{"id":"chatcmpl-1",…,"delta":{"content":"Hi"},…,"obfuscation":"x7Q"}`. After `JSON.parse` decoded such
+ * a frame, the decoder may learn its **template**: the frame's text with a **hole** at the delta's string and at every
+ * other string or integer value the decoder does not read, the rest fixed. A later frame that is the fixed text with
+ * any JSON string in each string hole and any JSON integer in each integer hole is read by one native match: nothing
+ * is allocated but the delta's text.
  *
- * Why that reads what `JSON.parse` reads: a template is kept only when two documents built from it with different
- * sentinel values — `head + 918273645 + middle + "fl§A" + tail` and the same with `5647382910` and `"fl§B"` — both
- * parse, and the provider's classifier finds each sentinel at the place it reads the delta from (and the number at
- * its key). A sentinel can be read back there only if it fills exactly one JSON token (a string token that began
- * earlier or ends later would hold other characters; a number hole inside a larger number would give another
- * value), and a literal of the fixed text cannot equal two different sentinels. Any other JSON string (integer) is
- * then a token of the same kind in the same place: the document is valid, has the same structure and the same
- * values everywhere else, and its delta is that string's value. What the fast path takes is checked to be such a
- * token: a string body with no quote, backslash or control character is its own value; one with escapes is given to
- * `JSON.parse` alone, and anything it does not accept as exactly one string goes to the full path, which decides it
- * (and names its problem) as before.
+ * The contract of a classifier: it returns a string or integer value of the frame (in `text` or `context`), or accepts
+ * the frame only for given values of it (a constant, the stream's state), or does not look at it; and the decoder's
+ * full path reads nothing of such a frame that the classifier does not. A value the classifier ignores then changes
+ * nothing the decoder does, whatever it is.
+ *
+ * Why a template reads what `JSON.parse` reads. The frame was parsed, so a scan that skips strings finds its value
+ * tokens exactly. A value is made a hole only when the frame with a sentinel in its place still parses and classifies
+ * to the same text and context: a sentinel is no value a classifier accepts or compares with, so the classifier
+ * ignores that value. The template is kept only when two documents built from it — every hole filled with one set of
+ * sentinels, then with another — both parse and the classifier reads each text sentinel back with the same context:
+ * the text hole is then exactly one string token (a token that began earlier or ends later would hold other
+ * characters). Any JSON string (integer) in a hole is then a token of the same kind in the same place: the document
+ * is valid, has the same structure and the same values everywhere else, and its delta is the text hole's value. The
+ * pattern takes in an ignored string hole exactly the JSON string grammar; in the text hole a body with no quote,
+ * backslash or control character is its own value, one with escapes is given to `JSON.parse` alone, and anything it
+ * does not accept as one string goes to the full path, which decides it (and names its problem) as before.
  */
 import type { ChatChunk } from './types.js';
 
-/** The sentinel string values of the proof (no quote, backslash or control character; not a JSON keyword). */
+/** The sentinel string values of the proof (no quote, backslash or control character): two texts, one ignored value. */
 const SENTINEL_A = 'fl\u00a7sentinel\u00a7A';
 const SENTINEL_B = 'fl\u00a7sentinel\u00a7B';
+const SENTINEL_IGNORED = 'fl\u00a7sentinel\u00a7I';
 /** The sentinel integers (two different values, no leading zero). */
 const NUMBER_A = 918273645;
 const NUMBER_B = 5647382910;
 /** Frames longer than this are not learned: a template is compared in full for each candidate frame. */
 const MAX_TEMPLATE_LENGTH = 2048;
 /**
- * Frames a stream decodes in full before it learns any template. Learning costs a stream two parses and two
- * stringifications per template (the proof) for frames that may never come again: a short stream (an agent step's
- * few frames) would pay it for a template used once or never, a long one loses only these first frames' fast path.
+ * Frames a stream decodes in full before it learns any template. Learning costs a stream a parse per value of the
+ * frame (the proof) for frames that may never come again: a short stream (an agent step's few frames) would pay it
+ * for a template used once or never, a long one loses only these first frames' fast path.
  */
 export const WARMUP_FRAMES = 8;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const ZERO = 48;
-const NINE = 57;
+/**
+ * Frames that no template read, beyond which (and beyond four per frame read) the templates are dropped: a stream
+ * whose frames stopped matching then pays nothing per frame for them.
+ */
+const MISSES_ALLOWED = 64;
+const [QUOTE, BACKSLASH, COLON, MINUS, ZERO, NINE] = [34, 92, 58, 45, 48, 57];
+/** A JSON number token (the frame parsed: it is one), from where it starts. */
+const NUMBER = /-?[\d.eE+-]+/y;
 
 /** What a provider's classifier says of a parsed frame it can read from a template. */
 export interface HotFrame<C> {
-  /** The delta's text: the string the template's hole holds. */
+  /** The delta's text: the string the template's text hole holds. */
   text: string;
-  /** The text of the key before the string hole, e.g. `"content":"` (the hole starts after it). */
+  /** The key of the text's string, e.g. `content`: the frame's one string value under that key is the text hole. */
   textKey: string;
-  /** The value of the number hole's key, when the frame has one (`numberKey`). */
-  number?: unknown;
-  /** The text of the key before the number hole, e.g. `"sequence_number":`. */
-  numberKey?: string | undefined;
   /** What the provider needs to apply such a frame, equal for every frame of the template (compared as JSON). */
   context: C;
 }
 
-/** One learned template: `head` [digits `middle`] string body `tail`. */
+/** A value token of a frame: its place in the text (a string's body, without quotes) and kind. */
+interface Token {
+  start: number;
+  end: number;
+  kind: 'string' | 'integer' | 'text';
+}
+
+/** One learned template: its fixed text and holes as one regular expression, and the context it stands for. */
 interface Template<C> {
-  /** Up to the number hole, or (without one) up to and with the string's opening quote. */
-  head: string;
-  /** After the number hole, up to and with the string's opening quote; `undefined` when there is no number hole. */
-  middle: string | undefined;
-  /** From the string's closing quote to the end. */
-  tail: string;
+  pattern: RegExp;
   context: C;
-  /** The template as one regular expression, made on its first match ({@link patternOf}). */
-  pattern?: RegExp;
 }
 
 /** A matched frame: the delta's text and the template's context. Refilled on each match. */
@@ -76,20 +83,22 @@ export interface TemplateMatch<C> {
 
 /**
  * The templates of one stream (a handful: a text delta, one per parallel tool call…), and their learning budget: a
- * stream whose frames never repeat (a per-frame nonce) stops learning after a few tries, so it pays at most a few
- * extra parses.
+ * stream whose frames never repeat stops learning after a few tries, so it pays at most a few extra parses, and
+ * drops its templates once they keep missing.
  */
 export class FrameTemplates<C> {
   private readonly templates: Template<C>[] = [];
   private last = 0;
   private hits = 0;
+  private misses = 0;
   private tries = 0;
   /** Frames offered to {@link learn} so far, up to `warmup`. */
   private seen = 0;
 
   /**
    * @param classify what the provider reads from a parsed frame, or `undefined` when it is not a frame a template may
-   *   stand for (called on the sentinel documents: it must look only at the parsed value and the decoder's state)
+   *   stand for (called on the sentinel documents: it must look only at the parsed value and the decoder's state,
+   *   and keep the contract in the module's summary)
    * @param capacity most templates kept (the oldest is dropped for a new one)
    * @param warmup frames decoded in full before learning starts ({@link WARMUP_FRAMES})
    */
@@ -105,29 +114,31 @@ export class FrameTemplates<C> {
     this.last = 0;
   }
 
-  /** Reads `raw` when it is one of the templates with a JSON string (and integer) in its holes; `false` otherwise. */
+  /** Reads `raw` when it is one of the templates with a JSON string (integer) in each hole; `false` otherwise. */
   match(raw: string, into: TemplateMatch<C>): boolean {
     const templates = this.templates;
     const count = templates.length;
     if (count === 0) return false;
     for (let step = 0; step < count; step++) {
       const slot = (this.last + step) % count;
-      const text = read(raw, templates[slot] as Template<C>);
+      const template = templates[slot] as Template<C>;
+      const text = read(raw, template);
       if (text !== undefined) {
         this.last = slot;
         this.hits++;
         into.text = text;
-        into.context = (templates[slot] as Template<C>).context;
+        into.context = template.context;
         return true;
       }
     }
+    if (++this.misses > MISSES_ALLOWED + 4 * this.hits) this.clear();
     return false;
   }
 
   /**
    * Learns `raw`'s template, after the full path decoded it into `parsed` (and the decoder's state took it in). Does
-   * nothing when the frame is not one the classifier reads, when its holes cannot be found, when the proof fails, or
-   * when learning has not been paying off; and for the stream's first {@link WARMUP_FRAMES} frames.
+   * nothing when the frame is not one the classifier reads, when its text hole cannot be found, when the proof
+   * fails, or when learning has not been paying off; and for the stream's first {@link WARMUP_FRAMES} frames.
    */
   learn(raw: string, parsed: unknown): void {
     if (this.seen < this.warmup) {
@@ -138,56 +149,81 @@ export class FrameTemplates<C> {
     const hot = this.classify(parsed);
     if (hot === undefined) return;
     this.tries++;
-    const template = locate(raw, hot);
-    if (template === undefined || !this.proves(template, hot)) return;
-    if (this.templates.length >= this.capacity) this.templates.shift();
-    this.templates.push(template);
-    this.last = this.templates.length - 1;
-  }
-
-  /** The sentinel proof (see the module's summary). */
-  private proves(template: Template<C>, hot: HotFrame<C>): boolean {
+    const tokens = tokensOf(raw, hot.textKey);
+    if (tokens === undefined) return;
     const context = JSON.stringify(hot.context);
+    const same = (found: HotFrame<C> | undefined, text: string): boolean => found !== undefined && found.text === text && JSON.stringify(found.context) === context;
+    // A value is a hole when the classifier reads the frame the same with a sentinel there.
+    const holes = tokens.filter((token) => token.kind === 'text' || same(this.parsedClassify(fill(raw, [token], hot.text, String(NUMBER_A))), hot.text));
     for (const [text, number] of [
       [SENTINEL_A, NUMBER_A],
       [SENTINEL_B, NUMBER_B],
     ] as const) {
-      const document = template.middle === undefined ? `${template.head}${text}${template.tail}` : `${template.head}${number}${template.middle}${text}${template.tail}`;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(document);
-      } catch {
-        return false;
-      }
-      const found = this.classify(parsed);
-      if (found === undefined || found.text !== text || JSON.stringify(found.context) !== context) return false;
-      if (template.middle !== undefined && found.number !== number) return false;
+      if (!same(this.parsedClassify(fill(raw, holes, text, String(number))), text)) return;
     }
-    return true;
+    if (this.templates.length >= this.capacity) this.templates.shift();
+    this.templates.push({ pattern: patternOf(raw, holes), context: hot.context });
+    this.last = this.templates.length - 1;
+    this.misses = 0;
+  }
+
+  /** The classifier's reading of `document`, or `undefined` when it does not parse. */
+  private parsedClassify(document: string): HotFrame<C> | undefined {
+    try {
+      return this.classify(JSON.parse(document));
+    } catch {
+      return undefined;
+    }
   }
 }
 
-/** The template of `raw` around the holes the classifier names; `undefined` when a hole is not where it must be. */
-function locate<C>(raw: string, hot: HotFrame<C>): Template<C> | undefined {
-  const keyAt = raw.indexOf(hot.textKey);
-  if (keyAt === -1 || raw.indexOf(hot.textKey, keyAt + 1) !== -1) return undefined; // the key once, or not at all
-  const open = keyAt + hot.textKey.length - 1; // the opening quote
-  if (raw.charCodeAt(open) !== QUOTE) return undefined;
-  let close = open + 1;
-  for (let code = raw.charCodeAt(close); code !== QUOTE; code = raw.charCodeAt(++close)) {
-    if (Number.isNaN(code)) return undefined;
-    if (code === BACKSLASH) close++;
+/**
+ * The value tokens of a parsed frame: every string value (not a key) and every integer of up to 15 digits, the text
+ * hole (the one string value under the key `textKey`) among them; `undefined` when there is no such one string.
+ */
+function tokensOf(raw: string, textKey: string): Token[] | undefined {
+  const tokens: Token[] = [];
+  let texts = 0;
+  let key: string | undefined; // the key the next value is under (none after a structural character)
+  for (let at = 0; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code === QUOTE) {
+      let close = at + 1;
+      for (let inner = raw.charCodeAt(close); inner !== QUOTE; inner = raw.charCodeAt(++close)) {
+        if (Number.isNaN(inner)) return undefined;
+        if (inner === BACKSLASH) close++;
+      }
+      let next = close + 1;
+      while (raw.charCodeAt(next) <= 32) next++; // JSON's whitespace (the frame parsed: nothing else is below 33 here)
+      if (raw.charCodeAt(next) === COLON) key = raw.slice(at + 1, close);
+      else {
+        const text = key === textKey;
+        texts += text ? 1 : 0;
+        tokens.push({ start: at + 1, end: close, kind: text ? 'text' : 'string' });
+      }
+      at = close;
+    } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
+      NUMBER.lastIndex = at;
+      if (/^(?:0|[1-9]\d{0,14})$/.test(NUMBER.exec(raw)?.[0] ?? '')) tokens.push({ start: at, end: NUMBER.lastIndex, kind: 'integer' });
+      at = NUMBER.lastIndex - 1;
+    } else if (code === 44 || code === 91 || code === 93 || code === 123 || code === 125) key = undefined; // , [ ] { }
   }
-  const tail = raw.slice(close);
-  if (hot.numberKey === undefined) return { head: raw.slice(0, open + 1), middle: undefined, tail, context: hot.context };
-  const numberKeyAt = raw.indexOf(hot.numberKey);
-  if (numberKeyAt === -1 || raw.indexOf(hot.numberKey, numberKeyAt + 1) !== -1) return undefined;
-  const digitsAt = numberKeyAt + hot.numberKey.length;
-  let digitsEnd = digitsAt; // JSON.parse read the frame: its digits there are an integer's (the pattern bounds the ones it takes)
-  for (let code = raw.charCodeAt(digitsEnd); code >= ZERO && code <= NINE; code = raw.charCodeAt(++digitsEnd));
-  if (digitsEnd === digitsAt || digitsEnd > open) return undefined; // the number hole comes before the string
-  return { head: raw.slice(0, digitsAt), middle: raw.slice(digitsEnd, open + 1), tail, context: hot.context };
+  return texts === 1 ? tokens : undefined;
 }
+
+/** `raw` with each hole replaced by `value(hole)` and the fixed text between them by `fixed(text)`. */
+function spliced(raw: string, holes: readonly Token[], value: (hole: Token) => string, fixed = (text: string): string => text): string {
+  let out = '';
+  let from = 0;
+  for (const hole of holes) {
+    out += fixed(raw.slice(from, hole.start)) + value(hole);
+    from = hole.end;
+  }
+  return out + fixed(raw.slice(from));
+}
+
+/** `raw` with each hole's value replaced: the text hole by `text`, other strings by their sentinel, integers by `number`. */
+const fill = (raw: string, holes: readonly Token[], text: string, number: string): string => spliced(raw, holes, (hole) => (hole.kind === 'text' ? text : hole.kind === 'string' ? SENTINEL_IGNORED : number));
 
 /**
  * Frames longer than this are left to `JSON.parse`: it bounds the work of a fast path's regular expression (its
@@ -196,27 +232,29 @@ function locate<C>(raw: string, hot: HotFrame<C>): Template<C> | undefined {
 export const MAX_FRAME_LENGTH = 65_536;
 
 /**
- * The delta's text when `raw` is `template` with a JSON string (and integer) in its holes; else `undefined`. One native
- * match of {@link patternOf} (about twice as fast as comparing the parts one by one): a string body without quote,
- * backslash or control character is its own value; one with escapes is given to `JSON.parse` alone; anything else —
- * another head, middle or tail, a number that is not a JSON integer of up to 15 digits, an unescaped quote or control
- * character, a lone backslash — does not match, and goes to the full path, which decides it.
+ * The delta's text when `raw` is `template` with a JSON value of its kind in each hole; else `undefined`. One native
+ * match of its pattern (about twice as fast as comparing the parts one by one): a text body without quote, backslash
+ * or control character is its own value; one with escapes is given to `JSON.parse` alone; anything else — other fixed
+ * text, a number that is not a JSON integer of up to 15 digits, a string hole that is not a JSON string's body, an
+ * unescaped quote or control character or a lone backslash in the text — does not match, and goes to the full path.
  */
 function read<C>(raw: string, template: Template<C>): string | undefined {
-  const body = raw.length > MAX_FRAME_LENGTH ? undefined : (template.pattern ??= patternOf(template)).exec(raw)?.[1];
+  const body = raw.length > MAX_FRAME_LENGTH ? undefined : template.pattern.exec(raw)?.[1];
   // No backslash in it: no quote or control character either, so it is its own value (a view of the read: see detachDeltas).
   return body === undefined || !body.includes('\\') ? body : escaped(`"${body}"`);
 }
 
-/**
- * `head` [a JSON integer of up to 15 digits, no digit after it, `middle`] a string body (group 1) — runs of characters
- * other than a quote, backslash or control character, each but the first after a backslash and any character — `tail`.
- */
-function patternOf<C>({ head, middle, tail }: Template<C>): RegExp {
-  const literal = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-  const run = '[^"\\\\\\u0000-\\u001f]*';
-  return new RegExp(`^${literal(head)}${middle === undefined ? '' : `(?:0|[1-9]\\d{0,14})(?!\\d)${literal(middle)}`}(${run}(?:\\\\[^]${run})*)${literal(tail)}$`);
-}
+/** Runs of characters other than a quote, backslash or control character. */
+const RUN = '[^"\\\\\\u0000-\\u001f]*';
+/** What each hole takes: a string's body (any escape, checked after: group 1), one by JSON's grammar, an integer. */
+const HOLE_PATTERNS: Record<Token['kind'], string> = {
+  text: `(${RUN}(?:\\\\[^]${RUN})*)`,
+  string: `${RUN}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${RUN})*`,
+  integer: '(?:0|[1-9]\\d{0,14})', // JSON puts no digit right after a number: its fixed text after it ends one
+};
+
+/** The template of `raw` with `holes` as one regular expression: its fixed text literally, each hole's pattern. */
+const patternOf = (raw: string, holes: readonly Token[]): RegExp => new RegExp(`^${spliced(raw, holes, (hole) => HOLE_PATTERNS[hole.kind], (text) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}$`);
 
 /** V8 makes a slice of 13 or more characters a view of the whole string it was cut from (shorter ones are copies). */
 const MIN_SLICE_VIEW = 13;

@@ -56,13 +56,13 @@ export class ResponsesStreamDecoder extends EventDecoder {
   private responseId: string | undefined;
   private model: string | undefined;
   private readonly templates = new FrameTemplates<DeltaContext>(hotFrame);
-  private readonly matched: TemplateMatch<DeltaContext> = { text: '', context: { type: '', outputIndex: undefined } };
+  private readonly matched: TemplateMatch<DeltaContext> = { text: '', context: { type: '', outputIndex: undefined, itemId: undefined } };
 
-  /** A delta event read from a template: what {@link event} does with its type, `output_index` and `delta`. */
+  /** A delta event read from a template: what {@link event} does with its type, `output_index`, `item_id` and `delta`. */
   protected override frame(raw: string): boolean {
     if (!this.templates.match(raw, this.matched)) return false;
     const { context, text } = this.matched;
-    this.event(context.type, { output_index: context.outputIndex, delta: text }, raw);
+    this.event(context.type, { output_index: context.outputIndex, item_id: context.itemId, delta: text }, raw);
     return true;
   }
 

@@ -27,11 +27,11 @@ export function chatDeltaFrame(chunk: unknown, responseId: string | undefined, m
   if (!isJSONObject(choice) || (choice.index !== undefined && choice.index !== 0) || !absent(choice.finish_reason)) return undefined;
   const delta = choice.delta;
   if (!isJSONObject(delta) || delta.reasoning_content !== undefined || delta.reasoning !== undefined || delta.refusal !== undefined) return undefined;
-  if (typeof delta.content === 'string') return delta.tool_calls === undefined ? { text: delta.content, textKey: '"content":"', context: TEXT } : undefined;
+  if (typeof delta.content === 'string') return delta.tool_calls === undefined ? { text: delta.content, textKey: 'content', context: TEXT } : undefined;
   if (!absent(delta.content) || !Array.isArray(delta.tool_calls) || delta.tool_calls.length !== 1) return undefined;
   const call: unknown = delta.tool_calls[0];
   if (!isJSONObject(call) || typeof call.index !== 'number' || call.id !== undefined) return undefined;
   const fn = call.function;
   if (!isJSONObject(fn) || fn.name !== undefined || typeof fn.arguments !== 'string') return undefined;
-  return { text: fn.arguments, textKey: '"arguments":"', context: call.index };
+  return { text: fn.arguments, textKey: 'arguments', context: call.index };
 }
