@@ -5,9 +5,8 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as F from '../../dist/index.js';
 import { requireChromium } from '../conformance/chromium.js';
-import { requireDist } from '../conformance/dist.js';
+import { DIST, requireDist } from '../conformance/dist.js';
 import { ARTIFACTS } from '../conformance/report.js';
 // @ts-expect-error — plain JavaScript
 import { createDemoTools, createScriptedModel, DEMO_QUESTION } from '../../demo/scenario.mjs';
@@ -24,6 +23,8 @@ type Snippet = { id: string; key: string; lines: string[] };
 
 /** The same scenario run in Node: what the model really received for each call, in call order. */
 async function modelContents(): Promise<Array<{ toolName: string; outcome: string; content: string }>> {
+  // The built package, as the page loads it (typed by the sources it is built from; dist/ exists only after a build).
+  const F = (await import(join(DIST, 'index.js'))) as typeof import('../../src/index.js');
   const agent = new F.AgentBuilder('web-demo').chatClient(createScriptedModel(F)).tools(createDemoTools(F)).maxIterations(4).toolLogger(false).build();
   const results = new Map<string, { toolName: string; outcome: string; content: string }>();
   const order: string[] = [];
