@@ -244,12 +244,14 @@ function read<C>(raw: string, template: Template<C>): string | undefined {
   return body === undefined || !body.includes('\\') ? body : escaped(`"${body}"`);
 }
 
-/** Runs of characters other than a quote, backslash or control character. */
-const RUN = '[^"\\\\\\u0000-\\u001f]*';
-/** What each hole takes: a string's body (any escape, checked after: group 1), one by JSON's grammar, an integer. */
+/**
+ * What each hole takes: a string's body (any escape, checked after: group 1), one by JSON's grammar, an integer. Each
+ * `[^"\\\u0000-\u001f]*` is a run of characters other than a quote, backslash or control character; the patterns are
+ * written out as literals because a template literal at module scope is code esbuild keeps.
+ */
 const HOLE_PATTERNS: Record<Token['kind'], string> = {
-  text: `(${RUN}(?:\\\\[^]${RUN})*)`,
-  string: `${RUN}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${RUN})*`,
+  text: '([^"\\\\\\u0000-\\u001f]*(?:\\\\[^][^"\\\\\\u0000-\\u001f]*)*)',
+  string: '[^"\\\\\\u0000-\\u001f]*(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\\\\u0000-\\u001f]*)*',
   integer: '(?:0|[1-9]\\d{0,14})', // JSON puts no digit right after a number: its fixed text after it ends one
 };
 
