@@ -3,12 +3,9 @@
 // a two-node graph with the execution-error collector under the Runner (the README's graph quick start). Beside them,
 // the same agent with a zod/mini tool, and zod's own floor (an app that only builds and checks one z.object), so
 // faultline's share of each app can be read off.
-import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { esbuildApp } from './app-bundlers.mjs';
 import { fixed, jsonLine, table } from './lib.mjs';
 
-const ROOT = join(import.meta.dirname, '..');
 const KiB = 1024;
 
 const agentApp = (zod) => `
@@ -43,29 +40,8 @@ const runner = new Runner({ appName: 'shop', agent: createGraphAgent('orders', o
 for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Order 42' })) if (isRunnerCompletion(event)) console.log(completionState(event));`,
 };
 
-/** `faultline` and `faultline/<entry>` → the built dist/, as the package's exports map resolves them. */
-const distPlugin = {
-  name: 'faultline-dist',
-  setup(builder) {
-    builder.onResolve({ filter: /^faultline(\/[\w-]+)?$/ }, (args) => {
-      const entry = args.path.slice('faultline/'.length);
-      return { path: join(ROOT, 'dist', args.path === 'faultline' ? 'index.js' : join(entry, 'index.js')) };
-    });
-  },
-};
-
-/** min+gzip bytes of one app. */
-export async function appSize(source) {
-  const result = await build({
-    stdin: { contents: source, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm', platform: 'browser',
-    write: false, logLevel: 'silent', plugins: [distPlugin],
-  });
-  const code = result.outputFiles[0].contents;
-  return { minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength };
-}
-
 const sizes = {};
-for (const [name, source] of Object.entries(APPS)) sizes[name] = await appSize(source);
+for (const [name, source] of Object.entries(APPS)) sizes[name] = await esbuildApp(source);
 const zodFloor = sizes['zod alone (z.object + safeParse)'].gzip;
 table('Apps in the browser (esbuild --bundle --minify, platform browser, from dist/; gzip -9)', ['app', 'min KiB', 'gzip KiB', 'faultline share (gzip − zod floor)'],
   Object.entries(sizes).map(([name, size]) => [name, fixed(size.minified / KiB, 1), fixed(size.gzip / KiB, 1), name.startsWith('agent + one zod tool') ? fixed((size.gzip - zodFloor) / KiB, 1) : '']));
