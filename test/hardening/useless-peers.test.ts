@@ -494,7 +494,7 @@ describe('useless peers: with a fetch that ignores abort signals, the SDK still 
 });
 
 describe('useless peers: endless progress that never finishes meets the total limit of a stream', () => {
-  const TOTAL_MS = 300;
+  const TOTAL_MS = 1_000; // long enough that a loaded machine still delivers dozens of 10 ms events before it
   const chatDelta = () => `data: ${JSON.stringify({ id: 'chatcmpl-endless', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'more ' }, finish_reason: null }] })}\n\n`;
   const a2aFrame = (result: unknown) => (id: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
   const endless = [

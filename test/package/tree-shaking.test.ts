@@ -2,16 +2,14 @@
 // layer pulls in that layer and the shared internals, never the layers above it or a schema library it does not use.
 // dist/ ships shared chunks, so what is kept is named by its source module (src/…), traced through dist's source maps.
 // Apps also bundle with esbuild (and Vite), which drop a shared chunk's code statement by statement and prove less than
-// rollup does (test/package/side-effects.test.ts): an app importing one export must keep the same code under both.
-import { join } from 'node:path';
-import { rollup } from 'rollup';
-import { transform } from 'esbuild';
+// rollup does (test/package/side-effects.test.ts): an app importing one export must keep the same code under both
+// (test/package/export-bundles/).
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error — plain JavaScript
 import { esbuildApp } from '../../bench/app-bundlers.mjs';
 // @ts-expect-error — plain JavaScript
 import { bundleSize } from '../../scripts/size.mjs';
-import { DIST, requireDist } from '../conformance/dist.js';
+import { requireDist } from '../conformance/dist.js';
 
 requireDist();
 
@@ -85,28 +83,6 @@ describe('tree-shaking the built package', () => {
   });
 });
 
-const distFile = (id: string) => join(DIST, id === 'faultline' ? '' : id.slice('faultline/'.length), 'index.js');
-let rollupCache: import('rollup').RollupCache | undefined;
-
-/** `code` tree-shaken by rollup from dist/, then minified by esbuild: what rollup keeps, in esbuild's minified form. */
-async function rollupMinified(code: string): Promise<string> {
-  const build = await rollup({
-    input: '\0app',
-    cache: rollupCache,
-    treeshake: { preset: 'recommended' },
-    external: (id) => /^(zod|nanoevents|msw)(\/|$)/.test(id),
-    onwarn: () => {},
-    plugins: [{ name: 'app', resolveId: (id) => (id === '\0app' ? id : id.startsWith('faultline') ? distFile(id) : null), load: (id) => (id === '\0app' ? code : null) }],
-  });
-  rollupCache = build.cache;
-  try {
-    const { output } = await build.generate({ format: 'es' });
-    return (await transform(output[0].code, { minify: true, format: 'esm' })).code;
-  } finally {
-    await build.close();
-  }
-}
-
 const markers = (code: string) => [...code.matchAll(/Symbol\.for\(["'`]([^"'`]+)["'`]\)/g)].map((match) => match[1] as string).sort();
 
 describe('tree-shaking the built package with esbuild (--minify, browser)', () => {
@@ -118,23 +94,4 @@ describe('tree-shaking the built package with esbuild (--minify, browser)', () =
     expect(code).not.toMatch(/gen_ai\.operation\.name|faultline\.tool\.outcome/); // telemetry/attributes tables
     expect(code).not.toContain('defaultA2AEventConverter');
   });
-
-  // Every public value export, imported alone: esbuild keeps no more than rollup (both minified by esbuild, so only
-  // the code kept differs). A module-scope statement esbuild cannot drop costs a whole class or table (kilobytes).
-  it('each public export imported alone keeps no more under esbuild than under rollup', async () => {
-    const entries = ['', 'errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'interrupts', 'ui'];
-    const exports = new Map<string, string>();
-    for (const entry of entries.reverse()) {
-      for (const name of Object.keys(await import(distFile(entry ? `faultline/${entry}` : 'faultline')))) if (!exports.has(name)) exports.set(name, entry ? `faultline/${entry}` : 'faultline');
-    }
-    expect(exports.size).toBeGreaterThan(200);
-    const over: Record<string, string> = {};
-    for (const [name, specifier] of exports) {
-      const code = `export { ${name} } from '${specifier}';`;
-      const byRollup = (await rollupMinified(code)).length;
-      const byEsbuild = ((await esbuildApp(code)) as { minified: number }).minified;
-      if (byEsbuild > byRollup + Math.max(160, byRollup * 0.01)) over[name] = `esbuild ${byEsbuild} B, rollup ${byRollup} B`;
-    }
-    expect(over).toEqual({});
-  }, 300_000);
 });
