@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors/config-error.js';
 import { closestMatch } from '../internal/closest.js';
 import { createId } from '../internal/ids.js';
 import { read } from '../internal/error-chain.js';
@@ -5,6 +6,7 @@ import { preview, safeString } from '../internal/json.js';
 import { runToolUnder, type RunToolOptions, type ToolRun } from './run-tool.js';
 import type { AbortParent } from '../internal/abort-source.js';
 import { ToolLogWriter } from './tool-log.js';
+import { toolSetProblems } from './tool-set-check.js';
 import { toolLogSink } from './tool-log-option.js';
 import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
@@ -29,7 +31,8 @@ const MAX_LISTED = 50;
 /**
  * Runs a model's tool call against a set of tools. An unknown name gives a `ToolNotFound` result listing the available
  * tools (the first 50) and the closest match, so the model can correct itself — the unknown name itself cut to 80
- * characters and redacted, the same in the run, its content and its log; everything else is {@link runTool}.
+ * characters and redacted, the same in the run, its content and its log; everything else is {@link runTool}. `tools`
+ * that is not an iterable or Map of tools made by `defineTool` rejects with a `ConfigError` naming each bad entry.
  *
  * @example
  * ```ts
@@ -38,6 +41,8 @@ const MAX_LISTED = 50;
  * ```
  */
 export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions = {}): Promise<ToolRun> {
+  const problems = toolSetProblems(tools);
+  if (problems.length > 0) throw ConfigError.fromProblems('runToolCall call', problems);
   return runToolCallUnder(tools, call, options, options?.signal);
 }
 

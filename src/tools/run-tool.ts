@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors/config-error.js';
 import { ToolError } from '../errors/tool-error.js';
 import { monotonic } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
@@ -10,7 +11,8 @@ import { resilienceGuard } from '../resilience/guard.js';
 import { ServiceUnavailableError } from './service-unavailable-error.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { endToolSpan, toolSpan, traceRetry } from './tool-span.js';
-import type { AnyTool, ToolContext } from './define-tool.js';
+import { isTool, type AnyTool, type ToolContext } from './define-tool.js';
+import { kindOf } from './tool-set-check.js';
 import { ToolAttempt } from './tool-attempt.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments, type ArgumentRepair } from './tool-arguments.js';
 import { TimeoutError } from './timeout-error.js';
@@ -83,7 +85,8 @@ class Crash {
 /**
  * Runs one tool call — the single path the agent loop and graph tool nodes use. Never throws for bad input or tool
  * failures: the returned `result` is what the model sees. Only an abort (rejects with `signal.reason`) or
- * `onToolCrash: 'throw'` (rejects with `ToolError`) leave through the promise.
+ * `onToolCrash: 'throw'` (rejects with `ToolError`) leave through the promise, and a `tool` that `defineTool` did not
+ * make (rejects with `ConfigError`: the developer's mistake, not the model's).
  *
  * - invalid JSON, empty or schema-invalid arguments → `InputValidationError` naming each bad field, what was expected,
  *   what was sent, plus the expected schema (after safe coercion and one optional `repair`);
@@ -100,6 +103,7 @@ class Crash {
  * ```
  */
 export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions = {}): Promise<ToolRun<T>> {
+  if (!isTool(tool)) throw ConfigError.fromProblems('runTool call', [`the tool is ${kindOf(tool)}, not a tool made by defineTool()`]);
   return runToolUnder<T>(tool, rawArguments, options, options?.signal);
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineTool, runToolCall, serializeToolResult, type ToolLogRecord } from '../../src/tools/index.js';
+import * as fc from 'fast-check';
+import { ConfigError } from '../../src/errors/index.js';
+import { defineTool, runTool, runToolCall, serializeToolResult, type ToolLogRecord } from '../../src/tools/index.js';
 
 const getWeather = defineTool({ name: 'get_weather', description: 'x', parameters: z.object({ city: z.string() }), execute: ({ city }) => ({ city, temperature: 21 }) });
 const search = defineTool({ name: 'search', description: 'x', parameters: z.object({ query: z.string() }), execute: ({ query }) => [query] });
@@ -49,5 +51,40 @@ describe('runToolCall', () => {
     expect(long.result.error!.message.length).toBeLessThan(300);
     const weird = await runToolCall([search], { name: 42 as unknown as string, arguments: '{}' }, { logger: () => {} });
     expect(weird.result.error?.type).toBe('ToolNotFound');
+  });
+});
+
+describe('runTool and runToolCall from plain JavaScript: a first argument of the wrong shape', () => {
+  const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' };
+  it.each([
+    ['an object of tools by name', { get_weather: getWeather }, /tools is an object, not an array or Map of tools made by defineTool\(\) \(to pass tools by name, use new Map/],
+    ['null', null, /tools is null/],
+    ['undefined', undefined, /tools is undefined/],
+    ['a string', 'get_weather', /tools is a string/],
+    ['an array holding null', [getWeather, null], /tools\[1\] is null, not a tool made by defineTool\(\)/],
+    ['an array holding a plain object', [{ name: 'get_weather', execute: () => 1 }], /tools\[0\] is an object/],
+    ['a Map holding a function', new Map([['get_weather', () => 1]]), /tools\.get\("get_weather"\) is a function/],
+    ['seven bad entries', Array.from({ length: 7 }, () => 1), /tools\[4\] is a number.*and 2 more entries are not tools/],
+  ])('%s rejects with a ConfigError naming it, before anything runs', async (_title, tools, says) => {
+    const error = await runToolCall(tools as never, call).then(() => undefined, (reason: unknown) => reason);
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(says);
+  });
+
+  it('a Map and a Set of tools are tool sets like an array', async () => {
+    for (const tools of [new Map([['get_weather', getWeather]]), new Set([getWeather])]) expect((await runToolCall(tools, call)).outcome).toBe('success');
+  });
+
+  it.each([null, undefined, 'get_weather', { name: 'get_weather', execute: () => 1 }])('runTool(%s) rejects with a ConfigError', async (tool) => {
+    const error = await runTool(tool as never, '{}').then(() => undefined, (reason: unknown) => reason);
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/not a tool made by defineTool\(\)/);
+  });
+
+  it('any value as the tool set gives a run or a ConfigError, never another error (property)', async () => {
+    await fc.assert(fc.asyncProperty(fc.anything(), async (tools) => {
+      const outcome = await runToolCall(tools as never, call).then(() => 'run', (reason: unknown) => reason);
+      if (outcome !== 'run') expect(ConfigError.isInstance(outcome), String(outcome)).toBe(true);
+    }), { numRuns: 300 });
   });
 });
