@@ -182,10 +182,14 @@ export class ChunkWriter {
     this.data('faultline-error', error, `error-${++this.errorCount}`);
   }
 
+  /**
+   * `interrupts` is on every finish (0 unless the run stopped to ask): `useChat` deep-merges the metadata of a message a
+   * resume continues, so a count left out would keep the asking stream's.
+   */
   finish(reason: string, metadata?: Record<string, unknown>): void {
     if (this.ended) return;
     this.settle('interrupted', 'The run ended before this tool call finished.');
-    this.write({ type: 'finish', finishReason: FINISH_REASONS[reason] ?? 'other', messageMetadata: { faultline: { finishReason: reason, ...metadata } } });
+    this.write({ type: 'finish', finishReason: FINISH_REASONS[reason] ?? 'other', messageMetadata: { faultline: { finishReason: reason, interrupts: 0, ...metadata } } });
     this.ended = true;
   }
 
@@ -202,7 +206,7 @@ export class ChunkWriter {
     this.settle('interrupted', 'The run failed before this tool call finished.');
     this.errorPart(error);
     this.write({ type: 'error', errorText: error.message });
-    this.write({ type: 'finish', finishReason: 'error', messageMetadata: { faultline: { finishReason: 'error', ...metadata } } });
+    this.write({ type: 'finish', finishReason: 'error', messageMetadata: { faultline: { finishReason: 'error', interrupts: 0, ...metadata } } });
     this.ended = true;
   }
 

@@ -158,9 +158,12 @@ export type FaultlineDataParts = {
 export type FaultlineMessageMetadata = {
   faultline?: {
     finishReason: string;
-    /** A run that stopped to ask (`finishReason: 'interrupted'`): the run id a resume names. */
+    /** A run that stopped to ask (`finishReason: 'interrupted'`): the run id a resume names (read it only then). */
     runId?: string;
-    /** A run that stopped to ask: how many interrupts it waits on. */
+    /**
+     * How many interrupts the run waits on: 0 unless it stopped to ask. Every finish sets it, so a message a resume
+     * continues (its metadata merged by `useChat`) shows the last finish's count.
+     */
     interrupts?: number;
     iterations?: number;
     usage?: { promptTokens: number; completionTokens: number; totalTokens: number };

@@ -63,7 +63,7 @@ describe('a run that succeeds', () => {
     });
     expect(body.message?.parts.find((part) => part.type === 'text')).toEqual({ type: 'text', text: 'It is 21 °C in Paris.', state: 'done' });
     expect(chunksOfType(body.chunks, 'text-start').map((chunk) => chunk.id)).toEqual(['t2-1']);
-    expect(body.message?.metadata).toEqual({ faultline: { finishReason: 'stop', iterations: 2, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } } });
+    expect(body.message?.metadata).toEqual({ faultline: { finishReason: 'stop', interrupts: 0, iterations: 2, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } } });
     expect(body.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
     expect(body.errors).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe('a run that fails', () => {
       { type: 'ChatClientError', message: 'The model provider returned 503 Service Unavailable', kind: 'chat_client', retryable: true, scope: 'run' },
     ]);
     expect(chunksOfType(body.chunks, 'error')).toEqual([{ type: 'error', errorText: 'The model provider returned 503 Service Unavailable' }]);
-    expect(body.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'error', messageMetadata: { faultline: { finishReason: 'error' } } });
+    expect(body.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'error', messageMetadata: { faultline: { finishReason: 'error', interrupts: 0 } } });
     expect(body.errors).toEqual(['The model provider returned 503 Service Unavailable']);
   });
 

@@ -76,6 +76,9 @@ describe('a resumed agent run on the UI message stream', () => {
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({ toolCallId: 'call_refund', state: 'output-available', input: { orderId: '42' }, output: { ok: true, data: { orderId: '42', refunded: true } } });
     expect(message.parts.filter((part) => part.type === 'text').at(-1)).toMatchObject({ text: expect.stringMatching(/^Done: \{"ok":true/) });
+    // useChat deep-merges the continued message's metadata: the last finish's count must win over the asking one's
+    expect(asked.metadata?.faultline).toMatchObject({ finishReason: 'interrupted', interrupts: 1 });
+    expect(message.metadata?.faultline).toMatchObject({ finishReason: 'stop', interrupts: 0 });
   });
 
   it('writes a denied call as tool-output-denied (the part output-denied, the reason on its approval), with no error part', async () => {
@@ -124,5 +127,6 @@ describe('a Runner resume on the UI message stream', () => {
     const { message, errors } = await continued(first.chunks, second.chunks, answered(false, 'No'));
     expect(errors).toEqual([]);
     expect(message.parts.filter((part) => part.type === 'tool-refund')).toMatchObject([{ state: 'output-denied' }]);
+    expect(message.metadata?.faultline).toMatchObject({ finishReason: 'stop', interrupts: 0 });
   });
 });
