@@ -66,3 +66,29 @@ export async function viteApp(code) {
     rmSync(outDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Where an app's bytes come from: the same esbuild build from `src/` (each module still its own file, which dist's
+ * shared chunks are not), minified bytes per source folder, largest first — the profile behind a size goal's miss.
+ * Folders of node_modules are named by package. @returns {Promise<Array<[string, number]>>}
+ * @example `(await appProfile("import { Runner } from 'faultline/runner'; console.log(Runner);")).slice(0, 5)`
+ */
+export async function appProfile(code) {
+  const result = await esbuild({
+    stdin: { contents: code, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [{ name: 'faultline-src', setup: (build) => build.onResolve({ filter: /^faultline(\/|$)/ }, (args) => ({ path: join(ROOT, 'src', args.path === 'faultline' ? '' : args.path.slice('faultline/'.length), 'index.ts') })) }],
+  });
+  const folders = new Map();
+  for (const [file, { bytesInOutput }] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) {
+    const folder = file.includes('node_modules/') ? file.split('node_modules/').at(-1).split('/')[0] : file.replace(/^src\//, '').split('/').slice(0, -1).join('/') || '(root)';
+    folders.set(folder, (folders.get(folder) ?? 0) + bytesInOutput);
+  }
+  return [...folders].sort((a, b) => b[1] - a[1]);
+}

@@ -3,7 +3,7 @@
 // a two-node graph with the execution-error collector under the Runner (the README's graph quick start). Beside them,
 // the same agent with a zod/mini tool, and zod's own floor (an app that only builds and checks one z.object), so
 // faultline's share of each app can be read off.
-import { esbuildApp } from './app-bundlers.mjs';
+import { appProfile, esbuildApp } from './app-bundlers.mjs';
 import { fixed, jsonLine, table } from './lib.mjs';
 
 const KiB = 1024;
@@ -45,6 +45,13 @@ for (const [name, source] of Object.entries(APPS)) sizes[name] = await esbuildAp
 const zodFloor = sizes['zod alone (z.object + safeParse)'].gzip;
 table('Apps in the browser (esbuild --bundle --minify, platform browser, from dist/; gzip -9)', ['app', 'min KiB', 'gzip KiB', 'faultline share (gzip − zod floor)'],
   Object.entries(sizes).map(([name, size]) => [name, fixed(size.minified / KiB, 1), fixed(size.gzip / KiB, 1), name.startsWith('agent + one zod tool') ? fixed((size.gzip - zodFloor) / KiB, 1) : '']));
+// The profile behind the two goals: which folders of src/ each app's bytes come from (minified, before gzip).
+for (const name of ['agent + one zod tool', 'two-node graph + collector + Runner']) {
+  const profile = await appProfile(APPS[name]);
+  const total = profile.reduce((sum, [, bytes]) => sum + bytes, 0);
+  table(`Where "${name}" comes from (esbuild from src/, minified KiB by folder; the top 12)`, ['folder', 'min KiB', 'share'],
+    profile.slice(0, 12).map(([folder, bytes]) => [folder, fixed(bytes / KiB, 1), `${fixed((100 * bytes) / total, 0)}%`]));
+}
 jsonLine('apps', {
   agentZodKiB: fixed(sizes['agent + one zod tool'].gzip / KiB, 2),
   agentZodMiniKiB: fixed(sizes['agent + one zod/mini tool'].gzip / KiB, 2),
