@@ -1,4 +1,4 @@
-// The zod/mini schemas and decoders the A2A validators replaced (src/a2a/decode.ts before issue 17), kept as the
+// The zod/mini schemas and decoders the A2A validators replaced (the first src/a2a/decode.ts), kept as the
 // oracle of test/a2a/validators.test.ts: the hand-written validators must accept, refuse, copy and describe exactly
 // as these did.
 import * as z from 'zod/mini';
