@@ -21,7 +21,8 @@ export const median = (values) => {
 
 /**
  * Runs each case `warmup` times, then `rounds` rounds in which every case runs once, in rotating order (so drift and
- * GC hit them alike). Each run returns nothing or a number of units done; the result is ms per run (median).
+ * GC hit them alike), each timed run after a young-generation GC when Node runs with `--expose-gc`. Each run returns
+ * nothing or a number of units done; the result is ms per run (median).
  * @param {Record<string, () => Promise<unknown> | unknown>} cases
  * @returns {Promise<Record<string, { median: number, min: number, max: number, samples: number[] }>>}
  */
@@ -32,7 +33,12 @@ export async function compare(cases, { warmup = 2, rounds = 7 } = {}) {
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, index) => names[(index + round) % names.length]);
     for (const name of order) {
-      globalThis.gc?.();
+      // A young-generation GC: the previous run's short-lived garbage is not left for this run to collect. Not a full
+      // GC: with none of the previous run's objects alive, a full GC keeps the hidden classes (maps) built for them
+      // for only two full GCs (V8's --retain-maps-for-n-gc), then clears them and deoptimizes the code optimized for
+      // them ("weak objects" in --trace-deopt), so runs would measure code re-warming, not the warm code a busy
+      // process runs. (Node 20's gc() reads only `type: 'minor'` and `execution: 'async'`; `type: 'major'` is minor.)
+      globalThis.gc?.({ type: 'minor' });
       const started = performance.now();
       await cases[name]();
       samples[name].push(performance.now() - started);
