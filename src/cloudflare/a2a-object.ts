@@ -3,8 +3,8 @@
  * `createA2AHandler`, writes every transition and chunk to its storage before sending it, answers `tasks/*` for its
  * task from whichever isolate asks, and after a restart either resumes the run from its graph checkpoint or ends the
  * task `failed` with `TASK_ABANDONED` — a task `input-required` stays waiting for the message that answers it. A
- * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs`, an idle
- * session after `retainSessionMs`.
+ * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs` (the
+ * conversation it began stays), an idle session after `retainSessionMs`.
  */
 import { A2AErrorCode, TaskState } from '../a2a/constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from '../a2a/decode.js';
@@ -36,8 +36,9 @@ export interface A2ADurableObject {
 export type A2ADurableObjectClass = new (state: DurableObjectStateLike, env: unknown) => A2ADurableObject;
 
 /**
- * The Durable Object class of an A2A deployment: one object per task (its id is the task's) and one per session
- * (named `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable
+ * The Durable Object class of an A2A deployment: one object per task (its id is the task's), which also keeps the
+ * conversation the task began (its `contextId` names the object), and one per session whose `contextId` the client
+ * chose (named `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable
  * Object API (`constructor(state, env)`, `fetch`, `alarm`): no `cloudflare:workers` import, no `nodejs_compat`.
  * Nothing runs at construction: the agent is built, and a task left by the object's last instance recovered, on the
  * first task call or alarm (an alarm set while the object is being built would cancel the one that woke it).

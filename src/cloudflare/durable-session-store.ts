@@ -18,7 +18,7 @@ const META_KEY = 'session:meta';
 const MESSAGE_PREFIX = 'session:m:';
 /** The session key of the one session an object holds besides its task (its owner's claim). */
 const OWNER_KEY = 'session:owner';
-/** @internal The prefix of every key a session occupies in its object. */
+/** @internal The prefix of every key a session occupies in its object. @example `storage.list({ prefix: SESSION_KEY_PREFIX })` */
 export const SESSION_KEY_PREFIX = 'session:';
 /** @internal The path of session calls to an object. */
 export const SESSION_PATH = '/faultline/session';
@@ -234,6 +234,7 @@ export class DurableObjectSessionStore implements SessionStore {
 /**
  * @internal One session call to the object `id`: its answer, `undefined` when it holds no such session (HTTP 404
  * `{ owned: false }`), an `Error` naming the HTTP status otherwise.
+ * @example `await callSessionObject(namespace, namespace.idFromString(hex), { op: 'load', key })`
  */
 export async function callSessionObject(namespace: DurableObjectNamespaceLike, id: DurableObjectIdLike, body: unknown): Promise<Record<string, unknown> | undefined> {
   const response = await namespace.get(id).fetch(`https://faultline.internal${SESSION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

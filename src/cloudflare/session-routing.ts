@@ -22,13 +22,17 @@ const MINTED = /\/ctx-([0-9a-f]{64})$/;
 /**
  * @internal The `contextId` a task object mints for a conversation it begins: `ctx-` and its own id (the task id's hex
  * digits).
+ * @example `mintedContextId('task-' + hex) // 'ctx-' + hex`
  */
 export function mintedContextId(taskId: string): string | undefined {
   const hex = /^task-([0-9a-f]{64})$/.exec(taskId)?.[1];
   return hex === undefined ? undefined : `ctx-${hex}`;
 }
 
-/** @internal The session key the runner of `appName` uses for `userId`'s conversation `contextId`. */
+/**
+ * @internal The session key the runner of `appName` uses for `userId`'s conversation `contextId`.
+ * @example `sessionKeyOf('inventory', 'a2a-user', 'ctx-' + hex) // 'inventory/a2a-user/ctx-…'`
+ */
 export function sessionKeyOf(appName: string, userId: string, contextId: string): string {
   return `${appName}/${userId}/${contextId}`;
 }
@@ -37,6 +41,7 @@ export function sessionKeyOf(appName: string, userId: string, contextId: string)
  * @internal The runner's session store in a task object: the session this object claimed is read and written here;
  * a key naming another object's claim goes to that object, which answers only for its own claim; every other key
  * (and a claim the named object does not hold) lives in its own named object, as with `DurableObjectSessionStore`.
+ * @example `new Runner({ appName, agent, sessionStore: new TaskSessionStore(namespace, sessions, retainSessionMs, () => hex) })`
  */
 export class TaskSessionStore implements SessionStore {
   private readonly named: DurableObjectSessionStore;

@@ -103,6 +103,7 @@ const KEYS_PER_LIST = 1_024;
 /**
  * Deletes every key of the object except those starting with `prefix` (`deleteAll` when there are none of those). A
  * prefix ends in a character below U+FFFF, so the keys after it start at the prefix with its last character advanced.
+ * @example `await deleteAllExcept(storage, 'session:') // a task's retention: its conversation stays`
  */
 export async function deleteAllExcept(storage: DurableObjectStorageLike, prefix: string): Promise<void> {
   if ((await storage.list({ prefix, limit: 1 })).size === 0) return storage.deleteAll();
