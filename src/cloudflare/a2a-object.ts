@@ -3,8 +3,8 @@
  * `createA2AHandler`, writes every transition and chunk to its storage before sending it, answers `tasks/*` for its
  * task from whichever isolate asks, and after a restart either resumes the run from its graph checkpoint or ends the
  * task `failed` with `TASK_ABANDONED` — a task `input-required` stays waiting for the message that answers it. A
- * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs`, an idle
- * session after `retainSessionMs`.
+ * heartbeat alarm keeps watch while the task runs; an ended or waiting task is deleted after `retainTaskMs` (the
+ * conversation it began stays), an idle session after `retainSessionMs`.
  */
 import { A2AErrorCode, TaskState } from '../a2a/constants.js';
 import { decodeMessageSendParams, decodeTaskQueryParams } from '../a2a/decode.js';
@@ -15,7 +15,8 @@ import { messageOf } from '../internal/error-chain.js';
 import { DurableObjectCheckpointer } from './durable-checkpointer.js';
 import { answerSessionCall, SESSION_PATH, SessionStorage } from './durable-session-store.js';
 import { DurableTaskStore } from './durable-task-store.js';
-import { prepareObject, recoverTask, type ObjectSettings, type Setup } from './object-setup.js';
+import { prepareObject, recoverTask, type ObjectParts, type ObjectSettings, type Setup } from './object-setup.js';
+import { mintedContextId, sessionKeyOf } from './session-routing.js';
 import { validateObjectOptions, type A2ADurableObjectOptions } from './options.js';
 import { isAtRest } from './task-recovery.js';
 import type { DurableObjectStateLike, DurableObjectStorageLike } from './types.js';
@@ -35,8 +36,9 @@ export interface A2ADurableObject {
 export type A2ADurableObjectClass = new (state: DurableObjectStateLike, env: unknown) => A2ADurableObject;
 
 /**
- * The Durable Object class of an A2A deployment: one object per task (its id is the task's) and one per session
- * (named `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable
+ * The Durable Object class of an A2A deployment: one object per task (its id is the task's), which also keeps the
+ * conversation the task began (its `contextId` names the object), and one per session whose `contextId` the client
+ * chose (named `session:<key>`), all of this class, reached through {@link createA2AWorker}. Uses only the classic Durable
  * Object API (`constructor(state, env)`, `fetch`, `alarm`): no `cloudflare:workers` import, no `nodejs_compat`.
  * Nothing runs at construction: the agent is built, and a task left by the object's last instance recovered, on the
  * first task call or alarm (an alarm set while the object is being built would cancel the one that woke it).
@@ -69,6 +71,8 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
     private readonly sessions: SessionStorage;
     private readonly checkpointer: DurableObjectCheckpointer;
     private setup: Setup | undefined;
+    /** This object's id (its task id's hex digits), once a call or its record has named it. */
+    private hex: string | undefined;
     /** The recovery under way, shared by concurrent calls; a failed one is tried again by the next call. */
     private recovering: Promise<void> | undefined;
 
@@ -99,9 +103,11 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
         return callFailure(call, error); // the storage failed: the next call tries again
       }
       if (call.operation === 'SendMessage' || call.operation === 'StreamMessage') {
+        this.hex ??= mintedContextId(call.taskId ?? '')?.slice('ctx-'.length);
         if (setup.problem) return failure(call.id, A2AErrorCode.InternalError, setup.problem, call.version);
         const refused = await this.refusedMessage(call, setup);
         if (refused) return refused;
+        call = await this.begunHere(call);
       }
       return setup.operations.answer(call); // tasks/* are answered from storage even when the agent cannot be built
     }
@@ -112,23 +118,50 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
      * A failure rejects, and the platform retries the alarm.
      */
     async alarm(): Promise<void> {
+      const task = await this.taskAlarm();
+      const session = await this.sessions.expire(settings.retainSessionMs, task.kept === false);
+      const next = Math.min(task.next ?? Infinity, session ?? Infinity);
+      if (next !== Infinity) await this.storage.setAlarm(next);
+    }
+
+    /**
+     * The task's side of an alarm: recovery, and when the task is at rest the end of its retention (its storage
+     * deleted, the conversation it began kept). Answers when it is next due and whether a task is still kept.
+     */
+    private async taskAlarm(): Promise<{ next?: number; kept: boolean }> {
       const record = await this.store.record();
-      if (!record) {
-        await this.sessions.expire(settings.retainSessionMs);
-        return;
-      }
+      if (!record) return { kept: false };
+      this.hex ??= mintedContextId(record.task.id)?.slice('ctx-'.length);
       const setup = this.prepared();
       await this.recover(setup);
-      if ([...setup.operations.live.values()].some((execution) => !execution.terminal)) {
-        await this.storage.setAlarm(Date.now() + settings.heartbeatMs);
-        return;
-      }
+      if ([...setup.operations.live.values()].some((execution) => !execution.terminal)) return { next: Date.now() + settings.heartbeatMs, kept: true };
       const current = await this.store.record();
-      if (!current || !isAtRest(current.task)) return;
+      if (!current) return { kept: false };
+      if (!isAtRest(current.task)) return { kept: true };
       // a task waiting for input is kept as long as an ended one, counted from when it began to wait
       const expires = (current.endedAt ?? (Date.parse(current.task.status.timestamp ?? '') || Date.now())) + settings.retainTaskMs;
-      if (expires <= Date.now()) await this.store.clear();
-      else await this.storage.setAlarm(expires);
+      if (expires > Date.now()) return { next: expires, kept: true };
+      await this.store.clear();
+      return { kept: false };
+    }
+
+    /**
+     * A new task's message without a `contextId` begins a conversation: its `contextId` names this object
+     * (`ctx-<its id>`) and its session is claimed here, so the conversation costs one object and its first turn's
+     * session calls are local. A claim that cannot be written leaves the `contextId` to the task (a random one, its
+     * session in an object of its own).
+     */
+    private async begunHere(call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }): Promise<A2ACall> {
+      const message = call.params.message;
+      if (message.contextId !== undefined || message.taskId === call.taskId) return call;
+      const contextId = mintedContextId(call.taskId ?? '');
+      if (contextId === undefined) return call;
+      try {
+        await this.sessions.claim(sessionKeyOf(settings.options.card.name, call.userId, contextId));
+      } catch {
+        return call;
+      }
+      return { ...call, params: { ...call.params, message: { ...message, taskId: call.taskId, contextId } } }; // the keys in the in-memory handler's order
     }
 
     /**
@@ -159,9 +192,7 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
     /** The agent and the backend, built once (or why they cannot be, for new tasks' callers). */
     private prepared(): Setup {
       this.setup ??= prepareObject(settings, this.env as Env, {
-        storage: this.storage,
-        store: this.store,
-        checkpointer: this.checkpointer,
+        ...this.parts(),
         watch: (execution) => {
           void this.storage.setAlarm(Date.now() + settings.heartbeatMs).catch(() => {});
           void execution.done.then(() => this.storage.setAlarm(Date.now() + settings.retainTaskMs)).catch(() => {});
@@ -172,10 +203,14 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
 
     /** See `recoverTask`: once at a time, and again on every call (a cheap read when there is nothing to do). */
     private recover(setup: Setup): Promise<void> {
-      this.recovering ??= recoverTask(settings, setup, { storage: this.storage, store: this.store, checkpointer: this.checkpointer }).finally(() => {
+      this.recovering ??= recoverTask(settings, setup, this.parts()).finally(() => {
         this.recovering = undefined;
       });
       return this.recovering;
+    }
+
+    private parts(): ObjectParts {
+      return { storage: this.storage, store: this.store, checkpointer: this.checkpointer, sessions: this.sessions, ownHex: () => this.hex };
     }
   };
 }

@@ -1,9 +1,10 @@
 /**
- * Sessions in Durable Objects: one object per conversation (named `session:<key>`), its messages under one key each
- * (`session:m:<seq>`), so an append writes only what it adds. The object runs one append at a time and each append is
- * one atomic write, so concurrent turns from any number of isolates keep every message. Bounded per session: past
- * `maxSessionBytes` the oldest whole turns go (the same cut as `InMemorySessionStore`), and a session is deleted
- * `retainSessionMs` after its last turn (its object's alarm).
+ * Sessions in Durable Objects: a conversation's messages under one key each (`session:m:<seq>`) in one object — its
+ * own (named `session:<key>`), or the object of the task that began it (see `session-routing.ts`) — so an append
+ * writes only what it adds. The object runs one append at a time and each append is one atomic write, so concurrent
+ * turns from any number of isolates keep every message. Bounded per session: past `maxSessionBytes` the oldest whole
+ * turns go (the same cut as `InMemorySessionStore`), and a session is deleted `retainSessionMs` after its last turn
+ * (its object's alarm). Every session key starts `session:`: a task's retention deletes everything else.
  */
 import type { ChatMessage } from '../chat/core/types.js';
 import type { SessionStore } from '../agent/session-store.js';
@@ -11,10 +12,14 @@ import { messageSize, trimCut } from '../agent/session-trim.js';
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
 import { deleteKeys, encodeEntries, putEntries, readJSONText } from './storage-codec.js';
-import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
+import type { DurableObjectIdLike, DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 
 const META_KEY = 'session:meta';
 const MESSAGE_PREFIX = 'session:m:';
+/** The session key of the one session an object holds besides its task (its owner's claim). */
+const OWNER_KEY = 'session:owner';
+/** @internal The prefix of every key a session occupies in its object. @example `storage.list({ prefix: SESSION_KEY_PREFIX })` */
+export const SESSION_KEY_PREFIX = 'session:';
 /** @internal The path of session calls to an object. */
 export const SESSION_PATH = '/faultline/session';
 /** Session names longer than this are hashed (SHA-256) into the object's name. */
@@ -37,6 +42,8 @@ function messageKey(seq: number): string {
 /** @internal The sessions side of an object: its storage, one append at a time. */
 export class SessionStorage {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The claimed session key as last read or written (`null`: none); unread until the first question. */
+  private claimed: string | null | undefined;
 
   constructor(
     private readonly storage: DurableObjectStorageLike,
@@ -65,20 +72,47 @@ export class SessionStorage {
     });
   }
 
-  /** Deletes the session when its last turn is older than `retainMs`; else sets the alarm for when it will be. */
-  expire(retainMs: number): Promise<void> {
+  /** The session key this object's task claimed for its conversation, if it did. */
+  async owner(): Promise<string | undefined> {
+    if (this.claimed === undefined) {
+      const stored = await this.storage.get(OWNER_KEY);
+      this.claimed = typeof stored === 'string' ? stored : null;
+    }
+    return this.claimed ?? undefined;
+  }
+
+  /** Makes `key` the session this object holds besides its task: from now on it answers that key's calls. */
+  async claim(key: string): Promise<void> {
+    await this.storage.put(OWNER_KEY, key);
+    this.claimed = key;
+  }
+
+  /**
+   * Deletes the session when its last turn is older than `retainMs` — the whole object's storage when `alone` (no
+   * task kept beside it), else its `session:` keys only — and answers when it will be due otherwise (`undefined`:
+   * nothing kept). A claim never followed by a turn is kept while its task is, and deleted with it.
+   */
+  expire(retainMs: number, alone: boolean): Promise<number | undefined> {
     return this.serial(async () => {
       const stored = await this.storage.get(META_KEY);
-      if (stored === undefined) return;
+      if (stored === undefined && !alone) return undefined;
       const updatedAt = isPlainObject(stored) && typeof stored.updatedAt === 'number' ? stored.updatedAt : 0;
-      if (updatedAt + retainMs <= Date.now()) await this.storage.deleteAll();
-      else await this.storage.setAlarm(updatedAt + retainMs);
+      if (updatedAt + retainMs > Date.now()) return updatedAt + retainMs;
+      if (alone) await this.storage.deleteAll();
+      else await deleteKeys(this.storage, [...(await this.storage.list({ prefix: SESSION_KEY_PREFIX })).keys()]);
+      this.claimed = undefined;
+      return undefined;
     });
   }
 
-  /** Sets the alarm that ends the session's retention `retainMs` from now. */
+  /**
+   * Makes sure the object's alarm fires by the end of the session's retention, `retainMs` from now. An earlier alarm
+   * (a running task's heartbeat) is left as it is: the alarm handler sets the next one, the session's included.
+   */
   async keepFor(retainMs: number): Promise<void> {
-    await this.storage.setAlarm(Date.now() + retainMs);
+    const due = Date.now() + retainMs;
+    const alarm = await this.storage.getAlarm();
+    if (alarm === null || alarm > due) await this.storage.setAlarm(due);
   }
 
   private async trim(next: number): Promise<void> {
@@ -125,8 +159,10 @@ export class SessionStorage {
 }
 
 /**
- * @internal Answers a session call (`{op: 'load' | 'append', messages?}`) on an object's storage; an append (re)sets
- * the object's alarm to the end of the session's retention.
+ * @internal Answers a session call (`{op: 'load' | 'append', messages?, key?}`) on an object's storage; an append
+ * makes sure the object's alarm fires by the end of the session's retention. A call with `key` is for the session a
+ * task of this object claimed: answered only when `key` is exactly that claim, else HTTP 404 `{ owned: false }`
+ * (nothing read or written) — an id that names this object proves nothing by itself.
  */
 export async function answerSessionCall(sessions: SessionStorage, request: Request, retainMs: number): Promise<Response> {
   let call: unknown;
@@ -137,6 +173,7 @@ export async function answerSessionCall(sessions: SessionStorage, request: Reque
   }
   if (!isPlainObject(call)) return Response.json({ error: 'the session call must be an object' }, { status: 400 });
   try {
+    if (call.key !== undefined && (typeof call.key !== 'string' || call.key !== (await sessions.owner()))) return Response.json({ owned: false }, { status: 404 });
     if (call.op === 'load') return Response.json({ messages: await sessions.load() });
     if (call.op === 'append' && Array.isArray(call.messages)) {
       await sessions.append(call.messages as ChatMessage[]);
@@ -190,12 +227,21 @@ export class DurableObjectSessionStore implements SessionStore {
   }
 
   private async call(sessionId: string, body: unknown): Promise<unknown> {
-    const stub = this.namespace.get(this.namespace.idFromName(await objectName(this.prefix, sessionId)));
-    const response = await stub.fetch(`https://faultline.internal${SESSION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const answer = (await response.json().catch(() => ({}))) as { error?: unknown };
-    if (!response.ok) throw new Error(`the session object answered HTTP ${response.status}${typeof answer.error === 'string' ? `: ${answer.error}` : ''}`);
-    return answer;
+    return (await callSessionObject(this.namespace, this.namespace.idFromName(await objectName(this.prefix, sessionId)), body)) ?? {};
   }
+}
+
+/**
+ * @internal One session call to the object `id`: its answer, `undefined` when it holds no such session (HTTP 404
+ * `{ owned: false }`), an `Error` naming the HTTP status otherwise.
+ * @example `await callSessionObject(namespace, namespace.idFromString(hex), { op: 'load', key })`
+ */
+export async function callSessionObject(namespace: DurableObjectNamespaceLike, id: DurableObjectIdLike, body: unknown): Promise<Record<string, unknown> | undefined> {
+  const response = await namespace.get(id).fetch(`https://faultline.internal${SESSION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.status === 404 && answer.owned === false) return undefined;
+  if (!response.ok) throw new Error(`the session object answered HTTP ${response.status}${typeof answer.error === 'string' ? `: ${answer.error}` : ''}`);
+  return answer;
 }
 
 /** The object name of a session: the prefix and the key, hashed when the key is long. */

@@ -9,10 +9,12 @@ import type { TaskJournal } from '../a2a/task-journal.js';
 import { TERMINAL_STATES } from '../a2a/constants.js';
 import type { A2AMessage, Task, TaskArtifactUpdateEvent } from '../a2a/types.js';
 import { isPlainObject } from '../internal/json.js';
-import { deleteKeys, encodeEntries, getJSON, keysOf, putEntries, readJSONText } from './storage-codec.js';
+import { deleteAllExcept, deleteKeys, encodeEntries, getJSON, keysOf, putEntries, readJSONText } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const RECORD_KEY = 'a2a:task';
+/** The keys of a session kept in the task's object (`durable-session-store.ts`): the task's retention leaves them. */
+const SESSION_KEY_PREFIX = 'session:';
 const CHUNK_PREFIX = 'a2a:chunk:';
 
 /** @internal What an object keeps of its task. */
@@ -128,11 +130,14 @@ export class DurableTaskStore implements A2ATaskStore {
     if (record === this.unsaved || TERMINAL_STATES.has(record.task.status.state)) this.unsaved = undefined;
   }
 
-  /** Forgets the task entirely (its retention ended). */
+  /**
+   * Forgets the task entirely (its retention ended): every key of the object but those of the conversation it holds
+   * (`session:`), which has its own retention.
+   */
   async clear(): Promise<void> {
     this.written = undefined;
     this.unsaved = undefined;
-    await this.storage.deleteAll();
+    await deleteAllExcept(this.storage, SESSION_KEY_PREFIX);
   }
 
   private async appendChunk(event: TaskArtifactUpdateEvent): Promise<void> {

@@ -12,9 +12,10 @@ import { redactText } from '../internal/redact.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectCheckpointer } from './durable-checkpointer.js';
-import { DurableObjectSessionStore } from './durable-session-store.js';
+import type { SessionStorage } from './durable-session-store.js';
 import type { DurableTaskStore } from './durable-task-store.js';
 import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
+import { TaskSessionStore } from './session-routing.js';
 import { abandonedTask, isAtRest } from './task-recovery.js';
 import type { DurableObjectStorageLike } from './types.js';
 
@@ -43,6 +44,10 @@ export interface ObjectParts {
   storage: DurableObjectStorageLike;
   store: DurableTaskStore;
   checkpointer: DurableObjectCheckpointer;
+  /** The session a task of this object began, kept here. */
+  sessions: SessionStorage;
+  /** This object's id (its task id's hex digits), once known. */
+  ownHex: () => string | undefined;
   /** Keeps watch over a run (heartbeat, then retention). */
   watch?: ((execution: TaskExecution) => void) | undefined;
 }
@@ -76,7 +81,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
     if (secrets.some((secret) => typeof secret !== 'string')) throw new TypeError('the secrets function must return strings');
     const factory = options.agent;
     const agent = typeof factory === 'function' && !isAgent(factory) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
-    const sessionStore = new DurableObjectSessionStore(resolveNamespace(options.namespace, env));
+    const sessionStore = new TaskSessionStore(resolveNamespace(options.namespace, env), parts.sessions, settings.retainSessionMs, parts.ownHex);
     const runner = new Runner({ appName: options.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
     return { operations: operations(runner), runner, secrets, structured };
   } catch (error) {

@@ -96,3 +96,23 @@ export async function keysOf(storage: DurableObjectStorageLike, key: string): Pr
   const parts = (stored as PartsHeader | undefined)?.parts;
   return typeof parts === 'number' && Number.isInteger(parts) && parts > 0 ? [key, ...Array.from({ length: parts }, (_, index) => `${key}#${index}`)] : [key];
 }
+
+/** Keys listed per call while deleting by range: bounds what one list holds in memory. */
+const KEYS_PER_LIST = 1_024;
+
+/**
+ * Deletes every key of the object except those starting with `prefix` (`deleteAll` when there are none of those). A
+ * prefix ends in a character below U+FFFF, so the keys after it start at the prefix with its last character advanced.
+ * @example `await deleteAllExcept(storage, 'session:') // a task's retention: its conversation stays`
+ */
+export async function deleteAllExcept(storage: DurableObjectStorageLike, prefix: string): Promise<void> {
+  if ((await storage.list({ prefix, limit: 1 })).size === 0) return storage.deleteAll();
+  const after = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+  for (const range of [{ end: prefix }, { start: after }]) {
+    for (;;) {
+      const keys = [...(await storage.list({ ...range, limit: KEYS_PER_LIST })).keys()];
+      if (keys.length === 0) break;
+      await deleteKeys(storage, keys);
+    }
+  }
+}

@@ -119,6 +119,15 @@ describe('A2A on Durable Objects: any isolate answers for any task', () => {
     }
   }, 60_000);
 
+  it('keeps every turn of 20 concurrent turns on a conversation the server began, split across both isolates', async () => {
+    const { contextId } = (await d.front1.rpc('message/send', message('begin'))).result;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? d.front1 : d.front2).rpc('message/send', message(`turn ${index}`, contextId))));
+    for (const answer of answers) expect(answer.result?.status?.state, JSON.stringify(answer)).toBe('completed');
+    const seen: string[] = JSON.parse((await d.front2.rpc('message/send', message('history', contextId))).result.status.message.parts[0].text);
+    expect(seen).toHaveLength(2 + 40);
+    for (let index = 0; index < 20; index++) expect(seen.indexOf(`assistant:ok turn ${index}`)).toBe(seen.indexOf(`user:turn ${index}`) + 1);
+  }, 60_000);
+
   it('keeps running a non-blocking message/send in its object after the answer', async () => {
     const sent = await d.front2.rpc('message/send', { ...message('slow 300'), configuration: { blocking: false } });
     expect(['submitted', 'working']).toContain(sent.result.status.state);

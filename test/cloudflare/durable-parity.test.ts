@@ -21,7 +21,7 @@ const rpc = (method: string, params: unknown, id: unknown = 7) => JSON.stringify
 /** Ids and timestamps differ between any two runs: everything else must not. */
 function normalized(text: string): string {
   return text
-    .replace(/task-[0-9a-f]{64}/g, 'task-<id>')
+    .replace(/(task|ctx)-[0-9a-f]{64}/g, '$1-<id>') // a new conversation's contextId names its first task's object
     .replace(/(task|ctx|msg|artifact|invocation|runner-completion)-[0-9a-f-]{36}/g, '$1-<id>')
     .replace(/"messageId":"[^"]+"/g, '"messageId":"<id>"')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>');

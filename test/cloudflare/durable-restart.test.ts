@@ -57,6 +57,29 @@ describe('a restart on the same persisted storage', () => {
     }
   }, 60_000);
 
+  it('keeps a conversation the server began in its first task\'s object: later turns, after a restart, see it; a forged contextId does not', async () => {
+    const persist = join(dir, 'conversation');
+    let d: Deployment = await deploy({ persist });
+    let contextId: string;
+    try {
+      const first = (await d.front1.rpc('message/send', message('remember 42'))).result;
+      contextId = first.contextId;
+      expect(contextId).toBe(`ctx-${first.id.slice('task-'.length)}`); // the conversation names its first task's object
+    } finally {
+      await d.dispose();
+    }
+    d = await deploy({ persist });
+    try {
+      const history = async (id: string) => JSON.parse((await d.front2.rpc('message/send', message('history', id))).result.status.message.parts[0].text);
+      expect(await history(contextId)).toEqual(['user:remember 42', 'assistant:echo remember 42']);
+      const other = (await d.front1.rpc('message/send', message('hello', `ctx-client-${crypto.randomUUID()}`))).result;
+      expect(await history(`ctx-${other.id.slice('task-'.length)}`)).toEqual([]); // a real object that claimed no such session
+      expect(await history(contextId)).toHaveLength(4);
+    } finally {
+      await d.dispose();
+    }
+  }, 60_000);
+
   it('resumes a checkpointed graph task from its last superstep, by its alarm alone, ending as an uninterrupted run', async () => {
     const persist = join(dir, 'graph');
     probe.hits.clear();

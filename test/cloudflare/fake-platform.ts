@@ -61,7 +61,8 @@ export class FakeStorage implements DurableObjectStorageLike {
 
   async list(options: DurableObjectListOptions = {}): Promise<Map<string, unknown>> {
     this.check('list', []);
-    const keys = [...this.data.keys()].filter((key) => key.startsWith(options.prefix ?? '')).sort();
+    const { prefix = '', start, startAfter, end } = options;
+    const keys = [...this.data.keys()].filter((key) => key.startsWith(prefix) && (start === undefined || key >= start) && (startAfter === undefined || key > startAfter) && (end === undefined || key < end)).sort();
     return new Map(keys.slice(0, options.limit ?? Infinity).map((key) => [key, structuredClone(this.data.get(key))]));
   }
 
