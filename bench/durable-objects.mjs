@@ -1,5 +1,5 @@
 // The Durable Object path in workerd (miniflare, SQLite-backed objects): a unary failed task through createA2AWorker
-// (the Worker entry, the task's own object writing every transition, its session object) against the same agent
+// (the Worker entry, the task's own object writing every transition, its session) against the same agent
 // behind the in-memory createA2AHandler, in the same workerd and the same run. Latency: one request at a time
 // (median, p95); throughput: requests per second with 16 in flight. The difference is what durability costs; the
 // floor — a bare new object per request writing one value — is what creating an object per task costs by itself.
@@ -20,15 +20,24 @@ const mf = new Miniflare({
 });
 const worker = await mf.getWorker();
 let n = 0;
-/** A new conversation per message, or (`#ongoing`) a turn of one of 16 ongoing conversations (their session objects warm). */
-const body = (ongoing) =>
-  JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'message/send', params: { message: { kind: 'message', messageId: `m${n}`, role: 'user', parts: [{ kind: 'text', text: 'order 42' }], ...(ongoing ? { contextId: `ctx-bench-${n % 16}` } : {}) } } });
+/** contextIds the server minted for 16 conversations it began (filled before the timed runs). */
+const begun = [];
+/**
+ * A new conversation per message; (`#ongoing`) a turn of one of 16 conversations whose contextId the client chose
+ * (their session objects warm); (`#continued`) a turn of one of 16 the server began (their sessions in the objects
+ * of their first tasks).
+ */
+const body = (kind) => {
+  const contextId = kind === 'ongoing' ? `ctx-bench-${n % 16}` : kind === 'continued' ? begun[n % 16] : undefined;
+  return JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'message/send', params: { message: { kind: 'message', messageId: `m${n}`, role: 'user', parts: [{ kind: 'text', text: 'order 42' }], ...(contextId ? { contextId } : {}) } } });
+};
 
 async function send(target) {
   const [path, fragment] = target.split('#');
-  const response = await worker.fetch(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(fragment === 'ongoing') });
+  const response = await worker.fetch(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(fragment) });
   const answer = await response.json();
   if (answer.result?.status?.state !== 'failed') throw new Error(`expected a failed task, got ${JSON.stringify(answer).slice(0, 200)}`);
+  return answer.result.contextId;
 }
 
 async function latency(path, count) {
@@ -52,7 +61,9 @@ async function throughput(path, count) {
 }
 
 try {
-  const PATHS = { durable: '/', ongoing: '/#ongoing', memory: '/memory', floor: '/floor' };
+  for (let index = 0; index < 16; index++) begun.push(await send('/'));
+  if (!begun.every((id) => typeof id === 'string' && id.startsWith('ctx-'))) throw new Error(`expected server-minted contextIds, got ${begun.slice(0, 2)}`);
+  const PATHS = { durable: '/', ongoing: '/#ongoing', continued: '/#continued', memory: '/memory', floor: '/floor' };
   for (const path of Object.values(PATHS)) await latency(path, 30); // warm-up
   const results = {};
   // Interleaved halves, so drift hits every path alike.
@@ -73,7 +84,8 @@ try {
     ['path', 'median ms', 'p95 ms', 'requests/s'],
     [
       ['createA2AWorker + Durable Objects (a new conversation)', fixed(results.durable.median), fixed(results.durable.p95), fixed(results.durable.rps, 0)],
-      ['createA2AWorker + Durable Objects (an ongoing one)', fixed(results.ongoing.median), fixed(results.ongoing.p95), fixed(results.ongoing.rps, 0)],
+      ['createA2AWorker + Durable Objects (an ongoing one, contextId the client chose)', fixed(results.ongoing.median), fixed(results.ongoing.p95), fixed(results.ongoing.rps, 0)],
+      ['createA2AWorker + Durable Objects (an ongoing one the server began)', fixed(results.continued.median), fixed(results.continued.p95), fixed(results.continued.rps, 0)],
       ['createA2AHandler (in memory)', fixed(results.memory.median), fixed(results.memory.p95), fixed(results.memory.rps, 0)],
       ['floor: a new bare object, one write', fixed(results.floor.median), fixed(results.floor.p95), fixed(results.floor.rps, 0)],
     ],
@@ -89,6 +101,8 @@ try {
     rpsRatio: fixed(results.durable.rps / results.memory.rps, 3),
     ongoingMedianMs: fixed(results.ongoing.median, 3),
     ongoingRps: fixed(results.ongoing.rps, 0),
+    continuedMedianMs: fixed(results.continued.median, 3),
+    continuedRps: fixed(results.continued.rps, 0),
     floorMedianMs: fixed(results.floor.median, 3),
     floorRps: fixed(results.floor.rps, 0),
   });

@@ -63,8 +63,11 @@ function printGoals(m) {
     row('two-node graph + collector + Runner in the browser', `${m.apps.graphKiB.toFixed(1)} KiB`, '≤ 23 KiB', m.apps.graphKiB <= 23);
   }
   if (m['durable-objects']) {
-    const ratio = m['durable-objects'].durableMedianMs / m['durable-objects'].memoryMedianMs;
-    row('a unary failed task on Durable Objects vs the in-memory handler', `${ratio.toFixed(1)}×`, '≤ 3.0×', ratio <= 3);
+    // Every way a task arrives counts: a new conversation (the server mints its contextId), a turn of one the server
+    // began, a turn of one whose contextId the client chose; the goal is judged on the worst.
+    const d = m['durable-objects'];
+    const ratios = [d.durableMedianMs, d.continuedMedianMs ?? d.ongoingMedianMs, d.ongoingMedianMs].map((ms) => ms / d.memoryMedianMs);
+    row('a unary failed task on Durable Objects vs in memory (new conversation / turn, server-begun / turn, client-named)', ratios.map((ratio) => `${ratio.toFixed(1)}×`).join(' / '), '≤ 3.0×', Math.max(...ratios) <= 3);
   }
   if (m.ui) row("web-UI stream encode vs the AI SDK's (same run content; time)", `${m.ui.encodeRatio.toFixed(2)}×`, '≤ 1.0×', m.ui.encodeRatio <= 1);
   if (m.mcp?.size) row("MCP client bundle vs @modelcontextprotocol/sdk's client", `${m.mcp.size.ratioGzip.toFixed(2)}×`, '≤ 0.3×', m.mcp.size.ratioGzip <= 0.3);
