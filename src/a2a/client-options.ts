@@ -4,7 +4,7 @@ import { isPlainObject, preview } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
+import { isTelemetry, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { AgentCard } from './types.js';
@@ -115,10 +115,11 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
   rule('headers', (value: unknown) => isPlainObject(value) && Object.values(value).every((entry) => typeof entry === 'string'), 'an object of strings');
   rule('secrets', (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string'), 'an array of strings');
   problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options), ...telemetryProblems(options.telemetry));
-  // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry), so an app without tracing
-  // bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather than ignored.
+  // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry; NO_TELEMETRY's are inert), so an
+  // app without tracing bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather
+  // than ignored.
   const { telemetry } = options;
-  if (isTelemetry(telemetry) && telemetry !== NO_TELEMETRY && telemetry.a2aClient === undefined) {
+  if (isTelemetry(telemetry) && telemetry.a2aClient === undefined) {
     problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY): this one has no A2A client tracing (a2aClient)');
   }
   rule('allowCrossOrigin', (value: unknown) => typeof value === 'boolean' || (Array.isArray(value) && value.every((entry) => originOf(String(entry)) !== 'null')), 'a boolean or a list of absolute URLs');

@@ -6,7 +6,6 @@ import { isPlainObject } from '../internal/json.js';
 import { headerSecrets, removeSecrets, urlView, type URLView } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
-import { a2aCallTrace } from './client-spans.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
 
 import { iterableStream } from '../internal/streams.js';
@@ -15,6 +14,8 @@ import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVers
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { createTransport, type A2ATransport } from './transport.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
+import { NO_TELEMETRY } from '../telemetry/no-telemetry.js';
+import type { A2AClientTracing } from '../telemetry/telemetry.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
@@ -107,6 +108,9 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
  */
 export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validateClientOptions(options);
+  // The spans of each call: openTelemetry's A2A client tracing, or NO_TELEMETRY's inert one (the options check refuses
+  // a telemetry without it), so an app without telemetry bundles no tracing code and the calls no untraced path.
+  const tracing = (settings.telemetry ?? NO_TELEMETRY).a2aClient as A2AClientTracing;
   // The configured secrets, the credentials of the headers, and what the URLs given hide (a token in a path): a remote
   // echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
   const secrets = [...(settings.secrets ?? []), ...headerSecrets(settings.headers)];
@@ -171,8 +175,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const name = method(endpoint.version, kind);
     const scope = transport.scope(callerSignal, name, unary);
     const signal = scope.controller.signal;
-    const trace = a2aCallTrace(settings.telemetry, kind, name, view.url);
-    const traceparent = trace.span?.traceparent();
+    const span = tracing.start(kind, name, view.url);
+    const traceparent = span.traceparent();
     try {
       let taskId: string | undefined;
       let final = false;
@@ -183,7 +187,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         try {
           for await (const result of stream) {
             const event = clean(decode(result, endpoint.version)) as A2AStreamEvent;
-            trace.result(event);
+            tracing.result(span, event);
             taskId ??= event.kind === 'task' ? event.id : event.taskId;
             final = unary || isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
@@ -204,10 +208,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         stream = transport.stream(method(endpoint.version, 'Resubscribe'), { id: taskId }, { signal, idempotent: true, traceparent });
       }
     } catch (error) {
-      trace.span?.fail(error);
+      span.fail(error);
       throw error;
     } finally {
-      trace.span?.end();
+      span.end();
       scope.close();
     }
   }

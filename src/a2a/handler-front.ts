@@ -14,7 +14,9 @@ import { normalizePath, parseVersion } from './handler-http.js';
 import { readRPCRequest, type RequestLimits } from './handler-request.js';
 import { errorBody, jsonResponse, rpcError, type RequestId } from './jsonrpc.js';
 import type { MessageSendParams } from './types.js';
-import { A2AAttribute, a2aSpanName, CommonAttribute, RPC_SYSTEM_JSONRPC } from '../telemetry/attributes.js';
+import { A2A_METHOD_NAME, RPC_METHOD, RPC_SYSTEM_JSONRPC, RPC_SYSTEM_NAME } from '../telemetry/attribute-names.js';
+import { a2aSpanName } from '../telemetry/span-names.js';
+import { traces } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
 
@@ -147,10 +149,10 @@ export function createRPCFront(settings: FrontSettings, backend: CallBackend): (
 
 /** The `server` span of one request, a child of the caller's `traceparent` (none without telemetry). */
 function serverSpan(telemetry: Telemetry | undefined, operation: string, method: string, traceparent: string | null): SpanHandle | undefined {
-  if (!telemetry) return undefined;
+  if (!traces(telemetry)) return undefined;
   return telemetry.startSpan(a2aSpanName(operation), {
     kind: 'server',
     parent: parseTraceparent(traceparent),
-    attributes: { [A2AAttribute.MethodName]: operation, [CommonAttribute.RPCSystemName]: RPC_SYSTEM_JSONRPC, [CommonAttribute.RPCMethod]: method },
+    attributes: { [A2A_METHOD_NAME]: operation, [RPC_SYSTEM_NAME]: RPC_SYSTEM_JSONRPC, [RPC_METHOD]: method },
   });
 }

@@ -14,6 +14,8 @@ import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
+import { EVENT_RESUME, FAULTLINE_INTERRUPT_COUNT, FAULTLINE_INTERRUPT_IDS } from '../telemetry/attribute-names.js';
+import { traces } from '../telemetry/no-telemetry.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
 import { findTool, shownToolName } from '../tools/tool-call-name.js';
 import { safeEmit } from './agent-events.js';
@@ -107,8 +109,10 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     if (!written) continue; // another resume wrote first: read again (a replay, a conflict, or a new stop)
     claimed(key);
     safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: run.size, denied: denied.length, expired: checked.expired.length, replay: false }));
-    const decided = record.interrupts.map((each) => each.id);
-    context.span.addEvent('faultline.resume', { 'faultline.interrupt.count': decided.length, 'faultline.interrupt.ids': decided.slice(0, 50).join(',') });
+    if (traces(context.span)) {
+      const decided = record.interrupts.map((each) => each.id);
+      context.span.addEvent(EVENT_RESUME, { [FAULTLINE_INTERRUPT_COUNT]: decided.length, [FAULTLINE_INTERRUPT_IDS]: decided.slice(0, 50).join(',') });
+    }
     return begin(context, handle, run, fresh);
   }
   throw new ResumeError(`Run ${preview(runId, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });

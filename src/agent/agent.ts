@@ -9,7 +9,7 @@ import { agentLoop } from './agent-loop.js';
 import { Waker } from './waker.js';
 import { keepRunSecrets } from './run-secrets.js';
 import type { LoopContext } from './loop-context.js';
-import { isTraced, runSpan, traceBatch } from './run-span.js';
+import { runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import type { AgentEvents, AgentResumeOptions, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
@@ -20,7 +20,7 @@ import type { ResumeStart } from './loop-context.js';
 import { recordingOutcome, resumeStart } from './agent-resume.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
-import { NO_SPAN } from '../telemetry/no-telemetry.js';
+import { NO_SPAN, traces } from '../telemetry/no-telemetry.js';
 
 /** What one run needs; its id is made on first read (only events and spans use it: `crypto.randomUUID` per run was 1.6%). */
 class RunContext implements LoopContext {
@@ -184,7 +184,7 @@ export class Agent {
     context.span = span;
     let ended = false; // the last item (finish or terminal error) was delivered
     // Only a traced run looks at its batches on their way out; an untraced one is its loop and its stream, nothing between.
-    const observe = isTraced(span) ? (batch: readonly AgentRunItem[]) => void (ended = traceBatch(span, batch) || ended) : undefined;
+    const observe = traces(span) ? (batch: readonly AgentRunItem[]) => void (ended = traceBatch(span, batch) || ended) : undefined;
     context.close = () => {
       if (!ended && observe) span.fail(abort.aborted ? abort.reason : new DOMException('The run was abandoned by its consumer', 'AbortError')); // stopped before its last item
       span.end();

@@ -13,6 +13,8 @@ import { isoTimestamp } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { redactError, redactText } from '../internal/redact.js';
+import { EVENT_INTERRUPT, FAULTLINE_INTERRUPT_COUNT, FAULTLINE_INTERRUPT_IDS } from '../telemetry/attribute-names.js';
+import { traces } from '../telemetry/no-telemetry.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
 import { findTool, shownToolName } from '../tools/tool-call-name.js';
@@ -80,7 +82,7 @@ export async function* gatedTools(
   if (saved !== undefined) return { error: saved };
   const interrupts = pending.slice(0, 50).map((each) => ({ id: each.id, toolCallId: each.toolCallId, toolName: each.toolName, expiresAt: each.expiresAt }));
   safeEmit(context, queue, 'interrupt', () => ({ runId, agent: settings.name, iteration, count: pending.length, interrupts }));
-  context.span.addEvent('faultline.interrupt', { 'faultline.interrupt.count': pending.length, 'faultline.interrupt.ids': interrupts.map((each) => each.id).join(',') });
+  if (traces(context.span)) context.span.addEvent(EVENT_INTERRUPT, { [FAULTLINE_INTERRUPT_COUNT]: pending.length, [FAULTLINE_INTERRUPT_IDS]: interrupts.map((each) => each.id).join(',') });
   return { interrupted: { type: 'interrupted', runId, iteration, interrupts: pending, usage } };
 }
 

@@ -13,8 +13,9 @@ import { errorJSON, safeEmit } from './agent-events.js';
 import type { LoopContext } from './loop-context.js';
 import { outputFormat } from './structured-output.js';
 import type { AgentRunItem, AgentSettings } from './types.js';
-import { CommonAttribute, FaultlineAttribute, TelemetryEvent } from '../telemetry/attributes.js';
+import { ERROR_TYPE, EVENT_FALLBACK, EVENT_RETRY, FAULTLINE_FALLBACK_FROM, FAULTLINE_FALLBACK_TO, FAULTLINE_RETRY_ATTEMPT, FAULTLINE_RETRY_BUDGET_EXHAUSTED, FAULTLINE_RETRY_DELAY_MS } from '../telemetry/attribute-names.js';
 import { errorTypeOf } from '../telemetry/error-type.js';
+import { traces } from '../telemetry/no-telemetry.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 
 /**
@@ -66,12 +67,15 @@ export function requestHooks(
   const agent = context.settings.name;
   return {
     onRetry: (notice) => {
-      span()?.addEvent(TelemetryEvent.Retry, {
-        [FaultlineAttribute.RetryAttempt]: notice.attempt + 1,
-        [FaultlineAttribute.RetryDelayMs]: notice.delayMs,
-        [FaultlineAttribute.RetryBudgetExhausted]: notice.budgetExhausted,
-        [CommonAttribute.ErrorType]: typeof notice.error.kind === 'string' ? notice.error.kind : undefined,
-      });
+      const traced = span();
+      if (traces(traced)) {
+        traced.addEvent(EVENT_RETRY, {
+          [FAULTLINE_RETRY_ATTEMPT]: notice.attempt + 1,
+          [FAULTLINE_RETRY_DELAY_MS]: notice.delayMs,
+          [FAULTLINE_RETRY_BUDGET_EXHAUSTED]: notice.budgetExhausted,
+          [ERROR_TYPE]: typeof notice.error.kind === 'string' ? notice.error.kind : undefined,
+        });
+      }
       const error = redactValue(notice.error, context.settings.secrets) as Record<string, unknown>;
       const budget = notice.budgetExhausted ? { budgetExhausted: true } : {};
       queue.push({ type: 'retry', iteration: iteration(), source: 'model', attempt: notice.attempt, delayMs: notice.delayMs, error, ...budget });
@@ -79,7 +83,8 @@ export function requestHooks(
       context.waker.wake();
     },
     onFallback: (notice) => {
-      span()?.addEvent(TelemetryEvent.Fallback, { [FaultlineAttribute.FallbackFrom]: notice.from, [FaultlineAttribute.FallbackTo]: notice.to, [CommonAttribute.ErrorType]: errorTypeOf(notice.error) });
+      const traced = span();
+      if (traces(traced)) traced.addEvent(EVENT_FALLBACK, { [FAULTLINE_FALLBACK_FROM]: notice.from, [FAULTLINE_FALLBACK_TO]: notice.to, [ERROR_TYPE]: errorTypeOf(notice.error) });
       const error = errorJSON(notice.error, context.settings.secrets);
       queue.push({ type: 'error', iteration: iteration(), terminal: false, error: notice.error });
       queue.push({ type: 'retry', iteration: iteration(), source: 'model', attempt: 1, delayMs: 0, error, fallbackTo: notice.to });

@@ -2,23 +2,24 @@
  * @internal The MCP client's spans: one `client` span per request (`mcp.method.name`, the tool of a `tools/call`, the
  * session, the server), its `traceparent` sent with the request; a failed request fails it.
  */
-import { CommonAttribute, GenAIAttribute, GenAIOperation, MCPAttribute, mcpSpanName } from '../telemetry/attributes.js';
-import { NO_TELEMETRY, serverAddressOf } from '../telemetry/no-telemetry.js';
+import { GEN_AI_OPERATION_EXECUTE_TOOL, GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, MCP_METHOD_NAME, MCP_SESSION_ID, SERVER_ADDRESS } from '../telemetry/attribute-names.js';
+import { mcpSpanName } from '../telemetry/span-names.js';
+import { NO_SPAN, serverAddressOf, traces } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 
 /** The span of one request to `endpoint` (the URL as shown: its host is the span's `server.address`). */
 export function mcpRequestSpan(telemetry: Telemetry | undefined, method: string, params: unknown, endpoint: string, sessionId: string | undefined): SpanHandle {
-  if (!telemetry) return NO_TELEMETRY.startSpan(method);
+  if (!traces(telemetry)) return NO_SPAN;
   const tool = method === 'tools/call' && typeof (params as { name?: unknown } | undefined)?.name === 'string' ? (params as { name: string }).name : undefined;
   const host = serverAddressOf(endpoint);
   return telemetry.startSpan(mcpSpanName(method, tool), {
     kind: 'client',
     attributes: {
-      [MCPAttribute.MethodName]: method,
-      [MCPAttribute.SessionId]: sessionId,
-      [GenAIAttribute.ToolName]: tool,
-      [GenAIAttribute.OperationName]: tool === undefined ? undefined : GenAIOperation.ExecuteTool,
-      [CommonAttribute.ServerAddress]: host,
+      [MCP_METHOD_NAME]: method,
+      [MCP_SESSION_ID]: sessionId,
+      [GEN_AI_TOOL_NAME]: tool,
+      [GEN_AI_OPERATION_NAME]: tool === undefined ? undefined : GEN_AI_OPERATION_EXECUTE_TOOL,
+      [SERVER_ADDRESS]: host,
     },
   });
 }

@@ -18,8 +18,9 @@ import { resumeProblems, resumeUnsupported, type RunnerResume } from './resume-r
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 import { closures, markPending, readSession } from './session-transcript.js';
-import { agentSpanName, GenAIAttribute, GenAIOperation } from '../telemetry/attributes.js';
-import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
+import { GEN_AI_AGENT_NAME, GEN_AI_CONVERSATION_ID, GEN_AI_OPERATION_INVOKE_AGENT, GEN_AI_OPERATION_NAME } from '../telemetry/attribute-names.js';
+import { agentSpanName } from '../telemetry/span-names.js';
+import { NO_SPAN, telemetryProblems, traces } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
 
@@ -123,10 +124,12 @@ export class Runner {
     } else if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
     if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
     const { controller, dispose } = linkedController(options.signal);
-    const span = (this.telemetry ?? NO_TELEMETRY).startSpan(agentSpanName(this.appName), {
-      parent: parseTraceparent(options.traceparent),
-      attributes: { [GenAIAttribute.OperationName]: GenAIOperation.InvokeAgent, [GenAIAttribute.AgentName]: this.appName, [GenAIAttribute.ConversationId]: options.sessionId },
-    });
+    const span = traces(this.telemetry)
+      ? this.telemetry.startSpan(agentSpanName(this.appName), {
+          parent: parseTraceparent(options.traceparent),
+          attributes: { [GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_INVOKE_AGENT, [GEN_AI_AGENT_NAME]: this.appName, [GEN_AI_CONVERSATION_ID]: options.sessionId },
+        })
+      : NO_SPAN;
     const generator = this.events(options, message, controller.signal, span);
     async function* guarded() {
       try {

@@ -7,7 +7,8 @@
  */
 import { FAILURE_STATES, taskFailure } from '../errors/task-error.js';
 import { read } from '../internal/error-chain.js';
-import { A2A_METHOD_NAME, A2A_TASK_ID, A2A_TASK_STATE, a2aSpanName, RPC_METHOD, RPC_SYSTEM_JSONRPC, RPC_SYSTEM_NAME, SERVER_ADDRESS } from './attributes.js';
+import { A2A_METHOD_NAME, A2A_TASK_ID, A2A_TASK_STATE, RPC_METHOD, RPC_SYSTEM_JSONRPC, RPC_SYSTEM_NAME, SERVER_ADDRESS } from './attribute-names.js';
+import { a2aSpanName } from './span-names.js';
 import { serverAddressOf } from './no-telemetry.js';
 import type { A2AClientTracing, SpanHandle, Telemetry } from './telemetry.js';
 

@@ -17,6 +17,7 @@
  * attributes `faultline.graph.node.id`, `faultline.graph.node.type`, `faultline.graph.step`), and the retry and
  * fallback events (`faultline.retry`, `faultline.fallback`).
  */
+import * as names from './attribute-names.js';
 
 /**
  * GenAI attributes (`gen_ai.*`). Content attributes — `InputMessages`, `OutputMessages`, `SystemInstructions`,
@@ -24,39 +25,39 @@
  * @example `span.setAttributes({ [GenAIAttribute.OperationName]: GenAIOperation.Chat, [GenAIAttribute.RequestModel]: 'gpt-4o' })`
  */
 export const GenAIAttribute = /* @__PURE__ */ Object.freeze({
-  OperationName: 'gen_ai.operation.name',
-  ProviderName: 'gen_ai.provider.name',
-  RequestModel: 'gen_ai.request.model',
-  RequestMaxTokens: 'gen_ai.request.max_tokens',
-  RequestTemperature: 'gen_ai.request.temperature',
-  RequestStream: 'gen_ai.request.stream',
-  ResponseModel: 'gen_ai.response.model',
-  ResponseId: 'gen_ai.response.id',
-  ResponseFinishReasons: 'gen_ai.response.finish_reasons',
-  UsageInputTokens: 'gen_ai.usage.input_tokens',
-  UsageOutputTokens: 'gen_ai.usage.output_tokens',
-  UsageCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
-  AgentName: 'gen_ai.agent.name',
-  AgentId: 'gen_ai.agent.id',
-  AgentDescription: 'gen_ai.agent.description',
-  AgentVersion: 'gen_ai.agent.version',
-  ConversationId: 'gen_ai.conversation.id',
-  WorkflowName: 'gen_ai.workflow.name',
-  ToolName: 'gen_ai.tool.name',
-  ToolCallId: 'gen_ai.tool.call.id',
-  ToolType: 'gen_ai.tool.type',
-  ToolDescription: 'gen_ai.tool.description',
-  PromptName: 'gen_ai.prompt.name',
+  OperationName: names.GEN_AI_OPERATION_NAME,
+  ProviderName: names.GEN_AI_PROVIDER_NAME,
+  RequestModel: names.GEN_AI_REQUEST_MODEL,
+  RequestMaxTokens: names.GEN_AI_REQUEST_MAX_TOKENS,
+  RequestTemperature: names.GEN_AI_REQUEST_TEMPERATURE,
+  RequestStream: names.GEN_AI_REQUEST_STREAM,
+  ResponseModel: names.GEN_AI_RESPONSE_MODEL,
+  ResponseId: names.GEN_AI_RESPONSE_ID,
+  ResponseFinishReasons: names.GEN_AI_RESPONSE_FINISH_REASONS,
+  UsageInputTokens: names.GEN_AI_USAGE_INPUT_TOKENS,
+  UsageOutputTokens: names.GEN_AI_USAGE_OUTPUT_TOKENS,
+  UsageCacheReadInputTokens: names.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  AgentName: names.GEN_AI_AGENT_NAME,
+  AgentId: names.GEN_AI_AGENT_ID,
+  AgentDescription: names.GEN_AI_AGENT_DESCRIPTION,
+  AgentVersion: names.GEN_AI_AGENT_VERSION,
+  ConversationId: names.GEN_AI_CONVERSATION_ID,
+  WorkflowName: names.GEN_AI_WORKFLOW_NAME,
+  ToolName: names.GEN_AI_TOOL_NAME,
+  ToolCallId: names.GEN_AI_TOOL_CALL_ID,
+  ToolType: names.GEN_AI_TOOL_TYPE,
+  ToolDescription: names.GEN_AI_TOOL_DESCRIPTION,
+  PromptName: names.GEN_AI_PROMPT_NAME,
   /** Opt-in content. */
-  ToolCallArguments: 'gen_ai.tool.call.arguments',
+  ToolCallArguments: names.GEN_AI_TOOL_CALL_ARGUMENTS,
   /** Opt-in content. */
-  ToolCallResult: 'gen_ai.tool.call.result',
+  ToolCallResult: names.GEN_AI_TOOL_CALL_RESULT,
   /** Opt-in content. */
-  InputMessages: 'gen_ai.input.messages',
+  InputMessages: names.GEN_AI_INPUT_MESSAGES,
   /** Opt-in content. */
-  OutputMessages: 'gen_ai.output.messages',
+  OutputMessages: names.GEN_AI_OUTPUT_MESSAGES,
   /** Opt-in content. */
-  SystemInstructions: 'gen_ai.system_instructions',
+  SystemInstructions: names.GEN_AI_SYSTEM_INSTRUCTIONS,
 } as const);
 
 /**
@@ -64,10 +65,10 @@ export const GenAIAttribute = /* @__PURE__ */ Object.freeze({
  * @example `{ [GenAIAttribute.OperationName]: GenAIOperation.ExecuteTool }`
  */
 export const GenAIOperation = /* @__PURE__ */ Object.freeze({
-  Chat: 'chat',
-  InvokeAgent: 'invoke_agent',
-  InvokeWorkflow: 'invoke_workflow',
-  ExecuteTool: 'execute_tool',
+  Chat: names.GEN_AI_OPERATION_CHAT,
+  InvokeAgent: names.GEN_AI_OPERATION_INVOKE_AGENT,
+  InvokeWorkflow: names.GEN_AI_OPERATION_INVOKE_WORKFLOW,
+  ExecuteTool: names.GEN_AI_OPERATION_EXECUTE_TOOL,
 } as const);
 
 /**
@@ -76,9 +77,9 @@ export const GenAIOperation = /* @__PURE__ */ Object.freeze({
  * @example `{ [GenAIAttribute.ToolType]: GenAIToolType.Function }`
  */
 export const GenAIToolType = /* @__PURE__ */ Object.freeze({
-  Function: 'function',
-  Extension: 'extension',
-  Datastore: 'datastore',
+  Function: names.GEN_AI_TOOL_TYPE_FUNCTION,
+  Extension: names.GEN_AI_TOOL_TYPE_EXTENSION,
+  Datastore: names.GEN_AI_TOOL_TYPE_DATASTORE,
 } as const);
 
 /**
@@ -88,26 +89,11 @@ export const GenAIToolType = /* @__PURE__ */ Object.freeze({
  * @example `{ [MCPAttribute.MethodName]: 'tools/call', [MCPAttribute.SessionId]: sessionId }`
  */
 export const MCPAttribute = /* @__PURE__ */ Object.freeze({
-  MethodName: 'mcp.method.name',
-  SessionId: 'mcp.session.id',
-  ProtocolVersion: 'mcp.protocol.version',
-  ResourceURI: 'mcp.resource.uri',
+  MethodName: names.MCP_METHOD_NAME,
+  SessionId: names.MCP_SESSION_ID,
+  ProtocolVersion: names.MCP_PROTOCOL_VERSION,
+  ResourceURI: names.MCP_RESOURCE_URI,
 } as const);
-
-// The attributes every A2A client span carries, each a constant of its own that the tables below reuse: a bundle of
-// the A2A client holds these few strings, not the whole tables.
-/** @internal `a2a.method.name` ({@link A2AAttribute}.MethodName). */
-export const A2A_METHOD_NAME = 'a2a.method.name';
-/** @internal `a2a.task.id` ({@link A2AAttribute}.TaskId). */
-export const A2A_TASK_ID = 'a2a.task.id';
-/** @internal `a2a.task.state` ({@link A2AAttribute}.TaskState). */
-export const A2A_TASK_STATE = 'a2a.task.state';
-/** @internal `rpc.system.name` ({@link CommonAttribute}.RPCSystemName). */
-export const RPC_SYSTEM_NAME = 'rpc.system.name';
-/** @internal `rpc.method` ({@link CommonAttribute}.RPCMethod). */
-export const RPC_METHOD = 'rpc.method';
-/** @internal `server.address` ({@link CommonAttribute}.ServerAddress). */
-export const SERVER_ADDRESS = 'server.address';
 
 /**
  * A2A attributes (`a2a.*`). `a2a.method.name` is the logical A2A 1.0 operation name (`SendMessage`,
@@ -117,13 +103,13 @@ export const SERVER_ADDRESS = 'server.address';
  * @example `{ [A2AAttribute.MethodName]: 'SendMessage', [A2AAttribute.TaskId]: task.id }`
  */
 export const A2AAttribute = /* @__PURE__ */ Object.freeze({
-  MethodName: A2A_METHOD_NAME,
-  ProtocolVersion: 'a2a.protocol.version',
-  TaskId: A2A_TASK_ID,
-  TaskState: A2A_TASK_STATE,
-  MessageId: 'a2a.message.id',
-  ReferenceTaskIds: 'a2a.message.reference_task_ids',
-  Tenant: 'a2a.tenant',
+  MethodName: names.A2A_METHOD_NAME,
+  ProtocolVersion: names.A2A_PROTOCOL_VERSION,
+  TaskId: names.A2A_TASK_ID,
+  TaskState: names.A2A_TASK_STATE,
+  MessageId: names.A2A_MESSAGE_ID,
+  ReferenceTaskIds: names.A2A_MESSAGE_REFERENCE_TASK_IDS,
+  Tenant: names.A2A_TENANT,
 } as const);
 
 /**
@@ -131,18 +117,18 @@ export const A2AAttribute = /* @__PURE__ */ Object.freeze({
  * @example `{ [CommonAttribute.ServerAddress]: url.hostname, [CommonAttribute.ServerPort]: 443 }`
  */
 export const CommonAttribute = /* @__PURE__ */ Object.freeze({
-  ErrorType: 'error.type',
-  ServerAddress: SERVER_ADDRESS,
-  ServerPort: 'server.port',
-  NetworkTransport: 'network.transport',
-  NetworkProtocolName: 'network.protocol.name',
-  RPCSystemName: RPC_SYSTEM_NAME,
-  RPCMethod: RPC_METHOD,
-  RPCResponseStatusCode: 'rpc.response.status_code',
-  JSONRPCRequestId: 'jsonrpc.request.id',
-  JSONRPCProtocolVersion: 'jsonrpc.protocol.version',
-  ExceptionType: 'exception.type',
-  ExceptionMessage: 'exception.message',
+  ErrorType: names.ERROR_TYPE,
+  ServerAddress: names.SERVER_ADDRESS,
+  ServerPort: names.SERVER_PORT,
+  NetworkTransport: names.NETWORK_TRANSPORT,
+  NetworkProtocolName: names.NETWORK_PROTOCOL_NAME,
+  RPCSystemName: names.RPC_SYSTEM_NAME,
+  RPCMethod: names.RPC_METHOD,
+  RPCResponseStatusCode: names.RPC_RESPONSE_STATUS_CODE,
+  JSONRPCRequestId: names.JSONRPC_REQUEST_ID,
+  JSONRPCProtocolVersion: names.JSONRPC_PROTOCOL_VERSION,
+  ExceptionType: names.EXCEPTION_TYPE,
+  ExceptionMessage: names.EXCEPTION_MESSAGE,
 } as const);
 
 /**
@@ -151,35 +137,35 @@ export const CommonAttribute = /* @__PURE__ */ Object.freeze({
  */
 export const FaultlineAttribute = /* @__PURE__ */ Object.freeze({
   /** The id of a graph node. */
-  GraphNodeId: 'faultline.graph.node.id',
+  GraphNodeId: names.FAULTLINE_GRAPH_NODE_ID,
   /** What a graph node runs (`function`, `agent`, `subgraph`…). */
-  GraphNodeType: 'faultline.graph.node.type',
+  GraphNodeType: names.FAULTLINE_GRAPH_NODE_TYPE,
   /** The superstep number of a graph run. */
-  GraphStep: 'faultline.graph.step',
+  GraphStep: names.FAULTLINE_GRAPH_STEP,
   /** On a `faultline.retry` event: the attempt about to be made (2 = first retry). */
-  RetryAttempt: 'faultline.retry.attempt',
+  RetryAttempt: names.FAULTLINE_RETRY_ATTEMPT,
   /** On a `faultline.retry` event: the wait before it, in ms. */
-  RetryDelayMs: 'faultline.retry.delay_ms',
+  RetryDelayMs: names.FAULTLINE_RETRY_DELAY_MS,
   /** On a `faultline.fallback` event: what failed (a model, a client). */
-  FallbackFrom: 'faultline.fallback.from',
+  FallbackFrom: names.FAULTLINE_FALLBACK_FROM,
   /** On a `faultline.fallback` event: what is tried next. */
-  FallbackTo: 'faultline.fallback.to',
+  FallbackTo: names.FAULTLINE_FALLBACK_TO,
   /** On a `faultline.retry` event: a shared retry budget refused the retry (the failure was reported). */
-  RetryBudgetExhausted: 'faultline.retry.budget_exhausted',
+  RetryBudgetExhausted: names.FAULTLINE_RETRY_BUDGET_EXHAUSTED,
   /** How a tool call ended (`success`, `error_result`, `failure`, `timeout`, `crash`, `invalid_arguments`…). */
-  ToolOutcome: 'faultline.tool.outcome',
+  ToolOutcome: names.FAULTLINE_TOOL_OUTCOME,
   /** Attempts a tool call made. */
-  ToolAttempts: 'faultline.tool.attempts',
+  ToolAttempts: names.FAULTLINE_TOOL_ATTEMPTS,
   /** The severity of a failed graph node's execution-error record: `recoverable` or `fatal`. */
-  ExecutionErrorSeverity: 'faultline.execution_error.severity',
+  ExecutionErrorSeverity: names.FAULTLINE_EXECUTION_ERROR_SEVERITY,
   /** On a run span: how the run finished (`stop`, `length`, `max_iterations`…). */
-  FinishReason: 'faultline.finish_reason',
+  FinishReason: names.FAULTLINE_FINISH_REASON,
   /** On a `faultline.interrupt` or `faultline.resume` event: how many interrupts it names. */
-  InterruptCount: 'faultline.interrupt.count',
+  InterruptCount: names.FAULTLINE_INTERRUPT_COUNT,
   /** On a `faultline.interrupt` or `faultline.resume` event: the interrupt ids, comma-separated. */
-  InterruptIds: 'faultline.interrupt.ids',
+  InterruptIds: names.FAULTLINE_INTERRUPT_IDS,
   /** On a refused `faultline.resume` event: the refusal's `ResumeCode`. */
-  ResumeRefused: 'faultline.resume.refused',
+  ResumeRefused: names.FAULTLINE_RESUME_REFUSED,
 } as const);
 
 /**
@@ -187,85 +173,13 @@ export const FaultlineAttribute = /* @__PURE__ */ Object.freeze({
  * @example `span.addEvent(TelemetryEvent.Retry, { [FaultlineAttribute.RetryAttempt]: 2, [CommonAttribute.ErrorType]: 'chat_client' })`
  */
 export const TelemetryEvent = /* @__PURE__ */ Object.freeze({
-  Exception: 'exception',
-  Retry: 'faultline.retry',
-  Fallback: 'faultline.fallback',
+  Exception: names.EVENT_EXCEPTION,
+  Retry: names.EVENT_RETRY,
+  Fallback: names.EVENT_FALLBACK,
   /** A failure the run recovered from (a tool crash, a fallback, a recoverable node): `error.type` on the event. */
-  RecoverableError: 'faultline.recoverable_error',
+  RecoverableError: names.EVENT_RECOVERABLE_ERROR,
   /** A run (or a graph node) stopped to ask a person: ids and counts only, never what was asked. */
-  Interrupt: 'faultline.interrupt',
+  Interrupt: names.EVENT_INTERRUPT,
   /** A resume of an interrupted run, accepted or refused: ids, counts, the refusal's code. */
-  Resume: 'faultline.resume',
+  Resume: names.EVENT_RESUME,
 } as const);
-
-/**
- * The `error.type` of a failure with no better identifier (the convention's fallback value).
- * @example `errorTypeOf('boom') === ERROR_TYPE_OTHER`
- */
-export const ERROR_TYPE_OTHER = '_OTHER';
-
-/**
- * The `rpc.system.name` of A2A and MCP calls.
- * @example `{ [CommonAttribute.RPCSystemName]: RPC_SYSTEM_JSONRPC, [CommonAttribute.RPCMethod]: 'message/send' }`
- */
-export const RPC_SYSTEM_JSONRPC = 'jsonrpc';
-
-function named(operation: string, subject: string | undefined): string {
-  return typeof subject === 'string' && subject !== '' ? `${operation} ${subject}` : operation;
-}
-
-/**
- * The name of a model call span: `chat {gen_ai.request.model}` (`chat` when the model is unknown).
- * @example `chatSpanName('gpt-4o') // 'chat gpt-4o'`
- */
-export function chatSpanName(model: string | undefined): string {
-  return named(GenAIOperation.Chat, model);
-}
-
-/**
- * The name of an agent run span: `invoke_agent {gen_ai.agent.name}` (`invoke_agent` when it has no name).
- * @example `agentSpanName('planner') // 'invoke_agent planner'`
- */
-export function agentSpanName(name: string | undefined): string {
-  return named(GenAIOperation.InvokeAgent, name);
-}
-
-/**
- * The name of a workflow (graph run) span: `invoke_workflow {gen_ai.workflow.name}`.
- * @example `workflowSpanName('support_pipeline') // 'invoke_workflow support_pipeline'`
- */
-export function workflowSpanName(name: string | undefined): string {
-  return named(GenAIOperation.InvokeWorkflow, name);
-}
-
-/**
- * The name of a tool call span: `execute_tool {gen_ai.tool.name}`.
- * @example `toolSpanName('get_weather') // 'execute_tool get_weather'`
- */
-export function toolSpanName(name: string | undefined): string {
-  return named(GenAIOperation.ExecuteTool, name);
-}
-
-/**
- * The name of a graph node span (our convention): `graph.node {id}`.
- * @example `graphNodeSpanName('plan') // 'graph.node plan'`
- */
-export function graphNodeSpanName(id: string): string {
-  return named('graph.node', id);
-}
-
-/**
- * The name of an MCP span: `{mcp.method.name} {target}`, the target being the tool or prompt name when there is one.
- * @example `mcpSpanName('tools/call', 'get_weather') // 'tools/call get_weather'`
- */
-export function mcpSpanName(method: string, target?: string | undefined): string {
-  return named(method, target);
-}
-
-/**
- * The name of an A2A span: `{a2a.method.name}`, the logical A2A 1.0 operation name.
- * @example `a2aSpanName('SendMessage') // 'SendMessage'`
- */
-export function a2aSpanName(method: string): string {
-  return method;
-}

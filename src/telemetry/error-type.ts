@@ -6,7 +6,7 @@ import { ErrorType } from '../errors/constants.js';
 import { hasMarker } from '../internal/brand.js';
 import { isAbortError, read } from '../internal/error-chain.js';
 import { isPlainObject } from '../internal/json.js';
-import { ERROR_TYPE_OTHER } from './attributes.js';
+import { ERROR_TYPE_OTHER } from './attribute-names.js';
 
 /**
  * The brand of `ToolFailure` (src/tools/tool-failure.ts): `ToolFailure.isInstance` is exactly this check. Read here

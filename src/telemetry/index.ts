@@ -1,22 +1,6 @@
-export {
-  A2AAttribute,
-  a2aSpanName,
-  agentSpanName,
-  chatSpanName,
-  CommonAttribute,
-  ERROR_TYPE_OTHER,
-  FaultlineAttribute,
-  GenAIAttribute,
-  GenAIOperation,
-  GenAIToolType,
-  graphNodeSpanName,
-  MCPAttribute,
-  mcpSpanName,
-  RPC_SYSTEM_JSONRPC,
-  TelemetryEvent,
-  toolSpanName,
-  workflowSpanName,
-} from './attributes.js';
+export { ERROR_TYPE_OTHER, RPC_SYSTEM_JSONRPC } from './attribute-names.js';
+export { A2AAttribute, CommonAttribute, FaultlineAttribute, GenAIAttribute, GenAIOperation, GenAIToolType, MCPAttribute, TelemetryEvent } from './attributes.js';
+export { a2aSpanName, agentSpanName, chatSpanName, graphNodeSpanName, mcpSpanName, toolSpanName, workflowSpanName } from './span-names.js';
 export { errorTypeOf } from './error-type.js';
 export { isTelemetry, NO_TELEMETRY } from './no-telemetry.js';
 export { openTelemetry, type OpenTelemetryOptions } from './open-telemetry.js';

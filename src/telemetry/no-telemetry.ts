@@ -1,7 +1,7 @@
 import { read } from '../internal/error-chain.js';
 import type { SpanHandle, Telemetry } from './telemetry.js';
 
-/** @internal The one inert span every untraced operation shares (compare with it to skip building attributes). */
+/** @internal The one inert span every untraced operation shares (`traces` tells it apart). */
 export const NO_SPAN: SpanHandle = /* @__PURE__ */ Object.freeze({
   setAttributes(): void {},
   addEvent(): void {},
@@ -17,7 +17,8 @@ export const NO_SPAN: SpanHandle = /* @__PURE__ */ Object.freeze({
 
 /**
  * Telemetry that records nothing: what instrumented code uses when no telemetry is configured. `startSpan` returns
- * one shared, inert span (no allocation); `run(fn)` just calls `fn`; `recordContent` is false.
+ * one shared, inert span (no allocation); `run(fn)` just calls `fn`; `recordContent` is false; its A2A client tracing
+ * is as inert, so the A2A client needs no path of its own for "no telemetry".
  *
  * @example
  * ```ts
@@ -30,7 +31,24 @@ export const NO_TELEMETRY: Telemetry = /* @__PURE__ */ Object.freeze({
   startSpan(): SpanHandle {
     return NO_SPAN;
   },
+  // The A2A client's calls get the inert span too, and results tell it nothing.
+  a2aClient: /* @__PURE__ */ Object.freeze({
+    start(): SpanHandle {
+      return NO_SPAN;
+    },
+    result(): void {},
+  }),
 });
+
+/**
+ * @internal True when `target` records something: a telemetry other than `NO_TELEMETRY`, a span other than the inert
+ * `NO_SPAN`. Every instrumented site asks it first and, when false, builds no span name and no attributes (the inert
+ * span would drop them anyway).
+ * @example `if (!traces(options.telemetry)) return NO_SPAN;`
+ */
+export function traces<T extends Telemetry | SpanHandle>(target: T | undefined): target is T {
+  return target !== undefined && target !== NO_TELEMETRY && target !== NO_SPAN;
+}
 
 /**
  * True for a {@link Telemetry}: an object with a `startSpan` method and a boolean `recordContent` (what option

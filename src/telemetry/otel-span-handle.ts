@@ -5,7 +5,7 @@
  */
 import { messageOf } from '../internal/error-chain.js';
 import { truncate } from '../internal/json.js';
-import { CommonAttribute, TelemetryEvent } from './attributes.js';
+import { ERROR_TYPE, EVENT_EXCEPTION, EXCEPTION_MESSAGE, EXCEPTION_TYPE } from './attribute-names.js';
 import { errorTypeOf } from './error-type.js';
 import type { OTelAPI, OTelAttributes, OTelContext, OTelSpan } from './otel-types.js';
 import { cleanAttributes, cleanName, cleanText, type CleanLimits } from './sanitize.js';
@@ -73,11 +73,11 @@ export function otelSpanHandle(span: OTelSpan, runtime: SpanRuntime): SpanHandle
       }
       const type = typeof given === 'string' && given !== '' ? cleanName(given, runtime) : errorTypeOf(error);
       const message = cleanText(messageOf(error), runtime, runtime.maxStatusMessageLength);
-      guard(() => span.setAttribute(CommonAttribute.ErrorType, type), undefined);
-      const event: OTelAttributes = { [CommonAttribute.ExceptionMessage]: truncate(message, runtime.maxAttributeLength) };
+      guard(() => span.setAttribute(ERROR_TYPE, type), undefined);
+      const event: OTelAttributes = { [EXCEPTION_MESSAGE]: truncate(message, runtime.maxAttributeLength) };
       const name = exceptionName(error);
-      if (name !== undefined) event[CommonAttribute.ExceptionType] = cleanName(name, runtime);
-      guard(() => span.addEvent(TelemetryEvent.Exception, event), undefined);
+      if (name !== undefined) event[EXCEPTION_TYPE] = cleanName(name, runtime);
+      guard(() => span.addEvent(EVENT_EXCEPTION, event), undefined);
       guard(() => span.setStatus(message === '' ? { code: runtime.statusError } : { code: runtime.statusError, message }), undefined);
     },
 

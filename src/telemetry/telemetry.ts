@@ -47,8 +47,8 @@ export interface Telemetry {
   readonly recordContent: boolean;
   /**
    * @internal The A2A client's spans, set by `openTelemetry` (reached only through this object, so an app that passes
-   * no telemetry bundles none of it). `createA2AClient` refuses a telemetry without it (a `ConfigError`), rather than
-   * trace nothing.
+   * no telemetry bundles none of it; `NO_TELEMETRY` carries an inert one). `createA2AClient` refuses a telemetry
+   * without it (a `ConfigError`), rather than trace nothing.
    */
   readonly a2aClient?: A2AClientTracing | undefined;
 }

@@ -19,6 +19,7 @@ import {
   toolSpanName,
   workflowSpanName,
 } from '../../src/telemetry/index.js';
+import * as names from '../../src/telemetry/attribute-names.js';
 
 describe('semantic-convention names', () => {
   it('spell the GenAI attributes as the conventions do', () => {
@@ -80,6 +81,15 @@ describe('semantic-convention names', () => {
     for (const group of groups) expect(Object.isFrozen(group)).toBe(true);
     const names = groups.flatMap((group) => Object.values(group));
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('the internal name constants the span builders set', () => {
+  it('are the values of the public tables, one for one (the tables are built from them)', () => {
+    const tables = [GenAIAttribute, GenAIOperation, GenAIToolType, MCPAttribute, A2AAttribute, CommonAttribute, FaultlineAttribute, TelemetryEvent];
+    const tabled = tables.flatMap((table) => Object.values(table)).sort();
+    const { ERROR_TYPE_OTHER: _other, RPC_SYSTEM_JSONRPC: _jsonrpc, ...constants } = names;
+    expect(Object.values(constants).sort()).toEqual(tabled);
   });
 });
 

@@ -12,7 +12,7 @@ import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { preview } from '../../internal/json.js';
 import type { RunEvent } from '../../runner/event.js';
-import { NO_TELEMETRY } from '../../telemetry/no-telemetry.js';
+import { traces } from '../../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../../telemetry/telemetry.js';
 import type { LeaseSettings } from '../checkpoints/run-lease.js';
 import type { Checkpointer } from '../core/checkpointer.js';
@@ -82,7 +82,7 @@ export class GraphRun {
       telemetry: settings.telemetry,
       span: settings.span,
       listening: listener !== undefined,
-      traced: settings.telemetry !== NO_TELEMETRY,
+      traced: traces(settings.telemetry),
       // A throwing listener must not fail the run (agent listeners are guarded the same way): the run goes on and its
       // outcome lists the failures.
       emit: listener

@@ -14,7 +14,8 @@ import { ObjectType } from '../../runner/constants.js';
 import { createEvent, type EventOrigin } from '../../runner/event.js';
 import { encodeStateKeys, type StateDelta } from '../../runner/state-delta.js';
 import type { Interrupt } from '../../interrupts/interrupt.js';
-import { FaultlineAttribute, TelemetryEvent } from '../../telemetry/attributes.js';
+import { EVENT_RESUME, FAULTLINE_INTERRUPT_COUNT, FAULTLINE_INTERRUPT_IDS, FAULTLINE_RESUME_REFUSED } from '../../telemetry/attribute-names.js';
+import { traces } from '../../telemetry/no-telemetry.js';
 import { COMPLETION_METADATA_KEY, FALLBACK_STATE_EVENT_TYPE, GRAPH_PREGEL_AUTHOR, InterruptEventType, NODE_CUSTOM_METADATA_KEY, PREGEL_METADATA_KEY } from '../core/constants.js';
 import type { State } from '../core/state-schema.js';
 import type { RunScope } from './run-scope.js';
@@ -91,9 +92,8 @@ export interface ResumeReport {
 export function emitResume(scope: RunScope, step: number, report: ResumeReport): void {
   const code = report.refused === undefined ? undefined : String((report.refused as { code?: unknown })?.code ?? 'RESUME_FAILED');
   const decided = report.decided ?? [];
-  const attributes: Record<string, string | number | boolean> = { [FaultlineAttribute.InterruptCount]: decided.length, [FaultlineAttribute.InterruptIds]: decided.slice(0, IDS_NAMED).join(',') };
-  if (code !== undefined) attributes[FaultlineAttribute.ResumeRefused] = code;
-  scope.span?.addEvent(TelemetryEvent.Resume, attributes);
+  const { span } = scope;
+  if (traces(span)) span.addEvent(EVENT_RESUME, { [FAULTLINE_INTERRUPT_COUNT]: decided.length, [FAULTLINE_INTERRUPT_IDS]: decided.slice(0, IDS_NAMED).join(','), [FAULTLINE_RESUME_REFUSED]: code });
   if (!scope.listening) return;
   const fields = { stepNumber: step, decidedIds: decided.slice(0, IDS_NAMED), count: decided.length, expiredIds: (report.expired ?? []).slice(0, IDS_NAMED), replay: report.replay === true, refused: code, timestamp: isoTimestamp() };
   scope.emit(createEvent(origin(scope), { response: { object: InterruptEventType.Resume, done: false }, stateDelta: { [PREGEL_METADATA_KEY]: JSON.stringify(fields) } }));
