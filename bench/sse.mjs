@@ -9,8 +9,9 @@ import { chatStream, streamOf } from './corpus.mjs';
 import { importInternal } from './internal-module.mjs';
 import { compare, fixed, jsonLine, table } from './lib.mjs';
 
-// SSEParser is internal (every client feeds it from its own read loop): compiled from src/ as the build does.
-const { SSEParser } = await importInternal('src/wire/sse-decoder.ts');
+// The parsers are internal (every client feeds one from its own read loop): compiled from src/ as the build does.
+// SSEParser reads line by line (the A2A and MCP clients); SSEDataParser, the chat decoders', reads whole events at once.
+const { SSEParser, SSEDataParser } = await importInternal('src/wire/sse-decoder.ts');
 
 const MB = 1024 * 1024;
 const corpus = chatStream({ bytes: Number(process.env.BENCH_SSE_MB ?? 50) * MB });
@@ -38,6 +39,12 @@ const cases = {
   'faultline SSEParser + JSON.parse': () => {
     const decoder = new TextDecoder();
     const parser = new SSEParser({ onEvent: (event) => parse(event.data) });
+    for (const chunk of corpus.chunks) parser.feed(decoder.decode(chunk, { stream: true }));
+    parser.end();
+  },
+  'faultline SSEDataParser + JSON.parse (the chat decoders’)': () => {
+    const decoder = new TextDecoder();
+    const parser = new SSEDataParser((_type, data) => parse(data));
     for (const chunk of corpus.chunks) parser.feed(decoder.decode(chunk, { stream: true }));
     parser.end();
   },

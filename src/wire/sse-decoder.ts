@@ -1,5 +1,6 @@
 /**
- * A spec-faithful Server-Sent Events decoder (WHATWG HTML §9.2.6): a callback core plus a `TransformStream` wrapper.
+ * A spec-faithful Server-Sent Events decoder (WHATWG HTML §9.2.6): a callback core (`SSEParser`, line by line), the
+ * chat decoders' `SSEDataParser` (whole events at once), and a `TransformStream` wrapper (`sse-decoder-stream.ts`).
  * Handles a leading BOM, CR / LF / CRLF line ends (a CRLF split across chunks included), multi-line `data`, comments,
  * `event` / `id` / `retry` fields, and input split at any byte (the wrapper decodes UTF-8 in streaming mode). Lines and
  * events are bounded: an endless line becomes a `StreamError` (`line_too_long`), never unbounded memory.
@@ -33,21 +34,16 @@ const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 
-/** True when `text[start, end)` begins with the field name `name` and its colon. */
-function isField(text: string, start: number, end: number, name: string): boolean {
-  return end - start > name.length && text.charCodeAt(start + name.length) === COLON && text.startsWith(name, start);
-}
-
 /** The callback core: feed decoded text, get events. Throws `StreamError` when a bound is exceeded. */
 export class SSEParser {
   private buffer = '';
   private started = false;
   private pendingCR = false;
   private data: string | undefined = undefined;
-  private eventType = '';
-  private lastEventId: string | undefined = undefined;
-  private readonly maxLineLength: number;
-  private readonly maxEventLength: number;
+  protected eventType = '';
+  protected lastEventId: string | undefined = undefined;
+  protected readonly maxLineLength: number;
+  protected readonly maxEventLength: number;
 
   constructor(private readonly options: SSEParserOptions) {
     this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
@@ -66,8 +62,8 @@ export class SSEParser {
       if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
     if (text.length === 0) return;
-    // The next LF and CR are each found once (a scan per line for both would be quadratic); once no CR is left, the
-    // usual `event:` / `data:` / blank-line groups are read at once.
+    // The next LF and CR are each found once (a scan per line for both would be quadratic); once no CR is left, a
+    // subclass may read the usual `event:` / `data:` / blank-line groups at once (`group`).
     let nextLF = text.indexOf('\n');
     let nextCR = text.indexOf('\r');
     let end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR);
@@ -85,7 +81,7 @@ export class SSEParser {
         this.line(line, 0, line.length);
       } else {
         if (end - start > this.maxLineLength) this.tooLong();
-        const next = nextCR === -1 && this.data === undefined ? this.group(text, start, end) : -1;
+        const next = nextCR === -1 && this.data === undefined && this.group ? this.group(text, start, end) : -1;
         if (next !== -1) {
           start = next;
           end = text.indexOf('\n', start);
@@ -131,28 +127,13 @@ export class SSEParser {
   }
 
   /**
-   * A whole event in the usual forms, `data:` + blank line or `event:` + `data:` + blank line, starting with the line
-   * `text[start, end)`, no data buffered and no CR left in `text` (LF line ends only): dispatched at once, as the
-   * lines one by one would. Returns where the next line starts, or -1 when the text there is anything else (or
-   * breaks a bound, which the line-by-line path then raises).
+   * A subclass's hook: a whole event in the usual forms read at once, starting with the line `text[start, end)` (no
+   * data buffered, LF line ends only). Returns where the next line starts, or -1 to read the line by itself. This class
+   * has none: its callers (the A2A and MCP clients, `SSEDecoderStream`) read few events, and the
+   * chat decoders' subclass, which reads one per token, brings the fast path with it.
+   * @internal
    */
-  private group(text: string, start: number, end: number): number {
-    let type = this.eventType;
-    let dataAt = start;
-    let dataEnd = end;
-    if (isField(text, start, end, 'event')) {
-      dataAt = end + 1;
-      dataEnd = text.indexOf('\n', dataAt);
-      if (dataEnd === -1 || dataEnd - dataAt > this.maxLineLength) return -1;
-      type = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end); // at `end` is the LF
-    }
-    if (text.charCodeAt(dataEnd + 1) !== LF || !isField(text, dataAt, dataEnd, 'data')) return -1;
-    const valueAt = text.charCodeAt(dataAt + 5) === SPACE ? dataAt + 6 : dataAt + 5;
-    if (dataEnd - valueAt > this.maxEventLength) return -1;
-    this.eventType = '';
-    this.emit(type === '' ? 'message' : type, text.slice(valueAt, dataEnd), this.lastEventId);
-    return dataEnd + 2;
-  }
+  protected group?(text: string, start: number, end: number): number;
 
   /** Processes the line `source[start, end)` (indices, so the common `data:` line costs one substring). */
   private line(source: string, start: number, end: number): void {
@@ -210,70 +191,51 @@ export class SSEParser {
   }
 }
 
-/** A `TransformStream` of bytes (or text) to SSE events: what `new SSEDecoderStream()` returns. */
-export type SSEDecoderStream = TransformStream<Uint8Array | string, SSEEvent>;
-
-/** The constructor of {@link SSEDecoderStream} (a subclass of `TransformStream`). */
-export interface SSEDecoderStreamConstructor {
-  new (options?: Omit<SSEParserOptions, 'onEvent'>): SSEDecoderStream;
-  readonly prototype: SSEDecoderStream;
+/** True when `text[start, end)` begins with the field name `name` and its colon. */
+function isField(text: string, start: number, end: number, name: string): boolean {
+  return end - start > name.length && text.charCodeAt(start + name.length) === COLON && text.startsWith(name, start);
 }
 
-/**
- * `TransformStream` of bytes (or text) to SSE events, using {@link SSEParser}. When a chunk both completes events and
- * breaks a bound, the events are delivered first and the `StreamError` is raised with the next chunk or at the end:
- * erroring at once would discard them.
- *
- * A subclass of `TransformStream` (`instanceof` both, `new` only) linked to it at its first construction rather than
- * at import: a module-scope `class … extends TransformStream` makes Node load its whole streams implementation when
- * this module is imported, for every user of the SSE parser alone.
- * @example `response.body.pipeThrough(new SSEDecoderStream())`
- */
-export const SSEDecoderStream = function SSEDecoderStream(this: unknown, options: Omit<SSEParserOptions, 'onEvent'> = {}): SSEDecoderStream {
-  if (new.target === undefined) throw new TypeError("Class constructor SSEDecoderStream cannot be invoked without 'new'");
-  const constructor = SSEDecoderStream as unknown as SSEDecoderStreamConstructor;
-  if (Object.getPrototypeOf(constructor) !== TransformStream) {
-    Object.setPrototypeOf(constructor, TransformStream);
-    Object.setPrototypeOf(constructor.prototype, TransformStream.prototype);
-  }
-  return Reflect.construct(TransformStream, [decoderTransformer(options)], new.target) as SSEDecoderStream;
-} as unknown as SSEDecoderStreamConstructor;
+const ignore = (): void => {};
 
-/** The transformer of one {@link SSEDecoderStream}. */
-function decoderTransformer(options: Omit<SSEParserOptions, 'onEvent'>): Transformer<Uint8Array | string, SSEEvent> {
-  let parser!: SSEParser;
-  let delivered = 0;
-  let pending: { error: unknown } | undefined;
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the parser strips the one BOM the spec allows
-  const run = (step: () => void) => {
-    if (pending) throw pending.error;
-    delivered = 0;
-    try {
-      step();
-    } catch (error) {
-      if (delivered === 0) throw error;
-      pending = { error };
+/**
+ * @internal The chat decoders' SSE parser: they read one event per token (and never its id), so each event goes to a
+ * callback as arguments, `(type, data)`, with no event object, and the usual whole events — `data:` + blank line,
+ * `event:` + `data:` + blank line — are read at once rather than line by line. The same events, comments and bound
+ * errors as {@link SSEParser} for any input (a property test says so).
+ */
+export class SSEDataParser extends SSEParser {
+  constructor(
+    private readonly onData: (type: string, data: string) => void,
+    options: Omit<SSEParserOptions, 'onEvent'> = {},
+  ) {
+    super({ ...options, onEvent: ignore });
+  }
+
+  protected override emit(type: string, data: string): void {
+    this.onData(type, data);
+  }
+
+  /**
+   * A whole event in the usual forms starting with the line `text[start, end)` (no data buffered, no CR left in
+   * `text`): dispatched at once, as the lines one by one would. Returns where the next line starts, or -1 when the
+   * text there is anything else (or breaks a bound, which the line-by-line path then raises).
+   */
+  protected override group(text: string, start: number, end: number): number {
+    let type = this.eventType;
+    let dataAt = start;
+    let dataEnd = end;
+    if (isField(text, start, end, 'event')) {
+      dataAt = end + 1;
+      dataEnd = text.indexOf('\n', dataAt);
+      if (dataEnd === -1 || dataEnd - dataAt > this.maxLineLength) return -1;
+      type = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end); // at `end` is the LF
     }
-  };
-  return {
-    start(controller) {
-      parser = new SSEParser({
-        ...options,
-        onEvent: (event) => {
-          delivered++;
-          controller.enqueue(event);
-        },
-      });
-    },
-    transform(chunk) {
-      run(() => parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
-    },
-    flush() {
-      run(() => {
-        parser.feed(decoder.decode());
-        parser.end();
-      });
-      if (pending) throw pending.error;
-    },
-  };
+    if (text.charCodeAt(dataEnd + 1) !== LF || !isField(text, dataAt, dataEnd, 'data')) return -1;
+    const valueAt = text.charCodeAt(dataAt + 5) === SPACE ? dataAt + 6 : dataAt + 5;
+    if (dataEnd - valueAt > this.maxEventLength) return -1;
+    this.eventType = '';
+    this.onData(type === '' ? 'message' : type, text.slice(valueAt, dataEnd));
+    return dataEnd + 2;
+  }
 }

@@ -25,7 +25,8 @@ import {
   type ResponseError,
 } from '../../src/errors/index.js';
 import { createGraphAgent, END, ExecutionErrorCollector, executionErrorsFromStateDelta, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
-import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
+import { SSEDecoderStream } from '../../src/wire/sse-decoder-stream.js';
+import { SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { mutate, type Mutation } from '../helpers/json-mutations.js';
 import { splitAt as splitAtPoints } from '../helpers/split-at.js';

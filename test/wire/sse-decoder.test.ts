@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../src/errors/index.js';
-import { SSEDecoderStream, SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
+import { SSEDecoderStream } from '../../src/wire/sse-decoder-stream.js';
+import { SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 import { splitAt } from '../helpers/split-at.js';
 
 const encoder = new TextEncoder();

@@ -1,11 +1,11 @@
-// SSEParser against a literal reading of WHATWG HTML §9.2.6 (split the whole text into lines, then one step per
-// line): the parser's fast paths (whole `event:` / `data:` / blank-line groups read at once, an LF-only scan) must
-// give exactly the events, comments, retries and bound errors of the plain algorithm, for any text cut anywhere.
-// `SSEDataParser` (events as arguments) must give the same events as `SSEParser`'s `onEvent`.
+// SSEParser and the chat decoders' SSEDataParser against a literal reading of WHATWG HTML §9.2.6 (split the whole
+// text into lines, then one step per line): their fast paths (an LF-only scan; SSEDataParser's whole `event:` /
+// `data:` / blank-line groups read at once) must give exactly the events, comments, retries and bound errors of the
+// plain algorithm, for any text cut anywhere. SSEDataParser's events carry no id.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../src/errors/index.js';
-import { SSEDataParser } from '../../src/wire/sse-data-parser.js';
+import { SSEDataParser } from '../../src/wire/sse-decoder.js';
 import { SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 import { splitAt } from '../helpers/split-at.js';
 
@@ -106,34 +106,30 @@ const boundsArbitrary = fc.oneof(
 );
 
 describe('SSEParser against the spec algorithm (property)', () => {
-  it('gives the reference events, comments, retries and bound errors for any text cut anywhere', () => {
-    fc.assert(
-      fc.property(textArbitrary, cutsArbitrary, boundsArbitrary, (text, cuts, bounds) => {
-        const expected = reference(text, bounds);
-        expect(parse([text], bounds, 'events')).toEqual(expected);
-        expect(parse(splitAt(text, cuts), bounds, 'events')).toEqual(expected);
-        // Every character alone: CRLF split between CR and LF, each group's lines in separate feeds.
-        expect(parse([...text], bounds, 'events')).toEqual(expected);
-      }),
-      { seed: 20261202, numRuns: 1500 },
-    );
-  });
-
-  it('SSEDataParser dispatches the same events as arguments', () => {
-    fc.assert(
-      fc.property(textArbitrary, cutsArbitrary, boundsArbitrary, (text, cuts, bounds) => {
-        const expected = reference(text, bounds);
-        const events = expected.events.map((event) => ({ ...event, id: undefined }));
-        expect(parse(splitAt(text, cuts), bounds, 'arguments')).toEqual({ ...expected, events });
-      }),
-      { seed: 20261203, numRuns: 500 },
-    );
-  });
+  for (const [kind, name, seed] of [
+    ['events', 'SSEParser', 20261202],
+    ['arguments', 'SSEDataParser', 20261203],
+  ] as const) {
+    it(`${name} gives the reference events, comments, retries and bound errors for any text cut anywhere`, () => {
+      fc.assert(
+        fc.property(textArbitrary, cutsArbitrary, boundsArbitrary, (text, cuts, bounds) => {
+          const plain = reference(text, bounds);
+          const expected = kind === 'events' ? plain : { ...plain, events: plain.events.map((event) => ({ ...event, id: undefined })) };
+          expect(parse([text], bounds, kind)).toEqual(expected);
+          expect(parse(splitAt(text, cuts), bounds, kind)).toEqual(expected);
+          // Every character alone: CRLF split between CR and LF, each group's lines in separate feeds.
+          expect(parse([...text], bounds, kind)).toEqual(expected);
+        }),
+        { seed, numRuns: 1500 },
+      );
+    });
+  }
 
   it('reads the usual groups at once (an event: line, its data: line and the blank line in one feed)', () => {
     const text = 'event: content_block_delta\ndata: {"i":0}\n\nevent: ping\ndata: {}\n\ndata: [DONE]\n\nevent: a\nevent: b\ndata: x\n\ndata: one\ndata: two\n\n';
     const bounds = { maxLineLength: 1_048_576, maxEventLength: 8_388_608 };
     expect(parse([text], bounds, 'events')).toEqual(reference(text, bounds));
+    expect(parse([text], bounds, 'arguments').events).toEqual(reference(text, bounds).events.map((event) => ({ ...event, id: undefined })));
     expect(parse([text], bounds, 'events').events).toEqual([
       { type: 'content_block_delta', data: '{"i":0}', id: undefined },
       { type: 'ping', data: '{}', id: undefined },

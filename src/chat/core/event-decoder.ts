@@ -9,7 +9,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
-import { SSEDataParser } from '../../wire/sse-data-parser.js';
+import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { detachDeltas } from './frame-template.js';
 import { codeClass } from './provider-error-codes.js';
 import type { StreamDecoder } from './stream-reader.js';

@@ -13,7 +13,7 @@
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
-import { SSEDataParser } from '../../wire/sse-data-parser.js';
+import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
 import { field, isJSONObject } from '../core/event-decoder.js';
