@@ -128,9 +128,9 @@ export class SSEParser {
 
   /**
    * A subclass's hook: a whole event in the usual forms read at once, starting with the line `text[start, end)` (no
-   * data buffered, LF line ends only). Returns where the next line starts, or -1 to read the line by itself. This class
-   * has none: its callers (the A2A and MCP clients, `SSEDecoderStream`) read few events, and the
-   * chat decoders' subclass, which reads one per token, brings the fast path with it.
+   * data buffered, LF line ends only). Returns where the next line starts, or -1 to read the line by itself. This
+   * class has none: its callers (the A2A and MCP clients, `SSEDecoderStream`) read few events, and `SSEDataParser`,
+   * the chat decoders', which read one per token, brings the fast path with it.
    * @internal
    */
   protected group?(text: string, start: number, end: number): number;
