@@ -16,6 +16,7 @@ import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import { esbuildApp, viteApp } from './app-bundlers.mjs';
+import { A2A_CLIENT_APPS } from './app-sources.mjs';
 import { jsonLine, median, table } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,13 +25,7 @@ const VIRTUAL = '\0a2a-entry';
 const OUT = join(tmpdir(), 'faultline-bench-a2a');
 mkdirSync(OUT, { recursive: true });
 
-const APPS = {
-  faultline: `import { createA2AClient } from 'faultline/a2a';
-export async function follow(url, text) { const events = []; for await (const event of createA2AClient({ agentCardUrl: url }).streamMessage(text)) events.push(event); return events; }`,
-  '@a2a-js/sdk': `import { ClientFactory } from '@a2a-js/sdk/client';
-export async function follow(url, text) { const client = await new ClientFactory().createFromUrl(url); const events = [];
-  for await (const event of client.sendMessageStream({ message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text }] } })) events.push(event); return events; }`,
-};
+const APPS = A2A_CLIENT_APPS;
 
 async function bundle(name, code) {
   const build = await rollup({

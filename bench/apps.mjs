@@ -4,40 +4,16 @@
 // the same agent with a zod/mini tool, and zod's own floor (an app that only builds and checks one z.object), so
 // faultline's share of each app can be read off.
 import { appProfile, esbuildApp } from './app-bundlers.mjs';
+import { agentApp, GRAPH_APP } from './app-sources.mjs';
 import { fixed, jsonLine, table } from './lib.mjs';
 
 const KiB = 1024;
-
-const agentApp = (zod) => `
-import * as z from '${zod}';
-import { AgentBuilder, collectAgentRun, createOpenAICompatibleClient, defineTool } from 'faultline';
-const getWeather = defineTool({
-  name: 'get_weather', description: 'Weather for a city.',
-  parameters: z.object({ city: z.string() }),
-  ${zod === 'zod/mini' ? "jsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }," : ''}
-  execute: async ({ city }) => ({ city, sky: 'sunny' }),
-});
-const agent = new AgentBuilder('weather')
-  .chatClient(createOpenAICompatibleClient({ baseURL: 'https://api.example.com/v1', apiKey: 'sk-x', model: 'gpt-x' }))
-  .instructions('Answer weather questions.').tools([getWeather]).build();
-console.log((await collectAgentRun(agent.run('Weather in Paris?'))).text);`;
 
 const APPS = {
   'agent + one zod tool': agentApp('zod'),
   'agent + one zod/mini tool': agentApp('zod/mini'),
   'zod alone (z.object + safeParse)': "import * as z from 'zod'; console.log(z.object({ city: z.string() }).safeParse({ city: 'Paris' }).success);",
-  'two-node graph + collector + Runner': `
-import { ExecutionErrorCollector, messagesStateSchema, recoverableError, StateGraph } from 'faultline';
-import { createGraphAgent } from 'faultline/graph';
-import { completionState, isRunnerCompletion, Runner } from 'faultline/runner';
-const collector = new ExecutionErrorCollector();
-const orders = new StateGraph(collector.addField(messagesStateSchema()).addField('status', {}))
-  .use(collector)
-  .addNode('reserve', () => { throw recoverableError('Inventory service timed out.'); })
-  .addNode('confirm', () => ({ status: 'confirmed without reservation' }))
-  .addEdge('reserve', 'confirm').setEntryPoint('reserve').setFinishPoint('confirm').compile();
-const runner = new Runner({ appName: 'shop', agent: createGraphAgent('orders', orders) });
-for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Order 42' })) if (isRunnerCompletion(event)) console.log(completionState(event));`,
+  'two-node graph + collector + Runner': GRAPH_APP,
 };
 
 const sizes = {};

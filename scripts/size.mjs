@@ -1,12 +1,16 @@
 // Size of what users ship: each public entry bundled the way an app bundler would (dependencies resolved from
-// node_modules, tree-shaken, minified with terser), then gzipped. Budgets and their recorded figures live in
-// size-budgets.json; `npm run size` prints the table, `npm run size -- --write` records the current figures.
+// node_modules, tree-shaken, minified with terser), then gzipped; and a few whole user apps (`"app"` entries, named in
+// bench/app-sources.mjs) as esbuild bundles them for the browser, the way the bundle goals are measured. Budgets and
+// their recorded figures live in size-budgets.json; `npm run size` prints the table, `npm run size -- --write`
+// records the current figures.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import nodeResolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
+import { esbuildApp } from '../bench/app-bundlers.mjs';
+import { APP_SOURCES } from '../bench/app-sources.mjs';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const BUDGETS_FILE = join(ROOT, 'size-budgets.json');
@@ -56,7 +60,15 @@ export function fileSize(path) {
   return { minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, modules: [] };
 }
 
-/** @returns {Array<{ name: string, import?: string, file?: string, budget: number, recorded: number }>} */
+/** A user app of bench/app-sources.mjs as esbuild bundles it (browser, minified), gzipped; no module list. */
+async function appSize(name) {
+  const source = APP_SOURCES[name];
+  if (source === undefined) throw new Error(`size-budgets.json names an app bench/app-sources.mjs does not have: ${name}`);
+  const { minified, gzip } = await esbuildApp(source);
+  return { minified, gzip, modules: [] };
+}
+
+/** @returns {Array<{ name: string, import?: string, file?: string, app?: string, budget: number, recorded: number }>} */
 export function readBudgets() {
   return JSON.parse(readFileSync(BUDGETS_FILE, 'utf8')).entries;
 }
@@ -65,7 +77,7 @@ export function readBudgets() {
 export async function measureAll() {
   const results = [];
   for (const entry of readBudgets()) {
-    const size = entry.file ? fileSize(entry.file) : await bundleSize(entry.import);
+    const size = entry.file ? fileSize(entry.file) : entry.app ? await appSize(entry.app) : await bundleSize(entry.import);
     results.push({ ...entry, ...size });
   }
   return results;
