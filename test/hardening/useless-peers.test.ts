@@ -277,7 +277,7 @@ async function cell(current: Behaviour, reader: Reader, fetchImpl?: typeof fetch
     (async () => {
       while (peers.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     })(),
-    1_000,
+    SETTLE_MS,
     'the peer connection being released',
   );
   return outcome;
@@ -350,7 +350,7 @@ const same = (expected: Expected): Record<PeerId, Expected> => ({ 'keep-alive': 
 
 const chatClient = (fetchImpl: typeof fetch | undefined, timeouts: { firstChunkMs?: number; idleMs?: number; totalMs?: number } = { firstChunkMs: LIMIT_MS, idleMs: LIMIT_MS }) =>
   createOpenAICompatibleClient({ baseURL: `${origin}/v1`, apiKey: 'sk-useless', model: 'useless-model', retry: false, timeouts, fetch: fetchImpl });
-const a2aClient = (fetchImpl: typeof fetch | undefined, limits: { streamTimeoutMs?: number } = {}) =>
+const a2aClient = (fetchImpl: typeof fetch | undefined, limits: { timeoutMs?: number; idleTimeoutMs?: number; streamTimeoutMs?: number } = {}) =>
   createA2AClient({ url: `${origin}/a2a`, retry: false, timeoutMs: LIMIT_MS, idleTimeoutMs: LIMIT_MS, fetch: fetchImpl, ...limits });
 const ask = (signal: AbortSignal) => ({ messages: [{ role: 'user' as const, content: 'Anyone there?' }], signal });
 
@@ -495,6 +495,9 @@ describe('useless peers: with a fetch that ignores abort signals, the SDK still 
 
 describe('useless peers: endless progress that never finishes meets the total limit of a stream', () => {
   const TOTAL_MS = 1_000; // long enough that a loaded machine still delivers dozens of 10 ms events before it
+  // The other limits of these cells are half the total: here they only have to stay out of its way, and 150 ms to a
+  // first event is too tight for a loaded machine (a cell then ends on the first-event limit instead).
+  const OTHER_MS = TOTAL_MS / 2;
   const chatDelta = () => `data: ${JSON.stringify({ id: 'chatcmpl-endless', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'more ' }, finish_reason: null }] })}\n\n`;
   const a2aFrame = (result: unknown) => (id: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
   const endless = [
@@ -502,19 +505,19 @@ describe('useless peers: endless progress that never finishes meets the total li
       name: 'chat client.stream()',
       behaviour: { contentType: 'text/event-stream', first: chatDelta, every: chatDelta },
       expected: { class: 'ChatClientError', timeout: 'total', retryable: false, says: `did not complete within the total limit of ${TOTAL_MS} ms` },
-      read: (signal: AbortSignal) => drainChat(chatClient(undefined, { firstChunkMs: LIMIT_MS, idleMs: LIMIT_MS, totalMs: TOTAL_MS }).stream(ask(signal))),
+      read: (signal: AbortSignal) => drainChat(chatClient(undefined, { firstChunkMs: OTHER_MS, idleMs: OTHER_MS, totalMs: TOTAL_MS }).stream(ask(signal))),
     },
     {
       name: 'A2A streamMessage',
       behaviour: { contentType: 'text/event-stream', first: a2aFrame(task), every: a2aFrame(working) },
       expected: { class: 'A2ATransportError', timeout: 'total', retryable: false, says: '(total limit, streamTimeoutMs)' },
-      read: (signal: AbortSignal) => drainA2A(a2aClient(undefined, { streamTimeoutMs: TOTAL_MS }).streamMessage('Anyone there?', { signal })),
+      read: (signal: AbortSignal) => drainA2A(a2aClient(undefined, { timeoutMs: OTHER_MS, idleTimeoutMs: OTHER_MS, streamTimeoutMs: TOTAL_MS }).streamMessage('Anyone there?', { signal })),
     },
     {
       name: 'A2A resubscribe',
       behaviour: { contentType: 'text/event-stream', first: a2aFrame(working), every: a2aFrame(working) },
       expected: { class: 'A2ATransportError', timeout: 'total', retryable: false, says: '(total limit, streamTimeoutMs)' },
-      read: (signal: AbortSignal) => drainA2A(a2aClient(undefined, { streamTimeoutMs: TOTAL_MS }).resubscribe({ id: 'task-useless' }, { signal })),
+      read: (signal: AbortSignal) => drainA2A(a2aClient(undefined, { timeoutMs: OTHER_MS, idleTimeoutMs: OTHER_MS, streamTimeoutMs: TOTAL_MS }).resubscribe({ id: 'task-useless' }, { signal })),
     },
     {
       name: 'MCP callTool',
