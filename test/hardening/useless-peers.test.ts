@@ -32,8 +32,13 @@ import { A2ATransportError, ChatClientError, MCPError } from '../../src/errors/i
 import { createMCPClient } from '../../src/mcp/index.js';
 import { within } from '../helpers/async.js';
 
-/** The time limit every cell configures (first chunk / first event / call / idle). */
+/** The time limit every cell configures between events (idle) and for MCP requests. */
 const LIMIT_MS = 150;
+/**
+ * The limit of a first chunk, event or unary call: longer than the idle limit, so the peer that sends one event and
+ * then only comments ends on its idle limit even when a loaded machine delivers that first event late.
+ */
+const FIRST_MS = 3 * LIMIT_MS;
 /** Every cell ends within this (loose: a loaded 2-core machine). */
 const SETTLE_MS = 3_000;
 /** How often a useless peer sends its next piece. */
@@ -348,10 +353,10 @@ const a2aIdle: Expected = { class: 'A2ATransportError', timeout: 'idle', retryab
 const a2aCall: Expected = { class: 'A2ATransportError', timeout: 'call', retryable: true, says: '(call limit, timeoutMs)' };
 const same = (expected: Expected): Record<PeerId, Expected> => ({ 'keep-alive': expected, 'blank-lines': expected, 'unfinished-line': expected, 'first-then-comments': expected });
 
-const chatClient = (fetchImpl: typeof fetch | undefined, timeouts: { firstChunkMs?: number; idleMs?: number; totalMs?: number } = { firstChunkMs: LIMIT_MS, idleMs: LIMIT_MS }) =>
+const chatClient = (fetchImpl: typeof fetch | undefined, timeouts: { firstChunkMs?: number; idleMs?: number; totalMs?: number } = { firstChunkMs: FIRST_MS, idleMs: LIMIT_MS }) =>
   createOpenAICompatibleClient({ baseURL: `${origin}/v1`, apiKey: 'sk-useless', model: 'useless-model', retry: false, timeouts, fetch: fetchImpl });
 const a2aClient = (fetchImpl: typeof fetch | undefined, limits: { timeoutMs?: number; idleTimeoutMs?: number; streamTimeoutMs?: number } = {}) =>
-  createA2AClient({ url: `${origin}/a2a`, retry: false, timeoutMs: LIMIT_MS, idleTimeoutMs: LIMIT_MS, fetch: fetchImpl, ...limits });
+  createA2AClient({ url: `${origin}/a2a`, retry: false, timeoutMs: FIRST_MS, idleTimeoutMs: LIMIT_MS, fetch: fetchImpl, ...limits });
 const ask = (signal: AbortSignal) => ({ messages: [{ role: 'user' as const, content: 'Anyone there?' }], signal });
 
 async function drainChat(stream: ReadableStream<ChatChunk>): Promise<Outcome> {
@@ -424,7 +429,7 @@ const READERS: readonly Reader[] = [
     name: 'A2A card discovery (getAgentCard, a card that trickles)',
     wire: cardWire,
     expected: same(a2aCall),
-    read: (signal, fetchImpl) => settle(createA2AClient({ agentCardUrl: origin, retry: false, timeoutMs: LIMIT_MS, fetch: fetchImpl }).getAgentCard({ signal })),
+    read: (signal, fetchImpl) => settle(createA2AClient({ agentCardUrl: origin, retry: false, timeoutMs: FIRST_MS, fetch: fetchImpl }).getAgentCard({ signal })),
   },
   {
     name: 'MCP callTool (an SSE answer)',
