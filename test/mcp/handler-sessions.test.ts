@@ -170,21 +170,25 @@ describe('session bounds', () => {
     await Promise.all([answers[0], answers[2]]);
   });
 
+  // Long enough that a loaded machine makes the next request within it (at 40 ms, a session once expired between
+  // its initialize and the call the test made right after); the tests wait twice as long for it to pass.
+  const IDLE_MS = 300;
+
   it('sessionIdleMs: an idle session is forgotten (404) when next used', async () => {
-    const handler = handlerWith({ sessionIdleMs: 40 });
+    const handler = handlerWith({ sessionIdleMs: IDLE_MS });
     const { session } = await initialize(handler);
     expect((await ping(handler, session)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_MS));
     expect((await ping(handler, session)).status).toBe(404);
   });
 
   it('a session with a call in flight is not idle', async () => {
     const { tool, started, release } = waitingTool();
-    const handler = handlerWith({ tools: [tool], sessionIdleMs: 40 });
+    const handler = handlerWith({ tools: [tool], sessionIdleMs: IDLE_MS });
     const { session } = await initialize(handler);
     const answer = post(handler, rpc('tools/call', { name: 'wait' }, 1), { session });
-    const signal = await started;
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const signal = await within(started, 5_000, 'the call starting (a refused call never starts)');
+    await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_MS));
     expect((await ping(handler, session)).status).toBe(200);
     release('late');
     expect((await jsonOf(await answer)).result.structuredContent).toEqual({ ok: true, data: { released: 'late' } });
