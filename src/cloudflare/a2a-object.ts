@@ -16,7 +16,7 @@ import { DurableObjectCheckpointer } from './durable-checkpointer.js';
 import { answerSessionCall, SESSION_PATH, SessionStorage } from './durable-session-store.js';
 import { DurableTaskStore } from './durable-task-store.js';
 import { prepareObject, recoverTask, type ObjectParts, type ObjectSettings, type Setup } from './object-setup.js';
-import { mintedContextId, sessionKeyOf } from './session-routing.js';
+import { mintedContextId, objectHexOf, sessionKeyOf } from './session-routing.js';
 import { validateObjectOptions, type A2ADurableObjectOptions } from './options.js';
 import { isAtRest } from './task-recovery.js';
 import type { DurableObjectStateLike, DurableObjectStorageLike } from './types.js';
@@ -103,7 +103,7 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
         return callFailure(call, error); // the storage failed: the next call tries again
       }
       if (call.operation === 'SendMessage' || call.operation === 'StreamMessage') {
-        this.hex ??= mintedContextId(call.taskId ?? '')?.slice('ctx-'.length);
+        this.hex ??= objectHexOf(call.taskId ?? '');
         if (setup.problem) return failure(call.id, A2AErrorCode.InternalError, setup.problem, call.version);
         const refused = await this.refusedMessage(call, setup);
         if (refused) return refused;
@@ -131,7 +131,7 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
     private async taskAlarm(): Promise<{ next?: number; kept: boolean }> {
       const record = await this.store.record();
       if (!record) return { kept: false };
-      this.hex ??= mintedContextId(record.task.id)?.slice('ctx-'.length);
+      this.hex ??= objectHexOf(record.task.id);
       const setup = this.prepared();
       await this.recover(setup);
       if ([...setup.operations.live.values()].some((execution) => !execution.terminal)) return { next: Date.now() + settings.heartbeatMs, kept: true };

@@ -9,12 +9,11 @@ import type { TaskJournal } from '../a2a/task-journal.js';
 import { TERMINAL_STATES } from '../a2a/constants.js';
 import type { A2AMessage, Task, TaskArtifactUpdateEvent } from '../a2a/types.js';
 import { isPlainObject } from '../internal/json.js';
+import { SESSION_KEY_PREFIX } from './durable-session-store.js';
 import { deleteAllExcept, deleteKeys, encodeEntries, getJSON, keysOf, putEntries, readJSONText } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const RECORD_KEY = 'a2a:task';
-/** The keys of a session kept in the task's object (`durable-session-store.ts`): the task's retention leaves them. */
-const SESSION_KEY_PREFIX = 'session:';
 const CHUNK_PREFIX = 'a2a:chunk:';
 
 /** @internal What an object keeps of its task. */

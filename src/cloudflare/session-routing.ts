@@ -20,12 +20,21 @@ import type { DurableObjectIdLike, DurableObjectNamespaceLike } from './types.js
 const MINTED = /\/ctx-([0-9a-f]{64})$/;
 
 /**
+ * @internal The id of a task's object, as the hex digits of the task id (`task-<hex>`); `undefined` for an id of
+ * another form.
+ * @example `objectHexOf('task-' + hex) // hex`
+ */
+export function objectHexOf(taskId: string): string | undefined {
+  return /^task-([0-9a-f]{64})$/.exec(taskId)?.[1];
+}
+
+/**
  * @internal The `contextId` a task object mints for a conversation it begins: `ctx-` and its own id (the task id's hex
  * digits).
  * @example `mintedContextId('task-' + hex) // 'ctx-' + hex`
  */
 export function mintedContextId(taskId: string): string | undefined {
-  const hex = /^task-([0-9a-f]{64})$/.exec(taskId)?.[1];
+  const hex = objectHexOf(taskId);
   return hex === undefined ? undefined : `ctx-${hex}`;
 }
 
