@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import * as F from 'faultline';
 
-const { AgentBuilder, collectAgentRun, createScriptedChatClient, defineTool } = F;
+const { AgentBuilder, collectAgentRun, createScriptedChatClient, defineTool, toolApprovals } = F;
 const tty = process.stdout.isTTY;
 const bold = (text) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
 const dim = (text) => (tty ? `\x1b[2m${text}\x1b[0m` : text);
@@ -29,7 +29,7 @@ function refundAgent(orderId, amount) {
     { toolCalls: [{ id: `call_${orderId}`, name: 'refund', arguments: { orderId, amount } }] },
     (request) => ({ text: `(the model read: ${request.messages.at(-1)?.content})` }),
   ]);
-  return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).build(), model };
+  return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).build(), model };
 }
 
 async function scenario(title, orderId, amount, decide) {

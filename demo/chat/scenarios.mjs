@@ -229,7 +229,7 @@ export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
   // The `approval` scenario's agents by chat id: an agent keeps the runs that stopped to ask in memory, so the request
   // that answers must reach the agent that asked. The oldest chat goes first past 100.
   const waiting = new Map();
-  const refundAgent = (model, ran) => new F.AgentBuilder('refunds-assistant').instructions('You refund orders; a person approves each refund.').chatClient(model).tools([createRefundTool(F, ran)]).toolLogger(false).build();
+  const refundAgent = (model, ran) => new F.AgentBuilder('refunds-assistant').instructions('You refund orders; a person approves each refund.').chatClient(model).tools([createRefundTool(F, ran)]).approvals(F.toolApprovals()).toolLogger(false).build();
   return async (request) => {
     let chat;
     try {

@@ -8,7 +8,7 @@ import { Agent } from './agent.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { sessionStoreProblems, toSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';
 import type { AgentSettings } from './types.js';
-import type { RunStateStore } from '../interrupts/run-state-store.js';
+import { isToolApprovals, type ToolApprovals } from './approvals-brand.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
@@ -46,7 +46,7 @@ export class AgentBuilder {
   private repair: ArgumentRepair | undefined;
   private store: SessionStore | LoadSaveSessionStore | undefined;
   private tracing: Telemetry | undefined;
-  private states: RunStateStore | undefined;
+  private asking: ToolApprovals | undefined;
 
   /** @param name - The agent's id (used by `AgentRegistry`). */
   constructor(private readonly name: string) {}
@@ -145,14 +145,13 @@ export class AgentBuilder {
   }
 
   /**
-   * Where runs that stopped to ask a person (a tool with `needsApproval`) are kept until `agent.resume`: a store with a
-   * compare-and-swap `put` (see `RunStateStore`) — a `DurableObjectRunStateStore`, or your database — so a resume
-   * may arrive after a restart or at another process, and each approved call still runs once.
-   * @default a per-agent `InMemoryRunStateStore` (1,000 runs, 16 MiB, an ended run kept 1 hour; lost with the process)
-   * @example `new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(new DurableObjectRunStateStore(state.storage))`
+   * Lets the agent ask a person before a call of a tool with `needsApproval` runs (`toolApprovals()`, which also says
+   * where waiting runs are kept): the run then stops with an `interrupted` item, and `agent.resume` goes on. Required
+   * when a tool needs approval; without it the agent asks nobody, and its bundle carries none of this.
+   * @example `new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store: new DurableObjectRunStateStore(state.storage) }))`
    */
-  runStateStore(store: RunStateStore): this {
-    this.states = store;
+  approvals(approvals: ToolApprovals): this {
+    this.asking = approvals;
     return this;
   }
 
@@ -179,8 +178,11 @@ export class AgentBuilder {
     const loggerProblem = toolLogOptionProblem(this.logger, 'toolLogger');
     if (loggerProblem !== undefined) problems.push(loggerProblem);
     problems.push(...telemetryProblems(this.tracing));
-    const states = this.states as Partial<RunStateStore> | null | undefined;
-    if (states !== undefined && (typeof states?.get !== 'function' || typeof states.put !== 'function' || typeof states.delete !== 'function')) problems.push('runStateStore must implement get(), put() and delete()');
+    if (this.asking !== undefined && !isToolApprovals(this.asking)) problems.push('approvals must come from toolApprovals()');
+    if (this.asking === undefined) {
+      const asking = this.toolList.filter((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false).map((tool) => JSON.stringify(tool.name));
+      if (asking.length > 0) problems.push(`${asking.length === 1 ? 'tool' : 'tools'} ${asking.slice(0, 5).join(', ')}${asking.length > 5 ? '…' : ''} ${asking.length === 1 ? 'needs' : 'need'} approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`);
+    }
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {
       name: this.name,
@@ -197,8 +199,7 @@ export class AgentBuilder {
       repairArguments: this.repair,
       sessionStore: this.store === undefined ? new InMemorySessionStore() : toSessionStore(this.store),
       telemetry: this.tracing ?? NO_TELEMETRY,
-      runStateStore: this.states,
-      approvals: this.toolList.some((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false),
+      approvals: isToolApprovals(this.asking) ? this.asking : undefined,
     };
     return new Agent(Object.freeze(settings));
   }

@@ -3,7 +3,7 @@
  * call the model; if it asks for tools, run every call of the round concurrently through `runToolCall` (each result
  * reported as its tool ends), append the assistant message and one tool message per call in call order, and loop;
  * stop when the model answers without tools or after `maxIterations` model calls (finish reason `max_iterations`), or
- * when a call needs a person's approval (`approval-gate.ts`: the run ends `interrupted`; `agent-resume.ts` goes on).
+ * when a call needs a person's approval (the gate of `toolApprovals()`, approval-gate.ts: the run ends `interrupted`; agent-resume.ts goes on).
  *
  * Every tool call gets exactly one tool message — synthetic when it could not finish — so the transcript is always a
  * valid next request. Every failure becomes an item: recoverable ones as the run goes on, at most one terminal one
@@ -24,11 +24,10 @@ import type { SpanHandle } from '../telemetry/telemetry.js';
 import { checkOutput, outputFeedback, outputFormat } from './structured-output.js';
 import { OutputValidationError } from '../errors/output-validation-error.js';
 import { runTools } from './run-tools.js';
-import { gatedTools } from './approval-gate.js';
 import { shownToolName } from '../tools/tool-call-name.js';
 import { appendSession, loadSession } from './session-store.js';
 import type { AgentRunItem, AgentSettings } from './types.js';
-import type { LoopContext, ResumedRun } from './loop-context.js';
+import type { ApprovalMachinery, LoopContext, ResumedRun } from './loop-context.js';
 
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
@@ -257,7 +256,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       }
 
       const cut = cutByOutputLimit(finishReason);
-      const failure = settings.approvals ? yield* gatedTools(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
+      const failure = settings.approvals ? yield* (settings.approvals as ApprovalMachinery).gate(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
       if (failure !== undefined) {
         yield 'interrupted' in failure ? take([failure.interrupted]) : await terminal(failure.error);
         return;

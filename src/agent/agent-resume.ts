@@ -21,6 +21,7 @@ import { findTool, shownToolName } from '../tools/tool-call-name.js';
 import { safeEmit } from './agent-events.js';
 import { deniedKey } from './approval-gate.js';
 import type { LoopContext, ResumedRun, ResumeStart } from './loop-context.js';
+import { reportRefusal } from './not-resumable.js';
 import { liveRun, markLive, outcomeOf, replayOf, RunStateHandle, runStateOf } from './run-state.js';
 import { runTools } from './run-tools.js';
 import { syntheticAnswer } from './synthetic-answer.js';
@@ -36,10 +37,7 @@ export function resumeStart(runId: string, given: unknown): ResumeStart & { key?
       try {
         return await claim(context, runId, given, (key) => (start.key = key));
       } catch (error) {
-        if (ResumeError.isInstance(error)) {
-          redactRefusal(error, context.settings.secrets);
-          safeEmit(context, context.queue, 'resume-refused', () => ({ runId, agent: context.settings.name, code: error.code }));
-        }
+        reportRefusal(context, runId, error);
         throw error;
       }
     },
@@ -48,7 +46,7 @@ export function resumeStart(runId: string, given: unknown): ResumeStart & { key?
 }
 
 async function claim(context: LoopContext, runId: string, given: unknown, claimed: (key: string) => void): Promise<{ replay: AgentRunItem } | ResumedRun> {
-  const store = context.stateStore!();
+  const store = context.settings.approvals!.store;
   const { settings } = context;
   const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
@@ -232,18 +230,6 @@ async function recordOutcome(handle: RunStateHandle, key: string, item: AgentRun
     });
   } catch {
     // The outcome is the stream's own last item either way; only a later replay misses it (and goes on from the record).
-  }
-}
-
-/** A refusal may quote what the caller sent (bounded): the agent's secrets never leave in its message or fields. */
-function redactRefusal(error: ResumeError, secrets: readonly string[]): void {
-  for (const key of Object.getOwnPropertyNames(error)) {
-    const value: unknown = (error as unknown as Record<string, unknown>)[key];
-    let clean: unknown;
-    if (typeof value === 'string') clean = redactText(value, secrets);
-    else if (Array.isArray(value) && value.every((each) => typeof each === 'string')) clean = Object.freeze(value.map((each: string) => redactText(each, secrets)));
-    else continue;
-    Object.defineProperty(error, key, { value: clean, writable: true, configurable: true, enumerable: Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false });
   }
 }
 

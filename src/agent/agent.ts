@@ -13,11 +13,10 @@ import { runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
 import type { AgentEvents, AgentResumeOptions, AgentRunItem, AgentRunOptions, AgentRunStream, AgentSettings } from './types.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
-import type { RunStateStore } from '../interrupts/run-state-store.js';
-import { InMemoryRunStateStore } from '../interrupts/in-memory-run-state-store.js';
-import { supersedeRun, type RunStateHandle } from './run-state.js';
-import type { ResumeStart } from './loop-context.js';
-import { recordingOutcome, resumeStart } from './agent-resume.js';
+import type { RunStateHandle } from './run-state.js';
+import type { ApprovalMachinery, ResumeStart } from './loop-context.js';
+import { notResumable } from './not-resumable.js';
+import { redactText } from '../internal/redact.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { NO_SPAN, traces } from '../telemetry/no-telemetry.js';
@@ -30,7 +29,6 @@ class RunContext implements LoopContext {
   readonly output: StandardSchemaV1 | undefined;
   span: SpanHandle = NO_SPAN;
   close: () => void = () => {};
-  stateStore?: () => RunStateStore;
   runState?: RunStateHandle;
   resume?: ResumeStart;
   private id: string | undefined;
@@ -85,7 +83,6 @@ export class Agent {
   declare readonly [AGENT_BRAND]: true;
 
   private readonly emitter: Emitter<AgentEvents> = createNanoEvents<AgentEvents>();
-  private states: RunStateStore | undefined;
 
   /** @internal Use `AgentBuilder`. */
   constructor(readonly settings: Readonly<AgentSettings>) {
@@ -156,10 +153,19 @@ export class Agent {
     const settings: AgentResumeOptions = options ?? {};
     const optionProblems = runOptionProblems(settings);
     if (optionProblems.length > 0) throw ConfigError.fromProblems('resume options', optionProblems);
-    const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), runId);
-    const start = resumeStart(runId, decisions);
-    context.resume = start;
-    const stream = this.start(context, settings, (batches) => recordingOutcome(batches, context, start));
+    // The id is the caller's: its events and spans show it without the agent's secrets (ours, minted, hold none).
+    const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), redactText(runId, this.settings.secrets));
+    const approvals = this.settings.approvals as ApprovalMachinery | undefined;
+    // An agent without approvals never stopped to ask: every resume of it is refused (RUN_NOT_INTERRUPTED), as typed as any other.
+    let wrap: ((batches: AsyncGenerator<AgentRunItem[], void, undefined>) => AsyncGenerator<AgentRunItem[], void, undefined>) | undefined;
+    if (approvals) {
+      const start = approvals.resumeStart(runId, decisions);
+      context.resume = start;
+      wrap = (batches) => approvals.recordingOutcome(batches, context, start);
+    } else {
+      context.resume = notResumable(runId);
+    }
+    const stream = this.start(context, settings, wrap);
     markResumedRun(stream);
     return stream;
   }
@@ -173,13 +179,13 @@ export class Agent {
    */
   async supersede(runId: string): Promise<boolean> {
     if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('supersede', ['runId must be a non-empty string of at most 200 characters']);
-    return supersedeRun(this.runStates(), this.settings.name, runId);
+    const approvals = this.settings.approvals as ApprovalMachinery | undefined;
+    return approvals ? approvals.supersede(this.settings.name, runId) : false;
   }
 
   private start(context: RunContext, settings: AgentRunOptions, wrap?: (batches: AsyncGenerator<AgentRunItem[], void, undefined>) => AsyncGenerator<AgentRunItem[], void, undefined>): AgentRunStream {
     // The run's abort: watched by its model calls and tools without listeners, a real signal only if one is read.
     const abort = context.abort;
-    if (this.settings.approvals || wrap !== undefined) context.stateStore = () => this.runStates();
     const span = runSpan(this.settings, () => context.runId, settings);
     context.span = span;
     let ended = false; // the last item (finish or terminal error) was delivered
@@ -193,11 +199,6 @@ export class Agent {
     const stream = streamFromBatches(wrap ? wrap(agentLoop(context)) : agentLoop(context), (reason) => abort.abort(reason), observe);
     keepRunSecrets(stream, this.settings.secrets);
     return stream;
-  }
-
-  /** Where this agent keeps runs that stopped to ask: the builder's `runStateStore`, or its own in-memory one. */
-  private runStates(): RunStateStore {
-    return this.settings.runStateStore ?? (this.states ??= new InMemoryRunStateStore());
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * @internal The round of tool calls of an agent with tools that need approval: the calls nobody has to approve run as
  * usual; a call a person refused earlier in the run with the same arguments is refused again; the others stop the run
- * with one interrupt each, kept in the run-state store. Reached only from agents with such tools.
+ * with one interrupt each, kept in the run-state store. Reached only through `toolApprovals()`.
  */
 import type { ChatMessage, ToolCall, Usage } from '../chat/core/types.js';
 import { AgentError } from '../errors/agent-error.js';
@@ -19,14 +19,12 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
 import { findTool, shownToolName } from '../tools/tool-call-name.js';
 import { errorJSON, safeEmit } from './agent-events.js';
-import type { LoopContext } from './loop-context.js';
+import type { LoopContext, RoundEnd } from './loop-context.js';
 import { syntheticAnswer } from './synthetic-answer.js';
 import { RunStateHandle } from './run-state.js';
 import { runTools } from './run-tools.js';
 import type { AgentRunItem } from './types.js';
 
-/** What a round ends with: nothing (go on), a failure that ends the run, or the run stopped to ask. */
-export type RoundEnd = { error: unknown } | { interrupted: AgentRunItem } | undefined;
 
 type Verdict = { ask: false; noRepair?: boolean } | { ask: true; args: unknown; tool: AnyTool } | { ask?: undefined; denied: true; tool: AnyTool };
 
@@ -142,7 +140,7 @@ async function keep(context: LoopContext, stop: Stop): Promise<unknown> {
       if (written) return undefined;
       return new AgentError(`The run ${context.runId} stopped to ask, but another resume took it over; its approvals were not kept.`, { code: 'RUN_STATE_FAILED' });
     }
-    const store = context.stateStore!();
+    const store = context.settings.approvals!.store;
     const record = {
       version: 1 as const,
       runId: context.runId,

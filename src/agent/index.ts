@@ -4,6 +4,8 @@ export { AgentRegistry } from './agent-registry.js';
 export { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
 export { partialRunOf, type AgentRunPartial } from './partial-run.js';
 export { runAgent, streamAgent } from './run-agent.js';
+export { toolApprovals, type ToolApprovalsOptions } from './tool-approvals.js';
+export type { ToolApprovals } from './approvals-brand.js';
 export type { RunAgentOptions, RunAgentSettings } from './run-agent-options.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 export { lastWriterWinsSessionStore, type LoadSaveSessionStore, type SessionStore } from './session-store.js';

@@ -1,12 +1,12 @@
 import type { Emitter } from 'nanoevents';
-import type { ChatMessage, Usage } from '../chat/core/types.js';
+import type { ChatMessage, ToolCall, Usage } from '../chat/core/types.js';
 import type { AbortSource } from '../internal/abort-source.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import type { AgentEvents, AgentRunItem, AgentSettings } from './types.js';
 import type { Waker } from './waker.js';
-import type { RunStateStore } from '../interrupts/run-state-store.js';
 import type { RunStateHandle } from './run-state.js';
+import type { ToolApprovals } from './approvals-brand.js';
 
 /** What one run needs. */
 export interface LoopContext {
@@ -29,8 +29,6 @@ export interface LoopContext {
   span: SpanHandle;
   /** Called once when the run is over, however it ends (finished, failed, cancelled). */
   close: () => void;
-  /** With tools that need approval: the store a run that stops to ask is kept in. */
-  stateStore?: (() => RunStateStore) | undefined;
   /** The record of a run that stopped to ask (once it did, or from the start of a resume). */
   runState?: RunStateHandle | undefined;
   /** A resume: what it checks and claims before the run goes on. */
@@ -50,4 +48,19 @@ export interface ResumedRun {
   usage: Usage;
   /** Answers the stopped round (runs the approved calls once), appending its tool messages in call order. */
   answer(context: LoopContext, conversation: ChatMessage[], added: ChatMessage[], queue: AgentRunItem[]): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined>;
+}
+
+/** How a round of tool calls ends: nothing (go on), a failure that ends the run, or the run stopped to ask. */
+export type RoundEnd = { error: unknown } | { interrupted: AgentRunItem } | undefined;
+
+/** @internal The machinery behind {@link ToolApprovals}: what the agent loop and `Agent` call. */
+export interface ApprovalMachinery extends ToolApprovals {
+  /** Runs a round of tool calls, stopping the run before each call a person must approve. */
+  gate(context: LoopContext, calls: readonly ToolCall[], iteration: number, conversation: ChatMessage[], added: ChatMessage[], queue: AgentRunItem[], usage: Usage, cut: boolean): AsyncGenerator<AgentRunItem[], RoundEnd, undefined>;
+  /** The resume of `runId` with the given decisions, as the loop starts it (`key` is set once it claimed the run). */
+  resumeStart(runId: string, given: unknown): ResumeStart & { key?: string };
+  /** A resumed run's batches, with how it ended recorded for replays of the same resume. */
+  recordingOutcome(batches: AsyncGenerator<AgentRunItem[], void, undefined>, context: LoopContext, start: { key?: string }): AsyncGenerator<AgentRunItem[], void, undefined>;
+  /** Closes a waiting run of `agent` without running its calls; false when it was not waiting. */
+  supersede(agent: string, runId: string): Promise<boolean>;
 }

@@ -7,7 +7,7 @@ import type { ToolLogOption } from '../tools/tool-log-option.js';
 import { runInputProblems, runOptionProblems } from './run-input.js';
 import type { LoadSaveSessionStore, SessionStore } from './session-store.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { RunStateStore } from '../interrupts/run-state-store.js';
+import type { ToolApprovals } from './approvals-brand.js';
 
 /** What `runAgent` and `streamAgent` take besides the turn's input (`prompt` or `messages`). */
 export interface RunAgentSettings<Output = unknown> {
@@ -42,11 +42,11 @@ export interface RunAgentSettings<Output = unknown> {
   /** Where the run's spans go (`openTelemetry(otel)`). @default nothing recorded */
   telemetry?: Telemetry | undefined;
   /**
-   * Where a run that stops to ask (a tool with `needsApproval`) is kept: the result is then `status: 'interrupted'`,
-   * and an `Agent` built with the same `name`, tools and this store resumes it (`agent.resume(runId, decisions)`).
-   * @default an in-memory store that only this call's agent sees (the run cannot be resumed)
+   * Lets the run ask a person before a call of a tool with `needsApproval` (`toolApprovals({ store })`; required with
+   * such a tool): the result is then `status: 'interrupted'`, and an `Agent` built with the same `name`, tools and
+   * approvals resumes it (`agent.resume(runId, decisions)`).
    */
-  runStateStore?: RunStateStore | undefined;
+  approvals?: ToolApprovals | undefined;
 }
 
 /**
@@ -60,9 +60,9 @@ export interface RunAgentSettings<Output = unknown> {
 export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
   ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
 
-const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'runStateStore']);
+const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'approvals']);
 /** The names other SDKs use for these options (AI SDK, OpenAI Agents), so a misplaced habit gets a pointer. */
-const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger', tracer: 'telemetry' };
+const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger', tracer: 'telemetry', runStateStore: 'approvals: toolApprovals({ store })' };
 
 /** An option this function does not know is a problem, never silently ignored. */
 function unknownOptions(options: Record<string, unknown>): string[] {

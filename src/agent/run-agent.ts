@@ -92,6 +92,6 @@ function configure(options: RunAgentOptions<unknown>): AgentBuilder {
     .secrets(Array.isArray(secrets) ? secrets : [])
     .sessionStore(options.sessionStore as SessionStore)
     .telemetry(options.telemetry ?? NO_TELEMETRY);
-  if (options.runStateStore !== undefined) builder.runStateStore(options.runStateStore);
+  if (options.approvals !== undefined) builder.approvals(options.approvals);
   return builder;
 }

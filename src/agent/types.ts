@@ -13,7 +13,7 @@ import type { SessionStore } from './session-store.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import type { TraceParent } from '../telemetry/traceparent.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
-import type { RunStateStore } from '../interrupts/run-state-store.js';
+import type { ToolApprovals } from './approvals-brand.js';
 
 /**
  * How a tool call ended, from the run's point of view. Synthetic answers: `aborted`, `interrupted`, `denied` (a person
@@ -264,8 +264,6 @@ export interface AgentSettings {
   sessionStore: SessionStore;
   /** Where spans go (`openTelemetry(otel)`); `NO_TELEMETRY` records nothing. */
   telemetry: Telemetry;
-  /** Where runs that stopped to ask are kept; none: a per-agent `InMemoryRunStateStore`. */
-  runStateStore?: RunStateStore | undefined;
-  /** Some tool needs approval: the loop asks before running it. */
-  approvals: boolean;
+  /** Tool approvals (`toolApprovals()`): the loop asks before running a call that needs a yes. None: nobody is asked. */
+  approvals?: ToolApprovals | undefined;
 }

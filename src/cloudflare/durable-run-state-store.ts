@@ -34,7 +34,7 @@ export interface DurableObjectRunStateStoreOptions {
  * ```ts
  * export class Refunds {
  *   constructor(private readonly state: DurableObjectState, private readonly env: Env) {}
- *   agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(new DurableObjectRunStateStore(this.state.storage)).build();
+ *   agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store: new DurableObjectRunStateStore(this.state.storage) })).build();
  * }
  * ```
  */

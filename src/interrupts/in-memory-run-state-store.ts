@@ -26,7 +26,7 @@ interface Kept {
  * (the least recently written forgotten first; the newest is always kept), and an ended run is forgotten `ttlMs` after
  * it ended. A forgotten run's resume is refused with `RUN_NOT_INTERRUPTED`; an approval waiting that long is lost, so
  * runs waiting on people for days need a durable store (`DurableObjectRunStateStore`, or your database).
- * @example `new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(new InMemoryRunStateStore({ maxRuns: 100 }))`
+ * @example `new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store: new InMemoryRunStateStore({ maxRuns: 100 }) }))`
  */
 export class InMemoryRunStateStore implements RunStateStore {
   private readonly runs = new Map<string, Kept>();

@@ -104,7 +104,7 @@ export interface AgentRunState {
  *   },
  *   delete: async (runId) => void rows.delete(runId),
  * };
- * const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(store).build();
+ * const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store })).build();
  * ```
  */
 export interface RunStateStore {

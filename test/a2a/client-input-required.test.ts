@@ -6,7 +6,7 @@
 // answers the remote task; refusals are the local typed `resume` errors; planted credentials never reach an event.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder } from '../../src/agent/index.js';
+import { AgentBuilder, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage, type ScriptedTurn } from '../../src/chat/index.js';
 import { ConfigError, JSONRPCError, SerializeError } from '../../src/errors/index.js';
 import { createA2AAgent, createA2AClient, createA2AHandler, decisionsMessage, taskInterrupts, type A2AClient, type A2AStreamEvent, type Task } from '../../src/a2a/index.js';
@@ -28,7 +28,7 @@ function remote(turns: ScriptedTurn[] = [REFUND, { text: 'Refunded.' }]) {
     execute: ({ orderId }) => (refunded.push(orderId), { orderId, refunded: true }),
   });
   const model = createScriptedChatClient(turns);
-  const handler = createA2AHandler({ agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).toolLogger(false).build(), card: { name: 'refunds' } });
+  const handler = createA2AHandler({ agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).toolLogger(false).build(), card: { name: 'refunds' } });
   const bodies: string[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const response = await handler(new Request(input, init));

@@ -2,7 +2,7 @@
 // is refused RUN_NOT_INTERRUPTED and runs nothing — and of a resume and a supersede of one run, exactly one wins.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { ConfigError, ResumeError } from '../../src/errors/index.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
@@ -19,7 +19,7 @@ function refunds(gate?: Promise<void>) {
   });
   const store = new InMemoryRunStateStore();
   const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded.' }]);
-  return { runs, store, agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).runStateStore(store).build() };
+  return { runs, store, agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store })).build() };
 }
 
 describe('agent.supersede', () => {

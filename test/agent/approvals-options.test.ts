@@ -1,12 +1,13 @@
 /**
  * The options of tool approvals, checked like every other option (`ConfigError` naming each problem), on local tools
- * and MCP tools (by name or by predicate), the builder's `runStateStore`, and the bounds of `InMemoryRunStateStore`.
+ * and MCP tools (by name or by predicate), `toolApprovals()` and what build() asks of an agent with such tools, an
+ * agent without approvals, and the bounds of `InMemoryRunStateStore`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { ConfigError, ResumeError } from '../../src/errors/index.js';
 import { InMemoryRunStateStore, type AgentRunState } from '../../src/interrupts/index.js';
 import { createMCPClient } from '../../src/mcp/index.js';
 import { defineTool } from '../../src/tools/index.js';
@@ -40,9 +41,89 @@ describe('needsApproval and approvalExpiresInMs on defineTool', () => {
     expect(typeof defineTool({ ...base, needsApproval: ({ amount }) => amount > 20 }).needsApproval).toBe('function');
   });
 
-  it('makes the builder refuse a runStateStore without get, put and delete', () => {
-    const builder = new AgentBuilder('a').chatClient(createScriptedChatClient([])).runStateStore({ get: async () => undefined } as never);
-    expect(() => builder.build()).toThrow(/runStateStore must implement get\(\), put\(\) and delete\(\)/);
+});
+
+describe('toolApprovals: what an agent that asks is given', () => {
+  const problemsOf = (build: () => unknown): readonly string[] => {
+    try {
+      build();
+    } catch (error) {
+      expect(ConfigError.isInstance(error)).toBe(true);
+      return (error as ConfigError).problems;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it.each([[{ get: async () => undefined }], [null], ['store'], [{ get: async () => undefined, put: async () => true }]])('refuses the store %j: not a RunStateStore', (store) => {
+    expect(problemsOf(() => toolApprovals({ store: store as never }))).toEqual(['store must implement get(), put() and delete() (a RunStateStore)']);
+  });
+
+  it('makes build() refuse a tool that needs approval on an agent that asks nobody, naming the tools and the fix', () => {
+    const tools = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => defineTool({ ...base, name, needsApproval: name !== 'b' }));
+    expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools([tools[0]!]).build())).toEqual([
+      `tool "a" needs approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`,
+    ]);
+    expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools(tools).build())).toEqual([
+      `tools "a", "c", "d", "e", "f" need approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`,
+    ]);
+    expect(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools([tools[1]!]).build()).not.toThrow(); // needsApproval: false
+    expect(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools(tools).approvals(toolApprovals()).build()).not.toThrow();
+  });
+
+  it('makes build() refuse approvals that toolApprovals() did not make', () => {
+    for (const fake of [{}, { store: new InMemoryRunStateStore() }, 'yes', null]) {
+      expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).approvals(fake as never).build())).toEqual(['approvals must come from toolApprovals()']);
+    }
+  });
+
+  it('points runAgent callers of the old runStateStore option to approvals', async () => {
+    const { runAgent } = await import('../../src/agent/index.js');
+    await expect(runAgent({ model: createScriptedChatClient([{ text: 'hi' }]), prompt: 'hi', runStateStore: new InMemoryRunStateStore() } as never)).rejects.toThrow(
+      /unknown option "runStateStore" \(did you mean approvals: toolApprovals\(\{ store \}\)\?\)/,
+    );
+  });
+
+  it('shares one store between the agents given the same approvals: one resumes what the other stopped', async () => {
+    const store = new InMemoryRunStateStore();
+    const approvals = toolApprovals({ store });
+    expect(approvals.store).toBe(store);
+    const runs: unknown[] = [];
+    const refund = defineTool({ ...base, needsApproval: true, execute: ({ amount }) => void runs.push(amount) });
+    const model = createScriptedChatClient([{ toolCalls: [{ id: 'c1', name: 'refund', arguments: { amount: 30 } }] }, { text: 'done' }]);
+    const asking = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(approvals).toolLogger(false).build();
+    const first = await collectAgentRun(asking.run('refund'));
+    expect(first.status).toBe('interrupted');
+    const resuming = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(approvals).toolLogger(false).build();
+    const done = await collectAgentRun(resuming.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
+    expect([done.status, done.text, runs]).toEqual(['finished', 'done', [30]]);
+  });
+});
+
+describe('a resume no run waits for', () => {
+  it.each([
+    ['without approvals', false],
+    ['with approvals', true],
+  ])('%s: refused with a typed RUN_NOT_INTERRUPTED, the caller\'s run id never echoing a secret; supersedes nothing', async (_, asks) => {
+    const model = createScriptedChatClient([{ text: 'hi' }]);
+    const builder = new AgentBuilder('plain').chatClient(model).secrets(['sk-planted-secret-123']);
+    const agent = (asks ? builder.approvals(toolApprovals()) : builder).build();
+    const refused: unknown[] = [];
+    const events: unknown[] = [];
+    agent.on('resume-refused', (event) => refused.push(event));
+    agent.on('error', (event) => events.push(event));
+    const error = await collectAgentRun(agent.resume('run-sk-planted-secret-123', [{ id: 'x', approved: true }])).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ResumeError.isInstance(error)).toBe(true);
+    expect((error as ResumeError).code).toBe('RUN_NOT_INTERRUPTED');
+    expect((error as ResumeError).httpStatus).toBe(404);
+    if (!asks) expect((error as ResumeError).message).toMatch(/agent "plain" has no tool approvals \(toolApprovals\(\)\), so none of its runs stop to ask/);
+    expect(JSON.stringify([refused, events, (error as ResumeError).message, (error as ResumeError).runId])).not.toContain('sk-planted-secret-123');
+    expect(events).toHaveLength(1);
+    expect(refused).toEqual([{ runId: expect.any(String), agent: 'plain', code: 'RUN_NOT_INTERRUPTED' }]);
+    expect(model.requests).toHaveLength(0);
+    await expect(agent.supersede('run-1')).resolves.toBe(false);
   });
 });
 
@@ -67,7 +148,7 @@ describe('MCP tools that need approval', () => {
       ['read_file', false, 60_000],
     ]);
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'c1', name: 'delete_file', arguments: { path: '/a' } }, { id: 'c2', name: 'read_file', arguments: { path: '/b' } }] }, { text: 'ok' }]);
-    const agent = new AgentBuilder('files').chatClient(model).tools(tools).toolLogger(false).build();
+    const agent = new AgentBuilder('files').chatClient(model).tools(tools).approvals(toolApprovals()).toolLogger(false).build();
     const first = await collectAgentRun(agent.run('tidy up'));
     expect(first.status).toBe('interrupted');
     expect(first.interrupts.map((each) => each.toolName)).toEqual(['delete_file']);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient, type ChatClient } from '../../src/chat/index.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { defineTool } from '../../src/tools/index.js';
@@ -71,11 +71,11 @@ describe('the request after a resume', () => {
   for (const [wire, { make, round }] of Object.entries(wires)) {
     it(`${wire}: one tool result per call of the stopped round, in call order, right after its calls`, async () => {
       const store = new InMemoryRunStateStore();
-      const asking = new AgentBuilder('shop').chatClient(createScriptedChatClient([ROUND])).tools(tools()).runStateStore(store).toolLogger(false).build();
+      const asking = new AgentBuilder('shop').chatClient(createScriptedChatClient([ROUND])).tools(tools()).approvals(toolApprovals({ store })).toolLogger(false).build();
       const first = await collectAgentRun(asking.run('Refund orders 1 and 2'));
       expect(first.interrupts.map((each) => each.toolCallId)).toEqual(['call_a', 'call_c']);
       const { client, bodies } = capturing(make);
-      const resuming = new AgentBuilder('shop').chatClient(client).tools(tools()).runStateStore(store).toolLogger(false).build();
+      const resuming = new AgentBuilder('shop').chatClient(client).tools(tools()).approvals(toolApprovals({ store })).toolLogger(false).build();
       const [approve, deny] = first.interrupts;
       await collectAgentRun(resuming.resume(first.runId!, [{ id: deny!.id, approved: false, reason: 'no' }, { id: approve!.id, approved: true }])).catch(() => undefined);
       expect(bodies).toHaveLength(1);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun, runAgent, type AgentEvents, type AgentRunItem } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, runAgent, toolApprovals, type AgentEvents, type AgentRunItem } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage, type ScriptedTurn } from '../../src/chat/index.js';
 import { ResumeError, ToolError } from '../../src/errors/index.js';
 import { InMemoryRunStateStore, type AgentRunState, type RunStateStore } from '../../src/interrupts/index.js';
@@ -45,7 +45,7 @@ const REFUND_AND_LOOKUP: ScriptedTurn = {
 function agentWith(turns: ScriptedTurn[], runs: Array<Record<string, unknown>>, options: { store?: RunStateStore; needsApproval?: unknown; approvalExpiresInMs?: number } = {}) {
   const model = createScriptedChatClient(turns);
   let builder = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs, options), lookup]).toolLogger(false);
-  if (options.store) builder = builder.runStateStore(options.store);
+  builder = builder.approvals(toolApprovals(options.store ? { store: options.store } : {}));
   return { agent: builder.build(), model };
 }
 
@@ -85,7 +85,7 @@ describe('a tool that needs approval', () => {
   it('gives collectAgentRun and runAgent a typed interrupted outcome, not a rejection', async () => {
     const runs: Array<Record<string, unknown>> = [];
     const store = new InMemoryRunStateStore();
-    const result = await runAgent({ model: createScriptedChatClient([REFUND_AND_LOOKUP]), name: 'refunds', tools: [refundTool(runs), lookup], prompt: 'Refund order 42', runStateStore: store, toolLogger: false });
+    const result = await runAgent({ model: createScriptedChatClient([REFUND_AND_LOOKUP]), name: 'refunds', tools: [refundTool(runs), lookup], prompt: 'Refund order 42', approvals: toolApprovals({ store }), toolLogger: false });
     expect(result.status).toBe('interrupted');
     expect(result.interrupts).toHaveLength(1);
     expect(result.runId).toBe(result.interrupts[0]!.runId);
@@ -173,7 +173,7 @@ describe('a run with a session', () => {
     const sessions = new InMemorySessionStore();
     const runs: Array<Record<string, unknown>> = [];
     const model = createScriptedChatClient([REFUND_AND_LOOKUP, { text: 'Refunded.' }, { text: 'Anything else?' }]);
-    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs), lookup]).sessionStore(sessions).toolLogger(false).build();
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs), lookup]).approvals(toolApprovals()).sessionStore(sessions).toolLogger(false).build();
     const first = await collectAgentRun(agent.run('Refund order 42', { session: 'user-7' }));
     expect(await sessions.load('user-7')).toEqual([]);
     await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
@@ -323,7 +323,7 @@ describe('secrets', () => {
     const SECRET = 'sk-live-PLANTED-9f8e7d6c5b4a';
     const runs: Array<Record<string, unknown>> = [];
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_refund', name: 'refund', arguments: { orderId: SECRET, amount: 30 } }] }, { text: 'ok' }]);
-    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).secrets([SECRET]).toolLogger(false).build();
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).approvals(toolApprovals()).secrets([SECRET]).toolLogger(false).build();
     const seen: unknown[] = [];
     for (const name of ['interrupt', 'resume', 'resume-refused', 'error', 'execution-unknown'] as const) agent.on(name, (event: unknown) => seen.push(event));
     const first = await collectAgentRun(agent.run('Refund'));
@@ -359,7 +359,7 @@ describe('spans', () => {
     const recorder = record();
     const runs: Array<Record<string, unknown>> = [];
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_refund', name: 'refund', arguments: { orderId: 'ORDER-SECRET-42', amount: 30 } }] }, { text: 'ok' }]);
-    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).telemetry(recorder.telemetry).toolLogger(false).build();
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).approvals(toolApprovals()).telemetry(recorder.telemetry).toolLogger(false).build();
     const first = await collectAgentRun(agent.run('Refund'));
     await collectAgentRun(agent.resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));
     const runSpans = recorder.spans().filter((span) => span.name.startsWith('invoke_agent'));

@@ -3,7 +3,7 @@
 // none — and the same agent resumes through a second store object over the same storage.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { DurableObjectRunStateStore } from '../../src/cloudflare/index.js';
 import type { AgentRunState } from '../../src/interrupts/index.js';
@@ -62,7 +62,7 @@ describe('DurableObjectRunStateStore', () => {
       new AgentBuilder('refunds')
         .chatClient(createScriptedChatClient([answer]))
         .tools([refund])
-        .runStateStore(new DurableObjectRunStateStore(storage))
+        .approvals(toolApprovals({ store: new DurableObjectRunStateStore(storage) }))
         .build();
     const first = await collectAgentRun(build({ toolCalls: [{ id: 'c', name: 'refund', arguments: { amount: 3 } }] }).run('refund'));
     const done = await collectAgentRun(build({ text: 'done' }).resume(first.runId!, [{ id: first.interrupts[0]!.id, approved: true }]));

@@ -469,7 +469,7 @@ export const scenarios = [
       const toolAnswer = (model) => JSON.parse(model.requests.at(-1).messages.filter((message) => message.role === 'tool').at(-1).content);
       const stopped = async (order) => {
         const model = F.createScriptedChatClient([{ toolCalls: [{ id: `call_${order}`, name: 'refund', arguments: { order } }] }, { text: 'Done.' }]);
-        const agent = new F.AgentBuilder('approvals').chatClient(model).tools([refund]).build();
+        const agent = new F.AgentBuilder('approvals').chatClient(model).tools([refund]).approvals(F.toolApprovals()).build();
         const first = await F.collectAgentRun(agent.run(`Refund ${order}`));
         equal([first.status, first.interrupts.length, first.interrupts[0].toolName, first.interrupts[0].args], ['interrupted', 1, 'refund', { order }], `the run stopped to ask about ${order}`);
         return { agent, model, first, id: first.interrupts[0].id };

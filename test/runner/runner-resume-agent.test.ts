@@ -3,7 +3,7 @@
 // is a terminal error of type `resume` with its ResumeError code, leaving the run waiting.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder } from '../../src/agent/index.js';
+import { AgentBuilder, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
 import { defineTool } from '../../src/tools/index.js';
@@ -25,7 +25,7 @@ describe('an agent that needs approval, under the Runner', () => {
       execute: ({ orderId }) => (refunded.push(orderId), { orderId, refunded: true }),
     });
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded.' }]);
-    const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).build();
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).build();
     const runner = new Runner({ appName: 'shop', agent: toRunnableAgent(agent) });
 
     const first = (await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Refund order 42' }))).find(isRunnerCompletion);

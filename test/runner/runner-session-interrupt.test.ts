@@ -4,7 +4,7 @@
 // model request is valid and a late resume is refused typed, running nothing. Same with the Durable Object store.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, InMemorySessionStore, type SessionStore } from '../../src/agent/index.js';
+import { AgentBuilder, InMemorySessionStore, toolApprovals, type SessionStore } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatMessage, type ToolCall } from '../../src/chat/index.js';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
 import { DurableObjectSessionStore } from '../../src/cloudflare/durable-session-store.js';
@@ -40,7 +40,7 @@ function shop(sessionStore: SessionStore, turns: Parameters<typeof createScripte
   });
   const lookup = defineTool({ name: 'lookup', description: 'Looks an order up.', parameters: z.object({ orderId: z.string() }), execute: ({ orderId }) => ({ orderId, total: 30 }) });
   const model = createScriptedChatClient(turns);
-  const agent = new AgentBuilder('refunds').chatClient(model).tools([lookup, refund]).build();
+  const agent = new AgentBuilder('refunds').chatClient(model).tools([lookup, refund]).approvals(toolApprovals()).build();
   return { refunded, model, runner: new Runner({ appName: 'shop', agent: supersede ? { ...toRunnableAgent(agent), supersede } : agent, sessionStore }) };
 }
 

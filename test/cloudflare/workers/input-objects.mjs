@@ -45,7 +45,7 @@ function approvals(env, storage) {
     },
   });
   const lookup = F.defineTool({ name: 'lookup', description: 'Look an order up.', parameters: z.object({ orderId: z.string() }), execute: ({ orderId }) => ({ orderId }) });
-  return new F.AgentBuilder('refunds').chatClient(model()).tools([refund, lookup]).toolLogger(false).runStateStore(new CF.DurableObjectRunStateStore(storage)).build();
+  return new F.AgentBuilder('refunds').chatClient(model()).tools([refund, lookup]).toolLogger(false).approvals(F.toolApprovals({ store: new CF.DurableObjectRunStateStore(storage) })).build();
 }
 
 function graph(env, checkpointer) {

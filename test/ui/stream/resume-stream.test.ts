@@ -5,7 +5,7 @@
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun } from '../../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../../src/agent/index.js';
 import { createScriptedChatClient } from '../../../src/chat/index.js';
 import { Runner } from '../../../src/runner/index.js';
 import { defineTool } from '../../../src/tools/index.js';
@@ -25,7 +25,7 @@ function refundAgent() {
     },
   });
   const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_refund', name: 'refund', arguments: { orderId: '42' } }] }, (asked) => ({ text: `Done: ${asked.messages.at(-1)?.content?.slice(0, 60)}` })]);
-  return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).toolLogger(false).build(), ran };
+  return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).toolLogger(false).build(), ran };
 }
 
 /** The message the first stream built, then the same message continued by the resumed stream (as `useChat` does). */

@@ -1,0 +1,61 @@
+/**
+ * Tool approvals, as an agent is given them (`AgentBuilder.approvals(toolApprovals())`): the gate that stops a run
+ * before a call a person must approve, the resume that goes on with their decisions, closing a stopped run, and the
+ * store that keeps runs while they wait. An agent is handed all of it in this one object, so an app whose agents ask
+ * nobody bundles none of it (about 5 KiB min+gzip: test/package/no-approvals-bundles.test.ts).
+ */
+import { ConfigError } from '../errors/config-error.js';
+import { InMemoryRunStateStore } from '../interrupts/in-memory-run-state-store.js';
+import type { RunStateStore } from '../interrupts/run-state-store.js';
+import { recordingOutcome, resumeStart } from './agent-resume.js';
+import { APPROVALS_BRAND, type ToolApprovals } from './approvals-brand.js';
+import type { ApprovalMachinery } from './loop-context.js';
+import { gatedTools } from './approval-gate.js';
+import { supersedeRun } from './run-state.js';
+
+/** Options of {@link toolApprovals}. */
+export interface ToolApprovalsOptions {
+  /**
+   * Where runs that stopped to ask are kept until they are resumed: any store with a compare-and-swap `put` (see
+   * `RunStateStore`) — a `DurableObjectRunStateStore`, or your database — so the decisions may arrive after a restart or
+   * at another process, and each approved call still runs once.
+   * @default a new `InMemoryRunStateStore` (1,000 runs, 16 MiB, an ended run kept 1 hour; lost with the process)
+   */
+  store?: RunStateStore | undefined;
+}
+
+/**
+ * Lets an agent ask a person before a tool call runs: give it to `AgentBuilder.approvals()` (or `runAgent`'s
+ * `approvals`). Then a call of a tool with `needsApproval` stops the run with an `interrupted` item, and
+ * `agent.resume(runId, decisions)` goes on with the person's decisions. An agent with such a tool and without
+ * approvals is refused by `build()` (a call that needs a yes never runs unasked). Agents given the same object share
+ * its store.
+ *
+ * @param options - `store`: where waiting runs are kept (default: a new bounded in-memory store).
+ * @returns The approvals to give to one agent or several.
+ * @throws ConfigError when `store` is not a `RunStateStore` (no `get`, `put` or `delete`).
+ * @example
+ * ```ts
+ * const agent = new AgentBuilder('refunds')
+ *   .chatClient(model)
+ *   .tools([refund]) // defineTool({ …, needsApproval: true })
+ *   .approvals(toolApprovals({ store: new DurableObjectRunStateStore(state.storage) }))
+ *   .build();
+ * ```
+ */
+export function toolApprovals(options: ToolApprovalsOptions = {}): ToolApprovals {
+  const given = (options ?? {}).store as Partial<RunStateStore> | null | undefined;
+  if (given !== undefined && (typeof given?.get !== 'function' || typeof given.put !== 'function' || typeof given.delete !== 'function')) {
+    throw ConfigError.fromProblems('toolApprovals', ['store must implement get(), put() and delete() (a RunStateStore)']);
+  }
+  const store = (given as RunStateStore | undefined) ?? new InMemoryRunStateStore();
+  const machinery: ApprovalMachinery = {
+    [APPROVALS_BRAND]: true,
+    store,
+    gate: gatedTools,
+    resumeStart,
+    recordingOutcome,
+    supersede: (agent, runId) => supersedeRun(store, agent, runId),
+  };
+  return Object.freeze(machinery);
+}
