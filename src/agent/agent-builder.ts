@@ -179,8 +179,8 @@ export class AgentBuilder {
     if (loggerProblem !== undefined) problems.push(loggerProblem);
     problems.push(...telemetryProblems(this.tracing));
     if (this.asking !== undefined && !isToolApprovals(this.asking)) problems.push('approvals must come from toolApprovals()');
+    const asking = this.toolList.filter((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false).map((tool) => JSON.stringify(tool.name));
     if (this.asking === undefined) {
-      const asking = this.toolList.filter((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false).map((tool) => JSON.stringify(tool.name));
       if (asking.length > 0) problems.push(`${asking.length === 1 ? 'tool' : 'tools'} ${asking.slice(0, 5).join(', ')}${asking.length > 5 ? '…' : ''} ${asking.length === 1 ? 'needs' : 'need'} approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`);
     }
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
@@ -200,6 +200,7 @@ export class AgentBuilder {
       sessionStore: this.store === undefined ? new InMemorySessionStore() : toSessionStore(this.store),
       telemetry: this.tracing ?? NO_TELEMETRY,
       approvals: isToolApprovals(this.asking) ? this.asking : undefined,
+      asks: asking.length > 0,
     };
     return new Agent(Object.freeze(settings));
   }

@@ -256,7 +256,7 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
       }
 
       const cut = cutByOutputLimit(finishReason);
-      const failure = settings.approvals ? yield* (settings.approvals as ApprovalMachinery).gate(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
+      const failure = settings.approvals && settings.asks ? yield* (settings.approvals as ApprovalMachinery).gate(context, calls, iteration, conversation, added, queue, usage, cut) : yield* runTools(context, calls, iteration, conversation, added, queue, cut);
       if (failure !== undefined) {
         yield 'interrupted' in failure ? take([failure.interrupted]) : await terminal(failure.error);
         return;

@@ -13,7 +13,7 @@ import { executionUnknown } from '../interrupts/execution-unknown.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isPlainObject, preview } from '../internal/json.js';
-import { redactText } from '../internal/redact.js';
+import { removeSecrets } from '../internal/redact.js';
 import { EVENT_RESUME, FAULTLINE_INTERRUPT_COUNT, FAULTLINE_INTERRUPT_IDS } from '../telemetry/attribute-names.js';
 import { traces } from '../telemetry/no-telemetry.js';
 import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-arguments.js';
@@ -37,7 +37,7 @@ export function resumeStart(runId: string, given: unknown): ResumeStart & { key?
       try {
         return await claim(context, runId, given, (key) => (start.key = key));
       } catch (error) {
-        reportRefusal(context, runId, error);
+        reportRefusal(context, error);
         throw error;
       }
     },
@@ -48,16 +48,20 @@ export function resumeStart(runId: string, given: unknown): ResumeStart & { key?
 async function claim(context: LoopContext, runId: string, given: unknown, claimed: (key: string) => void): Promise<{ replay: AgentRunItem } | ResumedRun> {
   const store = context.settings.approvals!.store;
   const { settings } = context;
+  // What refusals and events quote of the caller's input has the agent's secrets out before it is cut to a preview (a
+  // secret cut in two is no longer found): the run id (Agent.resume redacted it) and the decisions.
+  const shown = context.runId;
+  const decisions = removeSecrets(given, settings.secrets);
   const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
   for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
     const record = runStateOf(await store.get(runId), settings.name);
-    if (record === undefined) throw new ResumeError(`Run ${preview(runId, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
+    if (record === undefined) throw new ResumeError(`Run ${preview(shown, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
     const base = { runId, pendingIds: record.interrupts.map((each) => each.id) };
     const past = record.resumes.find((each) => each.key === key);
     if (past !== undefined) {
       if (past.outcome !== undefined) {
-        safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
+        safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
         return { replay: replayOf(past.outcome) };
       }
       const running = liveRun(store, runId);
@@ -73,11 +77,11 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     }
     if (record.status !== 'interrupted') {
       const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
-      if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(runId, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
-      if (record.supersededAt !== undefined) throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: a new message on its session answered its pending calls as not run (${record.supersededAt}); nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
-      throw new ResumeError(`Run ${preview(runId, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
+      if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(shown, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
+      if (record.supersededAt !== undefined) throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: a new message on its session answered its pending calls as not run (${record.supersededAt}); nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
+      throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
     }
-    const checked = checkDecisionsWith(runId, record.interrupts, given, Date.now(), () => []); // approvals carry no value to check
+    const checked = checkDecisionsWith(shown, record.interrupts, decisions, Date.now(), () => []); // approvals carry no value to check
     const run = new Set<string>();
     const fresh = new Map<string, { outcome: 'denied' | 'expired'; content: string; item: AgentRunItem }>();
     const denied: string[] = [];
@@ -106,14 +110,14 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     });
     if (!written) continue; // another resume wrote first: read again (a replay, a conflict, or a new stop)
     claimed(key);
-    safeEmit(context, context.queue, 'resume', () => ({ runId, agent: settings.name, approved: run.size, denied: denied.length, expired: checked.expired.length, replay: false }));
+    safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: run.size, denied: denied.length, expired: checked.expired.length, replay: false }));
     if (traces(context.span)) {
       const decided = record.interrupts.map((each) => each.id);
       context.span.addEvent(EVENT_RESUME, { [FAULTLINE_INTERRUPT_COUNT]: decided.length, [FAULTLINE_INTERRUPT_IDS]: decided.slice(0, 50).join(',') });
     }
     return begin(context, handle, run, fresh);
   }
-  throw new ResumeError(`Run ${preview(runId, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });
+  throw new ResumeError(`Run ${preview(shown, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });
 }
 
 /** The approval is bound to the arguments it was asked for: the call kept in the record must still carry them. */
@@ -121,7 +125,7 @@ async function checkArguments(context: LoopContext, call: { id: string; name: st
   const tool = call === undefined ? undefined : findTool(context.settings.tools, call.name);
   const parsed = tool === undefined ? undefined : await parseToolArguments(tool, call!.arguments, { maxLength: DEFAULT_MAX_ARGUMENTS_LENGTH });
   if (parsed?.ok === true && tool!.name === interrupt.toolName && argumentsKey(parsed.value) === argumentsKey(interrupt.args)) return;
-  throw new ResumeError(`The call ${preview(interrupt.toolCallId, 80)} of run ${preview(base.runId, 200)} no longer carries the arguments approval ${interrupt.id} was asked for; nothing was run.`, { code: ResumeCode.ArgumentsChanged, ...base });
+  throw new ResumeError(`The call ${preview(interrupt.toolCallId, 80)} of run ${preview(context.runId, 200)} no longer carries the arguments approval ${interrupt.id} was asked for; nothing was run.`, { code: ResumeCode.ArgumentsChanged, ...base });
 }
 
 function begin(context: LoopContext, handle: RunStateHandle, run: ReadonlySet<string>, fresh: ReadonlyMap<string, { content: string; item: AgentRunItem }>): ResumedRun {

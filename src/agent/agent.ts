@@ -137,7 +137,8 @@ export class Agent {
    * item, a terminal `error` carrying the `ResumeError` (`collectAgentRun` rejects with it): `INTERRUPT_NOT_FOUND`,
    * `INTERRUPT_EXPIRED`, `RESUME_INCOMPLETE`, `RESUME_PAYLOAD_INVALID`, `RUN_NOT_INTERRUPTED`, `RESUME_CONFLICT` (another,
    * different resume won), `APPROVAL_ARGUMENTS_CHANGED`. The same resume sent again gets the first one's last item,
-   * marked `replay: true`. A `runId` that is not a string throws a `ConfigError` here.
+   * marked `replay: true`. A `runId` that is not a string throws a `ConfigError` here. An agent built without
+   * `toolApprovals()` never stops to ask, so it refuses every resume (`RUN_NOT_INTERRUPTED`).
    *
    * @example
    * ```ts
@@ -174,7 +175,8 @@ export class Agent {
    * Closes a run that stopped to ask without running its pending calls — the user moved on (the Runner does this when
    * a new message arrives on a session whose last round still waits): a later `resume` of it is refused with
    * `RUN_NOT_INTERRUPTED`, and nothing runs. One compare-and-swap on the run's record, so of a resume and this, exactly
-   * one wins. Resolves to false when the run was not waiting (already resumed, ended, or unknown).
+   * one wins. Resolves to false when the run was not waiting (already resumed, ended, or unknown) — always, for an agent
+   * built without `toolApprovals()`.
    * @example `if (await agent.supersede(first.runId!)) console.log('the pending approvals are void');`
    */
   async supersede(runId: string): Promise<boolean> {

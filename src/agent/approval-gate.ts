@@ -53,7 +53,7 @@ export async function* gatedTools(
   const answered: Record<string, string> = {};
   for (const message of scratch) answered[message.toolCallId as string] = message.content as string;
   const pending: Interrupt[] = [];
-  const runId = context.runId;
+  const runId = context.runState?.record.runId ?? context.runId; // a resumed run's own id: its record is kept under it
   const time = Date.now();
   calls.forEach((call, index) => {
     const verdict = verdicts[index]!;
@@ -79,7 +79,7 @@ export async function* gatedTools(
   const saved = await keep(context, { added, iteration, usage, calls, answered, pending });
   if (saved !== undefined) return { error: saved };
   const interrupts = pending.slice(0, 50).map((each) => ({ id: each.id, toolCallId: each.toolCallId, toolName: each.toolName, expiresAt: each.expiresAt }));
-  safeEmit(context, queue, 'interrupt', () => ({ runId, agent: settings.name, iteration, count: pending.length, interrupts }));
+  safeEmit(context, queue, 'interrupt', () => ({ runId: context.runId, agent: settings.name, iteration, count: pending.length, interrupts }));
   if (traces(context.span)) context.span.addEvent(EVENT_INTERRUPT, { [FAULTLINE_INTERRUPT_COUNT]: pending.length, [FAULTLINE_INTERRUPT_IDS]: interrupts.map((each) => each.id).join(',') });
   return { interrupted: { type: 'interrupted', runId, iteration, interrupts: pending, usage } };
 }

@@ -5,8 +5,11 @@
  */
 import type { RunStateStore } from '../interrupts/run-state-store.js';
 
-/** The brand `isToolApprovals` checks (`Symbol.for`: it holds across copies of the package). */
-export const APPROVALS_BRAND: unique symbol = Symbol.for('faultline.agent.ToolApprovals') as never;
+/**
+ * The brand `isToolApprovals` checks. Per copy of the package (not `Symbol.for`): the agent calls the object's machinery,
+ * so approvals made by another copy — another version — are refused at `build()`, never run against this loop.
+ */
+export const APPROVALS_BRAND: unique symbol = Symbol('faultline.agent.ToolApprovals') as never;
 
 /**
  * Tool approvals for an agent, made by `toolApprovals()`: hand it to `AgentBuilder.approvals()`.
@@ -19,7 +22,9 @@ export interface ToolApprovals {
   readonly [APPROVALS_BRAND]: true;
 }
 
-/** True for what `toolApprovals()` returned (from any copy of the package). */
+/** True for what this copy's `toolApprovals()` returned: the brand, and the machinery the agent calls. */
 export function isToolApprovals(value: unknown): value is ToolApprovals {
-  return typeof value === 'object' && value !== null && (value as { [APPROVALS_BRAND]?: unknown })[APPROVALS_BRAND] === true;
+  if (typeof value !== 'object' || value === null || (value as { [APPROVALS_BRAND]?: unknown })[APPROVALS_BRAND] !== true) return false;
+  const parts = value as Record<string, unknown>;
+  return ['gate', 'resumeStart', 'recordingOutcome', 'supersede'].every((name) => typeof parts[name] === 'function');
 }

@@ -10,10 +10,10 @@ import { safeEmit } from './agent-events.js';
 import type { LoopContext, ResumeStart } from './loop-context.js';
 
 /** Reports `error` when it is a refusal (`ResumeError`), its message and fields redacted first; other errors pass as they are. */
-export function reportRefusal(context: LoopContext, runId: string, error: unknown): void {
+export function reportRefusal(context: LoopContext, error: unknown): void {
   if (!ResumeError.isInstance(error)) return;
   redactRefusal(error, context.settings.secrets);
-  safeEmit(context, context.queue, 'resume-refused', () => ({ runId: redactText(runId, context.settings.secrets), agent: context.settings.name, code: error.code }));
+  safeEmit(context, context.queue, 'resume-refused', () => ({ runId: context.runId, agent: context.settings.name, code: error.code }));
 }
 
 /** The resume of an agent that asks nobody: refused, as a resume of a run that never stopped is. */
@@ -21,8 +21,8 @@ export function notResumable(runId: string): ResumeStart {
   return {
     async claim(context) {
       const agent = preview(context.settings.name, 80);
-      const error = new ResumeError(`Run ${preview(runId, 200)} of agent ${agent} is not waiting on anything: agent ${agent} has no tool approvals (toolApprovals()), so none of its runs stop to ask.`, { code: ResumeCode.NotInterrupted, runId });
-      reportRefusal(context, runId, error);
+      const error = new ResumeError(`Run ${preview(context.runId, 200)} of agent ${agent} is not waiting on anything: agent ${agent} has no tool approvals (toolApprovals()), so none of its runs stop to ask.`, { code: ResumeCode.NotInterrupted, runId });
+      reportRefusal(context, error);
       throw error;
     },
   };

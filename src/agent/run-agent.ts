@@ -27,7 +27,8 @@ const NO_MODEL = { name: 'none', stream: String, complete: String } as unknown a
  * a session that cannot be loaded, an aborted `signal` (its reason) — is the stream's last item, a terminal `error`.
  *
  * @param options - `model`, `prompt` or `messages`, and optionally `instructions`, `tools`, `maxIterations`, `output`,
- *   `signal`, `session` + `sessionStore`, `toolLogger`, `secrets`, `name`, `telemetry`.
+ *   `signal`, `session` + `sessionStore`, `toolLogger`, `secrets`, `name`, `telemetry`, `approvals` (`toolApprovals()`:
+ *   required with a tool that has `needsApproval`).
  * @returns The run's item stream (a `ReadableStream`, also async-iterable).
  *
  * @example

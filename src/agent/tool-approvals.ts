@@ -5,6 +5,7 @@
  * nobody bundles none of it (about 5 KiB min+gzip: test/package/no-approvals-bundles.test.ts).
  */
 import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject } from '../internal/json.js';
 import { InMemoryRunStateStore } from '../interrupts/in-memory-run-state-store.js';
 import type { RunStateStore } from '../interrupts/run-state-store.js';
 import { recordingOutcome, resumeStart } from './agent-resume.js';
@@ -13,7 +14,10 @@ import type { ApprovalMachinery } from './loop-context.js';
 import { gatedTools } from './approval-gate.js';
 import { supersedeRun } from './run-state.js';
 
-/** Options of {@link toolApprovals}. */
+/**
+ * Options of {@link toolApprovals}.
+ * @example `const options: ToolApprovalsOptions = { store: new InMemoryRunStateStore({ maxRuns: 100 }) };`
+ */
 export interface ToolApprovalsOptions {
   /**
    * Where runs that stopped to ask are kept until they are resumed: any store with a compare-and-swap `put` (see
@@ -44,10 +48,16 @@ export interface ToolApprovalsOptions {
  * ```
  */
 export function toolApprovals(options: ToolApprovalsOptions = {}): ToolApprovals {
-  const given = (options ?? {}).store as Partial<RunStateStore> | null | undefined;
-  if (given !== undefined && (typeof given?.get !== 'function' || typeof given.put !== 'function' || typeof given.delete !== 'function')) {
-    throw ConfigError.fromProblems('toolApprovals', ['store must implement get(), put() and delete() (a RunStateStore)']);
+  const settings: unknown = options ?? {};
+  const problems: string[] = [];
+  if (isStore(settings)) problems.push('give the store as an option: toolApprovals({ store })');
+  else if (!isPlainObject(settings)) problems.push('options must be an object { store? }');
+  else {
+    for (const key of Object.keys(settings)) if (key !== 'store') problems.push(`unknown option ${JSON.stringify(key)} (toolApprovals takes { store })`);
+    if (settings['store'] !== undefined && !isStore(settings['store'])) problems.push('store must implement get(), put() and delete() (a RunStateStore)');
   }
+  if (problems.length > 0) throw ConfigError.fromProblems('toolApprovals', problems);
+  const given = (settings as ToolApprovalsOptions).store;
   const store = (given as RunStateStore | undefined) ?? new InMemoryRunStateStore();
   const machinery: ApprovalMachinery = {
     [APPROVALS_BRAND]: true,
@@ -58,4 +68,9 @@ export function toolApprovals(options: ToolApprovalsOptions = {}): ToolApprovals
     supersede: (agent, runId) => supersedeRun(store, agent, runId),
   };
   return Object.freeze(machinery);
+}
+
+function isStore(value: unknown): value is RunStateStore {
+  const candidate = value as Partial<RunStateStore> | null | undefined;
+  return typeof candidate?.get === 'function' && typeof candidate.put === 'function' && typeof candidate.delete === 'function';
 }

@@ -266,4 +266,6 @@ export interface AgentSettings {
   telemetry: Telemetry;
   /** Tool approvals (`toolApprovals()`): the loop asks before running a call that needs a yes. None: nobody is asked. */
   approvals?: ToolApprovals | undefined;
+  /** Some tool needs approval (`needsApproval` set): with `approvals`, each round of calls goes through their gate. */
+  asks: boolean;
 }

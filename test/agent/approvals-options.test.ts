@@ -54,8 +54,16 @@ describe('toolApprovals: what an agent that asks is given', () => {
     throw new Error('expected a ConfigError');
   };
 
-  it.each([[{ get: async () => undefined }], [null], ['store'], [{ get: async () => undefined, put: async () => true }]])('refuses the store %j: not a RunStateStore', (store) => {
+  const get = async (): Promise<undefined> => undefined;
+  it.each<[unknown]>([[{ get }], [null], ['store'], [{ get, put: async () => true }]])('refuses the store %j: not a RunStateStore', (store) => {
     expect(problemsOf(() => toolApprovals({ store: store as never }))).toEqual(['store must implement get(), put() and delete() (a RunStateStore)']);
+  });
+
+  it('refuses options it does not know, a store given in place of the options, and options that are not an object', () => {
+    expect(problemsOf(() => toolApprovals({ stroe: new InMemoryRunStateStore() } as never))).toEqual(['unknown option "stroe" (toolApprovals takes { store })']);
+    expect(problemsOf(() => toolApprovals(new InMemoryRunStateStore() as never))).toEqual(['give the store as an option: toolApprovals({ store })']);
+    expect(problemsOf(() => toolApprovals('memory' as never))).toEqual(['options must be an object { store? }']);
+    expect(toolApprovals(undefined).store).toBeInstanceOf(InMemoryRunStateStore);
   });
 
   it('makes build() refuse a tool that needs approval on an agent that asks nobody, naming the tools and the fix', () => {
@@ -70,8 +78,13 @@ describe('toolApprovals: what an agent that asks is given', () => {
     expect(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools(tools).approvals(toolApprovals()).build()).not.toThrow();
   });
 
-  it('makes build() refuse approvals that toolApprovals() did not make', () => {
-    for (const fake of [{}, { store: new InMemoryRunStateStore() }, 'yes', null]) {
+  it('makes build() refuse approvals that toolApprovals() did not make, a look-alike with the shared brand included', () => {
+    const real = toolApprovals() as unknown as Record<string | symbol, unknown>;
+    const lookAlike = { ...Object.fromEntries(Object.entries(real)), [Symbol.for('faultline.agent.ToolApprovals')]: true }; // every method, another copy's brand
+    const branded = Object.fromEntries(Object.getOwnPropertySymbols(real).map((symbol) => [symbol, real[symbol]]));
+    const brandOnly = { ...branded, store: new InMemoryRunStateStore() }; // this copy's brand, no machinery
+    expect(Object.getOwnPropertySymbols(brandOnly)).toHaveLength(1);
+    for (const fake of [{}, { store: new InMemoryRunStateStore() }, 'yes', null, lookAlike, brandOnly]) {
       expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).approvals(fake as never).build())).toEqual(['approvals must come from toolApprovals()']);
     }
   });
@@ -100,6 +113,42 @@ describe('toolApprovals: what an agent that asks is given', () => {
 });
 
 describe('a resume no run waits for', () => {
+  const SECRET = 'sk-planted-secret-0123456789';
+  it.each([
+    ['without approvals', false],
+    ['with approvals', true],
+  ])('%s: a secret at the end of a 200-character run id or across the cut of the decisions\' preview is in no refusal, event or error', async (_, asks) => {
+    const builder = new AgentBuilder('plain').chatClient(createScriptedChatClient([{ text: 'hi' }])).secrets([SECRET]);
+    const agent = (asks ? builder.approvals(toolApprovals()) : builder).build();
+    const seen: unknown[] = [];
+    for (const event of ['resume-refused', 'error', 'resume'] as const) agent.on(event, (payload: unknown) => seen.push(payload));
+    const runId = 'r'.repeat(200 - SECRET.length) + SECRET;
+    const refusals: ResumeError[] = [];
+    for (const decisions of [[{ id: 'x', approved: true }], 'd'.repeat(70) + SECRET, [{ id: 'i'.repeat(70) + SECRET, approved: false, reason: SECRET }]]) {
+      await collectAgentRun(agent.resume(runId, decisions as never)).catch((error: ResumeError) => refusals.push(error));
+    }
+    expect(refusals.map((each) => each.code)).toEqual(['RUN_NOT_INTERRUPTED', 'RUN_NOT_INTERRUPTED', 'RUN_NOT_INTERRUPTED']);
+    const shown = JSON.stringify([seen, refusals.map((each) => [each.message, each.stack, each.runId, each.pendingIds])]);
+    for (let length = 8; length <= SECRET.length; length++) expect(shown).not.toContain(SECRET.slice(0, length));
+    expect(seen).toHaveLength(6);
+  });
+
+  it('a secret across the cut of a refused resume\'s decisions (not an array, an unknown id) is in no refusal or event of a waiting run', async () => {
+    const refund = defineTool({ ...base, needsApproval: true });
+    const model = createScriptedChatClient([{ toolCalls: [{ id: 'c1', name: 'refund', arguments: { amount: 30 } }] }, { text: 'done' }]);
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).secrets([SECRET]).toolLogger(false).build();
+    const first = await collectAgentRun(agent.run('refund'));
+    const seen: unknown[] = [];
+    agent.on('resume-refused', (payload: unknown) => seen.push(payload));
+    const refusals: ResumeError[] = [];
+    for (const decisions of ['d'.repeat(70) + SECRET, [{ id: 'i'.repeat(70) + SECRET, approved: true }]]) {
+      await collectAgentRun(agent.resume(first.runId!, decisions as never)).catch((error: ResumeError) => refusals.push(error));
+    }
+    expect(refusals.map((each) => each.code)).toEqual(['RESUME_PAYLOAD_INVALID', 'INTERRUPT_NOT_FOUND']);
+    const shown = JSON.stringify([seen, refusals.map((each) => [each.message, each.stack, each.runId])]);
+    for (let length = 8; length <= SECRET.length; length++) expect(shown).not.toContain(SECRET.slice(0, length));
+  });
+
   it.each([
     ['without approvals', false],
     ['with approvals', true],
