@@ -13,7 +13,7 @@ import { closeChatBatches, openChatBatches, type ChatBatches } from '../chat/cor
 import type { ChatChunk, ChatMessage, FinishReason, ToolCall, Usage } from '../chat/core/types.js';
 import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
-import { redactText } from '../internal/redact.js';
+import { redactText, redactValue } from '../internal/redact.js';
 import { truncate } from '../internal/json.js';
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
@@ -239,8 +239,8 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
               continue;
             }
             yield await terminal(
-              new OutputValidationError(`The final answer of ${settings.chatClient.name} does not match the output schema, also after being shown the problems: ${checked.issues.map((issue) => `${issue.path || '(the answer)'}: ${issue.message}`).join('; ').slice(0, 500)}`, {
-                issues: checked.issues,
+              new OutputValidationError(`The final answer of ${settings.chatClient.name} does not match the output schema, also after being shown the problems: ${truncate(redactText(checked.issues.map((issue) => `${issue.path || '(the answer)'}: ${issue.message}`).join('; '), settings.secrets), 500)}`, {
+                issues: redactValue(checked.issues, settings.secrets) as typeof checked.issues,
                 text: truncate(redactText(text, settings.secrets), 10_000),
               }),
             );

@@ -7,8 +7,9 @@
  */
 import { looksLikeCredential, maskCredentials, REDACTED } from './credential-patterns.js';
 import { defineData, isPlainObject } from './json.js';
+import { replaceSecrets, secretForms } from './secret-forms.js';
 
-export { REDACTED };
+export { REDACTED, secretForms };
 
 /**
  * Credential key names: a whole name (`authorization`, `cookie`, `token`, `pwd`, `credentials`, `auth`…), or a name
@@ -47,61 +48,6 @@ export function redactHeaders(headers: Headers, secrets: readonly string[] = [])
     defineData(copy, name, isSecretKey(name) ? REDACTED : redactText(value, secrets));
   });
   return copy;
-}
-
-const FORMS_CACHE_LIMIT = 256;
-const formsCache = new Map<string, readonly string[]>();
-
-/**
- * The forms a secret can come back in: as is, URL-encoded, JSON-escaped, and base64 / base64url — for base64 the
- * characters that depend only on the secret at each of the three byte alignments, so the secret is found inside a
- * longer base64 text too (`Basic base64(user:key)`, a base64 echo of the request). Forms shorter than 4 characters
- * are left out (too likely to match by chance).
- */
-export function secretForms(secret: string): readonly string[] {
-  const cached = formsCache.get(secret);
-  if (cached) return cached;
-  const forms = new Set<string>([secret]);
-  try {
-    forms.add(encodeURIComponent(secret));
-  } catch {
-    // a lone surrogate cannot be URL-encoded; nothing to look for
-  }
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  forms.add(escaped);
-  forms.add(escaped.replace(/\//g, '\\/')); // PHP and some Java encoders escape "/"
-  for (const form of [...forms]) if (/%[0-9A-F]{2}/.test(form)) forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
-  const bytes = new TextEncoder().encode(secret);
-  for (let offset = 0; offset < 3; offset++) {
-    const padded = new Uint8Array(offset + bytes.length);
-    padded.set(bytes, offset);
-    const encoded = base64(padded);
-    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
-    if (core.length >= 8) {
-      forms.add(core);
-      forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
-    }
-  }
-  const list = [...forms].filter((form) => form.length >= 4);
-  if (formsCache.size >= FORMS_CACHE_LIMIT) formsCache.delete(formsCache.keys().next().value as string);
-  formsCache.set(secret, list);
-  return list;
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
-}
-
-/** Replaces every form of every configured secret (4 characters or more) in `text` with `[REDACTED]`. */
-function replaceSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < 4) continue;
-    for (const form of secretForms(secret)) if (result.includes(form)) result = result.split(form).join(REDACTED);
-  }
-  return result;
 }
 
 /** Options of {@link redactText}. */

@@ -111,7 +111,7 @@ function decode(tool: AnyTool, raw: unknown, maxLength: number): Decoded {
   if (raw.length > maxLength) {
     return {
       ok: false,
-      failure: invalid(tool, `Tool '${tool.name}' was called with arguments that are too large (${raw.length} characters; the limit is ${maxLength}).`, [], raw.slice(0, 200)),
+      failure: invalid(tool, `Tool '${tool.name}' was called with arguments that are too large (${raw.length} characters; the limit is ${maxLength}).`, [], truncate(raw, 200)),
     };
   }
   if (raw.trim() === '') return { ok: true, value: {}, empty: true };

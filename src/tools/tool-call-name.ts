@@ -30,7 +30,7 @@ export function toolNames(tools: ToolSet): string[] {
 
 /** `name` as every output shows it (see the module comment). */
 export function shownToolName(tools: ToolSet, name: string, secrets: readonly string[] | undefined): string {
-  return findTool(tools, name) !== undefined ? name : redactText(truncate(name, MAX_SHOWN_NAME), secrets ?? []);
+  return findTool(tools, name) !== undefined ? name : truncate(redactText(name, secrets ?? []), MAX_SHOWN_NAME);
 }
 
 function isMap(tools: ToolSet): tools is ReadonlyMap<string, AnyTool> {

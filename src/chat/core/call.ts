@@ -7,8 +7,9 @@
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { describeError } from '../../internal/error-json.js';
+import { truncate } from '../../internal/json.js';
 import { requestIdOf } from '../../internal/http-body.js';
-import { redactText } from '../../internal/redact.js';
+import { redactError, redactText } from '../../internal/redact.js';
 import { retry, type RetryNotice } from '../../internal/retry.js';
 import { Attempt, classify } from './attempt.js';
 import { CallScope } from './call-scope.js';
@@ -47,10 +48,10 @@ export function parseJsonBody(text: string, config: CallConfig): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ChatClientError(`${config.label} answered with a body that is not JSON: ${redactText(text.slice(0, 200), config.secrets)}`, {
+    throw new ChatClientError(`${config.label} answered with a body that is not JSON: ${truncate(redactText(text.slice(0, 4096), config.secrets), 200)}`, {
       reason: 'invalid_response',
       retryable: false,
-      cause: error,
+      cause: redactError(error, config.secrets), // V8 quotes the body's start
     });
   }
 }

@@ -1,0 +1,73 @@
+// A secret that an excerpt cut in two is no longer found whole. Every excerpt helper marks its cut with `…`, and every
+// redaction masks the first part of a secret's form just before that mark: whatever text surrounds a planted secret
+// and wherever an excerpt cuts it, what a redaction returns keeps no 4-character start of it (a filler of other
+// characters, so any such start is the secret's).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { describeError } from '../../src/internal/error-json.js';
+import { messageOf } from '../../src/internal/error-chain.js';
+import { preview, truncate } from '../../src/internal/json.js';
+import { REDACTED, redactText, redactValue, removeSecrets } from '../../src/internal/redact.js';
+
+const secretArb = fc.stringMatching(/^[A-Z0-9_-]{8,60}$/);
+const fillerArb = fc.stringMatching(/^[a-z .:]{0,300}$/);
+
+const EXCERPTS: Array<[string, (text: string, limit: number) => string]> = [
+  ['truncate', (text, limit) => truncate(text, limit)],
+  ['preview', (text, limit) => preview(text, limit)],
+  ['preview of an object', (text, limit) => preview({ note: text }, limit)],
+  ['a message quoting an excerpt', (text, limit) => `The call failed: ${truncate(text, limit)}; try again.`],
+  // The bounded ones cut where `truncate(text, limit)` would: their bound minus the padding before the text.
+  ['messageOf past its bound', (text, limit) => messageOf(new Error(`${'z'.repeat(10_000 - limit)}${text}`))],
+  ['describeError past its bound', (text, limit) => (describeError(new Error(`${'z'.repeat(2_000 - limit)}${text}`)) as { message: string }).message],
+];
+
+const REDACTIONS: Array<[string, (text: string, secrets: readonly string[]) => unknown]> = [
+  ['redactText', (text, secrets) => redactText(text, secrets, { patterns: false })],
+  ['redactValue', (text, secrets) => redactValue({ message: text }, secrets)],
+  ['removeSecrets', (text, secrets) => removeSecrets({ message: [text] }, secrets)],
+];
+
+describe.each(EXCERPTS)('a secret cut by %s', (_name, excerpt) => {
+  it.each(REDACTIONS)('leaves no 4-character start of it after %s', (_redaction, redact) => {
+    fc.assert(
+      fc.property(secretArb, fillerArb, fillerArb, fc.nat(), (secret, before, after, cutSeed) => {
+        const text = `${before}${secret}${after}`;
+        const limit = before.length + 1 + (cutSeed % (secret.length + 2)); // a cut inside the secret, or just around it
+        const shown = JSON.stringify(redact(excerpt(text, limit), [secret]));
+        expect(shown).not.toContain(secret.slice(0, 4));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('masking a cut', () => {
+  it('masks the longest start before the mark, and only there', () => {
+    const secret = 'SECRET-VALUE-0123456789';
+    expect(redactText(`key SECRET-VAL… and SECRET-VALUE-0123456789`, [secret], { patterns: false })).toBe(`key ${REDACTED}… and ${REDACTED}`);
+    expect(redactText('SECR and SECRET… elsewhere', [secret], { patterns: false })).toBe(`SECR and ${REDACTED}… elsewhere`);
+    expect(redactText('Loading… SEC…', [secret], { patterns: false })).toBe('Loading… SEC…'); // under 4 characters: common text
+    expect(redactText('no mark: SECRET-VAL', [secret], { patterns: false })).toBe('no mark: SECRET-VAL');
+  });
+
+  it("masks the start V8 quotes in a JSON.parse error (its excerpt ends with \"...)", () => {
+    const secret = 'SECRET-VALUE-0123456789';
+    const message = (() => {
+      try {
+        JSON.parse(`${secret} trailing`);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toContain(secret.slice(0, 6));
+    expect(redactText(message, [secret], { patterns: false })).not.toContain(secret.slice(0, 4));
+  });
+
+  it('masks a cut form too (URL-encoded, JSON-escaped)', () => {
+    const secret = 'p@ss/word "quoted" 12345';
+    expect(redactText(`url=${encodeURIComponent(secret).slice(0, 12)}…`, [secret], { patterns: false })).toBe(`url=${REDACTED}…`);
+    expect(redactText(`"${JSON.stringify(secret).slice(1, 15)}…`, [secret], { patterns: false })).toBe(`"${REDACTED}…`);
+  });
+});
