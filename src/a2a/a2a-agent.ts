@@ -3,7 +3,7 @@ import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { isPlainObject, preview, truncate } from '../internal/json.js';
 import { HeldText } from '../internal/held-text.js';
 import { headerSecrets, removeSecrets, secretForms } from '../internal/redact.js';
 import type { Interrupt, ResumeDecision } from '../interrupts/interrupt.js';
@@ -228,7 +228,7 @@ function remoteRefusal(error: unknown, resuming: boolean): ResponseError | undef
   const message = `The remote agent refused the resume: ${error.message}`;
   if (rpcCode === -32001) return { type: RESUME_ERROR_TYPE, code: 'RUN_NOT_INTERRUPTED', message };
   if (!isPlainObject(data) || data.type !== RESUME_ERROR_TYPE || typeof data.code !== 'string') return undefined;
-  return { type: RESUME_ERROR_TYPE, code: data.code.slice(0, 200), message };
+  return { type: RESUME_ERROR_TYPE, code: truncate(data.code, 200), message };
 }
 
 function convertWith(run: () => RunEvent[]): RunEvent[] {

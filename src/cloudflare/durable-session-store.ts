@@ -10,7 +10,7 @@ import type { ChatMessage } from '../chat/core/types.js';
 import type { SessionStore } from '../agent/session-store.js';
 import { messageSize, trimCut } from '../agent/session-trim.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import { deleteKeys, encodeEntries, putEntries, readJSONText } from './storage-codec.js';
 import type { DurableObjectIdLike, DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 
@@ -218,7 +218,7 @@ export class DurableObjectSessionStore implements SessionStore {
 
   async load(sessionId: string): Promise<ChatMessage[]> {
     const answer = (await this.call(sessionId, { op: 'load' })) as { messages?: unknown };
-    if (!Array.isArray(answer.messages)) throw new TypeError(`the session object of ${JSON.stringify(sessionId.slice(0, 100))} answered without messages`);
+    if (!Array.isArray(answer.messages)) throw new TypeError(`the session object of ${preview(sessionId, 100)} answered without messages`);
     return answer.messages as ChatMessage[];
   }
 

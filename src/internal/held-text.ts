@@ -6,6 +6,7 @@
  * at least the longest secret form minus one character held. A word longer than `MAX_HELD` characters (no space in
  * sight) is let through in part, past the longest secret form.
  */
+import { CUT_MARKS } from './secret-forms.js';
 
 /** The most text held back for one part. */
 const MAX_HELD = 4_096;
@@ -49,7 +50,14 @@ export class HeldText {
       if (start === end || !NAMES_CREDENTIAL.test(text.slice(start, end))) break;
       cut = start;
     }
-    if (text.length - cut > MAX_HELD) cut = text.length - Math.max(this.longestForm, 64);
+    if (text.length - cut > MAX_HELD) {
+      cut = text.length - Math.max(this.longestForm, 64);
+      // A secret's first part and the cut mark after it go out together: redaction masks the part only when it sees both.
+      for (const mark of CUT_MARKS) {
+        const at = text.indexOf(mark, cut);
+        if (at !== -1 && at - cut < this.longestForm) cut = Math.min(cut, Math.max(0, at - (this.longestForm - 1)));
+      }
+    }
     for (let moved = true; moved && cut > 0; ) {
       moved = false;
       for (const form of this.forms) {

@@ -52,8 +52,9 @@ function base64(bytes: Uint8Array): string {
 /**
  * Replaces every form of every configured secret (4 characters or more) in `text` with `[REDACTED]` — and the first
  * part of a form that an excerpt cut off: a message quoting a caller's value cut to a bound, then redacted as a whole,
- * no longer holds the secret whole, so the longest first part (4 characters or more) just before a cut mark — ours,
- * `…`, or V8's `"...` in a `JSON.parse` error — is masked too. Redacting before cutting stays the rule.
+ * no longer holds the secret whole, so the longest first part just before a cut mark — ours, `…`, or V8's `"...` in a
+ * `JSON.parse` error — is masked too: 8 characters or more (half a form under 16, and never under 4), so ordinary words
+ * before a `…` (`Bearer…`, `session…`) that begin a configured value stay. Redacting before cutting stays the rule.
  */
 export function replaceSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
@@ -61,9 +62,11 @@ export function replaceSecrets(text: string, secrets: readonly string[]): string
     if (typeof secret !== 'string' || secret.length < 4) continue;
     for (const form of secretForms(secret)) {
       if (result.includes(form)) result = result.split(form).join(REDACTED);
+      const shortest = Math.max(4, Math.min(8, Math.ceil(form.length / 2)));
+      if (!result.includes(form.slice(0, shortest))) continue; // no first part to look for (the common case: one scan)
       for (const mark of CUT_MARKS) {
         if (!result.includes(mark)) continue;
-        for (let length = form.length - 1; length >= 4; length--) {
+        for (let length = form.length - 1; length >= shortest; length--) {
           const cut = form.slice(0, length) + mark;
           if (result.includes(cut)) result = result.split(cut).join(REDACTED + mark);
         }
@@ -74,4 +77,4 @@ export function replaceSecrets(text: string, secrets: readonly string[]): string
 }
 
 /** Where an excerpt was cut: `truncate`'s mark (so `preview`'s, `messageOf`'s…), and V8's in `JSON.parse` errors. */
-const CUT_MARKS = ['…', '"...'];
+export const CUT_MARKS: readonly string[] = ['…', '"...'];

@@ -10,6 +10,7 @@
  * of those two, and refused with -32600 otherwise. A batch holds at most 100 messages and never `initialize`.
  */
 import { linkedController } from '../internal/delay.js';
+import { truncate } from '../internal/json.js';
 import { answerRequests } from './handler-answer.js';
 import { initializeAnswer, isInitialize, type Dispatcher, type DispatchScope } from './handler-dispatch.js';
 import type { MCPSettings } from './handler-options.js';
@@ -42,7 +43,7 @@ export function versionHeader(request: Request, secrets: readonly string[]): { v
   const header = request.headers.get(VERSION_HEADER);
   if (header === null) return { version: undefined };
   if (MCP_PROTOCOL_VERSIONS.includes(header)) return { version: header };
-  return refusal(400, null, MCPErrorCode.InvalidRequest, `Bad Request: unsupported ${VERSION_HEADER} ${header.slice(0, 40)} (supported: ${MCP_PROTOCOL_VERSIONS.join(', ')})`, secrets);
+  return refusal(400, null, MCPErrorCode.InvalidRequest, `Bad Request: unsupported ${VERSION_HEADER} ${truncate(header, 40)} (supported: ${MCP_PROTOCOL_VERSIONS.join(', ')})`, secrets);
 }
 
 /** @internal The request's session: found and marked used, or the 400 (no id) / 404 (unknown, expired, ended) to answer. */

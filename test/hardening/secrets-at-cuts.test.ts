@@ -16,7 +16,7 @@ function shown(value: unknown): string {
 
 function expectNoStart(value: unknown): void {
   const text = shown(value);
-  for (let length = 6; length <= SECRET.length; length++) expect(text, `the first ${length} characters of the secret`).not.toContain(SECRET.slice(0, length));
+  for (let length = 8; length <= SECRET.length; length++) expect(text, `the first ${length} characters of the secret`).not.toContain(SECRET.slice(0, length));
 }
 
 const lookup = defineTool({ name: 'lookup', description: 'Look up.', parameters: jsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }), execute: async () => ({}) });

@@ -1,15 +1,19 @@
 // A secret that an excerpt cut in two is no longer found whole. Every excerpt helper marks its cut with `…`, and every
 // redaction masks the first part of a secret's form just before that mark: whatever text surrounds a planted secret
-// and wherever an excerpt cuts it, what a redaction returns keeps no 4-character start of it (a filler of other
-// characters, so any such start is the secret's).
+// and wherever an excerpt cuts it, what a redaction returns keeps no start of it of 8 characters (half of one shorter
+// than 16; a filler of other characters, so any such start is the secret's) — also when a stream let it out in pieces.
+// Ordinary words before a `…` that begin a configured value stay.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../src/internal/error-json.js';
 import { messageOf } from '../../src/internal/error-chain.js';
 import { preview, truncate } from '../../src/internal/json.js';
-import { REDACTED, redactText, redactValue, removeSecrets } from '../../src/internal/redact.js';
+import { HeldText } from '../../src/internal/held-text.js';
+import { REDACTED, redactText, redactValue, removeSecrets, secretForms } from '../../src/internal/redact.js';
 
 const secretArb = fc.stringMatching(/^[A-Z0-9_-]{8,60}$/);
+/** The shortest first part masked before a cut (see replaceSecrets). */
+const shortest = (secret: string): number => Math.max(4, Math.min(8, Math.ceil(secret.length / 2)));
 const fillerArb = fc.stringMatching(/^[a-z .:]{0,300}$/);
 
 const EXCERPTS: Array<[string, (text: string, limit: number) => string]> = [
@@ -29,13 +33,13 @@ const REDACTIONS: Array<[string, (text: string, secrets: readonly string[]) => u
 ];
 
 describe.each(EXCERPTS)('a secret cut by %s', (_name, excerpt) => {
-  it.each(REDACTIONS)('leaves no 4-character start of it after %s', (_redaction, redact) => {
+  it.each(REDACTIONS)('leaves no start of it after %s', (_redaction, redact) => {
     fc.assert(
       fc.property(secretArb, fillerArb, fillerArb, fc.nat(), (secret, before, after, cutSeed) => {
         const text = `${before}${secret}${after}`;
         const limit = before.length + 1 + (cutSeed % (secret.length + 2)); // a cut inside the secret, or just around it
         const shown = JSON.stringify(redact(excerpt(text, limit), [secret]));
-        expect(shown).not.toContain(secret.slice(0, 4));
+        expect(shown).not.toContain(secret.slice(0, shortest(secret)));
       }),
       { numRuns: 300 },
     );
@@ -46,8 +50,8 @@ describe('masking a cut', () => {
   it('masks the longest start before the mark, and only there', () => {
     const secret = 'SECRET-VALUE-0123456789';
     expect(redactText(`key SECRET-VAL… and SECRET-VALUE-0123456789`, [secret], { patterns: false })).toBe(`key ${REDACTED}… and ${REDACTED}`);
-    expect(redactText('SECR and SECRET… elsewhere', [secret], { patterns: false })).toBe(`SECR and ${REDACTED}… elsewhere`);
-    expect(redactText('Loading… SEC…', [secret], { patterns: false })).toBe('Loading… SEC…'); // under 4 characters: common text
+    expect(redactText('SECR and SECRET-V… elsewhere', [secret], { patterns: false })).toBe(`SECR and ${REDACTED}… elsewhere`);
+    expect(redactText('Loading… SECRET-…', [secret], { patterns: false })).toBe('Loading… SECRET-…'); // under 8 characters: common text
     expect(redactText('no mark: SECRET-VAL', [secret], { patterns: false })).toBe('no mark: SECRET-VAL');
   });
 
@@ -63,6 +67,28 @@ describe('masking a cut', () => {
     })();
     expect(message).toContain(secret.slice(0, 6));
     expect(redactText(message, [secret], { patterns: false })).not.toContain(secret.slice(0, 4));
+  });
+
+  it('leaves ordinary words before a mark that begin a configured value (a header value, a short key)', () => {
+    const text = 'Check your session… and Bearer… and the latest… test…';
+    expect(redactText(text, ['session=abcdef123', 'Bearer abcdefghijkl', 'test-key-123'], { patterns: false })).toBe(text);
+  });
+
+  it('a stream lets a secret\'s first part and the mark after it out together, past its longest held word too', () => {
+    const secret = 'SuperSecretValue_abcdefghij0123456789';
+    const forms = secretForms(secret);
+    const longest = Math.max(...forms.map((form) => form.length));
+    // One character per delta: a word past 4,096 characters goes out in part at every length, so some cut falls right
+    // between the secret's first part and its mark, whatever the offset.
+    for (let offset = 3_980; offset <= 4_060; offset++) {
+      const text = `{"a":"${'x'.repeat(offset)}${secret.slice(0, 20)}…","b":"${'y'.repeat(200)}"}`; // no whitespace
+      const held = new HeldText(forms, longest);
+      let out = '';
+      for (const char of text) out += redactText(held.push(char), [secret], { patterns: false });
+      out += redactText(held.flush(), [secret], { patterns: false });
+      expect(out.length).toBeGreaterThan(4_000);
+      expect(out, `offset ${offset}`).not.toContain(secret.slice(0, 8));
+    }
   });
 
   it('masks a cut form too (URL-encoded, JSON-escaped)', () => {
