@@ -458,18 +458,20 @@ export const scenarios = [
     name: 'approvals: a tool that needs approval stops the run; approved it runs once, denied or expired the model is told so, a wrong resume is typed',
     async run({ F }) {
       const ran = [];
-      const refund = F.defineTool({
-        name: 'refund',
-        description: 'Refund an order.',
-        ...stringFields('order'),
-        needsApproval: true,
-        approvalExpiresInMs: 40,
-        execute: ({ order }) => (ran.push(order), { order, refunded: true }),
-      });
+      // Answered in time whatever the load (a minute), and one that expires: only its expiry is waited for.
+      const refundTool = (approvalExpiresInMs) =>
+        F.defineTool({
+          name: 'refund',
+          description: 'Refund an order.',
+          ...stringFields('order'),
+          needsApproval: true,
+          approvalExpiresInMs,
+          execute: ({ order }) => (ran.push(order), { order, refunded: true }),
+        });
       const toolAnswer = (model) => JSON.parse(model.requests.at(-1).messages.filter((message) => message.role === 'tool').at(-1).content);
-      const stopped = async (order) => {
+      const stopped = async (order, expiresInMs = 60_000) => {
         const model = F.createScriptedChatClient([{ toolCalls: [{ id: `call_${order}`, name: 'refund', arguments: { order } }] }, { text: 'Done.' }]);
-        const agent = new F.AgentBuilder('approvals').chatClient(model).tools([refund]).approvals(F.toolApprovals()).build();
+        const agent = new F.AgentBuilder('approvals').chatClient(model).tools([refundTool(expiresInMs)]).approvals(F.toolApprovals()).build();
         const first = await F.collectAgentRun(agent.run(`Refund ${order}`));
         equal([first.status, first.interrupts.length, first.interrupts[0].toolName, first.interrupts[0].args], ['interrupted', 1, 'refund', { order }], `the run stopped to ask about ${order}`);
         return { agent, model, first, id: first.interrupts[0].id };
@@ -487,7 +489,7 @@ export const scenarios = [
       const denied = await stopped('B');
       await F.collectAgentRun(denied.agent.resume(denied.first.runId, [{ id: denied.id, approved: false, reason: 'Too large.' }]));
       equal([toolAnswer(denied.model).error.type, toolAnswer(denied.model).error.context.reason, ran], ['ToolApprovalDenied', 'Too large.', ['A']], 'denied: not run, the reason shown');
-      const expired = await stopped('C');
+      const expired = await stopped('C', 40);
       await new Promise((resolve) => setTimeout(resolve, 80));
       await F.collectAgentRun(expired.agent.resume(expired.first.runId, []));
       equal([toolAnswer(expired.model).error.type, ran], ['ToolApprovalExpired', ['A']], 'expired: not run, the model told');
