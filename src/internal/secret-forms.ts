@@ -25,13 +25,11 @@ export function secretForms(secret: string): readonly string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
   forms.add(escaped);
   forms.add(escaped.replace(/\//g, '\\/')); // PHP and some Java encoders escape "/"
-  for (const form of [...forms]) if (/%[0-9A-F]{2}/.test(form)) forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
-  const bytes = new TextEncoder().encode(secret);
+  for (const form of [...forms]) forms.add(form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())); // the set keeps one of each
+  const binary = Array.from(new TextEncoder().encode(secret), (byte) => String.fromCharCode(byte)).join(''); // its UTF-8 bytes
   for (let offset = 0; offset < 3; offset++) {
-    const padded = new Uint8Array(offset + bytes.length);
-    padded.set(bytes, offset);
-    const encoded = base64(padded);
-    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    const encoded = btoa('\0'.repeat(offset) + binary);
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + binary.length)) / 6));
     if (core.length >= 8) {
       forms.add(core);
       forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
@@ -43,38 +41,40 @@ export function secretForms(secret: string): readonly string[] {
   return list;
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
-}
-
 /**
  * Replaces every form of every configured secret (4 characters or more) in `text` with `[REDACTED]` — and the first
  * part of a form that an excerpt cut off: a message quoting a caller's value cut to a bound, then redacted as a whole,
  * no longer holds the secret whole, so the longest first part just before a cut mark — ours, `…`, or V8's `"...` in a
  * `JSON.parse` error — is masked too: 8 characters or more (half a form under 16, and never under 4), so ordinary words
- * before a `…` (`Bearer…`, `session…`) that begin a configured value stay. Redacting before cutting stays the rule.
+ * before a `…` (`Bearer…`, `session…`) that begin a configured value stay; so is a piece of one that opens V8's excerpt
+ * (`..."`). Redacting before cutting stays the rule.
  */
 export function replaceSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
+  const opens = text.includes(OPENING_MARK); // a replacement never makes one: `[REDACTED]` has no `.` or `"`
   for (const secret of secrets) {
     if (typeof secret !== 'string' || secret.length < 4) continue;
     for (const form of secretForms(secret)) {
       if (result.includes(form)) result = result.split(form).join(REDACTED);
-      const shortest = Math.max(4, Math.min(8, Math.ceil(form.length / 2)));
-      if (!result.includes(form.slice(0, shortest))) continue; // no first part to look for (the common case: one scan)
-      for (const mark of CUT_MARKS) {
-        if (!result.includes(mark)) continue;
-        for (let length = form.length - 1; length >= shortest; length--) {
+      const least = Math.max(4, Math.min(8, Math.ceil(form.length / 2))); // 8 characters; half of a form under 16
+      if (!opens && !result.includes(form.slice(0, least))) continue; // nothing cut to look for (the common case: one scan)
+      for (let length = form.length - 1; length >= least; length--) {
+        for (const mark of CUT_MARKS) {
           const cut = form.slice(0, length) + mark;
           if (result.includes(cut)) result = result.split(cut).join(REDACTED + mark);
         }
+        // V8's excerpt opens 10 characters before where parsing failed and holds 20: a failure soon after a secret, or
+        // inside one, opens it on the secret's last part or on 20 characters from its middle.
+        const opened = OPENING_MARK + form.slice(form.length - length, form.length - length + 20);
+        if (result.includes(opened)) result = result.split(opened).join(OPENING_MARK + REDACTED);
       }
     }
   }
   return result;
 }
+
+/** Where V8's `JSON.parse` excerpt opens inside the text. */
+const OPENING_MARK = '..."';
 
 /** Where an excerpt was cut: `truncate`'s mark (so `preview`'s, `messageOf`'s…), and V8's in `JSON.parse` errors. */
 export const CUT_MARKS: readonly string[] = ['…', '"...'];

@@ -1,7 +1,8 @@
 // A configured secret placed where an excerpt cuts the text that quotes it — the end of a model's made-up tool name,
 // the 200th character of a body that is not JSON, past the bound of a crash message or of a tool's arguments, a JSON
 // key of a final answer that fails its schema — reaches no error, event, log or item field a person or a remote party
-// reads, not even its first characters. The excerpt helpers' own property test is test/internal/redact-cut.property.test.ts.
+// reads, not even its first characters (nor its last ones, where V8 opens the excerpt of a JSON.parse error). The
+// excerpt helpers' own property test is test/internal/redact-cut.property.test.ts.
 import { describe, expect, it } from 'vitest';
 import { AgentBuilder, collectAgentRun, runAgent } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
@@ -14,9 +15,10 @@ function shown(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? { ...item, message: item.message, stack: item.stack, cause: item.cause } : item));
 }
 
-function expectNoStart(value: unknown): void {
+/** No 8 characters of the secret in a row: not its start before a cut, not its end where V8's parse excerpt opens. */
+function expectNoPiece(value: unknown): void {
   const text = shown(value);
-  for (let length = 8; length <= SECRET.length; length++) expect(text, `the first ${length} characters of the secret`).not.toContain(SECRET.slice(0, length));
+  for (let at = 0; at + 8 <= SECRET.length; at++) expect(text, `the secret's characters ${at}–${at + 7}`).not.toContain(SECRET.slice(at, at + 8));
 }
 
 const lookup = defineTool({ name: 'lookup', description: 'Look up.', parameters: jsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }), execute: async () => ({}) });
@@ -26,12 +28,12 @@ describe('a secret at the cut of an excerpt', () => {
     ['Chat Completions', createOpenAICompatibleClient],
     ['Anthropic', createAnthropicClient],
     ['Responses', createOpenAIResponsesClient],
-  ] as const)('%s: a 2xx body that is not JSON, the key across its 200th character or at its start (the parse error quotes it)', async (_name, make) => {
-    for (const body of [`proxy says: ${'p'.repeat(200 - 12 - 20)}${SECRET} and more`, `${SECRET} and more`]) {
+  ] as const)('%s: a 2xx body that is not JSON, the key across its 200th character, at its start or just before a bad token (the parse error quotes it)', async (_name, make) => {
+    for (const body of [`proxy says: ${'p'.repeat(200 - 12 - 20)}${SECRET} and more`, `${SECRET} and more`, `{"echo":["${SECRET}",oops]}`]) {
       const client = make({ baseURL: 'https://api.example/v1', apiKey: SECRET, model: 'm', maxTokens: 10, retry: false, fetch: async () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
       const error = await client.complete({ messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
       expect((error as Error).message).toMatch(/not JSON/);
-      expectNoStart(error);
+      expectNoPiece(error);
     }
   });
 
@@ -42,7 +44,7 @@ describe('a secret at the cut of an excerpt', () => {
     const crashed = await runTool(crashing, '{}', { secrets: [SECRET], logger: (record) => logs.push(record) });
     const thrown = await runTool(crashing, '{}', { secrets: [SECRET], logger: false, onToolCrash: 'throw' }).catch((caught: unknown) => caught);
     expect([unknown.result.ok, crashed.result.ok, logs.length > 0, thrown instanceof Error]).toEqual([false, false, true, true]);
-    expectNoStart([unknown.toolName, unknown.content, crashed.content, logs, thrown]);
+    expectNoPiece([unknown.toolName, unknown.content, crashed.content, logs, thrown]);
   });
 
   it('a made-up tool name in an agent run: the log, the events, the errors and the results', async () => {
@@ -53,7 +55,7 @@ describe('a secret at the cut of an excerpt', () => {
     for (const name of ['tool-start', 'tool-end', 'tool-error', 'error'] as const) agent.on(name, (event: unknown) => events.push(event));
     const run = await collectAgentRun(agent.run('go'));
     expect(run.finishReason).toBe('stop');
-    expectNoStart([logs, events, run.errors, run.toolResults.map((result) => result.toolName)]);
+    expectNoPiece([logs, events, run.errors, run.toolResults.map((result) => result.toolName)]);
   });
 
   it('a final answer failing its schema by a key that holds the secret: the thrown error, its issues and its event', async () => {
@@ -61,6 +63,6 @@ describe('a secret at the cut of an excerpt', () => {
     const answer = JSON.stringify({ a: 'ok', [`${'k'.repeat(30)}${SECRET}${'k'.repeat(600)}`]: 1 });
     const error = await runAgent({ model: createScriptedChatClient([{ text: answer }, { text: answer }]), prompt: 'hi', output: schema, secrets: [SECRET] }).catch((caught: unknown) => caught);
     expect((error as Error).name).toBe('OutputValidationError');
-    expectNoStart(error);
+    expectNoPiece(error);
   });
 });

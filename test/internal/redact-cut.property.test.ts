@@ -46,6 +46,48 @@ describe.each(EXCERPTS)('a secret cut by %s', (_name, excerpt) => {
   });
 });
 
+/** V8's message for `JSON.parse(text)`: its excerpt quotes 10 characters either side of where parsing failed. */
+function parseMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the text parsed');
+}
+
+describe('a secret V8 quotes from its middle in a JSON.parse error', () => {
+  // V8's excerpt quotes 10 characters either side of where parsing failed, so it opens inside a secret when the failure
+  // comes soon after it (a bad token after a string that holds it: its last characters) or inside it (a secret that
+  // itself parses for a while): neither the whole secret nor a first part before a cut.
+  const afterStringArb = fc.tuple(secretArb, fillerArb, fc.stringMatching(/^[a-z]{1,20}$/)).map(([secret, before, bad]) => ({ secret, text: `{"note":"${before}","list":["${secret}",${bad}]}` }));
+  const parsedIntoArb = fc
+    .tuple(fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 4, maxLength: 20 }), fc.stringMatching(/^[A-Z_][A-Z0-9_-]{3,30}$/), fillerArb)
+    .map(([numbers, rest, before]) => ({ secret: `${numbers.join(',')},${rest}`, text: `{"note":"${before}","list":[${numbers.join(',')},${rest}]}` }));
+
+  it.each(REDACTIONS)('leaves no piece of it after %s', (_redaction, redact) => {
+    fc.assert(
+      fc.property(fc.oneof(afterStringArb, parsedIntoArb), ({ secret, text }) => {
+        const message = parseMessage(text);
+        expect(message).toContain('..."');
+        const shown = JSON.stringify(redact(message, [secret]));
+        const least = shortest(secret);
+        for (let at = 0; at + least <= secret.length; at++) expect(shown).not.toContain(secret.slice(at, at + least));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks the piece that opens the excerpt, and only a piece of a configured value', () => {
+    const secret = 'SuperSecretValue_abcdefghij0123456789';
+    const message = parseMessage(`{"a":["${secret}",x]}`);
+    expect(message).toBe(`Unexpected token 'x', ..."23456789",x]}" is not valid JSON`);
+    expect(redactText(message, [secret], { patterns: false })).toBe(`Unexpected token 'x', ..."${REDACTED}",x]}" is not valid JSON`);
+    const other = parseMessage(`{"a":["SuperSecretValue_abcdefghij0000000000",x]}`);
+    expect(redactText(other, [secret], { patterns: false })).toBe(other);
+  });
+});
+
 describe('masking a cut', () => {
   it('masks the longest start before the mark, and only there', () => {
     const secret = 'SECRET-VALUE-0123456789';
