@@ -1,6 +1,6 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
-import { clampDelay } from '../internal/delay.js';
+import { startTimer } from '../internal/delay.js';
 import { describeBytes, readBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactHeaders, urlView } from '../internal/redact.js';
@@ -75,7 +75,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
   let asked = '';
   const timeout = (controller: AbortController) =>
     Number.isFinite(limit)
-      ? setTimeout(() => controller.abort(new A2ATransportError(`Could not fetch the agent card from ${asked}: no complete card within ${limit} ms (call limit, timeoutMs)`, { reason: 'timeout', timeout: 'call', url: asked })), clampDelay(limit))
+      ? startTimer(() => controller.abort(new A2ATransportError(`Could not fetch the agent card from ${asked}: no complete card within ${limit} ms (call limit, timeoutMs)`, { reason: 'timeout', timeout: 'call', url: asked })), limit)
       : undefined;
   const attempt = new Attempt(options.signal, timeout);
   try {

@@ -5,6 +5,7 @@ import { A2AErrorCode } from './constants.js';
 import { errorBody, jsonResponse, resultBody, rpcError, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
 import { MAX_STREAMS_PER_TASK, type TaskExecution } from './task-execution.js';
 import type { A2AStreamEvent, Task } from './types.js';
+import { startTimer } from '../internal/delay.js';
 
 /** @internal How an SSE answer behaves while it waits and when its client falls behind. */
 export interface StreamLimits {
@@ -56,7 +57,7 @@ export function streamResponse(id: RequestId, execution: TaskExecution, encode: 
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       pending ??= queue.next();
-      const next = keepAliveMs === false ? await pending : await Promise.race([pending, new Promise<'keep-alive'>((resolve) => (timer = setTimeout(resolve, keepAliveMs, 'keep-alive')))]);
+      const next = keepAliveMs === false ? await pending : await Promise.race([pending, new Promise<'keep-alive'>((resolve) => (timer = startTimer(() => resolve('keep-alive'), keepAliveMs)))]);
       clearTimeout(timer);
       if (next === 'keep-alive') {
         controller.enqueue(encoder.encode(': keep-alive\n\n'));

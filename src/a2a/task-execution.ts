@@ -24,6 +24,7 @@ import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateE
 import type { TaskExecutionOptions } from './task-execution-options.js';
 import { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './constants.js';
 import { interruptMetadata, interruptText } from './task-interrupts.js';
+import { startTimer } from '../internal/delay.js';
 
 /** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
 export const MAX_STREAMS_PER_TASK = 100;
@@ -129,7 +130,7 @@ export class TaskExecution {
    */
   private async write(call: () => Promise<void>): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const given = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.journalTimeoutMs ?? 10_000)));
+    const given = new Promise<void>((resolve) => (timer = startTimer(resolve, this.options.journalTimeoutMs ?? 10_000)));
     await Promise.race([Promise.resolve().then(call).catch(() => {}), given]);
     clearTimeout(timer);
   }

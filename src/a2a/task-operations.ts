@@ -16,6 +16,7 @@ import type { TaskJournal } from './task-journal.js';
 import type { A2ATaskStore } from './task-store.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
 import { streamEventToV1, taskToV1 } from './v1-codec.js';
+import { startTimer } from '../internal/delay.js';
 
 /** @internal */
 export interface TaskOperationsSettings extends StreamLimits {
@@ -158,7 +159,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
         if (execution && !execution.terminal) {
           execution.cancel();
           let timer: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([execution.done, new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]); // answer by 5 s at the latest
+          await Promise.race([execution.done, new Promise((resolve) => (timer = startTimer(() => resolve(undefined), 5_000)))]); // answer by 5 s at the latest
           clearTimeout(timer);
           return jsonResponse(resultBody(id, encodeTask(execution.task)));
         }

@@ -10,7 +10,7 @@ import { A2ATransportError, type A2ATimeoutLimit } from '../errors/a2a-transport
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
-import { clampDelay } from '../internal/delay.js';
+import { startTimer } from '../internal/delay.js';
 import { readBody } from '../internal/http-body.js';
 import type { URLView } from '../internal/redact.js';
 import { resolveRetryOptions, retry } from '../internal/retry.js';
@@ -86,7 +86,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     const [what, option, fallback] = LIMITS[limit];
     const ms = settings[option] ?? fallback;
     if (!Number.isFinite(ms)) return undefined;
-    return setTimeout(
+    return startTimer(
       () =>
         controller.abort(
           new A2ATransportError(`A2A ${method} to ${url} timed out: ${what} ${ms} ms (${limit} limit, ${option})`, {
@@ -97,7 +97,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
             retryable: limit === 'call' || limit === 'first_event',
           }),
         ),
-      clampDelay(ms),
+      ms,
     );
   };
 

@@ -10,7 +10,7 @@
  * nothing moved it, and at most one period late when something did — never early, and never in a loop.
  */
 import { monotonic } from './clock.js';
-import { clampDelay } from './delay.js';
+import { clampDelay, startTimer } from './delay.js';
 
 /** One limit of a {@link Deadlines}. Made by `add`; move it with `move`, end it with `cancel`. */
 export interface Deadline {
@@ -95,7 +95,7 @@ export class Deadlines {
     for (const entry of this.entries) if (entry.at <= earliest + 1) entry.covered = generation;
     const now = monotonic();
     this.target = Math.max(earliest, now);
-    this.timer = setTimeout(() => this.expire(generation), Math.max(0, earliest - now));
+    this.timer = startTimer(() => this.expire(generation), earliest - now);
   }
 
   private expire(generation: number): void {

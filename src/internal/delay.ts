@@ -9,6 +9,15 @@ export function clampDelay(ms: number): number {
   return Math.min(ms, MAX_TIMER_MS);
 }
 
+/**
+ * The one way `src/` arms a timer: `setTimeout` with the delay clamped, so a limit of 2^31 ms or more (or `Infinity`)
+ * waits about 24.8 days instead of firing at once as the runtimes do (`test/internal/timers.test.ts` holds every
+ * timer in `src/` to it).
+ */
+export function startTimer(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(callback, clampDelay(ms));
+}
+
 interface Watchers {
   readonly callbacks: Set<() => void>;
   readonly listener: () => void;
@@ -87,7 +96,7 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   if (duration === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     let stop = () => {};
-    const timer = setTimeout(() => {
+    const timer = startTimer(() => {
       stop();
       resolve();
     }, duration);

@@ -4,7 +4,7 @@
  */
 import { read } from './error-chain.js';
 import { isPlainObject, truncate } from './json.js';
-import { clampDelay, watchAbort } from './delay.js';
+import { startTimer, watchAbort } from './delay.js';
 import { redactText, type RedactTextOptions } from './redact.js';
 
 // 64 KiB, written out: a bundler keeps module-scope arithmetic even when nothing reads it.
@@ -55,10 +55,10 @@ export async function readBoundedBody(
   const timeoutMs = options.timeoutMs;
   const timer =
     timeoutMs !== undefined && Number.isFinite(timeoutMs)
-      ? setTimeout(() => {
+      ? startTimer(() => {
           timedOut = true;
           reader.cancel().catch(() => {}); // a pending read resolves as done
-        }, clampDelay(timeoutMs))
+        }, timeoutMs)
       : undefined;
   const stopWatching = options.signal ? watchAbort(options.signal, () => void reader.cancel().catch(() => {})) : undefined;
   try {

@@ -10,6 +10,7 @@
 import { AsyncQueue } from '../internal/async-queue.js';
 import { randomUUID } from '../internal/ids.js';
 import { emptyEventStream, encodeMessage, jsonAnswer, NO_ANSWER, SSE_HEADERS, sseFrame, type Answer } from './handler-wire.js';
+import { startTimer } from '../internal/delay.js';
 
 /** @internal How to answer. */
 export interface AnswerSettings {
@@ -67,7 +68,7 @@ function streamAnswers(pending: readonly Promise<Answer>[], settings: AnswerSett
     async pull(controller) {
       next ??= queue.next();
       const item =
-        keepAliveMs === false ? await next : await Promise.race([next, new Promise<'keep-alive'>((resolve) => (timer = setTimeout(resolve, keepAliveMs, 'keep-alive')))]);
+        keepAliveMs === false ? await next : await Promise.race([next, new Promise<'keep-alive'>((resolve) => (timer = startTimer(() => resolve('keep-alive'), keepAliveMs)))]);
       clearTimeout(timer);
       if (finished) return; // cancelled while waiting
       if (item === 'keep-alive') {

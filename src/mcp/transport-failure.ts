@@ -3,7 +3,7 @@ import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { StreamError } from '../errors/stream-error.js';
-import { clampDelay } from '../internal/delay.js';
+import { startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { redactError, redactText } from '../internal/redact.js';
 import { protocolError, type AnswerContext } from './client-messages.js';
@@ -12,7 +12,7 @@ import { protocolError, type AnswerContext } from './client-messages.js';
 export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: { timeoutMs: number; limit: 'request' | 'initialize' }): ReturnType<typeof setTimeout> | undefined {
   if (!Number.isFinite(options.timeoutMs)) return undefined;
   const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
-  return setTimeout(
+  return startTimer(
     () =>
       controller.abort(
         new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
@@ -22,7 +22,7 @@ export function requestTimer(ctx: AnswerContext, controller: AbortController, me
           method,
         }),
       ),
-    clampDelay(options.timeoutMs),
+    options.timeoutMs,
   );
 }
 

@@ -7,7 +7,7 @@
  */
 import { MCPError } from '../errors/mcp-error.js';
 import { Attempt } from '../internal/attempt.js';
-import { clampDelay, linkedController } from '../internal/delay.js';
+import { linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBoundedBody } from '../internal/http-body.js';
 import { redactText } from '../internal/redact.js';
@@ -191,7 +191,7 @@ export class MCPTransport {
     const sessionId = this.sessionId;
     if (sessionId === undefined) return;
     this.sessionId = undefined;
-    const attempt = new Attempt(undefined, (controller) => setTimeout(() => controller.abort(), clampDelay(timeoutMs)));
+    const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
       const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
       await readBoundedBody(response, undefined, { signal: attempt.controller.signal });

@@ -1,5 +1,6 @@
 import { delay, http, HttpResponse, type HttpHandler } from './msw.js';
 import { chunk, sseResponse, textEvents, toolCallEvents } from './openai-stream.js';
+import { startTimer } from '../internal/delay.js';
 
 /**
  * The faults `chatFaultHandlers` serve, by URL segment.
@@ -39,7 +40,7 @@ function everyTick(piece: (tick: number) => string): Response {
     {
       pull(controller) {
         return new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
+          timer = startTimer(() => {
             controller.enqueue(encoder.encode(piece(tick++)));
             resolve();
           }, 20);

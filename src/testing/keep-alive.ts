@@ -1,4 +1,5 @@
 import { HttpResponse } from './msw.js';
+import { startTimer } from '../internal/delay.js';
 
 /**
  * @internal A 200 `text/event-stream` answer: `first` (if any), then a `: keep-alive` comment 20 ms after each read of
@@ -17,7 +18,7 @@ export function keepAliveAfter(first = ''): Response {
       },
       pull(controller) {
         return new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
+          timer = startTimer(() => {
             controller.enqueue(encoder.encode(': keep-alive\n\n'));
             resolve();
           }, 20);

@@ -3,6 +3,7 @@
  * our test/fixtures/), with faults injected on demand. Plain Web `Response`s: use them in msw handlers, in a Worker,
  * or in a `fetch` stub.
  */
+import { delay } from '../internal/delay.js';
 
 /**
  * One `chat.completion.chunk` object.
@@ -97,9 +98,9 @@ export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): 
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (index === 0 && plan.firstByteDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.firstByteDelayMs));
+        if (index === 0 && plan.firstByteDelayMs) await delay(plan.firstByteDelayMs);
         if (plan.dropAfter === index) {
-          if (plan.dropDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.dropDelayMs));
+          if (plan.dropDelayMs) await delay(plan.dropDelayMs);
           controller.error(new TypeError('terminated: other side closed'));
           return;
         }

@@ -4,7 +4,7 @@
  * it at once, whether or not the node listens — what the node returns or emits afterwards is discarded.
  */
 import { WorkflowError } from '../../errors/workflow-error.js';
-import { abortPromise, clampDelay, linkedController } from '../../internal/delay.js';
+import { abortPromise, linkedController, startTimer } from '../../internal/delay.js';
 import { truncate } from '../../internal/json.js';
 import { NODE_TIMEOUT } from '../core/constants.js';
 import type { GraphNode } from '../core/graph-description.js';
@@ -23,11 +23,11 @@ export class NodeTimer implements SignalSource {
     this.controller = controller;
     this.unlink = dispose;
     if (controller.signal.aborted) return;
-    this.timer = setTimeout(() => {
+    this.timer = startTimer(() => {
       this.timer = undefined;
       const message = `node ${truncate(node.id, 200)} did not finish within its timeoutMs of ${timeoutMs} ms (attempt ${attempt}, step ${step}); its signal was aborted and a late result will be discarded: pass context.signal to what the node waits on, or raise timeoutMs`;
       controller.abort(new WorkflowError(message, { code: NODE_TIMEOUT, retryable: true, nodeId: node.id, stepNumber: step }));
-    }, clampDelay(timeoutMs));
+    }, timeoutMs);
   }
 
   /** The attempt's signal: aborts with the run's reason, or with the timeout error when the time is up. */
