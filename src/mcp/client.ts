@@ -5,6 +5,8 @@
  * tools that fail exactly like local ones.
  */
 import { MCPError } from '../errors/mcp-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { callOptionsProblems, typeOfValue } from '../internal/call-options.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { abortPromise } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
@@ -56,6 +58,8 @@ class Client implements MCPClient {
 
   connect(options: MCPCallOptions = {}): Promise<MCPInitializeResult> {
     if (this.closed) return Promise.reject(this.closedError());
+    const problems = callOptionProblems(options);
+    if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('MCP call options', problems));
     if (!this.connecting) {
       // Shared by every caller, so it runs on the client's own terms (bounded by initializeMs, ended by close()):
       // one caller giving up must not fail the others, who each wait on their own signal below.
@@ -64,6 +68,7 @@ class Client implements MCPClient {
         throw error;
       });
       this.connecting = connecting;
+      connecting.catch(() => {}); // each caller gets the failure through its own wait below, even when none is left
     }
     return untilAborted(this.connecting, options.signal);
   }
@@ -96,7 +101,7 @@ class Client implements MCPClient {
 
   /** A request after the handshake; a session the server forgot is re-established once. */
   private async call(method: string, params: unknown, options: MCPCallOptions, idempotent: boolean): Promise<unknown> {
-    await this.connect(options);
+    await this.connect(options); // checks the options first
     const settings = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.requestMs, limit: 'request' as const, idempotent };
     const session = this.transport.sessionId;
     try {
@@ -167,6 +172,8 @@ class Client implements MCPClient {
   }
 
   async tools(options: MCPToolsOptions & MCPCallOptions = {}): Promise<AnyTool[]> {
+    const problems = callOptionProblems(options);
+    if (problems.length > 0) throw ConfigError.fromProblems('MCP call options', problems);
     this.listing = undefined;
     const descriptions = await this.cachedList(options.signal);
     const host: ToolHost = {
@@ -231,6 +238,14 @@ class Client implements MCPClient {
 }
 
 /** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
+/** The problems with a call's options: the shared check, and `timeoutMs` (a number > 0, or `Infinity`). */
+function callOptionProblems(options: MCPCallOptions): string[] {
+  const problems = callOptionsProblems(options);
+  const timeoutMs = problems.length === 0 ? options.timeoutMs : undefined;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${typeOfValue(timeoutMs)})`);
+  return problems;
+}
+
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);

@@ -1,0 +1,48 @@
+// A call's options are checked before the call starts: `null` options, a signal that is not an AbortSignal or a
+// timeoutMs that is not a number > 0 get a typed ConfigError naming the option, and the handshake a refused call
+// would have shared is never left failing with nobody listening (an unhandled rejection ends a Node process).
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors/index.js';
+import { createMCPClient } from '../../src/mcp/index.js';
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+describe('MCP call options', () => {
+  afterEach(() => {
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  it.each([
+    ['null options', null, /options must be an object \(got null\)/],
+    ['a string signal', { signal: 'x' }, /signal must be an AbortSignal \(got a string\)/],
+    ['an object signal', { signal: {} }, /signal must be an AbortSignal \(got an object\)/],
+    ['a NaN timeoutMs', { timeoutMs: Number.NaN }, /timeoutMs must be a number > 0 or Infinity \(got NaN\)/],
+    ['a negative timeoutMs', { timeoutMs: -1 }, /got -1/],
+  ])('%s: every call refuses them with a ConfigError, and nothing is left unhandled', async (_name, options, message) => {
+    process.on('unhandledRejection', onUnhandled);
+    unhandled.length = 0;
+    // A server that never answers: a call that started would hang on it, so a refusal is the options check's.
+    const client = createMCPClient({ url: 'http://127.0.0.1:9/mcp', retry: false, fetch: () => new Promise<Response>(() => {}) });
+    const calls = [client.callTool('t', {}, options as never), client.listTools(options as never), client.ping(options as never), client.connect(options as never), client.tools(options as never), client.request('x', {}, options as never)];
+    for (const call of calls) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(ConfigError.isInstance(error), String(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled).toEqual([]);
+  });
+
+  it('a caller that gives up on the handshake leaves no unhandled rejection when the handshake fails later', async () => {
+    process.on('unhandledRejection', onUnhandled);
+    unhandled.length = 0;
+    const client = createMCPClient({ url: 'http://127.0.0.1:9/mcp', retry: false, fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    const controller = new AbortController();
+    controller.abort(new Error('gave up'));
+    await expect(client.connect({ signal: controller.signal })).rejects.toThrow('gave up');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled).toEqual([]);
+    await client.close();
+  });
+});
