@@ -16,13 +16,12 @@ import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
 import { withoutMetadata } from '../runner/state-delta.js';
-import { ErrorMetadataKey, FAULTLINE_METADATA_KEY, TaskState, TERMINAL_STATES } from './constants.js';
+import { ErrorMetadataKey, FAULTLINE_METADATA_KEY, GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 import { agentMessage, artifactUpdate, completedMetadata, scrubEvent } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
-import { GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY } from './constants.js';
 import { interruptMetadata, interruptText } from './task-interrupts.js';
 import { startTimer } from '../internal/delay.js';
 

@@ -15,6 +15,8 @@ export type StreamErrorReason =
   | 'incomplete'
   /** A single line or event exceeded the decoder's bound. */
   | 'line_too_long'
+  /** A whole streamed answer exceeded its bound (a chat answer: 64 MiB of body). */
+  | 'too_large'
   /** Reading the body failed (connection dropped). */
   | 'read_failed'
   /** A stream written for a reader held more than its bound of unread bytes (`maxBufferedBytes` of `toUIMessageStream`). */

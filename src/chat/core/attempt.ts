@@ -22,6 +22,13 @@ import { timeoutError, type CallScope } from './call-scope.js';
 /** Bound on a non-streamed answer: 32 MiB, written out (an app bundler keeps module-scope arithmetic even unread). */
 export const MAX_COMPLETION_BYTES = 33_554_432;
 
+/**
+ * Bound on a streamed answer's body: 64 MiB, about twice the longest answer a provider streams today (128k output
+ * tokens at ~280 bytes per Chat Completions chunk). It bounds what the decoders and the agent keep of one answer —
+ * text, reasoning, every tool call's arguments, calls opened and never closed — whatever the peer sends.
+ */
+export const MAX_STREAM_BYTES = 67_108_864;
+
 /** Retry exactly what a fallback would move on from, honouring the provider's `Retry-After`. */
 export function classify(error: unknown): RetryDecision {
   return { retry: isFallbackWorthy(error), retryAfterMs: ChatClientError.isInstance(error) ? error.retryAfterMs : undefined };
@@ -171,6 +178,11 @@ export class Attempt {
   }
 
   /** Reads a whole (bounded) body, still under this attempt's timers. */
+  /** The failure of a streamed answer whose body passed {@link MAX_STREAM_BYTES}: the reading stopped there. */
+  streamTooLarge(): StreamError {
+    return new StreamError(`${this.config.label} streamed an answer over the ${describeBytes(MAX_STREAM_BYTES)} limit; reading stopped there`, { reason: 'too_large' });
+  }
+
   async text(response: Response): Promise<string> {
     let body: BoundedText;
     try {

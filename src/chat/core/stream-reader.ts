@@ -19,7 +19,7 @@
  * in order (deltas are joined within a read, as before, not across reads). A failure met after chunks of the batch
  * waits for the next call, as the decoders hold theirs: the chunks decoded before it are never lost.
  */
-import type { Attempt } from './attempt.js';
+import { MAX_STREAM_BYTES, type Attempt } from './attempt.js';
 import type { ChatChunk } from './types.js';
 
 /** What a provider's stream decoder offers the reader. */
@@ -47,6 +47,8 @@ export class StreamReader {
   private ended = false;
   /** A read asked for ahead of the consumer, not yet taken: the next batch starts with it. */
   private ahead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  /** Bytes of the body read so far: bounded by `MAX_STREAM_BYTES`. */
+  private received = 0;
   /** How the read ahead settled, once it has (set by its reactions): `pending`, `fulfilled` or `rejected`. */
   private settled: 'pending' | 'fulfilled' | 'rejected' = 'pending';
   /** Its result, or its failure. */
@@ -145,6 +147,13 @@ export class StreamReader {
         }
         batch = batch === undefined ? last : append(batch, last);
         return batch.length > 0 ? this.stamp(batch) : undefined;
+      }
+      this.received += result.value.byteLength;
+      if (this.received > MAX_STREAM_BYTES) {
+        this.stop();
+        const failure = this.attempt.streamTooLarge();
+        if (batch !== undefined) return this.deliver(batch, failure);
+        throw failure;
       }
       const events = this.decoder.events;
       let decoded: ChatChunk[];
