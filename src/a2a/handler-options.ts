@@ -10,6 +10,7 @@ import type { A2AProtocolVersion } from './constants.js';
 import type { A2ATaskStore } from './task-store.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
 export interface A2AHandlerOptions {
@@ -90,7 +91,7 @@ export interface A2AHandlerOptions {
 /** @internal Checks the options of `createA2AHandler`, listing every problem in one `ConfigError`; resolves who may call. */
 export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOptions & { caller: CallerSettings } {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A handler options', ['options must be an object']);
-  const problems: string[] = [];
+  const problems: string[] = unknownOptionProblems(options, ['agent', 'runner', 'card', 'structuredTaskErrors', 'taskStore', 'storeTimeoutMs', 'basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'maxDepth', 'maxLiveTasks', 'maxQueuedEvents', 'keepAliveMs', 'protocolVersions', 'secrets', 'allowedHosts', 'allowedOrigins', 'userId', 'telemetry']);
   if (!options.agent && !options.runner) problems.push('give agent or runner');
   if (options.agent && !isAgent(options.agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');

@@ -11,6 +11,7 @@ import type { AgentSettings } from './types.js';
 import { isToolApprovals, type ToolApprovals } from './approvals-brand.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { refusedValue } from '../internal/json.js';
 
 /**
  * Model calls per run when not set (RAF's `max_rounds`).
@@ -162,7 +163,7 @@ export class AgentBuilder {
     if (this.client === undefined) problems.push('chat client is required: call .chatClient(client)');
     else if (typeof this.client.stream !== 'function' || typeof this.client.complete !== 'function') problems.push('chat client must implement stream() and complete()');
     if (this.systemInstructions !== undefined && typeof this.systemInstructions !== 'string') problems.push('instructions must be a string');
-    if (!Number.isInteger(this.iterations) || this.iterations < 1) problems.push(`maxIterations must be an integer ≥ 1 (got ${String(this.iterations)})`);
+    if (!Number.isInteger(this.iterations) || this.iterations < 1) problems.push(`maxIterations must be an integer ≥ 1 (got ${refusedValue(this.iterations)})`);
     const seen = new Map<string, number>();
     this.toolList.forEach((tool, index) => {
       if (!isTool(tool)) {

@@ -20,6 +20,8 @@ import { redactText } from '../internal/redact.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { NO_SPAN, traces } from '../telemetry/no-telemetry.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
+import { isPlainObject } from '../internal/json.js';
 
 /** What one run needs; its id is made on first read (only events and spans use it: `crypto.randomUUID` per run was 1.6%). */
 class RunContext implements LoopContext {
@@ -122,7 +124,7 @@ export class Agent {
     if (inputProblems.length > 0) throw ConfigError.fromProblems('run input', inputProblems);
     const input = toRunInput(messages);
     const settings = options ?? {};
-    const optionProblems = runOptionProblems(settings);
+    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['session', 'signal', 'output', 'parentSpan']) : [])];
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
     return this.start(new RunContext(this.settings as AgentSettings, this.emitter, input, settings, new AbortSource(settings.signal)), settings);
   }
@@ -152,7 +154,7 @@ export class Agent {
   resume(runId: string, decisions: readonly ResumeDecision[], options: AgentResumeOptions = {}): AgentRunStream {
     if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('resume', ['runId must be a non-empty string of at most 200 characters']);
     const settings: AgentResumeOptions = options ?? {};
-    const optionProblems = runOptionProblems(settings);
+    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['signal', 'output', 'parentSpan']) : [])];
     if (optionProblems.length > 0) throw ConfigError.fromProblems('resume options', optionProblems);
     // The id is the caller's: its events and spans show it without the agent's secrets (ours, minted, hold none).
     const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), redactText(runId, this.settings.secrets));

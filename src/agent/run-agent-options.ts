@@ -8,6 +8,7 @@ import { runInputProblems, runOptionProblems } from './run-input.js';
 import type { LoadSaveSessionStore, SessionStore } from './session-store.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { ToolApprovals } from './approvals-brand.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** What `runAgent` and `streamAgent` take besides the turn's input (`prompt` or `messages`). */
 export interface RunAgentSettings<Output = unknown> {
@@ -60,15 +61,13 @@ export interface RunAgentSettings<Output = unknown> {
 export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
   ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
 
-const KNOWN = new Set(['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'approvals']);
+const KNOWN = ['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'approvals'];
 /** The names other SDKs use for these options (AI SDK, OpenAI Agents), so a misplaced habit gets a pointer. */
 const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger', tracer: 'telemetry', runStateStore: 'approvals: toolApprovals({ store })' };
 
 /** An option this function does not know is a problem, never silently ignored. */
 function unknownOptions(options: Record<string, unknown>): string[] {
-  return Object.keys(options)
-    .filter((key) => !KNOWN.has(key))
-    .map((key) => `unknown option ${JSON.stringify(key)}${Object.hasOwn(ALIASES, key) ? ` (did you mean ${ALIASES[key]}?)` : ''}`);
+  return unknownOptionProblems(options, KNOWN, ALIASES);
 }
 
 /** @internal Every problem `runAgent` finds itself (the agent builder adds its own: tools, limits, the store). */

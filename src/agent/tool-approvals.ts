@@ -13,6 +13,7 @@ import { APPROVALS_BRAND, type ToolApprovals } from './approvals-brand.js';
 import type { ApprovalMachinery } from './loop-context.js';
 import { gatedTools } from './approval-gate.js';
 import { supersedeRun } from './run-state.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /**
  * Options of {@link toolApprovals}.
@@ -53,7 +54,7 @@ export function toolApprovals(options: ToolApprovalsOptions = {}): ToolApprovals
   if (isStore(settings)) problems.push('give the store as an option: toolApprovals({ store })');
   else if (!isPlainObject(settings)) problems.push('options must be an object { store? }');
   else {
-    for (const key of Object.keys(settings)) if (key !== 'store') problems.push(`unknown option ${JSON.stringify(key)} (toolApprovals takes { store })`);
+    problems.push(...unknownOptionProblems(settings, ['store']).map((problem) => `${problem} (toolApprovals takes { store })`));
     if (settings['store'] !== undefined && !isStore(settings['store'])) problems.push('store must implement get(), put() and delete() (a RunStateStore)');
   }
   if (problems.length > 0) throw ConfigError.fromProblems('toolApprovals', problems);

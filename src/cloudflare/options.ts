@@ -6,7 +6,7 @@ import type { A2AProtocolVersion } from '../a2a/constants.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Checkpointer } from '../graph/core/checkpointer.js';
 import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
-import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 
@@ -112,7 +112,7 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
   const secrets = options.secrets as unknown;
   if (secrets !== undefined && typeof secrets !== 'function' && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings or a function of env returning one');
   problems.push(...positiveIntegerProblems(options, ['maxQueuedEvents', 'heartbeatMs', 'retainTaskMs', 'maxSessionBytes', 'retainSessionMs']));
-  if (options.maxResumes !== undefined && !(Number.isInteger(options.maxResumes) && options.maxResumes >= 0)) problems.push(`maxResumes must be an integer ≥ 0 (got ${String(options.maxResumes)})`);
+  if (options.maxResumes !== undefined && !(Number.isInteger(options.maxResumes) && options.maxResumes >= 0)) problems.push(`maxResumes must be an integer ≥ 0 (got ${refusedValue(options.maxResumes)})`);
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) {
     problems.push('keepAliveMs must be a finite number > 0 or false');
   }

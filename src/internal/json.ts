@@ -71,9 +71,19 @@ export function positiveIntegerProblems(settings: object, keys: readonly string[
   const problems: string[] = [];
   for (const key of keys) {
     const value = (settings as Record<string, unknown>)[key];
-    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0 (got ${safeString(value)})`);
+    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) problems.push(`${key} must be an integer > 0 (got ${refusedValue(value)})`);
   }
   return problems;
+}
+
+/**
+ * A refused value as a problem names it: a string of up to 12 characters quoted (a mistyped name), a longer one by its
+ * length only (`24 characters`) — a value put in the wrong option may be a secret (an API key where a number was due),
+ * and a problem reaches messages and logs —, anything else as `safeString` prints it.
+ * @example `problems.push(\`maxTokens must be an integer ≥ 1 (got ${refusedValue(value)})\`)`
+ */
+export function refusedValue(value: unknown): string {
+  return typeof value !== 'string' ? safeString(value) : value.length > 12 ? `${value.length} characters` : JSON.stringify(value);
 }
 
 /** A message for an error constructor: strings as they are, anything else made printable (never throws). */

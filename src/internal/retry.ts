@@ -7,6 +7,7 @@
  */
 import { delay } from './delay.js';
 import { isAbortError } from './error-chain.js';
+import { refusedValue } from './json.js';
 
 /** How an operation is retried. Every field is optional; see {@link DEFAULT_RETRY}. */
 export interface RetryOptions {
@@ -109,10 +110,10 @@ export function retryOptionProblems(options: unknown, where: string): string[] {
     const value = record[key];
     if (value === undefined) continue;
     const valid = typeof value === 'number' && value >= least && (kind === 'i' ? Number.isInteger(value) : kind === 'f' ? Number.isFinite(value) : true);
-    if (!valid) problems.push(`${where}.${key} must be ${kind === 'i' ? 'an integer' : kind === 'f' ? 'a finite number' : 'a number'} ≥ ${least} (got ${String(value)})`);
+    if (!valid) problems.push(`${where}.${key} must be ${kind === 'i' ? 'an integer' : kind === 'f' ? 'a finite number' : 'a number'} ≥ ${least} (got ${refusedValue(value)})`);
   }
   if (record.jitter !== undefined && record.jitter !== 'full' && record.jitter !== 'none') {
-    problems.push(`${where}.jitter must be 'full' or 'none' (got ${String(record.jitter)})`);
+    problems.push(`${where}.jitter must be 'full' or 'none' (got ${refusedValue(record.jitter)})`);
   }
   return problems;
 }

@@ -1,12 +1,13 @@
 /** Options of `createMCPClient`, their defaults and their checks. */
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** Time limits of an MCP client, in ms; `Infinity` disables one. */
 export interface MCPClientTimeouts {
@@ -105,6 +106,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   const problems: string[] = [];
   const record: Partial<MCPClientOptions> = isPlainObject(options) ? options : {};
   if (!isPlainObject(options)) problems.push('options must be an object');
+  else problems.push(...unknownOptionProblems(options, ['url', 'fetch', 'headers', 'timeouts', 'retry', 'clientInfo', 'protocolVersion', 'secrets', 'maxResponseBytes', 'maxResumes', 'listen', 'onWarning', 'onNotification', 'telemetry', 'circuitBreaker', 'retryBudget']));
   let url = '';
   try {
     const parsed = new URL(String(record.url));
@@ -121,13 +123,13 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (!isPlainObject(timeouts)) problems.push('timeouts must be an object');
   for (const key of ['requestMs', 'initializeMs'] as const) {
     const value = (timeouts as MCPClientTimeouts)[key];
-    if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
+    if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
   }
   problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };
   if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') problems.push('clientInfo must be { name: string, version: string }');
   const protocolVersion = record.protocolVersion ?? (MCP_PROTOCOL_VERSIONS[0] as string);
-  if (!MCP_PROTOCOL_VERSIONS.includes(protocolVersion)) problems.push(`protocolVersion must be one of ${MCP_PROTOCOL_VERSIONS.join(', ')} (got ${String(protocolVersion)})`);
+  if (!MCP_PROTOCOL_VERSIONS.includes(protocolVersion)) problems.push(`protocolVersion must be one of ${MCP_PROTOCOL_VERSIONS.join(', ')} (got ${refusedValue(protocolVersion)})`);
   const secrets = record.secrets ?? [];
   if (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string')) problems.push('secrets must be an array of strings');
   if (record.maxResponseBytes !== undefined && !(Number.isInteger(record.maxResponseBytes) && record.maxResponseBytes > 0)) problems.push('maxResponseBytes must be an integer > 0');

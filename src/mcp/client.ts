@@ -6,8 +6,8 @@
  */
 import { MCPError } from '../errors/mcp-error.js';
 import { ConfigError } from '../errors/config-error.js';
-import { callOptionsProblems, typeOfValue } from '../internal/call-options.js';
-import { isPlainObject, truncate } from '../internal/json.js';
+import { callOptionsProblems } from '../internal/call-options.js';
+import { isPlainObject, truncate, refusedValue } from '../internal/json.js';
 import { abortPromise } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -242,7 +242,7 @@ class Client implements MCPClient {
 function callOptionProblems(options: MCPCallOptions): string[] {
   const problems = callOptionsProblems(options);
   const timeoutMs = problems.length === 0 ? options.timeoutMs : undefined;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${typeOfValue(timeoutMs)})`);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   return problems;
 }
 

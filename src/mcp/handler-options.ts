@@ -6,6 +6,7 @@ import { isTool, type AnyTool } from '../tools/define-tool.js';
 import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-option.js';
 import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import type { MCPImplementation } from './protocol.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /**
  * Options of {@link createMCPHandler}. Only `tools` and `serverInfo` are required.
@@ -142,7 +143,7 @@ function serverInfoProblems(info: unknown, problems: string[]): void {
 /** @internal Checks the options of `createMCPHandler` (every problem in one `ConfigError`) and applies the defaults. */
 export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('MCP handler options', ['options must be an object { tools, serverInfo }']);
-  const problems: string[] = [];
+  const problems: string[] = unknownOptionProblems(options, ['tools', 'serverInfo', 'instructions', 'sessions', 'maxSessions', 'sessionIdleMs', 'responseMode', 'keepAliveMs', 'pageSize', 'maxBodyBytes', 'bodyTimeoutMs', 'maxDepth', 'allowedHosts', 'allowedOrigins', 'secrets', 'logger', 'onError']);
   const tools = toolProblems(options.tools, problems);
   serverInfoProblems(options.serverInfo, problems);
   if (options.instructions !== undefined && typeof options.instructions !== 'string') problems.push('instructions must be a string');

@@ -7,8 +7,9 @@
 import { createNanoEvents } from 'nanoevents';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
 import { SlidingCounts } from './sliding-counts.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** The state of one dependency's circuit. */
 export type CircuitState = 'closed' | 'open' | 'half_open';
@@ -247,13 +248,13 @@ function resolve(options: CircuitBreakerOptions): Resolved {
   const count = (key: keyof CircuitBreakerOptions, fallback: number): number => {
     const value = options[key];
     if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) problems.push(`${key} must be an integer ≥ 1 (got ${String(value)})`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) problems.push(`${key} must be an integer ≥ 1 (got ${refusedValue(value)})`);
     return value as number;
   };
   const duration = (key: keyof CircuitBreakerOptions, fallback: number): number => {
     const value = options[key];
     if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) problems.push(`${key} must be a finite number of ms > 0 (got ${String(value)})`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) problems.push(`${key} must be a finite number of ms > 0 (got ${refusedValue(value)})`);
     return value as number;
   };
   const resolved: Resolved = {
@@ -268,12 +269,11 @@ function resolve(options: CircuitBreakerOptions): Resolved {
     now: options.now ?? (() => Date.now()),
   };
   if (options.failureRate !== undefined) {
-    if (typeof options.failureRate !== 'number' || !(options.failureRate > 0 && options.failureRate <= 1)) problems.push(`failureRate must be a number in (0, 1] (got ${String(options.failureRate)})`);
+    if (typeof options.failureRate !== 'number' || !(options.failureRate > 0 && options.failureRate <= 1)) problems.push(`failureRate must be a number in (0, 1] (got ${refusedValue(options.failureRate)})`);
     resolved.failureRate = options.failureRate;
   }
   if (typeof resolved.now !== 'function') problems.push('now must be a function returning ms');
-  const known = new Set(['failureThreshold', 'failureRate', 'minimumCalls', 'windowMs', 'openMs', 'halfOpenProbes', 'successesToClose', 'probeTimeoutMs', 'maxDependencies', 'now']);
-  for (const key of Object.keys(options)) if (!known.has(key)) problems.push(`unknown option ${JSON.stringify(key)}`);
+  problems.push(...unknownOptionProblems(options, ['failureThreshold', 'failureRate', 'minimumCalls', 'windowMs', 'openMs', 'halfOpenProbes', 'successesToClose', 'probeTimeoutMs', 'maxDependencies', 'now']));
   if (problems.length > 0) throw ConfigError.fromProblems('circuit breaker options', problems);
   return resolved;
 }

@@ -6,8 +6,9 @@
  */
 import { createNanoEvents } from 'nanoevents';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
 import { SlidingCounts } from './sliding-counts.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** Options of {@link createRetryBudget}; every field is optional. */
 export interface RetryBudgetOptions {
@@ -73,11 +74,11 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
   const problems: string[] = [];
   const { ratio = 0.1, minRetries = 10, windowMs = 10_000 } = options;
   const now = options.now ?? (() => Date.now());
-  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) problems.push(`ratio must be a finite number ≥ 0 (got ${String(ratio)})`);
-  if (typeof minRetries !== 'number' || !Number.isInteger(minRetries) || minRetries < 0) problems.push(`minRetries must be an integer ≥ 0 (got ${String(minRetries)})`);
-  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) problems.push(`windowMs must be a finite number of ms > 0 (got ${String(windowMs)})`);
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) problems.push(`ratio must be a finite number ≥ 0 (got ${refusedValue(ratio)})`);
+  if (typeof minRetries !== 'number' || !Number.isInteger(minRetries) || minRetries < 0) problems.push(`minRetries must be an integer ≥ 0 (got ${refusedValue(minRetries)})`);
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) problems.push(`windowMs must be a finite number of ms > 0 (got ${refusedValue(windowMs)})`);
   if (typeof now !== 'function') problems.push('now must be a function returning ms');
-  for (const key of Object.keys(options)) if (!['ratio', 'minRetries', 'windowMs', 'now'].includes(key)) problems.push(`unknown option ${JSON.stringify(key)}`);
+  problems.push(...unknownOptionProblems(options, ['ratio', 'minRetries', 'windowMs', 'now']));
   if (problems.length > 0) throw ConfigError.fromProblems('retry budget options', problems);
 
   // One window: a "call" counts a first attempt, a "failure" slot counts a granted retry.

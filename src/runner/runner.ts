@@ -23,6 +23,7 @@ import { agentSpanName } from '../telemetry/span-names.js';
 import { NO_SPAN, telemetryProblems, traces } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -98,6 +99,7 @@ export class Runner {
   constructor(options: RunnerOptions) {
     const problems: string[] = [];
     if (!isPlainObject(options)) throw ConfigError.fromProblems('runner options', ['options must be an object']);
+    problems.push(...unknownOptionProblems(options, ['appName', 'agent', 'sessionStore', 'telemetry']));
     if (typeof options.appName !== 'string' || options.appName.trim() === '') problems.push('appName must be a non-empty string');
     const agent = isAgent(options.agent) ? toRunnableAgent(options.agent as Agent) : options.agent;
     if (!agent || typeof (agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent (with runEvents)');

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { hasMarker } from '../internal/brand.js';
 import { messageOf } from '../internal/error-chain.js';
-import { cloneJSONLike, isPlainObject } from '../internal/json.js';
+import { cloneJSONLike, isPlainObject, refusedValue } from '../internal/json.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { CircuitBreaker } from '../resilience/circuit-breaker.js';
 import { resilienceProblems } from '../resilience/guard.js';
@@ -10,6 +10,7 @@ import type { ToolLogger } from './tool-log.js';
 import type { ToolErrorInput, ToolResult } from './tool-result.js';
 import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { definitionProblems } from './model-facing-limits.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 const symbol = Symbol.for('faultline.tool.Tool');
 /** The longest an approval may wait: a year. */
@@ -110,6 +111,9 @@ export interface Tool<Schema extends StandardSchemaV1 = StandardSchemaV1, Output
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<any, any>;
 
+/** The fields of a `ToolDefinition`: an unknown one is a problem (a mistyped `needsApproval` would run the tool unasked). */
+const TOOL_KEYS = ['name', 'description', 'parameters', 'jsonSchema', 'execute', 'timeoutMs', 'retry', 'formatError', 'circuitBreaker', 'retryBudget', 'dependency', 'needsApproval', 'approvalExpiresInMs'];
+
 /**
  * Defines a tool: validates the definition (every problem reported at once as a `ConfigError`) and derives the JSON
  * Schema of its parameters.
@@ -134,9 +138,10 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   const problems: string[] = [];
   const record: Partial<ToolDefinition<Schema, Output>> = isPlainObject(definition) ? definition : {};
   if (!isPlainObject(definition)) problems.push('the definition must be an object');
+  else problems.push(...unknownOptionProblems(definition, TOOL_KEYS));
   const name = record.name;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-    problems.push(`name must be 1–64 characters of A–Z, a–z, 0–9, "_" or "-" (got ${JSON.stringify(name) ?? String(name)})`);
+    problems.push(`name must be 1–64 characters of A–Z, a–z, 0–9, "_" or "-" (got ${refusedValue(name)})`);
   }
   if (typeof record.description !== 'string') problems.push('description must be a string');
   if (typeof record.execute !== 'function') problems.push('execute must be a function');
@@ -145,14 +150,14 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   }
   const timeoutMs = record.timeoutMs;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
-    problems.push(`timeoutMs must be a number > 0 or Infinity (got ${String(timeoutMs)})`);
+    problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   }
   problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
   if (record.needsApproval !== undefined && typeof record.needsApproval !== 'boolean' && typeof record.needsApproval !== 'function') problems.push('needsApproval must be a boolean or a function');
   const expiresIn = record.approvalExpiresInMs;
-  if (expiresIn !== undefined && !(typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= MAX_APPROVAL_MS)) problems.push(`approvalExpiresInMs must be an integer > 0 and at most a year (got ${String(expiresIn)})`);
+  if (expiresIn !== undefined && !(typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= MAX_APPROVAL_MS)) problems.push(`approvalExpiresInMs must be an integer > 0 and at most a year (got ${refusedValue(expiresIn)})`);
   const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
   if (jsonSchema !== undefined && typeof record.description === 'string') problems.push(...definitionProblems(record.description, jsonSchema));
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';

@@ -1,6 +1,7 @@
 /** The options of `toUIMessageStream` / `toUIMessageStreamResponse`, their defaults and their checks. */
-import { isPlainObject, positiveIntegerProblems, safeString } from '../internal/json.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import type { FaultlineErrorData } from './data-parts.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 
 /**
  * The default bound on frames queued for a reader that reads slowly (1 MiB).
@@ -61,17 +62,17 @@ export interface ResolvedUIOptions {
 }
 
 /** The options' names: anything else is a problem, never silently ignored. */
-const KNOWN: Readonly<Record<string, true>> = { secrets: true, expose: true, messageId: true, onError: true, maxBufferedBytes: true, signal: true, completionState: true };
+const KNOWN = ['secrets', 'expose', 'messageId', 'onError', 'maxBufferedBytes', 'signal', 'completionState'];
 
 /** @internal Every problem of `options` (`extra`: more names a caller takes), as sentences (none when valid). */
 export function uiOptionProblems(options: unknown, extra: readonly string[] = []): string[] {
   if (options === undefined) return [];
   if (!isPlainObject(options)) return ['options must be an object'];
   const problems = positiveIntegerProblems(options, ['maxBufferedBytes']);
-  for (const key of Object.keys(options)) if (KNOWN[key] !== true && !extra.includes(key)) problems.push(`unknown option ${JSON.stringify(key).slice(0, 100)}`);
+  problems.push(...unknownOptionProblems(options, [...KNOWN, ...extra]));
   const { secrets, expose, messageId, onError, signal, completionState } = options as UIMessageStreamOptions;
   if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  if (expose !== undefined && expose !== 'model' && expose !== 'developer') problems.push(`expose must be 'model' or 'developer' (got ${safeString(expose)})`);
+  if (expose !== undefined && expose !== 'model' && expose !== 'developer') problems.push(`expose must be 'model' or 'developer' (got ${refusedValue(expose)})`);
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '' || messageId.length > 200)) problems.push('messageId must be a non-empty string of at most 200 characters');
   if (onError !== undefined && typeof onError !== 'function') problems.push('onError must be a function');
   if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) problems.push('signal must be an AbortSignal');

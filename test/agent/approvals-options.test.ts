@@ -60,7 +60,7 @@ describe('toolApprovals: what an agent that asks is given', () => {
   });
 
   it('refuses options it does not know, a store given in place of the options, and options that are not an object', () => {
-    expect(problemsOf(() => toolApprovals({ stroe: new InMemoryRunStateStore() } as never))).toEqual(['unknown option "stroe" (toolApprovals takes { store })']);
+    expect(problemsOf(() => toolApprovals({ stroe: new InMemoryRunStateStore() } as never))).toEqual(['unknown option "stroe" (did you mean store?) (toolApprovals takes { store })']);
     expect(problemsOf(() => toolApprovals(new InMemoryRunStateStore() as never))).toEqual(['give the store as an option: toolApprovals({ store })']);
     expect(problemsOf(() => toolApprovals('memory' as never))).toEqual(['options must be an object { store? }']);
     expect(toolApprovals(undefined).store).toBeInstanceOf(InMemoryRunStateStore);

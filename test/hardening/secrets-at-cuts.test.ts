@@ -30,7 +30,7 @@ describe('a secret at the cut of an excerpt', () => {
     ['Responses', createOpenAIResponsesClient],
   ] as const)('%s: a 2xx body that is not JSON, the key across its 200th character, at its start or just before a bad token (the parse error quotes it)', async (_name, make) => {
     for (const body of [`proxy says: ${'p'.repeat(200 - 12 - 20)}${SECRET} and more`, `${SECRET} and more`, `{"echo":["${SECRET}",oops]}`]) {
-      const client = make({ baseURL: 'https://api.example/v1', apiKey: SECRET, model: 'm', maxTokens: 10, retry: false, fetch: async () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
+      const client = make({ baseURL: 'https://api.example/v1', apiKey: SECRET, model: 'm', ...((make === createAnthropicClient ? { maxTokens: 10 } : {}) as { maxTokens: number }), retry: false, fetch: async () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
       const error = await client.complete({ messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
       expect((error as Error).message).toMatch(/not JSON/);
       expectNoPiece(error);

@@ -78,7 +78,10 @@ describe('timers', () => {
   });
 
   it('an MCP server with keepAliveMs past 2^31 sends no keep-alive comment during a tool call', async () => {
-    const slow = defineTool({ name: 'slow', description: 'Slow.', parameters: jsonSchema({ type: 'object' }), execute: async () => new Promise((resolve) => setTimeout(() => resolve('ok'), 150)) });
+    const slow = defineTool({ name: 'slow', description: 'Slow.', parameters: jsonSchema({ type: 'object' }), execute: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return 'ok';
+    } });
     const handler = createMCPHandler({ tools: [slow], serverInfo: { name: 's', version: '1' }, responseMode: 'sse', keepAliveMs: HUGE });
     let streamed = '';
     const client = createMCPClient({

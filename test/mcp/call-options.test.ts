@@ -15,8 +15,8 @@ describe('MCP call options', () => {
 
   it.each([
     ['null options', null, /options must be an object \(got null\)/],
-    ['a string signal', { signal: 'x' }, /signal must be an AbortSignal \(got a string\)/],
-    ['an object signal', { signal: {} }, /signal must be an AbortSignal \(got an object\)/],
+    ['a string signal', { signal: 'x' }, /signal must be an AbortSignal \(got "x"\)/],
+    ['an object signal', { signal: {} }, /signal must be an AbortSignal \(got \[object Object\]\)/],
     ['a NaN timeoutMs', { timeoutMs: Number.NaN }, /timeoutMs must be a number > 0 or Infinity \(got NaN\)/],
     ['a negative timeoutMs', { timeoutMs: -1 }, /got -1/],
   ])('%s: every call refuses them with a ConfigError, and nothing is left unhandled', async (_name, options, message) => {

@@ -415,14 +415,16 @@ describe('prototype-pollution payloads', () => {
   describe('defineTool', () => {
     const execute = (args: Data) => args;
 
-    it('accepts a definition carrying __proto__ and constructor keys, and keeps the tool an ordinary object', () => {
+    it('refuses a definition carrying __proto__ and constructor keys as unknown fields, and pollutes nothing', () => {
       const definition = Object.assign(pollution(), { name: 'echo', description: 'Echoes.', parameters: passThroughSchema(), execute });
-      const tool = defineTool(definition);
-      expect(isTool(tool)).toBe(true);
-      expect(tool.name).toBe('echo');
-      expect(Object.getPrototypeOf(tool)).toBe(Object.prototype);
-      expect(Object.isFrozen(tool)).toBe(true);
-      expect((tool as unknown as Data).polluted).toBeUndefined();
+      let caught: unknown;
+      try {
+        defineTool(definition);
+      } catch (error) {
+        caught = error;
+      }
+      expect(ConfigError.isInstance(caught)).toBe(true);
+      expect((caught as ConfigError).problems).toEqual(expect.arrayContaining(['unknown option "__proto__"']));
       expectPristinePrototypes();
     });
 
@@ -435,7 +437,7 @@ describe('prototype-pollution payloads', () => {
         caught = error;
       }
       expect(ConfigError.isInstance(caught)).toBe(true);
-      expect((caught as ConfigError).problems).toHaveLength(4);
+      expect((caught as ConfigError).problems).toHaveLength(5); // the four fields missing, and the unknown "__proto__"
       expectPristinePrototypes();
     });
 

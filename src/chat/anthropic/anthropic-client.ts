@@ -7,6 +7,7 @@ import { ANTHROPIC_MESSAGES } from './anthropic-call.js';
 import { outputAsText, outputResponseAsText, outputToolName } from './anthropic-output-tool.js';
 import { encodeAnthropicRequest, type AnthropicEncodeSettings } from './anthropic-request.js';
 import type { ResilienceOptions } from '../../resilience/guard.js';
+import { refusedValue } from '../../internal/json.js';
 
 /**
  * The API version this client speaks (`anthropic-version`).
@@ -119,6 +120,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ChatClie
 function resolveConfig(options: AnthropicClientOptions): { config: CallConfig; encode: Omit<AnthropicEncodeSettings, 'stream'>; host: string } {
   const { config, host, settings } = resolveHttpChat(options, {
     what: 'Anthropic client options',
+    keys: ['maxTokens', 'browser'],
     defaultBaseURL: 'https://api.anthropic.com',
     exampleBaseURL: 'https://api.anthropic.com',
     path: '/v1/messages',
@@ -127,7 +129,7 @@ function resolveConfig(options: AnthropicClientOptions): { config: CallConfig; e
     headers: { 'anthropic-version': ANTHROPIC_VERSION },
     check: (given, problems) => {
       if (typeof given.maxTokens !== 'number' || !Number.isInteger(given.maxTokens) || given.maxTokens < 1) {
-        problems.push(`maxTokens must be an integer ≥ 1: Anthropic requires max_tokens on every call (got ${String(given.maxTokens)})`);
+        problems.push(`maxTokens must be an integer ≥ 1: Anthropic requires max_tokens on every call (got ${refusedValue(given.maxTokens)})`);
       }
       if (given.browser !== undefined && typeof given.browser !== 'boolean') problems.push('browser must be a boolean');
     },

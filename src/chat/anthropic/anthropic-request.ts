@@ -15,7 +15,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
  */
 import { ConfigError } from '../../errors/config-error.js';
-import { isPlainObject } from '../../internal/json.js';
+import { isPlainObject, refusedValue } from '../../internal/json.js';
 import { requestProblems } from '../core/request-checks.js';
 import { ANTHROPIC_REPLAY } from './anthropic-message.js';
 import { addOutputTool, outputToolName } from './anthropic-output-tool.js';
@@ -84,7 +84,7 @@ export function encodeAnthropicRequest(request: ChatRequest, settings: Anthropic
   }
   if (messages.length === 0) problems.push('messages must hold at least one user or assistant message with content (system messages alone are not a conversation)');
   const maxTokens = request.maxTokens ?? settings.maxTokens;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) problems.push(`maxTokens must be an integer ≥ 1 (got ${String(maxTokens)})`);
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) problems.push(`maxTokens must be an integer ≥ 1 (got ${refusedValue(maxTokens)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
 
   const body: Record<string, unknown> = { ...settings.body, model: settings.model, max_tokens: maxTokens, messages };

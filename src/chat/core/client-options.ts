@@ -5,11 +5,12 @@
  */
 import { ConfigError } from '../../errors/config-error.js';
 import { createId } from '../../internal/ids.js';
-import { isPlainObject, preview } from '../../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import { headerSecrets, urlView } from '../../internal/redact.js';
 import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
 import type { CallConfig, ChatTimeouts } from './call-config.js';
+import { optionName, unknownOptionProblems } from '../../internal/option-names.js';
 
 /**
  * Retry defaults of model calls.
@@ -62,7 +63,12 @@ export interface HttpChatSpec<Options> {
   headers?: Record<string, string>;
   /** Checks of the provider's own options, pushed to `problems`. */
   check?: (settings: Partial<Options>, problems: string[]) => void;
+  /** The provider's own option names, besides those every client takes (an unknown one is a problem). */
+  keys?: readonly string[];
 }
+
+/** The options every HTTP chat client takes. */
+const CLIENT_KEYS = ['baseURL', 'apiKey', 'model', 'headers', 'fetch', 'retry', 'timeouts', 'name', 'extraBody', 'maxLineLength', 'circuitBreaker', 'retryBudget'];
 
 /** Header values: visible Latin-1 plus space and tab, no line breaks. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -89,14 +95,14 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
     problems.push('headers must be an object of strings');
   } else if (settings.headers !== undefined) {
     for (const [name, value] of Object.entries(settings.headers)) {
-      if (!HEADER_NAME.test(name)) problems.push(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
+      if (!HEADER_NAME.test(name)) problems.push(`header name ${optionName(name)} is not a valid HTTP header name`);
       else if (!HEADER_VALUE.test(value)) problems.push(`header ${JSON.stringify(name)} has a value an HTTP header cannot carry`);
     }
   }
   if (settings.extraBody !== undefined && !isPlainObject(settings.extraBody)) problems.push('extraBody must be an object');
   const line = settings.maxLineLength;
   if (line !== undefined && !(typeof line === 'number' && (Number.isInteger(line) || line === Infinity) && line >= 1)) {
-    problems.push(`maxLineLength must be an integer ≥ 1 or Infinity (got ${String(line)})`);
+    problems.push(`maxLineLength must be an integer ≥ 1 or Infinity (got ${refusedValue(line)})`);
   }
   const fetchImpl = settings.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
@@ -108,11 +114,12 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
       for (const key of ['totalMs', 'firstChunkMs', 'idleMs'] as const) {
         const value = settings.timeouts[key];
         if (value === undefined) continue;
-        if (typeof value !== 'number' || !(value > 0)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${String(value)})`);
+        if (typeof value !== 'number' || !(value > 0)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
         else timeouts[key] = value;
       }
   }
   spec.check?.(settings, problems);
+  if (isPlainObject(settings)) problems.push(...unknownOptionProblems(settings, [...CLIENT_KEYS, ...(spec.keys ?? [])]));
   if (problems.length > 0 || !url) throw ConfigError.fromProblems(spec.what, problems);
   const headers: Record<string, string> = { ...spec.headers, ...settings.headers };
   const secrets: string[] = [];

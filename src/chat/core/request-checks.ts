@@ -2,15 +2,20 @@
  * Checks every provider's encoder runs before a request leaves: each problem of a `ChatRequest`'s messages and tools
  * as a sentence, so a `ConfigError` can list them all at once.
  */
-import { isPlainObject } from '../../internal/json.js';
+import { isPlainObject, refusedValue } from '../../internal/json.js';
 import type { ChatMessage, ChatRequest } from './types.js';
+import { unknownOptionProblems } from '../../internal/option-names.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** The fields of a `ChatRequest` (an unknown one is a problem: `maxToken` would be dropped, not sent). */
+const REQUEST_KEYS = ['messages', 'tools', 'toolChoice', 'temperature', 'maxTokens', 'parallelToolCalls', 'responseFormat', 'signal', 'onRetry', 'onFallback'];
 
 /** Every problem with a request's messages and tools, as sentences. */
 export function requestProblems(request: ChatRequest): string[] {
   const problems: string[] = [];
   if (!isPlainObject(request)) return ['the request must be an object'];
+  problems.push(...unknownOptionProblems(request, REQUEST_KEYS));
   if (!Array.isArray(request.messages)) return ['messages must be an array'];
   if (request.messages.length === 0) problems.push('messages must not be empty');
   request.messages.forEach((message, index) => {
@@ -20,7 +25,7 @@ export function requestProblems(request: ChatRequest): string[] {
       problems.push(`${at} must be an object`);
       return;
     }
-    if (!ROLES.has(message.role as string)) problems.push(`${at}.role must be system, user, assistant or tool (got ${JSON.stringify(message.role)})`);
+    if (!ROLES.has(message.role as string)) problems.push(`${at}.role must be system, user, assistant or tool (got ${refusedValue(message.role)})`);
     if (message.content !== null && typeof message.content !== 'string') problems.push(`${at}.content must be a string or null`);
     if (message.role === 'tool' && (typeof message.toolCallId !== 'string' || message.toolCallId === '')) problems.push(`${at} is a tool message without toolCallId`);
     if (message.replay !== undefined) {

@@ -6,6 +6,7 @@ import type { ChatClient, ChatRequest, ChatResponse } from '../core/types.js';
 import { OPENAI_RESPONSES } from './responses-call.js';
 import { encodeResponsesRequest, type ResponsesEncodeSettings } from './responses-request.js';
 import type { ResilienceOptions } from '../../resilience/guard.js';
+import { refusedValue } from '../../internal/json.js';
 
 /**
  * Options of {@link createOpenAIResponsesClient}.
@@ -89,6 +90,7 @@ const RESPONSES_MAX_LINE = 8_388_608; // 8 MiB, written out: a bundler keeps mod
 export function createOpenAIResponsesClient(options: OpenAIResponsesClientOptions): ChatClient {
   const { config, host, settings } = resolveHttpChat(options, {
     what: 'OpenAI Responses client options',
+    keys: ['store', 'maxOutputTokens'],
     defaultBaseURL: 'https://api.openai.com/v1',
     exampleBaseURL: 'https://api.openai.com/v1',
     path: '/responses',
@@ -97,7 +99,7 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
     check: (given, problems) => {
       if (given.store !== undefined && typeof given.store !== 'boolean') problems.push('store must be a boolean');
       const max = given.maxOutputTokens;
-      if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) problems.push(`maxOutputTokens must be an integer ≥ 1 (got ${String(max)})`);
+      if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) problems.push(`maxOutputTokens must be an integer ≥ 1 (got ${refusedValue(max)})`);
     },
   });
   config.maxLineLength ??= RESPONSES_MAX_LINE;

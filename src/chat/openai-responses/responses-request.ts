@@ -17,6 +17,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import { cutOffCallIds, requestProblems } from '../core/request-checks.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../core/types.js';
 import { RESPONSES_REPLAY } from './responses-output.js';
+import { refusedValue } from '../../internal/json.js';
 
 /** What the encoder needs besides the request. */
 export interface ResponsesEncodeSettings {
@@ -49,7 +50,7 @@ export function encodeResponsesRequest(request: ChatRequest, settings: Responses
   }
   if (input.length === 0) problems.push('messages must hold at least one message with content');
   const maxTokens = request.maxTokens ?? settings.maxOutputTokens;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) problems.push(`maxTokens must be an integer ≥ 1 (got ${String(maxTokens)})`);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) problems.push(`maxTokens must be an integer ≥ 1 (got ${refusedValue(maxTokens)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('chat request', problems);
 
   const body: Record<string, unknown> = { ...settings.body, model: settings.model, input };

@@ -101,6 +101,7 @@ export function createOpenAICompatibleClient(options: OpenAICompatibleClientOpti
 function resolveConfig(options: OpenAICompatibleClientOptions): { config: CallConfig; host: string } {
   return resolveHttpChat(options, {
     what: 'OpenAI-compatible client options',
+    keys: ['includeUsage', 'reasoningReplay'],
     exampleBaseURL: 'https://api.openai.com/v1',
     path: '/chat/completions',
     label: (host) => `Chat API (${host})`,

@@ -11,6 +11,7 @@ import { listProblems, quote, quoteIds } from '../core/quote.js';
 import type { StateSchema } from '../core/state-schema.js';
 import { graphFingerprint } from './graph-fingerprint.js';
 import { fallbackTargets } from './node-option-problems.js';
+import { refusedValue } from '../../internal/json.js';
 
 /** Options of `compile`. */
 export interface CompileOptions {
@@ -57,7 +58,7 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
   }
   if (options.collectorCheck !== false) problems.push(...collectorProblems(draft));
   const stepLimit = options.stepLimit ?? 100;
-  if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${String(stepLimit)})`);
+  if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${refusedValue(stepLimit)})`);
   const edgesFrom = new Map<string, string[]>();
   for (const edge of draft.edges) edgesFrom.set(edge.from, [...(edgesFrom.get(edge.from) ?? []), edge.to]);
   const branchesFrom = new Map<string, GraphBranch[]>();

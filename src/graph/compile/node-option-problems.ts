@@ -2,7 +2,7 @@
  * @internal The checks `compile()` reports for what `addNode` accepts besides the node function (see `NodeOptions`).
  * The graph's builder collects the problems; nothing here throws.
  */
-import { isPlainObject, preview } from '../../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import { retryOptionProblems } from '../../internal/retry.js';
 import type { NodeFallback } from '../core/node-fallback.js';
 import type { NodeOptions } from '../core/node-options.js';
@@ -14,7 +14,7 @@ export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): s
   if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') problems.push(`${name} retry.retryOn must be a function`);
   const { timeoutMs, fallback } = options;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
-    problems.push(`${name} timeoutMs must be a number > 0 or Infinity (got ${String(timeoutMs)})`);
+    problems.push(`${name} timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   }
   if (fallback === undefined) return problems;
   if (!isPlainObject(fallback)) {

@@ -1,0 +1,43 @@
+// An option a function does not know is refused, never silently ignored: a mistyped `needsApproval` would let a tool
+// run unasked, a mistyped `sessionStore` would keep a conversation in memory only, a mistyped `maxTokens` would be
+// dropped from the request. The refusal names the option and the one meant.
+import { describe, expect, it } from 'vitest';
+import { createA2AHandler } from '../../src/a2a/index.js';
+import { AgentBuilder } from '../../src/agent/index.js';
+import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
+import { Runner } from '../../src/runner/index.js';
+import { defineTool, jsonSchema } from '../../src/tools/index.js';
+
+const base = { baseURL: 'https://api.example.com/v1', apiKey: 'k', model: 'm', fetch: async () => new Response('{}') };
+const agent = () => new AgentBuilder('a').chatClient(createScriptedChatClient([{ text: 'done' }])).build();
+const tool = { name: 'lookup', description: 'Look up.', parameters: jsonSchema({ type: 'object' }), execute: async () => ({}) };
+
+const CASES: Array<[string, () => unknown, string]> = [
+  ['defineTool({ needApproval })', () => defineTool({ ...tool, needApproval: true } as never), 'unknown option "needApproval" (did you mean needsApproval?)'],
+  ['new Runner({ sesionStore })', () => new Runner({ appName: 'app', agent: agent(), sesionStore: {} } as never), 'unknown option "sesionStore" (did you mean sessionStore?)'],
+  ['agent.run(…, { sesion })', () => agent().run('hi', { sesion: 's1' } as never), 'unknown option "sesion" (did you mean session?)'],
+  ['createOpenAICompatibleClient({ temprature })', () => createOpenAICompatibleClient({ ...base, temprature: 0.2 } as never), 'unknown option "temprature"'],
+  ['createAnthropicClient({ maxToken })', () => createAnthropicClient({ ...base, maxTokens: 5, maxToken: 5 } as never), 'unknown option "maxToken" (did you mean maxTokens?)'],
+  ['createOpenAIResponsesClient({ maxOutputToken })', () => createOpenAIResponsesClient({ ...base, maxOutputToken: 5 } as never), 'unknown option "maxOutputToken" (did you mean maxOutputTokens?)'],
+  ['a chat request { maxToken }', () => createOpenAICompatibleClient(base).complete({ messages: [{ role: 'user', content: 'hi' }], maxToken: 5 } as never), 'unknown option "maxToken" (did you mean maxTokens?)'],
+  ['createMCPClient({ timeout })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', timeout: { requestMs: 1 } } as never), 'unknown option "timeout" (did you mean timeouts?)'],
+  ['createMCPHandler({ keepAlive })', () => createMCPHandler({ tools: [defineTool(tool)], serverInfo: { name: 's', version: '1' }, keepAlive: 5 } as never), 'unknown option "keepAlive" (did you mean keepAliveMs?)'],
+  ['createA2AHandler({ taskstore })', () => createA2AHandler({ agent: agent(), card: { name: 'x' }, taskstore: {} } as never), 'unknown option "taskstore" (did you mean taskStore?)'],
+];
+
+describe('an option a function does not know', () => {
+  it.each(CASES)('%s is refused, naming the option meant', async (_name, call, problem) => {
+    let caught: unknown;
+    try {
+      const result = call();
+      if (result instanceof Promise) await result;
+      else if (result instanceof ReadableStream) await result.getReader().read();
+    } catch (error) {
+      caught = error;
+    }
+    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
