@@ -4,7 +4,7 @@ import { isPlainObject, refusedValue } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { telemetryProblems } from '../telemetry/no-telemetry.js';
+import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
@@ -138,6 +138,11 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (record.onWarning !== undefined && typeof record.onWarning !== 'function') problems.push('onWarning must be a function');
   if (record.onNotification !== undefined && typeof record.onNotification !== 'function') problems.push('onNotification must be a function');
   problems.push(...telemetryProblems(record.telemetry));
+  // The spans are the telemetry object's (`mcpClient`, set by openTelemetry), so an app without tracing bundles none:
+  // a telemetry made by hand would trace nothing here, and is refused rather than ignored.
+  if (isTelemetry(record.telemetry) && record.telemetry !== NO_TELEMETRY && record.telemetry.mcpClient === undefined) {
+    problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY): this one has no MCP client tracing (mcpClient)');
+  }
   if (problems.length > 0) throw ConfigError.fromProblems('MCP client', problems);
   const known = [...secrets, ...headerSecrets(headers)];
   const view = urlView(url, known);

@@ -1,27 +1,17 @@
 /**
- * @internal The MCP client's spans: one `client` span per request (`mcp.method.name`, the tool of a `tools/call`, the
- * session, the server), its `traceparent` sent with the request; a failed request fails it.
+ * @internal An MCP request's span: the telemetry's own (`Telemetry.mcpClient`, `telemetry/mcp-client-tracing.ts`),
+ * its `traceparent` sent with the request; a failed request fails it.
  */
-import { GEN_AI_OPERATION_EXECUTE_TOOL, GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, MCP_METHOD_NAME, MCP_SESSION_ID, SERVER_ADDRESS } from '../telemetry/attribute-names.js';
-import { mcpSpanName } from '../telemetry/span-names.js';
-import { NO_SPAN, serverAddressOf, traces } from '../telemetry/no-telemetry.js';
+import { NO_SPAN } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 
-/** The span of one request to `endpoint` (the URL as shown: its host is the span's `server.address`). */
+/**
+ * The span of one request to `endpoint`: the telemetry's MCP client tracing (`openTelemetry` sets it), or the inert span
+ * when there is none — so an app without telemetry bundles no span code.
+ * @example `const span = mcpRequestSpan(telemetry, 'tools/call', { name: 'get_weather' }, url, sessionId)`
+ */
 export function mcpRequestSpan(telemetry: Telemetry | undefined, method: string, params: unknown, endpoint: string, sessionId: string | undefined): SpanHandle {
-  if (!traces(telemetry)) return NO_SPAN;
-  const tool = method === 'tools/call' && typeof (params as { name?: unknown } | undefined)?.name === 'string' ? (params as { name: string }).name : undefined;
-  const host = serverAddressOf(endpoint);
-  return telemetry.startSpan(mcpSpanName(method, tool), {
-    kind: 'client',
-    attributes: {
-      [MCP_METHOD_NAME]: method,
-      [MCP_SESSION_ID]: sessionId,
-      [GEN_AI_TOOL_NAME]: tool,
-      [GEN_AI_OPERATION_NAME]: tool === undefined ? undefined : GEN_AI_OPERATION_EXECUTE_TOOL,
-      [SERVER_ADDRESS]: host,
-    },
-  });
+  return telemetry?.mcpClient?.(method, params, endpoint, sessionId) ?? NO_SPAN;
 }
 
 /** Ends the span with the request: failed when it rejects. */

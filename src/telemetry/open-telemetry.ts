@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../errors/config-error.js';
 import { a2aClientTracing } from './a2a-client-tracing.js';
+import { mcpClientTracing } from './mcp-client-tracing.js';
 import { read } from '../internal/error-chain.js';
 import { positiveIntegerProblems, preview } from '../internal/json.js';
 import { NO_TELEMETRY } from './no-telemetry.js';
@@ -182,5 +183,5 @@ export function openTelemetry(api: OTelAPI, options: OpenTelemetryOptions = {}):
     }
   };
 
-  return Object.freeze({ recordContent: given.recordContent === true, startSpan, a2aClient: a2aClientTracing({ startSpan }) });
+  return Object.freeze({ recordContent: given.recordContent === true, startSpan, a2aClient: a2aClientTracing({ startSpan }), mcpClient: mcpClientTracing({ startSpan }) });
 }

@@ -51,7 +51,19 @@ export interface Telemetry {
    * without it (a `ConfigError`), rather than trace nothing.
    */
   readonly a2aClient?: A2AClientTracing | undefined;
+  /**
+   * @internal The MCP client's spans, set by `openTelemetry` the same way: `createMCPClient` refuses a telemetry without
+   * it (a `ConfigError`), rather than trace nothing.
+   */
+  readonly mcpClient?: MCPClientTracing | undefined;
 }
+
+/**
+ * @internal How the MCP client traces a request: its `client` span (`tools/call get_weather`, `initialize`…), with the
+ * method, the tool, the session and the server as the MCP conventions name them.
+ * @example `const span = telemetry.mcpClient?.(method, params, url, sessionId)`
+ */
+export type MCPClientTracing = (method: string, params: unknown, endpoint: string, sessionId: string | undefined) => SpanHandle;
 
 /**
  * @internal How the A2A client traces a call: `start` its `client` span (named and attributed by the A2A

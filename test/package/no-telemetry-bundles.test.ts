@@ -37,7 +37,7 @@ for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'hi
 // span handle sets: any of them in a bundle means a table or the implementation came along.
 const TABLE_ONLY = ['gen_ai.agent.description', 'gen_ai.request.temperature', 'gen_ai.system_instructions', 'mcp.resource.uri', 'a2a.tenant', 'network.protocol.name'];
 const IMPLEMENTATION_ONLY = ['exception.message'];
-const TELEMETRY_MODULES = /^src\/telemetry\/(attributes|open-telemetry|otel-span-handle|sanitize|a2a-client-tracing)\.ts$/;
+const TELEMETRY_MODULES = /^src\/telemetry\/(attributes|open-telemetry|otel-span-handle|sanitize|a2a-client-tracing|mcp-client-tracing)\.ts$/;
 
 describe('an app without telemetry', () => {
   it.each(APPS)('%s keeps no attribute table and no telemetry implementation under rollup', async (_name, code) => {

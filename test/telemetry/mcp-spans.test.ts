@@ -5,6 +5,7 @@ import { createMCPClient } from '../../src/mcp/index.js';
 import { createMCPHandler } from '../../src/mcp/handler.js';
 import { echoTool } from '../mcp/handler-harness.js';
 import { otel, record } from './otel-sdk.js';
+import { NO_TELEMETRY, type SpanHandle, type Telemetry } from '../../src/telemetry/index.js';
 
 describe('MCP requests as spans', () => {
   it('initialize, tools/list and tools/call echo: client spans with the MCP attributes, each request carrying its traceparent', async () => {
@@ -40,5 +41,19 @@ describe('MCP requests as spans', () => {
     const span = recorder.span('initialize');
     expect(span.status.code).toBe(otel.SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBe('mcp');
+  });
+
+  it("the tracing is the telemetry object's (openTelemetry sets it); the client refuses a telemetry without it rather than trace nothing", async () => {
+    expect(typeof record().telemetry.mcpClient).toBe('function');
+    const headers: Array<string | null> = [];
+    const handler = createMCPHandler({ tools: [echoTool], serverInfo: { name: 'tools', version: '1.0.0' }, allowedHosts: ['tools.test'] });
+    const client = createMCPClient({ url: 'https://tools.test/mcp', telemetry: NO_TELEMETRY, fetch: async (input, init) => (headers.push(new Request(input, init).headers.get('traceparent')), handler(new Request(input, init))) });
+    await client.callTool('echo', { text: 'hi' });
+    await client.close();
+    expect(headers.length).toBeGreaterThan(0);
+    expect(headers.every((header) => header === null)).toBe(true);
+    const span: SpanHandle = { setAttributes() {}, addEvent() {}, end() {}, fail() {}, traceparent: () => undefined, run: (fn) => fn() };
+    const own: Telemetry = { recordContent: false, startSpan: () => span };
+    expect(() => createMCPClient({ url: 'https://tools.test/mcp', telemetry: own })).toThrow(/no MCP client tracing \(mcpClient\)/);
   });
 });
