@@ -21,7 +21,7 @@ const agent = new AgentBuilder('demo-agent')
   .maxIterations(4)
   .toolLogger((record) => developerLog.push(record))
   .build();
-agent.on('retry', (event) => console.log(dim(`   ↻ ${event.source} retry after attempt ${event.attempt}: waiting ${event.delayMs} ms${event.fallbackTo ? ` (falling back to ${event.fallbackTo})` : ''}`)));
+agent.on('retry', (event) => console.log(dim(`   ↻ ${event.source}${event.toolName ? ` ${event.toolName} (${event.callId})` : ''} retry after attempt ${event.attempt}: waiting ${event.delayMs} ms${event.fallbackTo ? ` (falling back to ${event.fallbackTo})` : ''}`)));
 
 console.log(bold(`\n== The agent loop on ${real ? `a real endpoint (${model.name})` : 'the built-in scripted model (offline)'} ==`));
 console.log(`user: ${DEMO_QUESTION}`);
@@ -83,7 +83,7 @@ async function print(stream) {
         break;
       case 'error':
         flush();
-        console.log(item.terminal ? red(`terminal error (last item): ${item.error.name}: ${item.error.message}`) : `recoverable error (the run goes on): ${item.error.name}: ${item.error.message}`);
+        console.log(item.terminal ? red(`terminal error (last item): ${item.error.name}: ${item.error.message}`) : `recoverable error (the run goes on)${item.error.callId ? ` ${dim(item.error.callId)}` : ''}: ${item.error.name}: ${item.error.message}`);
         break;
       case 'finish':
         flush();
