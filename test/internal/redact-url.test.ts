@@ -161,10 +161,22 @@ describe('urlView on any secret (property)', () => {
     );
   });
 
-  it('never throws and is linear on hostile input', () => {
-    const hostile = ['/'.repeat(200_000), `https://h/${'a1'.repeat(100_000)}`, `https://h/?${'&='.repeat(100_000)}`, `https://${'@'.repeat(100_000)}h/`, `${'%'.repeat(100_000)}`];
-    const started = performance.now();
-    for (const url of hostile) expect(() => urlView(url, ['secret'])).not.toThrow();
-    expect(performance.now() - started).toBeLessThan(2_000);
+  it('never throws and is linear on hostile input (8× the input costs far less than 64× the time)', () => {
+    const hostile: Array<(n: number) => string> = [(n) => '/'.repeat(2 * n), (n) => `https://h/${'a1'.repeat(n)}`, (n) => `https://h/?${'&='.repeat(n)}`, (n) => `https://${'@'.repeat(n)}h/`, (n) => '%'.repeat(n)];
+    // The best of three runs, so a loaded machine's pauses do not count; the ratio, not a time, is the claim.
+    const time = (url: string): number => {
+      let best = Infinity;
+      for (let run = 0; run < 3; run++) {
+        const started = performance.now();
+        expect(() => urlView(url, ['secret'])).not.toThrow();
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    for (const make of hostile) {
+      const small = time(make(12_500));
+      const large = time(make(100_000));
+      expect(large, make(8)).toBeLessThan(small * 24 + 25);
+    }
   });
 });

@@ -20,7 +20,7 @@ async function kept(code: string): Promise<{ modules: string[]; gzip: number }> 
 const layer = (modules: string[], name: string) => modules.filter((id) => id.startsWith(`src/${name}/`));
 const zod = (modules: string[]) => modules.filter((id) => id.includes('node_modules/zod/'));
 
-describe('tree-shaking the built package', () => {
+describe('tree-shaking the built package', { timeout: 90_000 }, () => { // each test bundles: slow on a loaded machine
   it('importing nothing but the package keeps no code (no module has side effects)', async () => {
     const { modules } = await kept("import 'faultline';");
     expect(modules).toEqual([]);
