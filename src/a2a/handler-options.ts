@@ -2,7 +2,7 @@ import type { Agent } from '../agent/agent.js';
 import { isAgent } from '../agent/agent-brand.js';
 import { ConfigError } from '../errors/config-error.js';
 import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
-import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import type { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AgentCardInput } from './agent-card.js';
@@ -96,6 +96,11 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (options.agent && !isAgent(options.agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const store = options.taskStore as Partial<A2ATaskStore> | null | undefined;
+  if (store !== undefined && (typeof store?.get !== 'function' || typeof store.save !== 'function')) problems.push('taskStore must have get(taskId) and save(task) (an A2ATaskStore)'); // else every task would be lost
+  if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');
+  if (options.structuredTaskErrors !== undefined && typeof options.structuredTaskErrors !== 'boolean') problems.push('structuredTaskErrors must be a boolean');
+  if (options.basePath !== undefined && typeof options.basePath !== 'string') problems.push(`basePath must be a string (got ${refusedValue(options.basePath)})`);
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
   problems.push(...positiveIntegerProblems(options, ['maxDepth', 'maxLiveTasks', 'maxQueuedEvents', 'storeTimeoutMs']));
   if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');

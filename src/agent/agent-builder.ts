@@ -44,6 +44,7 @@ export class AgentBuilder {
   private errorFormat: ToolErrorFormat = 'structured';
   private logger: ToolLogOption | undefined;
   private readonly secretList: string[] = [];
+  private secretsProblem: string | undefined;
   private repair: ArgumentRepair | undefined;
   private store: SessionStore | LoadSaveSessionStore | undefined;
   private tracing: Telemetry | undefined;
@@ -114,7 +115,9 @@ export class AgentBuilder {
 
   /** Strings that must never appear in logs, events or errors (API keys of your tools). */
   secrets(values: readonly string[]): this {
-    this.secretList.push(...values);
+    // A lone string would spread into one-character "secrets", all too short to look for: nothing would be redacted.
+    if (Array.isArray(values) && values.every((value) => typeof value === 'string')) this.secretList.push(...values);
+    else this.secretsProblem = `secrets must be an array of strings (got ${refusedValue(values)}): a single secret goes in a list, .secrets([apiKey])`;
     return this;
   }
 
@@ -163,6 +166,7 @@ export class AgentBuilder {
     if (this.client === undefined) problems.push('chat client is required: call .chatClient(client)');
     else if (typeof this.client.stream !== 'function' || typeof this.client.complete !== 'function') problems.push('chat client must implement stream() and complete()');
     if (this.systemInstructions !== undefined && typeof this.systemInstructions !== 'string') problems.push('instructions must be a string');
+    if (this.secretsProblem !== undefined) problems.push(this.secretsProblem);
     if (!Number.isInteger(this.iterations) || this.iterations < 1) problems.push(`maxIterations must be an integer ≥ 1 (got ${refusedValue(this.iterations)})`);
     const seen = new Map<string, number>();
     this.toolList.forEach((tool, index) => {
@@ -182,7 +186,7 @@ export class AgentBuilder {
     if (this.asking !== undefined && !isToolApprovals(this.asking)) problems.push('approvals must come from toolApprovals()');
     const asking = this.toolList.filter((tool) => isTool(tool) && tool.needsApproval !== undefined && tool.needsApproval !== false).map((tool) => JSON.stringify(tool.name));
     if (this.asking === undefined) {
-      if (asking.length > 0) problems.push(`${asking.length === 1 ? 'tool' : 'tools'} ${asking.slice(0, 5).join(', ')}${asking.length > 5 ? '…' : ''} ${asking.length === 1 ? 'needs' : 'need'} approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`);
+      if (asking.length > 0) problems.push(`${asking.length === 1 ? 'tool' : 'tools'} ${asking.slice(0, 5).join(', ')}${asking.length > 5 ? '…' : ''} ${asking.length === 1 ? 'needs' : 'need'} approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) — with runAgent, approvals: toolApprovals() — (import { toolApprovals } from 'faultline')`);
     }
     if (problems.length > 0) throw ConfigError.fromProblems(`agent ${JSON.stringify(this.name)}`, problems);
     const settings: AgentSettings = {

@@ -69,10 +69,10 @@ describe('toolApprovals: what an agent that asks is given', () => {
   it('makes build() refuse a tool that needs approval on an agent that asks nobody, naming the tools and the fix', () => {
     const tools = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => defineTool({ ...base, name, needsApproval: name !== 'b' }));
     expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools([tools[0]!]).build())).toEqual([
-      `tool "a" needs approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`,
+      `tool "a" needs approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) — with runAgent, approvals: toolApprovals() — (import { toolApprovals } from 'faultline')`,
     ]);
     expect(problemsOf(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools(tools).build())).toEqual([
-      `tools "a", "c", "d", "e", "f" need approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) (import { toolApprovals } from 'faultline')`,
+      `tools "a", "c", "d", "e", "f" need approval (needsApproval), but the agent asks nobody: add .approvals(toolApprovals()) — with runAgent, approvals: toolApprovals() — (import { toolApprovals } from 'faultline')`,
     ]);
     expect(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools([tools[1]!]).build()).not.toThrow(); // needsApproval: false
     expect(() => new AgentBuilder('x').chatClient(createScriptedChatClient([])).tools(tools).approvals(toolApprovals()).build()).not.toThrow();

@@ -170,7 +170,7 @@ describe('addNode timeoutMs', () => {
         caught = error;
       }
       expect(WorkflowError.isInstance(caught)).toBe(true);
-      expect((caught as WorkflowError).problems).toEqual([`node "a" timeoutMs must be a number > 0 or Infinity (got ${String(bad)})`]);
+      expect((caught as WorkflowError).problems).toEqual([`node "a" timeoutMs must be a number > 0 or Infinity (got ${typeof bad === "string" ? JSON.stringify(bad) : String(bad)})`]);
     }
     expect(build(Infinity).compile().parts.nodes.get('a')?.timeoutMs).toBeUndefined();
   });

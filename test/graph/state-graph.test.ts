@@ -155,7 +155,7 @@ describe('StateGraph.compile', () => {
       'node "a" retry.maxAttempts must be an integer ≥ 1 (got 1.5)',
       'node "a" retry.initialDelayMs must be a finite number ≥ 0 (got -1)',
       'node "a" retry.multiplier must be a finite number ≥ 1 (got 0.5)',
-      "node \"a\" retry.jitter must be 'full' or 'none' (got some)",
+      "node \"a\" retry.jitter must be 'full' or 'none' (got \"some\")",
       'node "a" retry.retryOn must be a function',
     ]);
   });

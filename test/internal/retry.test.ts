@@ -127,14 +127,14 @@ describe('retryOptionProblems', () => {
   it.each([
     ['maxAttempts', 0, 'tool.retry.maxAttempts must be an integer ≥ 1 (got 0)'],
     ['maxAttempts', 1.5, 'tool.retry.maxAttempts must be an integer ≥ 1 (got 1.5)'],
-    ['maxAttempts', '3', 'tool.retry.maxAttempts must be an integer ≥ 1 (got 3)'],
+    ['maxAttempts', '3', 'tool.retry.maxAttempts must be an integer ≥ 1 (got "3")'],
     ['initialDelayMs', -1, 'tool.retry.initialDelayMs must be a finite number ≥ 0 (got -1)'],
     ['initialDelayMs', Infinity, 'tool.retry.initialDelayMs must be a finite number ≥ 0 (got Infinity)'],
     ['maxDelayMs', Number.NaN, 'tool.retry.maxDelayMs must be a finite number ≥ 0 (got NaN)'],
     ['multiplier', 0.5, 'tool.retry.multiplier must be a finite number ≥ 1 (got 0.5)'],
     ['maxRetryAfterMs', -1, 'tool.retry.maxRetryAfterMs must be a number ≥ 0 (got -1)'],
     ['maxRetryAfterMs', Number.NaN, 'tool.retry.maxRetryAfterMs must be a number ≥ 0 (got NaN)'],
-    ['jitter', 'half', "tool.retry.jitter must be 'full' or 'none' (got half)"],
+    ['jitter', 'half', "tool.retry.jitter must be 'full' or 'none' (got \"half\")"],
   ])('names %s when it is %s', (key, value, problem) => {
     expect(retryOptionProblems({ [key]: value }, 'tool.retry')).toEqual([problem]);
   });

@@ -81,4 +81,13 @@ describe('a secret in the wrong option', () => {
     }
     expect((role as Error).message).toMatch(/got 27 characters/);
   });
+
+  it('a secret given alone instead of in a list is refused (spread, it became one-character "secrets" and redacted nothing)', async () => {
+    const builder = await refusal(() => new AgentBuilder('a').chatClient(model()).secrets(SECRET as never).build());
+    const run = await refusal(() => runAgent({ model: model(), prompt: 'hi', secrets: SECRET as never }));
+    for (const error of [builder, run]) {
+      expect((error as Error).message).toMatch(/secrets must be an array of strings/);
+      expect(shown(error)).not.toContain(SECRET.slice(8));
+    }
+  });
 });

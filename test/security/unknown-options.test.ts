@@ -41,3 +41,23 @@ describe('an option a function does not know', () => {
     expect((caught as ConfigError).problems).toContain(problem);
   });
 });
+
+describe('an A2A handler option of the wrong shape', () => {
+  const agent = () => new AgentBuilder('a').chatClient(createScriptedChatClient([{ text: 'done' }])).build();
+  it.each([
+    ['taskStore: 5 (every task would be lost)', { taskStore: 5 }, 'taskStore must have get(taskId) and save(task) (an A2ATaskStore)'],
+    ['taskStore: {} (the same)', { taskStore: {} }, 'taskStore must have get(taskId) and save(task) (an A2ATaskStore)'],
+    ['userId: 5 (every call failed with -32603)', { userId: 5 }, 'userId must be a function (request) => string'],
+    ['basePath: 5 (a TypeError per request)', { basePath: 5 }, 'basePath must be a string (got 5)'],
+    ["structuredTaskErrors: 'no'", { structuredTaskErrors: 'no' }, 'structuredTaskErrors must be a boolean'],
+  ])('%s is refused', (_name, options, problem) => {
+    let caught: unknown;
+    try {
+      createA2AHandler({ agent: agent(), card: { name: 'x' }, ...options } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
