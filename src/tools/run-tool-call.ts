@@ -2,7 +2,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { closestMatch } from '../internal/closest.js';
 import { createId } from '../internal/ids.js';
 import { read } from '../internal/error-chain.js';
-import { preview, safeString } from '../internal/json.js';
+import { preview, refusedValue, safeString } from '../internal/json.js';
 import { runToolUnder, type RunToolOptions, type ToolRun } from './run-tool.js';
 import type { AbortParent } from '../internal/abort-source.js';
 import { ToolLogWriter } from './tool-log.js';
@@ -12,6 +12,7 @@ import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
 import { finishToolRun } from './seal-tool-result.js';
 import { findTool, shownToolName, toolNames, type ToolSet } from './tool-call-name.js';
+import { runToolOptionProblems } from './run-tool-options.js';
 
 /** A tool call as a model issues it. */
 export interface ToolCallRequest {
@@ -41,7 +42,8 @@ const MAX_LISTED = 50;
  * ```
  */
 export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions = {}): Promise<ToolRun> {
-  const problems = toolSetProblems(tools);
+  const problems = [...toolSetProblems(tools), ...runToolOptionProblems(options)];
+  if (call === null || typeof call !== 'object') problems.push(`the call must be an object { id, name, arguments } (got ${refusedValue(call)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('runToolCall call', problems);
   return runToolCallUnder(tools, call, options, options?.signal);
 }

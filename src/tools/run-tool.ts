@@ -23,6 +23,7 @@ import { toolLogSink, type ToolLogOption } from './tool-log-option.js';
 import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
 import { completeToolRun, finishToolRun } from './seal-tool-result.js';
 import type { ToolRun } from './tool-run.js';
+import { runToolOptionProblems } from './run-tool-options.js';
 
 export type { ToolRun, ToolRunOutcome } from './tool-run.js';
 
@@ -103,7 +104,8 @@ class Crash {
  * ```
  */
 export async function runTool<T = unknown>(tool: AnyTool, rawArguments: unknown, options: RunToolOptions = {}): Promise<ToolRun<T>> {
-  if (!isTool(tool)) throw ConfigError.fromProblems('runTool call', [`the tool is ${kindOf(tool)}, not a tool made by defineTool()`]);
+  const problems = [...(isTool(tool) ? [] : [`the tool is ${kindOf(tool)}, not a tool made by defineTool()`]), ...runToolOptionProblems(options)];
+  if (problems.length > 0) throw ConfigError.fromProblems('runTool call', problems);
   return runToolUnder<T>(tool, rawArguments, options, options?.signal);
 }
 

@@ -4,7 +4,7 @@ import { preview } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import { createEvent } from '../../runner/event.js';
 import { isTool, type AnyTool } from '../../tools/define-tool.js';
-import { runToolCall } from '../../tools/run-tool-call.js';
+import { runToolCallUnder } from '../../tools/run-tool-call.js';
 import { toolRunContent, type ToolErrorFormat } from '../../tools/serialize-tool-result.js';
 import { toolLogOptionProblem, type ToolLogOption } from '../../tools/tool-log-option.js';
 import { END } from '../core/constants.js';
@@ -44,8 +44,14 @@ export function pendingToolCalls(messages: readonly ChatMessage[]): ToolCall[] {
 /** @internal Every problem with a tools node's tools and options, as sentences for `compile()`. */
 export function toolsNodeProblems(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions): string[] {
   if (!Array.isArray(tools) || tools.some((tool) => !isTool(tool))) return [`tools node ${preview(id, 200)} needs tools made by defineTool()`];
-  const logger = toolLogOptionProblem(options.logger, `tools node ${preview(id, 200)}: logger`);
-  return logger ? [logger] : [];
+  const where = `tools node ${preview(id, 200)}`;
+  const problems: string[] = [];
+  const logger = toolLogOptionProblem(options.logger, `${where}: logger`);
+  if (logger) problems.push(logger);
+  if (options.onToolCrash !== undefined && options.onToolCrash !== 'result' && options.onToolCrash !== 'throw') problems.push(`${where}: onToolCrash must be 'result' or 'throw'`);
+  if (options.errorFormat !== undefined && options.errorFormat !== 'structured' && options.errorFormat !== 'flat') problems.push(`${where}: errorFormat must be 'structured' or 'flat'`);
+  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push(`${where}: secrets must be an array of strings`);
+  return problems;
 }
 
 export function toolsNode(id: string, tools: readonly AnyTool[], options: ToolsNodeOptions) {
@@ -56,7 +62,8 @@ export function toolsNode(id: string, tools: readonly AnyTool[], options: ToolsN
     if (calls.length === 0) return undefined;
     const runs = await Promise.all(
       calls.map((call) =>
-        runToolCall(tools, call, { signal: context.signal, onToolCrash: options.onToolCrash, logger: options.logger, secrets: options.secrets }),
+        // The options were checked at compile() (toolsNodeProblems): the run goes past runToolCall's own check.
+        runToolCallUnder(tools, call, { onToolCrash: options.onToolCrash, logger: options.logger, secrets: options.secrets }, context.signal),
       ),
     );
     const emit = context[EXECUTION]?.emit;
