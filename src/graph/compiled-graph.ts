@@ -5,7 +5,9 @@
 import { ConfigError } from '../errors/config-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { createId } from '../internal/ids.js';
-import { preview } from '../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
+import { signalProblems } from '../internal/call-options.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { isCheckpointer } from './checkpoints/checkpoint.js';
@@ -38,9 +40,14 @@ function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId
 /** How long a run's claim on its checkpoint holds without a renewal. */
 const DEFAULT_LEASE_MS = 30_000;
 
+const RUN_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName'];
+const RESUME_KEYS = [...RUN_KEYS, 'decisions', 'takeOver'];
+
 /** The problems of a run's options, as sentences. */
-function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: boolean): string[] {
-  const problems: string[] = [];
+function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: boolean, mode: StartMode): string[] {
+  if (options === null || typeof options !== 'object') return [`options must be an object (got ${refusedValue(options)})`];
+  const problems = [...unknownOptionProblems(options, mode === 'run' ? RUN_KEYS : RESUME_KEYS), ...signalProblems(options.signal)];
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function') problems.push('onEvent must be a function');
   const { runId, leaseMs } = options;
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) problems.push('runId must be a non-empty string');
@@ -122,7 +129,8 @@ export class CompiledGraph<S extends State = State, U extends State = StateUpdat
    * `stateHint`: how to give the first state, said if a typed state refuses the one given.
    */
   start(input: State, options: GraphRunOptions | GraphResumeOptions, mode: StartMode, child = false, stateHint?: string): Promise<GraphOutcome<S>> {
-    const problems = optionProblems(options, child);
+    const problems = optionProblems(options, child, mode);
+    if (!isPlainObject(input)) problems.push(`the input must be an object: an update of the state (got ${refusedValue(input)})`);
     if (problems.length > 0) return Promise.reject(ConfigError.fromProblems('graph run options', problems));
     const invocationId = options.invocationId ?? createId('invocation');
     const telemetry = options.telemetry ?? NO_TELEMETRY;
