@@ -5,13 +5,14 @@
 import { isPlainObject, refusedValue } from '../../internal/json.js';
 import type { ChatMessage, ChatRequest } from './types.js';
 import { unknownOptionProblems } from '../../internal/option-names.js';
+import { signalProblems } from '../../internal/call-options.js';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 /** The fields of a `ChatRequest` (an unknown one is a problem: `maxToken` would be dropped, not sent). */
 const REQUEST_KEYS = ['messages', 'tools', 'toolChoice', 'temperature', 'maxTokens', 'parallelToolCalls', 'responseFormat', 'signal', 'onRetry', 'onFallback'];
 
-/** Every problem with a request's messages and tools, as sentences. */
+/** Every problem with a request's messages, tools and settings, as sentences. */
 export function requestProblems(request: ChatRequest): string[] {
   const problems: string[] = [];
   if (!isPlainObject(request)) return ['the request must be an object'];
@@ -51,6 +52,28 @@ export function requestProblems(request: ChatRequest): string[] {
         }
       });
   }
+  problems.push(...settingProblems(request));
+  return problems;
+}
+
+/**
+ * The request's settings: a value of the wrong kind was sent as given (`temperature: 'hot'`, `NaN` as `null`), dropped
+ * by one wire and not another (`toolChoice: 'always'`), or threw from inside an encoder (`responseFormat: 5`).
+ */
+function settingProblems(request: ChatRequest): string[] {
+  const problems: string[] = [];
+  const { temperature, maxTokens, parallelToolCalls, toolChoice, responseFormat, onRetry, onFallback } = request;
+  if (temperature !== undefined && !(typeof temperature === 'number' && Number.isFinite(temperature) && temperature >= 0)) problems.push(`temperature must be a finite number ≥ 0 (got ${refusedValue(temperature)})`);
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens >= 1)) problems.push(`maxTokens must be an integer ≥ 1 (got ${refusedValue(maxTokens)})`);
+  if (parallelToolCalls !== undefined && typeof parallelToolCalls !== 'boolean') problems.push(`parallelToolCalls must be a boolean (got ${refusedValue(parallelToolCalls)})`);
+  if (toolChoice !== undefined && toolChoice !== 'auto' && toolChoice !== 'none' && toolChoice !== 'required' && !(isPlainObject(toolChoice) && typeof toolChoice.name === 'string')) {
+    problems.push(`toolChoice must be 'auto', 'none', 'required' or { name } (got ${refusedValue(toolChoice)})`);
+  }
+  if (responseFormat !== undefined && !(isPlainObject(responseFormat) && typeof responseFormat.name === 'string' && isPlainObject(responseFormat.schema))) problems.push('responseFormat must be { name, schema } (a JSON Schema object)');
+  // A getter is not read: an agent run's signal is made only when something reads it (abort-source.ts).
+  const signal = Object.getOwnPropertyDescriptor(request, 'signal');
+  if (signal !== undefined && 'value' in signal) problems.push(...signalProblems(signal.value));
+  for (const [name, value] of [['onRetry', onRetry], ['onFallback', onFallback]] as const) if (value !== undefined && typeof value !== 'function') problems.push(`${name} must be a function`);
   return problems;
 }
 
