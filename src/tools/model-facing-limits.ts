@@ -30,7 +30,14 @@ export function definitionProblems(description: string, schema: unknown): string
   const { maxDescriptionLength, maxSchemaLength, maxSchemaDepth } = MODEL_FACING_LIMITS;
   const over = (what: string, size: string, limit: string) => problems.push(`${what} ${size}; the model gets at most ${limit}`);
   if (description.length > maxDescriptionLength) over('description is', `${description.length} characters`, `${maxDescriptionLength} (MODEL_FACING_LIMITS.maxDescriptionLength)`);
-  const size = JSON.stringify(schema)?.length ?? 0;
+  let size: number;
+  try {
+    size = JSON.stringify(schema)?.length ?? 0;
+  } catch (error) {
+    // a cycle, a BigInt, a throwing toJSON, or nesting past the stack: the model could never be sent it
+    problems.push(`the parameters JSON Schema is not JSON text (${error instanceof RangeError ? 'nested too deeply to write' : error instanceof Error ? error.name : 'it could not be written'})`);
+    return problems;
+  }
   if (size > maxSchemaLength) over('the parameters JSON Schema is', `${size} characters of JSON`, `${maxSchemaLength} (MODEL_FACING_LIMITS.maxSchemaLength)`);
   else if (nestingProblem(schema, 'schema', maxSchemaDepth)) over('the parameters JSON Schema nests deeper than', `${maxSchemaDepth} levels`, `${maxSchemaDepth} (MODEL_FACING_LIMITS.maxSchemaDepth)`);
   return problems;
