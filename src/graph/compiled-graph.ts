@@ -41,7 +41,8 @@ function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId
 const DEFAULT_LEASE_MS = 30_000;
 
 const RUN_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName'];
-const RESUME_KEYS = [...RUN_KEYS, 'decisions', 'takeOver'];
+// Written out: a spread at module scope is code an app bundler keeps (test/package/side-effects.test.ts).
+const RESUME_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName', 'decisions', 'takeOver'];
 
 /** The problems of a run's options, as sentences. */
 function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: boolean, mode: StartMode): string[] {
