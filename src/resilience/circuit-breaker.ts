@@ -10,6 +10,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { SlidingCounts } from './sliding-counts.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { clockProblems } from './clock-option.js';
 
 /** The state of one dependency's circuit. */
 export type CircuitState = 'closed' | 'open' | 'half_open';
@@ -272,7 +273,7 @@ function resolve(options: CircuitBreakerOptions): Resolved {
     if (typeof options.failureRate !== 'number' || !(options.failureRate > 0 && options.failureRate <= 1)) problems.push(`failureRate must be a number in (0, 1] (got ${refusedValue(options.failureRate)})`);
     resolved.failureRate = options.failureRate;
   }
-  if (typeof resolved.now !== 'function') problems.push('now must be a function returning ms');
+  problems.push(...clockProblems(resolved.now));
   problems.push(...unknownOptionProblems(options, ['failureThreshold', 'failureRate', 'minimumCalls', 'windowMs', 'openMs', 'halfOpenProbes', 'successesToClose', 'probeTimeoutMs', 'maxDependencies', 'now']));
   if (problems.length > 0) throw ConfigError.fromProblems('circuit breaker options', problems);
   return resolved;

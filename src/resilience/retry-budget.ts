@@ -9,6 +9,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { SlidingCounts } from './sliding-counts.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { clockProblems } from './clock-option.js';
 
 /** Options of {@link createRetryBudget}; every field is optional. */
 export interface RetryBudgetOptions {
@@ -77,7 +78,7 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
   if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) problems.push(`ratio must be a finite number ≥ 0 (got ${refusedValue(ratio)})`);
   if (typeof minRetries !== 'number' || !Number.isInteger(minRetries) || minRetries < 0) problems.push(`minRetries must be an integer ≥ 0 (got ${refusedValue(minRetries)})`);
   if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) problems.push(`windowMs must be a finite number of ms > 0 (got ${refusedValue(windowMs)})`);
-  if (typeof now !== 'function') problems.push('now must be a function returning ms');
+  problems.push(...clockProblems(now));
   problems.push(...unknownOptionProblems(options, ['ratio', 'minRetries', 'windowMs', 'now']));
   if (problems.length > 0) throw ConfigError.fromProblems('retry budget options', problems);
 

@@ -7,6 +7,7 @@ import { AgentBuilder } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
+import { createCircuitBreaker, createRetryBudget } from '../../src/resilience/index.js';
 import { Runner } from '../../src/runner/index.js';
 import { defineTool, jsonSchema } from '../../src/tools/index.js';
 
@@ -59,5 +60,26 @@ describe('an A2A handler option of the wrong shape', () => {
     }
     expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
     expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
+
+describe('a clock option that gives no time', () => {
+  it.each([
+    ['NaN (the breaker never opened: every window comparison was false)', () => Number.NaN, 'now must return a finite number of ms (got NaN)'],
+    ['a string', () => '5', 'now must return a finite number of ms (got "5")'],
+    ['a throw', () => {
+      throw new RangeError('no clock');
+    }, 'now must return a finite number of ms (it threw: RangeError)'],
+  ])('now returning %s is refused by the breaker and the retry budget', (_name, now, problem) => {
+    for (const make of [() => createCircuitBreaker({ now } as never), () => createRetryBudget({ now } as never)]) {
+      let caught: unknown;
+      try {
+        make();
+      } catch (error) {
+        caught = error;
+      }
+      expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+      expect((caught as ConfigError).problems).toContain(problem);
+    }
   });
 });
