@@ -2,6 +2,7 @@
 import type { ChatMessage } from '../chat/core/types.js';
 import { isPlainObject } from '../internal/json.js';
 import type { AgentRunOptions } from './types.js';
+import { isAbortSignal } from '../internal/call-options.js';
 
 const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
 
@@ -28,8 +29,7 @@ export function toRunInput(messages: readonly ChatMessage[] | string): ChatMessa
 /** Every problem with `session`, `output` and `signal` of a run's options. */
 export function runOptionProblems(options: Pick<AgentRunOptions, 'session' | 'output' | 'signal'>): string[] {
   const problems: string[] = [];
-  const signal = options.signal as { aborted?: unknown; addEventListener?: unknown } | undefined | null;
-  if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) problems.push('signal must be an AbortSignal');
+  if (options.signal !== undefined && !isAbortSignal(options.signal)) problems.push('signal must be an AbortSignal');
   if (options.session !== undefined && (typeof options.session !== 'string' || options.session === '')) problems.push('session must be a non-empty string');
   if (options.output !== undefined && typeof (options.output as { '~standard'?: { validate?: unknown } } | null)?.['~standard']?.validate !== 'function') {
     problems.push('output must be a Standard Schema (zod, valibot, jsonSchema()…)');

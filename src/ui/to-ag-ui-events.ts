@@ -9,6 +9,7 @@ import { AgentAGUIMapper, type AgentItem } from './ag-ui-agent.js';
 import type { AGUIEvent, AGUIOptions } from './ag-ui-events.js';
 import { RunnerAGUIMapper } from './ag-ui-runner.js';
 import { AGUIWriter } from './ag-ui-writer.js';
+import { isAbortSignal } from '../internal/call-options.js';
 
 /** True for a runner event (`{id, invocationId, author, timestamp, …}`); an agent item has a `type` instead. */
 function isRunEvent(value: unknown): value is RunEvent {
@@ -23,8 +24,7 @@ function optionProblems(run: unknown, options: AGUIOptions): string[] {
     if (value !== undefined && (typeof value !== 'string' || value === '')) problems.push(`${key} must be a non-empty string`);
   }
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  const signal = options.signal as { aborted?: unknown; addEventListener?: unknown } | undefined | null;
-  if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) problems.push('signal must be an AbortSignal');
+  if (options.signal !== undefined && !isAbortSignal(options.signal)) problems.push('signal must be an AbortSignal');
   return problems;
 }
 

@@ -414,15 +414,19 @@ describe('prototype-pollution payloads', () => {
 
   describe('defineTool', () => {
     const execute = (args: Data) => args;
+    /** What defineTool throws for `definition` (undefined when it accepts it). */
+    const refusal = (definition: unknown): unknown => {
+      try {
+        defineTool(definition as never);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
 
     it('refuses a definition carrying __proto__ and constructor keys as unknown fields, and pollutes nothing', () => {
       const definition = Object.assign(pollution(), { name: 'echo', description: 'Echoes.', parameters: passThroughSchema(), execute });
-      let caught: unknown;
-      try {
-        defineTool(definition);
-      } catch (error) {
-        caught = error;
-      }
+      const caught = refusal(definition);
       expect(ConfigError.isInstance(caught)).toBe(true);
       expect((caught as ConfigError).problems).toEqual(expect.arrayContaining(['unknown option "__proto__"']));
       expectPristinePrototypes();
@@ -430,12 +434,7 @@ describe('prototype-pollution payloads', () => {
 
     it('rejects a definition whose fields exist only under a __proto__ key, listing every problem', () => {
       const definition = JSON.parse('{"__proto__": {"name": "echo", "description": "Echoes."}}') as never;
-      let caught: unknown;
-      try {
-        defineTool(definition);
-      } catch (error) {
-        caught = error;
-      }
+      const caught = refusal(definition);
       expect(ConfigError.isInstance(caught)).toBe(true);
       expect((caught as ConfigError).problems).toHaveLength(5); // the four fields missing, and the unknown "__proto__"
       expectPristinePrototypes();
