@@ -20,6 +20,7 @@ import type { A2AClientOptions } from './client-options.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 import { Attempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER } from './constants.js';
+import { encodeParams, requestBody } from '../wire/jsonrpc-request.js';
 import { MAX_RESPONSE_BYTES, networkError, resultOf, streamItem, type AnswerContext } from './transport-response.js';
 
 /**
@@ -121,8 +122,9 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     accept: string,
     limit: A2ATimeoutLimit,
     read: (response: Response, attempt: Attempt, id: number) => Promise<T>,
-  ): Promise<T> =>
-    retry(
+  ): Promise<T> => {
+    const encoded = encodeParams(`A2A ${method} request to ${url}`, params, secrets);
+    return retry(
       async () => {
         const id = ++nextId;
         const attempt = new Attempt(options.signal, (controller) => timer(controller, method, limit));
@@ -130,7 +132,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: endpoint.version };
           if (options.traceparent !== undefined) sent.traceparent = options.traceparent;
           const response = await attempt.race(
-            fetch(endpoint.url, { method: 'POST', headers: sent, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), signal: attempt.controller.signal }),
+            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.controller.signal }),
           );
           return await read(response, attempt, id);
         } catch (error) {
@@ -150,6 +152,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
         guard,
       },
     );
+  };
 
   /** The whole unary answer, bounded, decoded. */
   const unary = async (response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> =>

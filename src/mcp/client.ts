@@ -16,6 +16,7 @@ import { protocolError, type AnswerContext, type ServerMessage } from './client-
 import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
 import { MCPTransport } from './transport.js';
+import { encodeParams } from '../wire/jsonrpc-request.js';
 import type { MCPCallOptions, MCPClient } from './client-api.js';
 
 export type { MCPCallOptions, MCPClient } from './client-api.js';
@@ -101,16 +102,17 @@ class Client implements MCPClient {
 
   /** A request after the handshake; a session the server forgot is re-established once. */
   private async call(method: string, params: unknown, options: MCPCallOptions, idempotent: boolean): Promise<unknown> {
+    const encoded = encodeParams(`MCP ${method} request to ${this.ctx.server}`, params, this.ctx.secrets);
     await this.connect(options); // checks the options first
     const settings = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.requestMs, limit: 'request' as const, idempotent };
     const session = this.transport.sessionId;
     try {
-      return await this.transport.request(method, params, settings);
+      return await this.transport.request(method, params, settings, encoded);
     } catch (error) {
       if (!MCPError.isInstance(error) || error.reason !== 'session_expired') throw error;
       await this.reconnect(session, options);
       try {
-        return await this.transport.request(method, params, settings);
+        return await this.transport.request(method, params, settings, encoded);
       } catch (again) {
         if (!MCPError.isInstance(again) || again.reason !== 'session_expired') throw again;
         throw new MCPError(`MCP server ${this.ctx.server} forgot the session again right after a new handshake (HTTP 404 to ${method})`, {
@@ -187,6 +189,7 @@ class Client implements MCPClient {
   }
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: MCPCallOptions = {}): Promise<MCPCallToolResult> {
+    subjectCheck('callTool', 'the tool name', name, 'arguments', args);
     const answer = await this.call('tools/call', { name, arguments: args }, options, false);
     if (!isPlainObject(answer) || (answer.content !== undefined && !Array.isArray(answer.content))) {
       throw protocolError(this.ctx, `its tools/call answer for '${truncate(name, 64)}' is not a tool result`, undefined, 'tools/call');
@@ -198,7 +201,8 @@ class Client implements MCPClient {
     await this.call('ping', undefined, options, true);
   }
 
-  request(method: string, params?: Record<string, unknown>, options: MCPCallOptions = {}): Promise<unknown> {
+  async request(method: string, params?: Record<string, unknown>, options: MCPCallOptions = {}): Promise<unknown> {
+    subjectCheck('request', 'the method', method, 'params', params ?? {});
     return this.call(method, params, options, false);
   }
 
@@ -237,7 +241,6 @@ class Client implements MCPClient {
   }
 }
 
-/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
 /** The problems with a call's options: the shared check, and `timeoutMs` (a number > 0, or `Infinity`). */
 function callOptionProblems(options: MCPCallOptions): string[] {
   const problems = callOptionsProblems(options);
@@ -246,6 +249,15 @@ function callOptionProblems(options: MCPCallOptions): string[] {
   return problems;
 }
 
+/** Refuses a call whose name is not a non-empty string or whose arguments are not an object: either would be sent as given. */
+function subjectCheck(call: string, what: string, name: unknown, argsName: string, args: unknown): void {
+  const problems: string[] = [];
+  if (typeof name !== 'string' || name === '') problems.push(`${what} must be a non-empty string (got ${refusedValue(name)})`);
+  if (!isPlainObject(args)) problems.push(`${argsName} must be an object (got ${refusedValue(args)})`);
+  if (problems.length > 0) throw ConfigError.fromProblems(`MCP ${call}`, problems);
+}
+
+/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);

@@ -20,6 +20,7 @@ import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js
 import { mcpRequestSpan, traceRequest } from './request-span.js';
 import { requestTimer, transportFailure } from './transport-failure.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { requestBody } from '../wire/jsonrpc-request.js';
 
 /** @internal */
 export interface TransportConfig {
@@ -98,14 +99,17 @@ export class MCPTransport {
     return this.config.answer;
   }
 
-  /** One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason. */
-  request(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
+  /**
+   * One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason.
+   * `encoded`: `params` as JSON (the client encodes a caller's params first, so a value JSON cannot hold is its error).
+   */
+  request(method: string, params: unknown, options: RequestOptions, encoded = params === undefined ? undefined : JSON.stringify(params)): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
     const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
     const traceparent = span.traceparent();
-    return traceRequest(span, retry((attemptNumber) => this.attempt(method, params, options, scope.controller.signal, traceparent), {
+    return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.controller.signal, traceparent), {
       options: this.config.retry,
       signal: scope.controller.signal,
       classify: (error) => {
@@ -129,22 +133,19 @@ export class MCPTransport {
     };
   }
 
-  private async attempt(method: string, params: unknown, options: RequestOptions, signal: AbortSignal, traceparent: string | undefined): Promise<unknown> {
+  private async attempt(method: string, encoded: string | undefined, options: RequestOptions, signal: AbortSignal, traceparent: string | undefined): Promise<unknown> {
     if (this.closedError) throw this.closedError;
     const id = ++this.nextId;
     const attempt = new Attempt(signal, (controller) => requestTimer(this.ctx, controller, method, options));
-    let sent = false;
     const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
     try {
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
-      sent = true;
-      const response = await attempt.race(this.post(body, attempt.controller.signal, traceparent));
+      const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.controller.signal, traceparent));
       if (method === 'initialize') this.takeSession(response);
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
       const failure = transportFailure(this.ctx, error, attempt.controller, signal, method);
       const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
-      if (sent && method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
+      if (method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
         this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
       }
       throw failure;

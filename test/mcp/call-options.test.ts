@@ -1,9 +1,10 @@
 // A call's options are checked before the call starts: `null` options, a signal that is not an AbortSignal or a
 // timeoutMs that is not a number > 0 get a typed ConfigError naming the option, and the handshake a refused call
-// would have shared is never left failing with nobody listening (an unhandled rejection ends a Node process).
+// would have shared is never left failing with nobody listening (an unhandled rejection ends a Node process). A
+// tool name or method that is not a string, or arguments that are not an object, are refused the same way.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
-import { createMCPClient } from '../../src/mcp/index.js';
+import { createMCPClient, type MCPClient } from '../../src/mcp/index.js';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -32,6 +33,23 @@ describe('MCP call options', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(unhandled).toEqual([]);
+  });
+
+  it.each([
+    ['a tool name that is a number', (client: MCPClient) => client.callTool(12 as never), /the tool name must be a non-empty string \(got 12\)/],
+    ['an empty tool name', (client: MCPClient) => client.callTool(''), /the tool name must be a non-empty string \(got ""\)/],
+    ['null arguments', (client: MCPClient) => client.callTool('t', null as never), /arguments must be an object \(got null\)/],
+    ['arguments that are an array', (client: MCPClient) => client.callTool('t', [1] as never), /arguments must be an object/],
+    ['a method that is a Symbol', (client: MCPClient) => client.request(Symbol('m') as never), /the method must be a non-empty string \(got Symbol\(m\)\)/],
+    ['a method that is null', (client: MCPClient) => client.request(null as never), /the method must be a non-empty string \(got null\)/],
+    ['params that are a string', (client: MCPClient) => client.request('x', 'y' as never), /params must be an object \(got "y"\)/],
+  ])('%s: a ConfigError before anything is sent (it would be sent as given, or crash a message)', async (_name, call, message) => {
+    let fetched = 0;
+    const client = createMCPClient({ url: 'http://127.0.0.1:9/mcp', retry: false, fetch: async () => (fetched++, new Response('{}', { status: 500 })) });
+    const error = await call(client).catch((caught: unknown) => caught);
+    expect(ConfigError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    expect(fetched).toBe(0);
   });
 
   it('a caller that gives up on the handshake leaves no unhandled rejection when the handshake fails later', async () => {
