@@ -15,6 +15,12 @@ export interface MCPClientTimeouts {
   requestMs?: number | undefined;
   /** The `initialize` handshake. @default 30000 */
   initializeMs?: number | undefined;
+  /**
+   * The server's own stream (`listen`): longest wait for its answer and then between two bytes (an event or a
+   * keep-alive comment) before the connection is dropped and opened again with `Last-Event-ID`. A connection that
+   * died without closing delivers nothing and says nothing; this finds it. @default 300000
+   */
+  listenIdleMs?: number | undefined;
 }
 
 /** A notification the server sent (`notifications/progress`, `notifications/message`, …). */
@@ -84,6 +90,7 @@ export interface ResolvedClientOptions {
   headers: Readonly<Record<string, string>>;
   requestMs: number;
   initializeMs: number;
+  listenIdleMs: number;
   retry: RetryOptions | false | undefined;
   clientInfo: MCPImplementation;
   protocolVersion: string;
@@ -121,7 +128,8 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (!isPlainObject(headers) || Object.values(headers).some((value) => typeof value !== 'string')) problems.push('headers must be an object of strings');
   const timeouts = record.timeouts ?? {};
   if (!isPlainObject(timeouts)) problems.push('timeouts must be an object');
-  for (const key of ['requestMs', 'initializeMs'] as const) {
+  else problems.push(...unknownOptionProblems(timeouts, ['requestMs', 'initializeMs', 'listenIdleMs']).map((problem) => `timeouts: ${problem}`));
+  for (const key of ['requestMs', 'initializeMs', 'listenIdleMs'] as const) {
     const value = (timeouts as MCPClientTimeouts)[key];
     if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
   }
@@ -153,6 +161,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     headers,
     requestMs: (timeouts as MCPClientTimeouts).requestMs ?? 60_000,
     initializeMs: (timeouts as MCPClientTimeouts).initializeMs ?? 30_000,
+    listenIdleMs: (timeouts as MCPClientTimeouts).listenIdleMs ?? 300_000,
     retry: record.retry,
     clientInfo,
     protocolVersion,

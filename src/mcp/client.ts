@@ -47,6 +47,7 @@ class Client implements MCPClient {
       telemetry: options.telemetry,
       maxResponseBytes: options.maxResponseBytes,
       maxResumes: options.maxResumes,
+      listenIdleMs: options.listenIdleMs,
       answer: this.ctx,
       onServerMessage: (message) => this.onServerMessage(message),
       onWarning: (message) => this.warn(message),

@@ -1,9 +1,10 @@
 /**
  * @internal The server's own stream (Streamable HTTP's GET): opened after the handshake when the client `listen`s,
- * read until the client closes, reconnected with `Last-Event-ID` after a drop (backing off), given up on a server
+ * read until the client closes, reconnected with `Last-Event-ID` after a drop (backing off) or a silence longer than
+ * its idle limit (a connection that died without closing delivers nothing, and says nothing), given up on a server
  * that offers none (405, or anything but an SSE answer) or after ten failures in a row.
  */
-import { AbortRace, delay } from '../internal/delay.js';
+import { AbortRace, delay, linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { LAST_EVENT_ID_HEADER } from './protocol.js';
@@ -24,6 +25,11 @@ export interface ServerStreamHost {
   deliver: (data: string) => void;
   /** Tells the developer the stream was given up on (never silent). */
   warn: (message: string) => void;
+  /**
+   * Longest wait for the GET's answer and then for each next byte (an event or a keep-alive comment: here a quiet
+   * server is not a stalled one) before the connection is dropped and opened again (`timeouts.listenIdleMs`).
+   */
+  idleMs: number;
 }
 
 const MAX_FAILURES = 10;
@@ -32,7 +38,8 @@ const SHORTEST_WAIT_MS = 250;
 const LONGEST_WAIT_MS = 30_000;
 
 /**
- * One reconnect policy: a stream that delivered events resets the failure count; a stream that ends having
+ * One reconnect policy: a stream that delivered events, or stayed open but silent past the idle limit (cut then),
+ * resets the failure count; a GET unanswered within that limit, a stream that ends having
  * delivered nothing, a dropped connection, or a transient answer (408, 429, 5xx: their `Retry-After` honoured) is a
  * failure, waited out with backoff (never under 250 ms); any other answer (405: the server offers no stream; 404: the
  * session is gone, the next handshake listens again; not an event stream) stops listening, and says why.
@@ -43,11 +50,19 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
   let failures = 0;
   while (!signal.aborted) {
     let hint: number | undefined;
+    // One connection's scope: the client's close, and the idle limit, re-armed before each read.
+    const { controller, dispose } = linkedController(signal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = startTimer(() => controller.abort(), host.idleMs);
+    };
     try {
       const headers = host.headers();
       delete headers['content-type'];
       if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
-      const response = await host.fetch(host.endpoint, { method: 'GET', headers, signal });
+      arm();
+      const response = await host.fetch(host.endpoint, { method: 'GET', headers, signal: controller.signal });
       const isStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
       if (!response.ok || !isStream || !response.body) {
         response.body?.cancel().catch(() => {});
@@ -60,15 +75,15 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         failures++;
       } else {
         let delivered = 0;
-        const racer = new AbortRace(signal);
+        const racer = new AbortRace(controller.signal);
         try {
           await readSSE(response.body, {
             onRetry: (ms) => (retryMs = ms),
             maxBytes: host.maxBytes,
             tooLarge: host.tooLarge,
             pause: host.pause,
-            race: (promise) => racer.race(promise),
-            signal,
+            race: (promise) => (arm(), racer.race(promise)),
+            signal: controller.signal,
             onEvent: (event) => {
               if (event.id !== undefined && event.id !== '') lastEventId = event.id;
               if (event.data === '' || event.type !== 'message') return false;
@@ -84,7 +99,9 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
           });
         } catch (error) {
           if (signal.aborted) return;
-          host.warn(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
+          // A silence past the idle limit is no failure (it took that long): the next connection picks up at Last-Event-ID.
+          if (controller.signal.aborted) delivered = 1;
+          else host.warn(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
         } finally {
           racer.dispose();
         }
@@ -93,6 +110,9 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
     } catch {
       if (signal.aborted) return;
       failures++;
+    } finally {
+      clearTimeout(timer);
+      dispose();
     }
     if (failures >= MAX_FAILURES) {
       host.warn(`its own stream (listen) stopped after ${failures} failed reconnections in a row`);

@@ -35,6 +35,8 @@ export interface TransportConfig {
   maxResponseBytes: number;
   /** Resumptions of one request's stream at most. */
   maxResumes: number;
+  /** The server's own stream: longest silence before it is opened again. */
+  listenIdleMs: number;
   answer: AnswerContext;
   /** A notification or a request of the server's own, met in any answer. */
   onServerMessage: (message: Exclude<ServerMessage, { kind: 'response' }>) => void;
@@ -73,7 +75,8 @@ export class MCPTransport {
 
   /**
    * Opens the server's own stream (an HTTP GET) and reads it until `close()`: notifications such as
-   * `tools/list_changed` arrive there. Reconnects (with `Last-Event-ID`) after a drop, backing off; stops for good on
+   * `tools/list_changed` arrive there. Reconnects (with `Last-Event-ID`) after a drop, backing off, and after a
+   * silence past `listenIdleMs`; stops for good on
    * a server that offers no such stream (405, or anything but an SSE answer) or after ten failures in a row.
    */
   listen(): void {
@@ -89,6 +92,7 @@ export class MCPTransport {
       pause: () => this.answers.backlog(),
       deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
       warn: this.config.onWarning,
+      idleMs: this.config.listenIdleMs,
     };
     void listenToServer(stream, controller.signal).finally(() => {
       if (this.listening === controller) this.listening = undefined;

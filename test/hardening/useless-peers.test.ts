@@ -10,7 +10,9 @@
  * the A2A client's `streamMessage`, `resubscribe` and `sendMessage`, A2A card discovery (`getAgentCard`), and the MCP
  * client's `callTool` (an SSE, a JSON and a trickling error answer) and its handshake (`connect`). The
  * tool HTTP helper's error body (test/tools/tool-error-from-response.test.ts) and our A2A handler's request body
- * (test/security/hostile-a2a-client.test.ts) have the same property, tested where those readers live. Each cell asserts: the call ends within SETTLE_MS in
+ * (test/security/hostile-a2a-client.test.ts) have the same property, tested where those readers live; the MCP client's
+ * own stream (`listen`) is no call and has no error to end in: a silence past `listenIdleMs` opens it again
+ * (test/mcp/listen-idle.test.ts). Each cell asserts: the call ends within SETTLE_MS in
  * the expected typed timeout (class, `timeout` limit, retryable, and a message naming the limit); right after, no
  * timer the SDK armed is still pending and no abort listener is left on the caller's signal (which was listened
  * to); and the peer sees its connection released. Timers are tracked by where they were armed (a stack frame in
