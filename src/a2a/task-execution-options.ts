@@ -1,7 +1,7 @@
 /** @internal What one task's execution needs (see `TaskExecution`). */
 import type { RunEvent } from '../runner/event.js';
 import type { RunnerResume } from '../runner/resume-run.js';
-import type { RunnerRunOptions } from '../runner/runner.js';
+import type { RunnerRunOptions } from '../runner/run-options.js';
 import type { TaskJournal } from './task-journal.js';
 
 /** What a task runs on: a `Runner`, or the handler's runner made on first use. */

@@ -16,5 +16,6 @@ export {
 } from './event.js';
 export type { Invocation, RunnableAgent } from './runnable-agent.js';
 export { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED, type RunnerResume } from './resume-run.js';
-export { Runner, type RunEventStream, type RunnerOptions, type RunnerRunOptions } from './runner.js';
+export { Runner, type RunEventStream, type RunnerOptions } from './runner.js';
+export type { RunnerRunOptions } from './run-options.js';
 export { agentResponseError, toRunnableAgent } from './to-runnable-agent.js';

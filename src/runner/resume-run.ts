@@ -5,7 +5,7 @@
  * terminal error event (type `resume`, a stable code) and its completion — never a silent new run.
  */
 import type { ResponseError } from '../errors/response-error.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
 
 /**
@@ -34,11 +34,11 @@ const MAX_DECISIONS = 1_000;
 
 /** @internal The problems of a `resume` option (its decisions' contents are the agent's to check: typed refusals). */
 export function resumeProblems(resume: unknown, invocationId: unknown): string[] {
-  if (!isPlainObject(resume)) return [`resume must be an object { runId, decisions } (got ${preview(resume, 200)})`];
+  if (!isPlainObject(resume)) return [`resume must be an object { runId, decisions } (got ${refusedValue(resume)})`];
   const problems: string[] = [];
-  if (typeof resume.runId !== 'string' || resume.runId === '') problems.push(`resume.runId must be a non-empty string (got ${preview(resume.runId, 200)})`);
+  if (typeof resume.runId !== 'string' || resume.runId === '') problems.push(`resume.runId must be a non-empty string (got ${refusedValue(resume.runId)})`);
   else if (invocationId !== undefined && invocationId !== resume.runId) problems.push(`invocationId ${preview(invocationId, 200)} differs from resume.runId ${preview(resume.runId, 200)}: a resumed run keeps its run id; leave invocationId out`);
-  if (!Array.isArray(resume.decisions)) problems.push(`resume.decisions must be an array of decisions (got ${preview(resume.decisions, 200)})`);
+  if (!Array.isArray(resume.decisions)) problems.push(`resume.decisions must be an array of decisions (got ${refusedValue(resume.decisions)})`);
   else if (resume.decisions.length > MAX_DECISIONS) problems.push(`resume.decisions holds ${resume.decisions.length} decisions; at most ${MAX_DECISIONS} are accepted`);
   return problems;
 }

@@ -14,7 +14,8 @@ import { markResumedRun, streamFromBatches } from '../internal/streams.js';
 import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
 import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type EventOrigin, type RunEvent } from './event.js';
-import { resumeProblems, resumeUnsupported, type RunnerResume } from './resume-run.js';
+import { resumeUnsupported } from './resume-run.js';
+import { checkRunOptions, type RunnerRunOptions } from './run-options.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 import { closures, markPending, readSession } from './session-transcript.js';
@@ -42,35 +43,6 @@ export interface RunnerOptions {
    * carries an error; the agent's own spans (a graph agent's, an LLM agent's) are its children. @default nothing
    */
   telemetry?: Telemetry | undefined;
-}
-
-/** What one run is about. */
-export interface RunnerRunOptions {
-  userId: string;
-  sessionId: string;
-  /** The user's new message (none for a `resume`). */
-  message?: string | ChatMessage | undefined;
-  /**
-   * Answers the stopped run `runId` (its interrupts' `runId`, which is its invocation id) with a decision per pending
-   * interrupt, instead of starting a run: the agent's resume (a graph agent's `graph.resume`). The run's events carry
-   * that invocation id. A refused resume is a terminal error event of type `resume` with its code
-   * (`INTERRUPT_NOT_FOUND`, `RESUME_CONFLICT`…), changing nothing; an agent that cannot resume, `RESUME_UNSUPPORTED`.
-   */
-  resume?: RunnerResume | undefined;
-  /** Cancels the run; the stream still ends with its `runner.completion`. */
-  signal?: AbortSignal | undefined;
-  /**
-   * A graph agent's first state. Without it the graph starts from `{ user_input, messages }` built from the message
-   * and the session's history — which a typed graph (`stateSchema(...)`) refuses unless its schema has those keys
-   * (`STATE_INVALID`, saying to pass this). Ignored by LLM agents.
-   * @example `runner.run({ userId: 'u1', sessionId: 's1', message: 'Ship order 42', state: { order_id: '42', log: [] } })`
-   */
-  state?: Record<string, unknown> | undefined;
-  requestId?: string | undefined;
-  /** The run's invocation id (its own events carry it; child agents' events carry theirs). @default a new `invocation-<uuid>` */
-  invocationId?: string | undefined;
-  /** A W3C `traceparent` the run's root span is a child of (e.g. an incoming request's), with `telemetry`. */
-  traceparent?: string | undefined;
 }
 
 /** The events of one run, ending with exactly one `runner.completion`. */
@@ -114,17 +86,7 @@ export class Runner {
 
   /** Starts a run. Invalid options throw a `ConfigError`; everything else arrives as events. */
   run(options: RunnerRunOptions): RunEventStream {
-    const problems: string[] = [];
-    if (!isPlainObject(options)) throw ConfigError.fromProblems('run options', ['options must be an object']);
-    if (typeof options.userId !== 'string' || options.userId === '') problems.push('userId must be a non-empty string');
-    if (typeof options.sessionId !== 'string' || options.sessionId === '') problems.push('sessionId must be a non-empty string');
-    const message: ChatMessage | undefined =
-      typeof options.message === 'string' ? { role: 'user', content: options.message } : isPlainObject(options.message) ? { ...(options.message as ChatMessage) } : undefined;
-    if (options.resume !== undefined) problems.push(...resumeProblems(options.resume, options.invocationId));
-    if (options.resume !== undefined && options.message === undefined) {
-      // a resume answers a stopped run: there is no new user message
-    } else if (!message || (message.content !== null && typeof message.content !== 'string')) problems.push('message must be a string or a chat message');
-    if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
+    const message = checkRunOptions(options);
     const { controller, dispose } = linkedController(options.signal);
     const span = traces(this.telemetry)
       ? this.telemetry.startSpan(agentSpanName(this.appName), {

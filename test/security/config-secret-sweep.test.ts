@@ -52,6 +52,7 @@ const FACTORIES: Array<[string, (options: Record<string, unknown>) => unknown, R
   ['defineTool', (o) => defineTool(o as never), { name: 'lookup', description: 'Look up.', parameters: jsonSchema({ type: 'object' }), execute: async () => ({}) }, ['name', 'description', 'timeoutMs', 'retry', 'dependency', 'needsApproval', 'approvalExpiresInMs']],
   ['new Runner', (o) => new Runner(o as never), { appName: 'app', agent: new AgentBuilder('a').chatClient(model()).build() }, ['appName', 'sessionStore']],
   ['toolApprovals', (o) => toolApprovals(o as never), {}, ['store']],
+  ['runner.run', (o) => new Runner({ appName: 'app', agent: new AgentBuilder('a').chatClient(model()).build() }).run(o as never), { userId: 'u', sessionId: 's', message: 'hi' }, ['userId', 'sessionId', 'resume', 'signal', 'state', 'requestId', 'invocationId', 'traceparent']],
 ];
 
 describe('a secret in the wrong option', () => {

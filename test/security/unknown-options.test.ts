@@ -25,6 +25,9 @@ const CASES: Array<[string, () => unknown, string]> = [
   ['a chat request { maxToken }', () => createOpenAICompatibleClient(base).complete({ messages: [{ role: 'user', content: 'hi' }], maxToken: 5 } as never), 'unknown option "maxToken" (did you mean maxTokens?)'],
   ['createMCPClient({ timeout })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', timeout: { requestMs: 1 } } as never), 'unknown option "timeout" (did you mean timeouts?)'],
   ['createMCPHandler({ keepAlive })', () => createMCPHandler({ tools: [defineTool(tool)], serverInfo: { name: 's', version: '1' }, keepAlive: 5 } as never), 'unknown option "keepAlive" (did you mean keepAliveMs?)'],
+  ['runner.run({ sesionId })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', message: 'hi', sesionId: 's2' } as never), 'unknown option "sesionId" (did you mean sessionId?)'],
+  ['runner.run({ input })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', input: 'hi' } as never), 'unknown option "input" (did you mean message?)'],
+  ['createMCPClient({ timeouts: { requestMS } })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', timeouts: { requestMS: 1 } } as never), 'timeouts: unknown option "requestMS" (did you mean requestMs?)'],
   ['createA2AHandler({ taskstore })', () => createA2AHandler({ agent: agent(), card: { name: 'x' }, taskstore: {} } as never), 'unknown option "taskstore" (did you mean taskStore?)'],
 ];
 
@@ -55,6 +58,27 @@ describe('an A2A handler option of the wrong shape', () => {
     let caught: unknown;
     try {
       createA2AHandler({ agent: agent(), card: { name: 'x' }, ...options } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
+
+describe('runner.run options of the wrong shape', () => {
+  const run = (options: Record<string, unknown>) => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', message: 'hi', ...options } as never);
+  it.each([
+    ["signal: 'x' (a bare TypeError before)", { signal: 'x' }, 'signal must be an AbortSignal (got "x")'],
+    ['state: 5 (the graph started from nothing)', { state: 5 }, 'state must be an object (got 5)'],
+    ['invocationId: 5', { invocationId: 5 }, 'invocationId must be a string (got 5)'],
+    ['traceparent: 7', { traceparent: 7 }, 'traceparent must be a string (got 7)'],
+    ['requestId: {}', { requestId: {} }, 'requestId must be a string (got [object Object])'],
+    ['resume: an API key (named by its length only)', { resume: 'sk-live-0123456789abcdef' }, 'resume must be an object { runId, decisions } (got 24 characters)'],
+  ])('%s is refused before the run starts', (_name, options, problem) => {
+    let caught: unknown;
+    try {
+      run(options);
     } catch (error) {
       caught = error;
     }
