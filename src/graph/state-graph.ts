@@ -1,9 +1,9 @@
 import type { ChatClient } from '../chat/core/types.js';
-import { preview } from '../internal/json.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { compileDraft, type CompileOptions } from './compile/compile-graph.js';
-import { nodeOptionProblems } from './compile/node-option-problems.js';
+import { nodeOptionNameProblems, nodeOptionProblems } from './compile/node-option-problems.js';
 import { agentNode, type AgentNodeOptions } from './nodes/agent-node.js';
 import { llmNode, type LLMNodeOptions } from './nodes/llm-node.js';
 import { isCompiledGraph, notCompiledHint, subgraphNode, type SubgraphNodeOptions } from './nodes/subgraph-node.js';
@@ -70,6 +70,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
     if (this.nodes.has(id)) this.problems.push(`node ${preview(id, 200)} is added twice`);
     if (isCompiledGraph(run)) this.problems.push(`node ${preview(id, 200)} needs a function, not a compiled graph: run a compiled graph as a node with addSubgraph(${preview(id, 200)}, graph)`);
     else if (typeof run !== 'function') this.problems.push(`node ${preview(id, 200)} needs a function`);
+    options = this.checked(id, options, ['name', 'type', 'retry', 'timeoutMs', 'fallback', 'callbacks', 'ends']);
     this.problems.push(...nodeOptionProblems(id, options));
     this.nodes.set(id, {
       id,
@@ -95,6 +96,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       this.problems.push(`agent node ${preview(id, 200)} needs an agent with runEvents() (see toRunnableAgent)`);
       return this.widened<Id>();
     }
+    options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
     return this.addBuilt(id, agentNode(id, agent, this.schema, options), NodeType.Agent, options);
   }
 
@@ -112,6 +114,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       this.problems.push(`subgraph node ${preview(id, 200)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
       return this.widened<Id>();
     }
+    options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
     return this.addBuilt(id, subgraphNode(id, graph, this.schema, options), NodeType.Agent, options);
   }
 
@@ -121,11 +124,13 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       this.problems.push(`LLM node ${preview(id, 200)} needs a chat client`);
       return this.widened<Id>();
     }
+    options = this.checked(id, options, ['name', 'instructions', 'tools', 'toolChoice', 'temperature', 'messagesKey', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
     return this.addBuilt(id, llmNode(id, client, options), NodeType.LLM, options);
   }
 
   /** Adds a node that answers the last assistant message's tool calls through `runToolCall`. */
   addToolsNode<Id extends string>(id: Id, tools: readonly AnyTool[], options: ToolsNodeOptions & NodeBehaviourOptions<U> = {}): StateGraph<S, U, N | Id> {
+    options = this.checked(id, options, ['name', 'messagesKey', 'onToolCrash', 'errorFormat', 'logger', 'secrets', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
     const problems = toolsNodeProblems(id, tools, options);
     this.problems.push(...problems);
     if (problems.length > 0) return this.widened<Id>();
@@ -184,6 +189,15 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   /** This graph, its node ids grown by `Id` (the same object). */
   private widened<Id extends string>(): StateGraph<S, U, N | Id> {
     return this as unknown as StateGraph<S, U, N | Id>;
+  }
+
+  /**
+   * A node's options as the helpers read them, the problems of the object recorded (`known`: its kind's option names);
+   * no object reads as none, so the node is still added and the checks after it do not fail for its absence.
+   */
+  private checked<T extends object>(id: string, options: T, known: readonly string[]): T {
+    this.problems.push(...nodeOptionNameProblems(id, options, known));
+    return isPlainObject(options) ? options : ({} as T);
   }
 
   /** A node built by one of the `add…Node` helpers, with the behaviour options it forwards. */

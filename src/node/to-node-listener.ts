@@ -1,3 +1,6 @@
+import { ConfigError } from '../errors/config-error.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import { quietCall } from '../internal/quiet-call.js';
 import type { NodeIncomingRequest, NodeServerResponse, ServeHandlerInfo } from './node-types.js';
 import { requestBody, type RequestBody } from './request-body.js';
@@ -51,6 +54,15 @@ const INTERNAL_ERROR_TEXT = 'Internal Server Error';
  * ```
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (request: NodeIncomingRequest, response: NodeServerResponse) => void {
+  const problems: string[] = [];
+  if (typeof handler !== 'function') problems.push(`handler must be a fetch handler, (request) => Promise<Response> (got ${refusedValue(handler)})`);
+  if (!isPlainObject(options)) problems.push(`options must be an object (got ${refusedValue(options)})`);
+  else {
+    problems.push(...unknownOptionProblems(options, ['onError']));
+    if (options.onError !== undefined && typeof options.onError !== 'function') problems.push(`onError must be a function (got ${refusedValue(options.onError)})`);
+  }
+  // Refused when the server is made, not with a 500 on every request it then answers.
+  if (problems.length > 0) throw ConfigError.fromProblems('toNodeListener', problems);
   return (request, response) => {
     serve(handler, options, request, response).catch((error: unknown) => fail(error, options, response));
   };

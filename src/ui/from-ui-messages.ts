@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import type { ToolErrorFormat } from '../tools/tool-error-format.js';
 import type { UIFilePart } from './ui-file-part.js';
 import { pathOf, quote, snapshotBody } from './ui-body-snapshot.js';
@@ -61,10 +62,12 @@ type Bounds = { maxBodyBytes: number; maxMessages: number; maxParts: number; max
 
 /** @internal The options with their defaults, checked (a bad option is the developer's: a `ConfigError`). */
 export function resolveOptions<T extends FromUIMessagesOptions>(options: T | undefined, extra: readonly string[] = []): Omit<T, keyof Bounds> & Bounds {
-  const given = (isPlainObject(options) ? options : {}) as T;
-  const problems = positiveIntegerProblems(given, ['maxBodyBytes', 'maxMessages', 'maxParts', 'maxDepth', 'maxStringLength', ...extra]);
-  if (given.toolErrorFormat !== undefined && given.toolErrorFormat !== 'structured' && given.toolErrorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat' (got ${quote(given.toolErrorFormat)})`);
-  if (given.systemMessages !== undefined && given.systemMessages !== 'refuse' && given.systemMessages !== 'keep') problems.push(`systemMessages must be 'refuse' or 'keep' (got ${quote(given.systemMessages)})`);
+  if (options !== undefined && !isPlainObject(options)) throw ConfigError.fromProblems('UI message options', [`options must be an object (got ${refusedValue(options)})`]);
+  const given = (options ?? {}) as T;
+  const problems = unknownOptionProblems(given, ['toolErrorFormat', 'systemMessages', 'fileText', 'maxBodyBytes', 'maxMessages', 'maxParts', 'maxDepth', 'maxStringLength', ...extra]);
+  problems.push(...positiveIntegerProblems(given, ['maxBodyBytes', 'maxMessages', 'maxParts', 'maxDepth', 'maxStringLength', ...extra]));
+  if (given.toolErrorFormat !== undefined && given.toolErrorFormat !== 'structured' && given.toolErrorFormat !== 'flat') problems.push(`toolErrorFormat must be 'structured' or 'flat' (got ${refusedValue(given.toolErrorFormat)})`);
+  if (given.systemMessages !== undefined && given.systemMessages !== 'refuse' && given.systemMessages !== 'keep') problems.push(`systemMessages must be 'refuse' or 'keep' (got ${refusedValue(given.systemMessages)})`);
   if (given.fileText !== undefined && typeof given.fileText !== 'function') problems.push('fileText must be a function');
   if (problems.length > 0) throw ConfigError.fromProblems('UI message options', problems);
   const limits = UI_MESSAGES_LIMITS;

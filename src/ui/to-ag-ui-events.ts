@@ -2,29 +2,32 @@ import type { AgentRunItem } from '../agent/types.js';
 import { ConfigError } from '../errors/config-error.js';
 import { watchAbort } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import { streamFromBatches } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
 import { AgentAGUIMapper, type AgentItem } from './ag-ui-agent.js';
 import type { AGUIEvent, AGUIOptions } from './ag-ui-events.js';
 import { RunnerAGUIMapper } from './ag-ui-runner.js';
 import { AGUIWriter } from './ag-ui-writer.js';
-import { isAbortSignal } from '../internal/call-options.js';
+import { signalProblems } from '../internal/call-options.js';
 
 /** True for a runner event (`{id, invocationId, author, timestamp, …}`); an agent item has a `type` instead. */
 function isRunEvent(value: unknown): value is RunEvent {
   return isPlainObject(value) && typeof value.invocationId === 'string' && typeof value.timestamp === 'string' && value.type === undefined;
 }
 
-function optionProblems(run: unknown, options: AGUIOptions): string[] {
+function optionProblems(run: unknown, options: unknown): string[] {
   const problems: string[] = [];
   if (typeof (run as ReadableStream | null)?.getReader !== 'function') problems.push('run must be a ReadableStream (agent.run(…), runner.run(…))');
+  if (!isPlainObject(options)) return [...problems, `options must be an object (got ${refusedValue(options)})`];
+  problems.push(...unknownOptionProblems(options, ['threadId', 'runId', 'secrets', 'signal', 'executionErrorsKey']));
   for (const key of ['threadId', 'runId', 'executionErrorsKey'] as const) {
     const value = options[key];
-    if (value !== undefined && (typeof value !== 'string' || value === '')) problems.push(`${key} must be a non-empty string`);
+    if (value !== undefined && (typeof value !== 'string' || value === '')) problems.push(`${key} must be a non-empty string (got ${refusedValue(value)})`);
   }
   if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
-  if (options.signal !== undefined && !isAbortSignal(options.signal)) problems.push('signal must be an AbortSignal');
+  problems.push(...signalProblems(options.signal));
   return problems;
 }
 
@@ -50,9 +53,9 @@ function optionProblems(run: unknown, options: AGUIOptions): string[] {
  * ```
  */
 export function toAGUIEvents(run: ReadableStream<AgentRunItem> | ReadableStream<RunEvent>, options: AGUIOptions = {}): ReadableStream<AGUIEvent> & AsyncIterable<AGUIEvent> {
-  const settings: AGUIOptions = isPlainObject(options) ? options : {};
-  const problems = optionProblems(run, settings);
+  const problems = optionProblems(run, options);
   if (problems.length > 0) throw ConfigError.fromProblems('AG-UI options', problems);
+  const settings: AGUIOptions = options;
   const reader = (run as ReadableStream<unknown>).getReader();
   let stopped = false;
   const stop = (reason: unknown) => {

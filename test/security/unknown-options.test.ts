@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createA2AHandler } from '../../src/a2a/index.js';
 import { AgentBuilder } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { ConfigError, WorkflowError } from '../../src/errors/index.js';
+import { END, START, StateGraph, messagesStateSchema } from '../../src/graph/index.js';
+import { toNodeListener } from '../../src/node/index.js';
+import { fromUIMessages, readChatRequest, toAGUIResponse } from '../../src/ui/index.js';
 import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
 import { createCircuitBreaker, createRetryBudget } from '../../src/resilience/index.js';
 import { Runner } from '../../src/runner/index.js';
@@ -28,6 +31,10 @@ const CASES: Array<[string, () => unknown, string]> = [
   ['runner.run({ sesionId })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', message: 'hi', sesionId: 's2' } as never), 'unknown option "sesionId" (did you mean sessionId?)'],
   ['runner.run({ input })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', input: 'hi' } as never), 'unknown option "input" (did you mean message?)'],
   ['createMCPClient({ timeouts: { requestMS } })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', timeouts: { requestMS: 1 } } as never), 'timeouts: unknown option "requestMS" (did you mean requestMs?)'],
+  ['fromUIMessages(…, { maxMessage })', () => fromUIMessages([], { maxMessage: 5 } as never), 'unknown option "maxMessage" (did you mean maxMessages?)'],
+  ['readChatRequest(…, { bodyTimeout })', () => readChatRequest({ id: 'c', messages: [], trigger: 'submit-message' }, { bodyTimeout: 5 } as never), 'unknown option "bodyTimeout" (did you mean bodyTimeoutMs?)'],
+  ['toAGUIResponse(…, { threadID })', () => toAGUIResponse(new ReadableStream(), { threadID: 't' } as never), 'unknown option "threadID" (did you mean threadId?)'],
+  ['toNodeListener(…, { onErorr })', () => toNodeListener(async () => new Response(), { onErorr: () => {} } as never), 'unknown option "onErorr" (did you mean onError?)'],
   ['createA2AHandler({ taskstore })', () => createA2AHandler({ agent: agent(), card: { name: 'x' }, taskstore: {} } as never), 'unknown option "taskstore" (did you mean taskStore?)'],
 ];
 
@@ -58,6 +65,47 @@ describe('an A2A handler option of the wrong shape', () => {
     let caught: unknown;
     try {
       createA2AHandler({ agent: agent(), card: { name: 'x' }, ...options } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
+
+describe('graph node and compile options', () => {
+  const compiled = (build: (graph: StateGraph<any, any, any>) => StateGraph<any, any, any>, compileOptions?: unknown) =>
+    build(new StateGraph(messagesStateSchema()).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', END)).compile(compileOptions as never);
+  it.each([
+    ['addNode({ timeout }) (the node ran without a limit)', (g: StateGraph<any, any, any>) => g.addNode('b', () => ({}), { timeout: 5 } as never), undefined, 'node "b": unknown option "timeout" (did you mean timeoutMs?)'],
+    ['addNode(…, null) (a bare TypeError before)', (g: StateGraph<any, any, any>) => g.addNode('b', () => ({}), null as never), undefined, 'node "b" options must be an object (got null)'],
+    ['addLLMNode({ temprature })', (g: StateGraph<any, any, any>) => g.addLLMNode('b', createScriptedChatClient([]), { temprature: 0 } as never), undefined, 'node "b": unknown option "temprature" (did you mean temperature?)'],
+    ['addToolsNode({ errorFormt })', (g: StateGraph<any, any, any>) => g.addToolsNode('b', [defineTool(tool)], { errorFormt: 'flat' } as never), undefined, 'node "b": unknown option "errorFormt" (did you mean errorFormat?)'],
+    ['addAgentNode({ outputMaper })', (g: StateGraph<any, any, any>) => g.addAgentNode('b', { name: 'x', runEvents: async function* () {} } as never, { outputMaper: () => ({}) } as never), undefined, 'node "b": unknown option "outputMaper" (did you mean outputMapper?)'],
+    ['compile({ maxSteps })', (g: StateGraph<any, any, any>) => g, { maxSteps: 5 }, 'compile: unknown option "maxSteps" (did you mean stepLimit?)'],
+    ["compile({ collectorCheck: 'no' })", (g: StateGraph<any, any, any>) => g, { collectorCheck: 'no' }, 'collectorCheck must be a boolean (got "no")'],
+    ['compile(null)', (g: StateGraph<any, any, any>) => g, null, 'compile options must be an object (got null)'],
+  ])('%s is a compile() problem, and the only one', (_name, build, compileOptions, problem) => {
+    let caught: unknown;
+    try {
+      compiled(build, compileOptions);
+    } catch (error) {
+      caught = error;
+    }
+    expect(WorkflowError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as WorkflowError).problems).toEqual([problem]);
+  });
+});
+
+describe('a server adapter made wrong is refused when it is made, not with a 500 per request', () => {
+  it.each([
+    ['a handler that is not a function', [5], 'handler must be a fetch handler, (request) => Promise<Response> (got 5)'],
+    ['onError: 5', [async () => new Response(), { onError: 5 }], 'onError must be a function (got 5)'],
+    ["options: 'x'", [async () => new Response(), 'x'], 'options must be an object (got "x")'],
+  ])('toNodeListener with %s', (_name, args, problem) => {
+    let caught: unknown;
+    try {
+      (toNodeListener as (...args: unknown[]) => unknown)(...args);
     } catch (error) {
       caught = error;
     }

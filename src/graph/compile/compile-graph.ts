@@ -11,7 +11,8 @@ import { listProblems, quote, quoteIds } from '../core/quote.js';
 import type { StateSchema } from '../core/state-schema.js';
 import { graphFingerprint } from './graph-fingerprint.js';
 import { fallbackTargets } from './node-option-problems.js';
-import { refusedValue } from '../../internal/json.js';
+import { isPlainObject, refusedValue } from '../../internal/json.js';
+import { unknownOptionProblems } from '../../internal/option-names.js';
 
 /** Options of `compile`. */
 export interface CompileOptions {
@@ -56,8 +57,12 @@ export function compileDraft(draft: GraphDraft, options: CompileOptions = {}): G
     for (const target of node.ends) if (target !== END && !known(target)) problems.push(`node ${quote(node.id)} declares an unknown destination ${quote(target)}`);
     for (const target of fallbackTargets(node.fallback)) if (target !== END && !known(target)) problems.push(`node ${quote(node.id)} has a fallback goto to unknown node ${quote(target)}`);
   }
-  if (options.collectorCheck !== false) problems.push(...collectorProblems(draft));
-  const stepLimit = options.stepLimit ?? 100;
+  if (!isPlainObject(options)) problems.push(`compile options must be an object (got ${refusedValue(options)})`);
+  else problems.push(...unknownOptionProblems(options, ['stepLimit', 'collectorCheck'], { maxSteps: 'stepLimit', recursionLimit: 'stepLimit' }).map((problem) => `compile: ${problem}`));
+  const settings: CompileOptions = isPlainObject(options) ? options : {};
+  if (settings.collectorCheck !== undefined && typeof settings.collectorCheck !== 'boolean') problems.push(`collectorCheck must be a boolean (got ${refusedValue(settings.collectorCheck)})`);
+  if (settings.collectorCheck !== false) problems.push(...collectorProblems(draft));
+  const stepLimit = settings.stepLimit ?? 100;
   if (!Number.isInteger(stepLimit) || stepLimit < 1) problems.push(`stepLimit must be an integer ≥ 1 (got ${refusedValue(stepLimit)})`);
   const edgesFrom = new Map<string, string[]>();
   for (const edge of draft.edges) edgesFrom.set(edge.from, [...(edgesFrom.get(edge.from) ?? []), edge.to]);

@@ -3,11 +3,22 @@
  * The graph's builder collects the problems; nothing here throws.
  */
 import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
+import { unknownOptionProblems } from '../../internal/option-names.js';
 import { retryOptionProblems } from '../../internal/retry.js';
 import type { NodeFallback } from '../core/node-fallback.js';
 import type { NodeOptions } from '../core/node-options.js';
 
-/** @internal The problems of node `id`'s options (unknown `goto` targets are found later, at `compile()`). */
+/**
+ * @internal The problems of the options object of node `id`: not an object, or an option name not among `known` (its
+ * kind's names: a mistyped `timeoutMs` would leave the node without a limit).
+ */
+export function nodeOptionNameProblems(id: string, options: unknown, known: readonly string[]): string[] {
+  const name = `node ${preview(id, 200)}`;
+  if (!isPlainObject(options)) return [`${name} options must be an object (got ${refusedValue(options)})`];
+  return unknownOptionProblems(options, known, { timeout: 'timeoutMs' }).map((problem) => `${name}: ${problem}`);
+}
+
+/** @internal The problems of node `id`'s option values (unknown `goto` targets are found later, at `compile()`). */
 export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): string[] {
   const name = `node ${preview(id, 200)}`;
   const problems = retryOptionProblems(options.retry, `${name} retry`);
