@@ -1,5 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
-import { preview } from '../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
+import { isCompiledGraph } from './nodes/subgraph-node.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import { isCheckpointer } from './checkpoints/checkpoint.js';
@@ -23,8 +25,15 @@ export interface GraphAgent extends RunnableAgent {
  */
 export function createGraphAgent(name: string, graph: CompiledGraph, options: GraphAgentOptions = {}): GraphAgent {
   const problems: string[] = [];
-  if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
-  problems.push(...telemetryProblems(options.telemetry));
-  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${preview(name, 200)} options`, problems);
+  if (typeof name !== 'string' || name.trim() === '') problems.push(`name must be a non-empty string (got ${refusedValue(name)})`);
+  if (!isCompiledGraph(graph)) problems.push(`graph must be a compiled graph (graph.compile()), got ${refusedValue(graph)}`);
+  if (!isPlainObject(options)) problems.push(`options must be an object (got ${refusedValue(options)})`);
+  else {
+    problems.push(...unknownOptionProblems(options, ['input', 'checkpointer', 'telemetry']));
+    if (options.input !== undefined && typeof options.input !== 'function') problems.push(`input must be a function (invocation) => state (got ${refusedValue(options.input)})`);
+    if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
+    problems.push(...telemetryProblems(options.telemetry));
+  }
+  if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${typeof name === 'string' ? `${preview(name, 200)} ` : ''}options`, problems);
   return graphAsAgent(name, graph, options);
 }

@@ -39,7 +39,8 @@ export interface JSONSchemaOptions {
  * pass `validate: false` for servers you do not trust to send sane patterns.
  *
  * Throws `ConfigError` when `schema` is not a JSON Schema object or a boolean, contains an object cycle (use `$ref`),
- * or `options` is malformed. The schema is copied once (iteratively: any depth), so later changes to it have no effect.
+ * or `options` is malformed. The schema is copied once (iteratively: any depth), so later changes to it have no effect;
+ * the copy is what JSON would hold (a `BigInt` becomes the number it holds, `Infinity` becomes `null`).
  *
  * @example
  * ```ts
@@ -148,6 +149,7 @@ function copyJSON(root: object, freeze: boolean): JSONSchema | undefined {
     let copied: unknown;
     if (item === null || typeof item === 'string' || typeof item === 'boolean') copied = item;
     else if (typeof item === 'number') copied = Number.isFinite(item) ? item : null;
+    else if (typeof item === 'bigint') copied = Number(item); // JSON has one number type: `maximum: 10n` means 10, never nothing
     else if (typeof item === 'object' && copies.has(item)) {
       if (open.has(item)) return undefined;
       copied = copies.get(item);

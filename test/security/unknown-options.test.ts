@@ -6,7 +6,7 @@ import { createA2AHandler } from '../../src/a2a/index.js';
 import { AgentBuilder } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
 import { ConfigError, WorkflowError } from '../../src/errors/index.js';
-import { END, START, StateGraph, messagesStateSchema } from '../../src/graph/index.js';
+import { END, START, StateGraph, createGraphAgent, messagesStateSchema } from '../../src/graph/index.js';
 import { toNodeListener } from '../../src/node/index.js';
 import { fromUIMessages, readChatRequest, toAGUIResponse } from '../../src/ui/index.js';
 import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
@@ -31,6 +31,8 @@ const CASES: Array<[string, () => unknown, string]> = [
   ['runner.run({ sesionId })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', message: 'hi', sesionId: 's2' } as never), 'unknown option "sesionId" (did you mean sessionId?)'],
   ['runner.run({ input })', () => new Runner({ appName: 'app', agent: agent() }).run({ userId: 'u', sessionId: 's', input: 'hi' } as never), 'unknown option "input" (did you mean message?)'],
   ['createMCPClient({ timeouts: { requestMS } })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', timeouts: { requestMS: 1 } } as never), 'timeouts: unknown option "requestMS" (did you mean requestMs?)'],
+  ['createOpenAICompatibleClient({ timeouts: { total } })', () => createOpenAICompatibleClient({ ...base, timeouts: { total: 5 } } as never), 'timeouts: unknown option "total" (did you mean totalMs?)'],
+  ['createGraphAgent(…, { checkpoint })', () => createGraphAgent('g', new StateGraph(messagesStateSchema()).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', END).compile(), { checkpoint: {} } as never), 'unknown option "checkpoint" (did you mean checkpointer?)'],
   ['fromUIMessages(…, { maxMessage })', () => fromUIMessages([], { maxMessage: 5 } as never), 'unknown option "maxMessage" (did you mean maxMessages?)'],
   ['readChatRequest(…, { bodyTimeout })', () => readChatRequest({ id: 'c', messages: [], trigger: 'submit-message' }, { bodyTimeout: 5 } as never), 'unknown option "bodyTimeout" (did you mean bodyTimeoutMs?)'],
   ['toAGUIResponse(…, { threadID })', () => toAGUIResponse(new ReadableStream(), { threadID: 't' } as never), 'unknown option "threadID" (did you mean threadId?)'],
@@ -106,6 +108,23 @@ describe('a server adapter made wrong is refused when it is made, not with a 500
     let caught: unknown;
     try {
       (toNodeListener as (...args: unknown[]) => unknown)(...args);
+    } catch (error) {
+      caught = error;
+    }
+    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ConfigError).problems).toContain(problem);
+  });
+});
+
+describe('arguments of the wrong type to a factory', () => {
+  it.each([
+    ["a chat client's name: a Symbol (a bare TypeError before)", () => createOpenAICompatibleClient({ ...base, name: Symbol('n') } as never), 'name must be a non-empty string (got Symbol(n))'],
+    ['createGraphAgent(null, 5) (an agent that failed on its first run)', () => createGraphAgent(null as never, 5 as never), 'name must be a non-empty string (got null)'],
+    ['createGraphAgent(…, 5)', () => createGraphAgent('g', 5 as never), 'graph must be a compiled graph (graph.compile()), got 5'],
+  ])('%s is a ConfigError', (_name, make, problem) => {
+    let caught: unknown;
+    try {
+      make();
     } catch (error) {
       caught = error;
     }

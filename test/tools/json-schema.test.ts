@@ -105,17 +105,24 @@ describe('jsonSchema(): the Standard Schema', () => {
     bad({ properties: { a: shared, b: shared } }, { a: 1, b: 2 }, ['expected string, received number', ['a']], ['expected string, received number', ['b']]);
   });
 
-  it('copies with JSON rules: no functions, undefined, BigInts, non-finite numbers, throwing getters; __proto__ stays data', () => {
+  it('copies with JSON rules: no functions, undefined, non-finite numbers, throwing getters; a BigInt as its number; __proto__ stays data', () => {
     const source = JSON.parse('{"properties": {"__proto__": {"type": "string"}}, "enum": [1, 2]}') as Record<string, unknown>;
     Object.assign(source, { f: () => 1, u: undefined, big: 1n, inf: Infinity, list: [undefined, () => 1, NaN, 1] });
     Object.defineProperty(source, 'boom', { enumerable: true, get: () => { throw new Error('no'); } });
     const copy = jsonSchema(source).jsonSchema;
-    expect(Object.keys(copy).sort()).toEqual(['enum', 'inf', 'list', 'properties']);
+    expect(Object.keys(copy).sort()).toEqual(['big', 'enum', 'inf', 'list', 'properties']);
+    expect(copy.big).toBe(1);
     expect(copy.inf).toBeNull();
     expect(copy.list).toEqual([null, null, null, 1]);
     expect(Object.hasOwn(copy.properties as object, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(copy.properties)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).type).toBeUndefined();
+  });
+
+  it('a BigInt bound is kept as the number it holds, and enforced (it was dropped: the bound was silently gone)', () => {
+    const schema = jsonSchema({ type: 'object', properties: { count: { type: 'integer', minimum: 1n, maximum: 10n } } } as never);
+    expect(schema.jsonSchema).toEqual({ type: 'object', properties: { count: { type: 'integer', minimum: 1, maximum: 10 } } });
+    bad({ type: 'object', properties: { count: { type: 'integer', maximum: 10n } } } as never, { count: 50 }, ['expected a number <= 10, received 50', ['count']]);
   });
 
   it('copies a schema nested 100,000 levels deep without overflowing the stack', () => {

@@ -110,14 +110,17 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
   const timeouts = { ...DEFAULT_CHAT_TIMEOUTS };
   if (settings.timeouts !== undefined) {
     if (!isPlainObject(settings.timeouts)) problems.push('timeouts must be an object');
-    else
+    else {
+      problems.push(...unknownOptionProblems(settings.timeouts, ['totalMs', 'firstChunkMs', 'idleMs']).map((problem) => `timeouts: ${problem}`));
       for (const key of ['totalMs', 'firstChunkMs', 'idleMs'] as const) {
         const value = settings.timeouts[key];
         if (value === undefined) continue;
         if (typeof value !== 'number' || !(value > 0)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
         else timeouts[key] = value;
       }
+    }
   }
+  if (settings.name !== undefined && (typeof settings.name !== 'string' || settings.name === '')) problems.push(`name must be a non-empty string (got ${refusedValue(settings.name)})`);
   spec.check?.(settings, problems);
   if (isPlainObject(settings)) problems.push(...unknownOptionProblems(settings, [...CLIENT_KEYS, ...(spec.keys ?? [])]));
   if (problems.length > 0 || !url) throw ConfigError.fromProblems(spec.what, problems);
