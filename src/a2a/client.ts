@@ -1,6 +1,7 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { ConfigError } from '../errors/config-error.js';
+import { isAbortSignal } from '../internal/call-options.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
 import { headerSecrets, removeSecrets, urlView, type URLView } from '../internal/redact.js';
@@ -164,9 +165,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   async function* call<T>(
     kind: keyof typeof CLIENT_METHODS,
     params: MessageSendParams | string | { id: string; historyLength?: number },
-    callerSignal: AbortSignal | undefined,
+    callOptions: A2ACallOptions | undefined,
     decode: (value: unknown, version: A2AProtocolVersion) => T = decodeStreamEvent as never,
   ): AsyncGenerator<T, void, undefined> {
+    const callerSignal = checkCallOptions(callOptions);
     const { endpoint, view, transport } = await connection(callerSignal);
     const unary = kind !== 'StreamMessage' && kind !== 'Resubscribe';
     const body = kind === 'StreamMessage' || kind === 'SendMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
@@ -217,15 +219,26 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   }
 
   return {
-    async getAgentCard(callOptions = {}) {
-      return (await connection(callOptions.signal)).card;
+    async getAgentCard(callOptions) {
+      return (await connection(checkCallOptions(callOptions))).card;
     },
-    sendMessage: (message, callOptions = {}) => single(call('SendMessage', message, callOptions.signal, decodeSendResult)),
-    streamMessage: (message, callOptions = {}) => eventStream(call('StreamMessage', message, callOptions.signal)),
-    getTask: (params, callOptions = {}) => single(call('GetTask', params, callOptions.signal, decodeTask)),
-    cancelTask: (params, callOptions = {}) => single(call('CancelTask', params, callOptions.signal, decodeTask)),
-    resubscribe: (params, callOptions = {}) => eventStream(call('Resubscribe', params, callOptions.signal)),
+    sendMessage: (message, callOptions) => single(call('SendMessage', message, callOptions, decodeSendResult)),
+    streamMessage: (message, callOptions) => eventStream(call('StreamMessage', message, callOptions)),
+    getTask: (params, callOptions) => single(call('GetTask', params, callOptions, decodeTask)),
+    cancelTask: (params, callOptions) => single(call('CancelTask', params, callOptions, decodeTask)),
+    resubscribe: (params, callOptions) => eventStream(call('Resubscribe', params, callOptions)),
   };
+}
+
+/**
+ * The caller's signal of a call whose options hold up, or a `ConfigError`: options that are not an object, or a signal
+ * that is not an `AbortSignal` (a bare `TypeError` deep inside before).
+ */
+function checkCallOptions(options: A2ACallOptions | undefined): AbortSignal | undefined {
+  if (options !== undefined && !(isPlainObject(options) && (options.signal === undefined || isAbortSignal(options.signal)))) {
+    throw ConfigError.fromProblems('A2A call options', ['options must be an object whose signal, if any, is an AbortSignal']);
+  }
+  return options?.signal as AbortSignal | undefined;
 }
 
 /** The one result of a unary call (its generator ends after it: the span ends, the attempt is closed). */
