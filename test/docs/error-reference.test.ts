@@ -149,5 +149,6 @@ describe('the error reference (docs/errors/)', () => {
     // a provider's code is not ours and has no section: the class's page, with no anchor that leads nowhere
     expect(new errors.ChatClientError('m', { code: 'invalid_api_key', status: 401 }).docs).toBe('docs/errors/chat-client-error.md');
     expect(new errors.StreamError('m', { reason: 'provider_error', code: 'server_error' } as never).docs).toBe('docs/errors/stream-error.md');
+    expect(new errors.JSONRPCError(-32001, 'm').docs).toBe('docs/errors/jsonrpc-error.md#-32001');
   });
 });

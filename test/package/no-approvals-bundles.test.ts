@@ -22,7 +22,7 @@ const MACHINERY = /^src\/(agent\/(agent-resume|approval-gate|run-state|tool-appr
 // A message of each part of the machinery: the gate, the resume, the answers the model gets, the default store.
 const MACHINERY_TEXT = ['could not keep its approvals', 'it already went on', 'ToolApprovalDenied', 'ToolExecutionUnknown', 'InMemoryRunStateStore options'];
 
-describe('an agent app without approvals', () => {
+describe('an agent app without approvals', { timeout: 90_000 }, () => { // each test bundles: slow on a loaded machine
   it.each([['zod'], ['zod/mini']])('(a %s tool) keeps none of the approval machinery under rollup', async (zod) => {
     const { modules } = (await bundleSize(agentApp(zod))) as { modules: string[] };
     expect(modules).toContain('src/agent/agent-loop.ts');

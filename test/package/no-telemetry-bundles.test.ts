@@ -39,7 +39,7 @@ const TABLE_ONLY = ['gen_ai.agent.description', 'gen_ai.request.temperature', 'g
 const IMPLEMENTATION_ONLY = ['exception.message'];
 const TELEMETRY_MODULES = /^src\/telemetry\/(attributes|open-telemetry|otel-span-handle|sanitize|a2a-client-tracing|mcp-client-tracing)\.ts$/;
 
-describe('an app without telemetry', () => {
+describe('an app without telemetry', { timeout: 90_000 }, () => { // each test bundles: slow on a loaded machine
   it.each(APPS)('%s keeps no attribute table and no telemetry implementation under rollup', async (_name, code) => {
     const { modules } = (await bundleSize(code)) as { modules: string[] };
     expect(modules.some((id) => id.startsWith('src/'))).toBe(true);
