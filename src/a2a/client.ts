@@ -14,8 +14,7 @@ import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVers
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { createTransport, type A2ATransport } from './transport.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
-import { NO_SPAN } from '../telemetry/no-telemetry.js';
-import type { A2AClientTracing } from '../telemetry/telemetry.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
@@ -109,8 +108,9 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
 export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validateClientOptions(options);
   // The spans of each call: openTelemetry's A2A client tracing, or an inert one (the options check refuses a telemetry
-  // without it), so an app without telemetry bundles no tracing code and the calls no untraced path.
-  const tracing: A2AClientTracing = settings.telemetry?.a2aClient ?? { start: () => NO_SPAN, result() {} };
+  // without it), so an app without telemetry bundles no tracing code and the calls no untraced path. A call uses only
+  // three methods of its span: the inert span has only those.
+  const tracing: CallTracing = settings.telemetry?.a2aClient ?? { start: () => ({ traceparent() { return undefined; }, fail() {}, end() {} }), result() {} };
   // The configured secrets, the credentials of the headers, and what the URLs given hide (a token in a path): a remote
   // echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
   const secrets = [...(settings.secrets ?? []), ...headerSecrets(settings.headers)];
@@ -226,6 +226,15 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     cancelTask: (params, callOptions = {}) => single(call('CancelTask', params, callOptions.signal, decodeTask)),
     resubscribe: (params, callOptions = {}) => eventStream(call('Resubscribe', params, callOptions.signal)),
   };
+}
+
+/** The span methods a call uses. */
+type CallSpan = Pick<SpanHandle, 'traceparent' | 'fail' | 'end'>;
+
+/** What a call needs of the A2A client tracing (`A2AClientTracing`, whose spans have more). */
+interface CallTracing {
+  start(operation: string, method: string, url: string): CallSpan;
+  result(span: CallSpan, result: unknown): void;
 }
 
 /** The one result of a unary call (its generator ends after it: the span ends, the attempt is closed). */
