@@ -169,7 +169,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   ): AsyncGenerator<T, void, undefined> {
     const { endpoint, view, transport } = await connection(callerSignal);
     const unary = kind !== 'StreamMessage' && kind !== 'Resubscribe';
-    const body = kind === 'StreamMessage' || kind === 'SendMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
+    const send = kind === 'StreamMessage' || kind === 'SendMessage'; // not idempotent: retried only on 429/503
+    const body = send ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
     // The whole call — for a stream every request of it and the waits between — runs under one scope: a stream's
     // total limit, nothing for a unary call (its call limit is per attempt).
     const name = method(endpoint.version, kind);
@@ -181,7 +182,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       let taskId: string | undefined;
       let final = false;
       let inTask = kind === 'Resubscribe';
-      let stream = transport.stream(name, body, { signal, idempotent: kind !== 'SendMessage' && kind !== 'StreamMessage', traceparent, unary });
+      let stream = transport.stream(name, body, { signal, idempotent: !send, traceparent, unary });
       for (let resubscriptions = 0; ; ) {
         let dropped: unknown;
         try {
@@ -195,7 +196,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
             if (final) return;
           }
         } catch (error) {
-          if (signal.aborted || !resubscribe || !taskId || !isDrop(error)) throw error;
+          // A drop (no answer: `network`) is resubscribed when configured, once the task is known.
+          if (signal.aborted || !resubscribe || !taskId || !(A2ATransportError.isInstance(error) && error.reason === 'network')) throw error;
           dropped = error;
         }
         if (final) return;
@@ -263,8 +265,4 @@ function eventStream(events: AsyncGenerator<A2AStreamEvent, void, undefined>): A
       { highWaterMark: 0 },
     ),
   );
-}
-
-function isDrop(error: unknown): boolean {
-  return A2ATransportError.isInstance(error) && error.reason === 'network';
 }
