@@ -29,14 +29,14 @@ export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentE
   const interfaces = (card.supportedInterfaces ?? []).filter((entry) => entry.protocolBinding === 'JSONRPC');
   const major = (version: string | undefined): A2AProtocolVersion => (version?.startsWith('1') ? '1.0' : '0.3');
   const pick = (version: A2AProtocolVersion) => interfaces.find((entry) => major(entry.protocolVersion) === version);
-  const preferred = prefer ? pick(prefer) : undefined;
-  if (preferred) return { url: preferred.url, version: prefer as A2AProtocolVersion };
-  const latest = prefer === '0.3' ? undefined : pick('1.0');
-  if (latest) return { url: latest.url, version: '1.0' };
-  if (typeof card.url === 'string' && card.url !== '' && prefer !== '1.0') return { url: card.url, version: '0.3' };
-  const any = pick('0.3') ?? interfaces[0];
+  const version = prefer ?? '1.0';
+  const preferred = pick(version);
+  if (preferred) return { url: preferred.url, version };
+  // No interface of that version: the card's `url` (in 0.3, or in 1.0 when asked for and no interface is left), else
+  // its first interface (of the other version) in that interface's version.
+  const [any] = interfaces;
+  if (typeof card.url === 'string' && card.url !== '' && (prefer !== '1.0' || !any)) return { url: card.url, version: prefer ?? '0.3' };
   if (any) return { url: any.url, version: major(any.protocolVersion) };
-  if (typeof card.url === 'string' && card.url !== '') return { url: card.url, version: prefer ?? '0.3' };
   throw new SerializeError(`The agent card of ${JSON.stringify(card.name)} names no JSON-RPC endpoint`, {
     subject: 'agent card',
     issues: [{ code: 'invalid_type', path: 'agent card.url', message: 'expected a JSON-RPC endpoint (url or supportedInterfaces)' }],
