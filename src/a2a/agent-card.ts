@@ -79,8 +79,8 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       : undefined;
   const attempt = new Attempt(options.signal, timeout);
   try {
-    let lastError: unknown;
-    for (const [index, candidate] of candidates.entries()) {
+    for (let index = 0; ; index++) {
+      const candidate = candidates[index] as string;
       asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
@@ -89,18 +89,14 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
         throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
       }
-      if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
-      if (response.status === 404 && index < candidates.length - 1) {
-        lastError = undefined;
-        continue;
-      }
       if (!response.ok) {
-        lastError = new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
+        response.body?.cancel().catch(() => {}); // a failed answer's body is never read
+        if (response.status === 404 && index < candidates.length - 1) continue;
+        throw new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
           status: response.status,
           headers: redactHeaders(response.headers, secrets),
           url: asked,
         });
-        break;
       }
       const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
@@ -112,7 +108,6 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       }
       return { card: decodeAgentCard(json), url: candidate };
     }
-    throw lastError;
   } finally {
     attempt.close();
   }
