@@ -29,14 +29,14 @@ export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentE
   const interfaces = (card.supportedInterfaces ?? []).filter((entry) => entry.protocolBinding === 'JSONRPC');
   const major = (version: string | undefined): A2AProtocolVersion => (version?.startsWith('1') ? '1.0' : '0.3');
   const pick = (version: A2AProtocolVersion) => interfaces.find((entry) => major(entry.protocolVersion) === version);
-  const preferred = prefer ? pick(prefer) : undefined;
-  if (preferred) return { url: preferred.url, version: prefer as A2AProtocolVersion };
-  const latest = prefer === '0.3' ? undefined : pick('1.0');
-  if (latest) return { url: latest.url, version: '1.0' };
-  if (typeof card.url === 'string' && card.url !== '' && prefer !== '1.0') return { url: card.url, version: '0.3' };
-  const any = pick('0.3') ?? interfaces[0];
+  const version = prefer ?? '1.0';
+  const preferred = pick(version);
+  if (preferred) return { url: preferred.url, version };
+  // No interface of that version: the card's `url` (in 0.3, or in 1.0 when asked for and no interface is left), else
+  // its first interface (of the other version) in that interface's version.
+  const [any] = interfaces;
+  if (typeof card.url === 'string' && card.url !== '' && (prefer !== '1.0' || !any)) return { url: card.url, version: prefer ?? '0.3' };
   if (any) return { url: any.url, version: major(any.protocolVersion) };
-  if (typeof card.url === 'string' && card.url !== '') return { url: card.url, version: prefer ?? '0.3' };
   throw new SerializeError(`The agent card of ${JSON.stringify(card.name)} names no JSON-RPC endpoint`, {
     subject: 'agent card',
     issues: [{ code: 'invalid_type', path: 'agent card.url', message: 'expected a JSON-RPC endpoint (url or supportedInterfaces)' }],
@@ -79,8 +79,8 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       : undefined;
   const attempt = new Attempt(options.signal, timeout);
   try {
-    let lastError: unknown;
-    for (const [index, candidate] of candidates.entries()) {
+    for (let index = 0; ; index++) {
+      const candidate = candidates[index] as string;
       asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
@@ -89,18 +89,14 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
         if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
         throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
       }
-      if (!response.ok) response.body?.cancel().catch(() => {}); // a failed answer's body is never read
-      if (response.status === 404 && index < candidates.length - 1) {
-        lastError = undefined;
-        continue;
-      }
       if (!response.ok) {
-        lastError = new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
+        response.body?.cancel().catch(() => {}); // a failed answer's body is never read
+        if (response.status === 404 && index < candidates.length - 1) continue;
+        throw new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
           status: response.status,
           headers: redactHeaders(response.headers, secrets),
           url: asked,
         });
-        break;
       }
       const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
@@ -112,7 +108,6 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       }
       return { card: decodeAgentCard(json), url: candidate };
     }
-    throw lastError;
   } finally {
     attempt.close();
   }

@@ -1,6 +1,6 @@
 /** The options of `createA2AClient`, their checks, and the origin rule for a fetched card's endpoint. */
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
@@ -106,7 +106,7 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
       const parsed = new URL(String(value));
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${key} must be an http(s) URL`);
     } catch {
-      problems.push(`${key} must be an absolute URL (got ${preview(urlView(String(value), known).url, 200)})`);
+      problems.push(`${key} must be an absolute URL (got ${truncate(JSON.stringify(urlView(String(value), known).url), 200)})`);
     }
   }
   rule('card', isPlainObject, 'an agent card object');

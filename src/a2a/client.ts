@@ -15,8 +15,7 @@ import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVers
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { createTransport, type A2ATransport } from './transport.js';
 import type { ResumeDecision } from '../interrupts/interrupt.js';
-import { NO_SPAN } from '../telemetry/no-telemetry.js';
-import type { A2AClientTracing } from '../telemetry/telemetry.js';
+import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { A2AMessage, A2AStreamEvent, AgentCard, MessageSendParams, SendMessageResult, Task } from './types.js';
 import { messageToV1 } from './v1-codec.js';
 
@@ -110,8 +109,9 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
 export function createA2AClient(options: A2AClientOptions): A2AClient {
   const settings = validateClientOptions(options);
   // The spans of each call: openTelemetry's A2A client tracing, or an inert one (the options check refuses a telemetry
-  // without it), so an app without telemetry bundles no tracing code and the calls no untraced path.
-  const tracing: A2AClientTracing = settings.telemetry?.a2aClient ?? { start: () => NO_SPAN, result() {} };
+  // without it), so an app without telemetry bundles no tracing code and the calls no untraced path. A call uses only
+  // three methods of its span: the inert span has only those.
+  const tracing: CallTracing = settings.telemetry?.a2aClient ?? { start: () => ({ traceparent() { return undefined; }, fail() {}, end() {} }), result() {} };
   // The configured secrets, the credentials of the headers, and what the URLs given hide (a token in a path): a remote
   // echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
   const secrets = [...(settings.secrets ?? []), ...headerSecrets(settings.headers)];
@@ -171,7 +171,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const callerSignal = checkCallOptions(callOptions);
     const { endpoint, view, transport } = await connection(callerSignal);
     const unary = kind !== 'StreamMessage' && kind !== 'Resubscribe';
-    const body = kind === 'StreamMessage' || kind === 'SendMessage' ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
+    const send = kind === 'StreamMessage' || kind === 'SendMessage'; // not idempotent: retried only on 429/503
+    const body = send ? sendParams(params as MessageSendParams | string, endpoint.version) : params;
     // The whole call — for a stream every request of it and the waits between — runs under one scope: a stream's
     // total limit, nothing for a unary call (its call limit is per attempt).
     const name = method(endpoint.version, kind);
@@ -183,7 +184,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       let taskId: string | undefined;
       let final = false;
       let inTask = kind === 'Resubscribe';
-      let stream = transport.stream(name, body, { signal, idempotent: kind !== 'SendMessage' && kind !== 'StreamMessage', traceparent, unary });
+      let stream = transport.stream(name, body, { signal, idempotent: !send, traceparent, unary });
       for (let resubscriptions = 0; ; ) {
         let dropped: unknown;
         try {
@@ -197,7 +198,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
             if (final) return;
           }
         } catch (error) {
-          if (signal.aborted || !resubscribe || !taskId || !isDrop(error)) throw error;
+          // A drop (no answer: `network`) is resubscribed when configured, once the task is known.
+          if (signal.aborted || !resubscribe || !taskId || !(A2ATransportError.isInstance(error) && error.reason === 'network')) throw error;
           dropped = error;
         }
         if (final) return;
@@ -241,6 +243,15 @@ function checkCallOptions(options: A2ACallOptions | undefined): AbortSignal | un
   return options?.signal as AbortSignal | undefined;
 }
 
+/** The span methods a call uses. */
+type CallSpan = Pick<SpanHandle, 'traceparent' | 'fail' | 'end'>;
+
+/** What a call needs of the A2A client tracing (`A2AClientTracing`, whose spans have more). */
+interface CallTracing {
+  start(operation: string, method: string, url: string): CallSpan;
+  result(span: CallSpan, result: unknown): void;
+}
+
 /** The one result of a unary call (its generator ends after it: the span ends, the attempt is closed). */
 async function single<T>(results: AsyncGenerator<T, void, undefined>): Promise<T> {
   for await (const result of results) return result;
@@ -267,8 +278,4 @@ function eventStream(events: AsyncGenerator<A2AStreamEvent, void, undefined>): A
       { highWaterMark: 0 },
     ),
   );
-}
-
-function isDrop(error: unknown): boolean {
-  return A2ATransportError.isInstance(error) && error.reason === 'network';
 }

@@ -203,29 +203,26 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     scope: (signal, method, unary) => new Attempt(signal, (controller) => (unary ? undefined : timer(controller, method, 'total'))),
 
     async *stream(method, params, options) {
-      type Opened = { attempt: Attempt; single?: unknown; first?: IteratorResult<unknown>; events?: AsyncGenerator<unknown, void, undefined> };
       let current: Attempt | undefined;
       try {
         const { unary: once } = options;
-        const opened: Opened = await attempts(method, params, options, once ? 'application/json' : 'text/event-stream', once ? 'call' : 'first_event', async (response, attempt, id) => {
+        // The first result, and the events after it (none after a JSON answer); `current` is the attempt that gave them.
+        type Opened = [first: { done?: boolean; value: unknown }, rest?: AsyncGenerator<unknown, void, undefined>];
+        const [first, rest] = await attempts<Opened>(method, params, options, once ? 'application/json' : 'text/event-stream', once ? 'call' : 'first_event', async (response, attempt, id) => {
           current = attempt;
-          if (once || !response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { attempt, single: await unary(response, attempt, method, id) };
+          if (once || !response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return [{ value: await unary(response, attempt, method, id) }];
           if (!response.body) throw new SerializeError(`The A2A stream from ${url} has no body`, { subject: 'A2A stream' });
           const stream = events(response.body, attempt, method, id);
-          return { attempt, first: await stream.next(), events: stream };
+          return [await stream.next(), stream];
         });
-        if (!opened.events) {
-          yield opened.single;
-          return;
-        }
-        if (opened.first?.done) return;
-        yield opened.first?.value;
-        for (;;) {
+        if (first.done) return;
+        yield first.value;
+        while (rest) {
           let next: IteratorResult<unknown>;
           try {
-            next = await opened.events.next();
+            next = await rest.next();
           } catch (error) {
-            throw failure(error, opened.attempt.controller, options.signal, method);
+            throw failure(error, (current as Attempt).controller, options.signal, method);
           }
           if (next.done) return;
           yield next.value;

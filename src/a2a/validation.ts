@@ -20,12 +20,13 @@ export interface Issue {
 /** Issues kept per walk: decoding reports the first 20, so nothing beyond them is needed. */
 const MAX_ISSUES = 20;
 
-/** One walk: the issues found so far and the path being checked (a stack: a key is pushed on the way down). */
+/**
+ * One walk: the issues found so far (the first {@link MAX_ISSUES}: a walk failed when it has any) and the path being
+ * checked (a stack: a key is pushed on the way down).
+ */
 export interface Walk {
   readonly issues: Issue[];
   readonly path: PathKey[];
-  /** Set when an issue was found past {@link MAX_ISSUES}. */
-  failed?: boolean;
 }
 
 /** A check: the value to keep (a copy for objects, arrays and records), with an issue in `walk` when it fails. */
@@ -52,18 +53,9 @@ export interface Shape {
   readonly [key: string]: Field;
 }
 
-/** True when a walk found any problem. */
-function failed(walk: Walk): boolean {
-  return walk.issues.length > 0 || walk.failed === true;
-}
-
-/** Records a problem at the current path (or below it, at `key`). */
+/** Records a problem at the current path (or below it, at `key`), unless {@link MAX_ISSUES} are already recorded. */
 function report(walk: Walk, code: string, message: string, key?: PathKey): void {
-  if (walk.issues.length >= MAX_ISSUES) {
-    walk.failed = true;
-    return;
-  }
-  walk.issues.push({ code, path: key === undefined ? [...walk.path] : [...walk.path, key], message });
+  if (walk.issues.length < MAX_ISSUES) walk.issues.push({ code, path: key === undefined ? [...walk.path] : [...walk.path, key], message });
 }
 
 /** zod's object test: any non-null object but an array. */
@@ -77,7 +69,7 @@ function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
   const constructor = value.constructor;
   if (typeof constructor !== 'function') return true;
   const prototype: unknown = constructor.prototype;
-  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+  return isObject(prototype) && Object.hasOwn(prototype, 'isPrototypeOf');
 }
 
 function expected(walk: Walk, value: unknown, type: string): unknown {
@@ -160,7 +152,7 @@ function object(walk: Walk, value: unknown, shape: Shape): unknown {
   const copy: Record<string, unknown> = {};
   for (const key in shape) checkField(walk, value, copy, key, shape[key] as Field);
   for (const key in value) {
-    if (key === '__proto__' || Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    if (key === '__proto__' || Object.hasOwn(shape, key)) continue;
     copy[key] = value[key];
   }
   return copy;
@@ -173,7 +165,7 @@ function object(walk: Walk, value: unknown, shape: Shape): unknown {
 function byKind(walk: Walk, value: unknown, options: Readonly<Record<string, Shape>>): unknown {
   if (!isObject(value)) return expected(walk, value, 'object');
   const kind = value.kind;
-  if (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(options, kind)) return object(walk, value, options[kind] as Shape);
+  if (typeof kind === 'string' && Object.hasOwn(options, kind)) return object(walk, value, options[kind] as Shape);
   report(walk, 'invalid_union', `expected one of ${Object.keys(options).join('|')}`, 'kind');
   return value;
 }
@@ -183,7 +175,7 @@ function firstOf(walk: Walk, value: unknown, options: readonly Shape[]): unknown
   for (const shape of options) {
     const trial: Walk = { issues: [], path: walk.path };
     const result = object(trial, value, shape);
-    if (!failed(trial)) return result;
+    if (trial.issues.length === 0) return result;
   }
   report(walk, 'invalid_union', 'Invalid input');
   return value;

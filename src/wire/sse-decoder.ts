@@ -36,16 +36,20 @@ const SPACE = 32;
 
 /** The callback core: feed decoded text, get events. Throws `StreamError` when a bound is exceeded. */
 export class SSEParser {
+  // What only this class reads is `#private`: minifiers shorten `#names` (`this.#options` → `this.#e`), never
+  // `private` ones. The two buffers stay `private`: a property test reads them to check their bounds.
+  readonly #options: SSEParserOptions;
   private buffer = '';
-  private started = false;
-  private pendingCR = false;
+  #started = false;
+  #pendingCR = false;
   private data: string | undefined = undefined;
+  #lastEventId: string | undefined = undefined;
   protected eventType = '';
-  protected lastEventId: string | undefined = undefined;
   protected readonly maxLineLength: number;
   protected readonly maxEventLength: number;
 
-  constructor(private readonly options: SSEParserOptions) {
+  constructor(options: SSEParserOptions) {
+    this.#options = options;
     this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
     this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
@@ -53,12 +57,12 @@ export class SSEParser {
   /** Feeds the next piece of decoded text. */
   feed(chunk: string): void {
     let text = chunk;
-    if (!this.started && text.length > 0) {
-      this.started = true;
+    if (!this.#started && text.length > 0) {
+      this.#started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    if (this.pendingCR && text.length > 0) {
-      this.pendingCR = false;
+    if (this.#pendingCR && text.length > 0) {
+      this.#pendingCR = false;
       if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
     if (text.length === 0) return;
@@ -69,7 +73,7 @@ export class SSEParser {
     let end = nextCR === -1 ? nextLF : nextLF === -1 ? nextCR : Math.min(nextLF, nextCR);
     if (end === -1) {
       this.buffer += text;
-      if (this.buffer.length > this.maxLineLength) this.tooLong();
+      if (this.buffer.length > this.maxLineLength) this.#tooLong();
       return;
     }
     let start = 0;
@@ -77,10 +81,10 @@ export class SSEParser {
       if (start === 0 && this.buffer !== '') {
         const line = this.buffer + text.slice(0, end);
         this.buffer = '';
-        if (line.length > this.maxLineLength) this.tooLong();
-        this.line(line, 0, line.length);
+        if (line.length > this.maxLineLength) this.#tooLong();
+        this.#line(line, 0, line.length);
       } else {
-        if (end - start > this.maxLineLength) this.tooLong();
+        if (end - start > this.maxLineLength) this.#tooLong();
         const next = nextCR === -1 && this.data === undefined && this.group ? this.group(text, start, end) : -1;
         if (next !== -1) {
           start = next;
@@ -88,11 +92,11 @@ export class SSEParser {
           nextLF = end;
           continue;
         }
-        this.line(text, start, end);
+        this.#line(text, start, end);
       }
       if (text.charCodeAt(end) === CR) {
         if (end + 1 === text.length) {
-          this.pendingCR = true;
+          this.#pendingCR = true;
           start = end + 1;
           break;
         }
@@ -106,7 +110,7 @@ export class SSEParser {
     }
     if (start < text.length) {
       this.buffer = text.slice(start);
-      if (this.buffer.length > this.maxLineLength) this.tooLong();
+      if (this.buffer.length > this.maxLineLength) this.#tooLong();
     }
   }
 
@@ -115,7 +119,7 @@ export class SSEParser {
     this.buffer = '';
     this.data = undefined;
     this.eventType = '';
-    this.pendingCR = false;
+    this.#pendingCR = false;
   }
 
   /**
@@ -123,7 +127,7 @@ export class SSEParser {
    * @internal
    */
   protected emit(type: string, data: string, id: string | undefined): void {
-    this.options.onEvent({ type, data, id });
+    this.#options.onEvent({ type, data, id });
   }
 
   /**
@@ -136,14 +140,14 @@ export class SSEParser {
   protected group?(text: string, start: number, end: number): number;
 
   /** Processes the line `source[start, end)` (indices, so the common `data:` line costs one substring). */
-  private line(source: string, start: number, end: number): void {
+  #line(source: string, start: number, end: number): void {
     if (end === start) {
-      this.dispatch();
+      this.#dispatch();
       return;
     }
     const first = source.charCodeAt(start);
     if (first === COLON) {
-      if (this.options.onComment) this.options.onComment(source.slice(source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end));
+      if (this.#options.onComment) this.#options.onComment(source.slice(source.charCodeAt(start + 1) === SPACE ? start + 2 : start + 1, end));
       return;
     }
     let colon = source.indexOf(':', start);
@@ -152,23 +156,23 @@ export class SSEParser {
     const value = colon === -1 ? '' : source.slice(source.charCodeAt(colon + 1) === SPACE && colon + 1 < end ? colon + 2 : colon + 1, end);
     switch (field) {
       case 'data':
-        this.appendData(value);
+        this.#appendData(value);
         break;
       case 'event':
         this.eventType = value;
         break;
       case 'id':
-        if (!value.includes('\0')) this.lastEventId = value;
+        if (!value.includes('\0')) this.#lastEventId = value;
         break;
       case 'retry':
-        if (/^\d+$/.test(value)) this.options.onRetry?.(Number(value));
+        if (/^\d+$/.test(value)) this.#options.onRetry?.(Number(value));
         break;
       default:
         break;
     }
   }
 
-  private appendData(value: string): void {
+  #appendData(value: string): void {
     this.data = this.data === undefined ? value : `${this.data}\n${value}`;
     if (this.data.length > this.maxEventLength) {
       this.data = undefined;
@@ -176,16 +180,16 @@ export class SSEParser {
     }
   }
 
-  private dispatch(): void {
+  #dispatch(): void {
     const data = this.data;
     const type = this.eventType;
     this.data = undefined;
     this.eventType = '';
     if (data === undefined) return;
-    this.emit(type === '' ? 'message' : type, data, this.lastEventId);
+    this.emit(type === '' ? 'message' : type, data, this.#lastEventId);
   }
 
-  private tooLong(): never {
+  #tooLong(): never {
     this.buffer = '';
     throw new StreamError(`An SSE line exceeded ${this.maxLineLength} characters without a line break`, { reason: 'line_too_long' });
   }
