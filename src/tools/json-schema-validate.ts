@@ -8,7 +8,8 @@
  * `not`, with local `$ref` resolution. The per-keyword checks are in `json-schema-keywords.ts`; the limits, the budget
  * and issue-sink primitives, the safe reads and the bounded `pattern` compilation are in `json-schema-bounds.ts`.
  */
-import { checkArray, checkKind, checkNumber, checkObject, checkString, clip, orList } from './json-schema-keywords.js';
+import { truncate } from '../internal/json.js';
+import { checkArray, checkKind, checkNumber, checkObject, checkString, orList } from './json-schema-keywords.js';
 import {
   attempt,
   charge,
@@ -172,7 +173,7 @@ function reportAlternatives(sink: Sink, keyword: string, failures: Issue[][], ki
     const first = issues[0] as Issue;
     let where = '';
     for (let node = first.at; node && node !== path; node = node.parent) where = `${typeof node.key === 'number' ? `[${node.key}]` : `.${node.key}`}${where}`;
-    return `(${index + 1}) ${where === '' ? '' : `${where.replace(/^\./, '')}: `}${clip(first.message, 100)}`;
+    return `(${index + 1}) ${where === '' ? '' : `${where.replace(/^\./, '')}: `}${truncate(first.message, 100)}`;
   });
   report(sink, `must match ${keyword === 'anyOf' ? 'at least one' : 'exactly one'} of the ${keyword} schemas: ${shown.join('; ')}${failures.length > 3 ? '; …' : ''}`, path);
 }
