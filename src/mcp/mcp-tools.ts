@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { cutText } from '../internal/json-budget.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
-import { jsonSchema } from '../tools/json-schema.js';
+import { patternedJSONSchema } from '../tools/json-schema.js';
 import { definitionProblems, MODEL_FACING_LIMITS } from '../tools/model-facing-limits.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
 import { ToolInternalError } from '../tools/tool-internal-error.js';
@@ -106,7 +106,11 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
     // into a schema that says something else.
     const problems = definitionProblems('', schema);
     if (problems.length > 0) throw ConfigError.fromProblems(`MCP tool '${shown}' of ${host.server()}`, problems.map((problem) => `${problem}; leave the tool out with client.tools({ include })`));
-    const parameters = schema.type === 'object' ? jsonSchema(withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
+    // No pattern compiler: the schema validated has none left (and the app bundles none).
+    const parameters =
+      schema.type === 'object'
+        ? patternedJSONSchema(undefined, withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true })
+        : patternedJSONSchema(undefined, { type: 'object' }, { validate: false });
     const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
     tools.push(
       defineTool({

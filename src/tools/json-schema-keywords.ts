@@ -15,7 +15,6 @@ import {
   JSON_SCHEMA_LIMITS as LIMITS,
   kindOf,
   read,
-  regexFor,
   report,
   UNREADABLE,
   type Context,
@@ -64,7 +63,7 @@ export function checkString(ctx: Context, schema: Schema, value: string, path: P
   }
   const pattern = schema.pattern;
   if (typeof pattern === 'string' && value.length <= LIMITS.maxPatternInputLength) {
-    const regex = regexFor(ctx, pattern);
+    const regex = ctx.regexFor?.(ctx, pattern);
     if (regex) {
       charge(ctx, Math.ceil(value.length / 16));
       if (!regex.test(value)) report(sink, `must match the pattern /${pattern}/`, path);
@@ -156,8 +155,8 @@ export function checkObject(ctx: Context, schema: Schema, value: object, path: P
       }
       charge(ctx, patterns.length);
       for (const pattern of patterns) {
-        const regex = key.length <= LIMITS.maxPatternInputLength ? regexFor(ctx, pattern) : null;
-        if (regex === null) known = true; // an unusable pattern might match: the name is not called additional
+        const regex = key.length <= LIMITS.maxPatternInputLength ? ctx.regexFor?.(ctx, pattern) : null;
+        if (!regex) known = true; // an unusable pattern might match: the name is not called additional
         else if (regex.test(key)) {
           known = true;
           ctx.check(ctx, patternSchemas[pattern], item, child, depth + 1, 0, sink);

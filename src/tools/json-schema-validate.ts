@@ -20,6 +20,7 @@ import {
   report,
   UNREADABLE,
   type Context,
+  type PatternCompiler,
   type Issue,
   type Key,
   type Path,
@@ -53,16 +54,17 @@ const KEYWORDS = new Set([
 
 /**
  * A validator for a schema snapshot (plain JSON data: objects, arrays, primitives, never changed afterwards: what it
- * reads of each schema object is cached). Internal to `jsonSchema()`, which passes a frozen copy; exported for tests,
- * which read `steps`.
- * @example `createValidator({ type: 'string' })(42).issues // [{ message: 'expected string, received number', path: [] }]`
+ * reads of each schema object is cached), testing `pattern`s with `regexFor` (`json-schema-bounds.ts`), or none when
+ * it is undefined (a schema without patterns, such as the MCP client's: the app then bundles no pattern compiler).
+ * Internal to `jsonSchema()`, which passes a frozen copy; exported for tests, which read `steps`.
+ * @example `createValidator({ type: 'string' }, regexFor)(42).issues // [{ message: 'expected string, received number', path: [] }]`
  */
-export function createValidator(root: unknown): (value: unknown) => ValidationReport {
+export function createValidator(root: unknown, regexFor: PatternCompiler | undefined): (value: unknown) => ValidationReport {
   const refs = new Map<string, unknown>();
   const patterns = new Map<string, RegExp | null>();
   const keywords = new WeakMap<object, Schema | null>();
   return (value) => {
-    const ctx: Context = { root, refs, patterns, keywords, steps: 0, check };
+    const ctx: Context = { root, refs, patterns, keywords, steps: 0, check, regexFor };
     const sink: Sink = { issues: [], cap: LIMITS.maxIssues, ctx };
     try {
       check(ctx, root, value, undefined, 0, 0, sink);

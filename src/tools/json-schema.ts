@@ -1,6 +1,7 @@
 /** `jsonSchema()`: a Standard Schema made from a plain JSON Schema; the validator is in `json-schema-validate.ts`. */
 import { ConfigError } from '../errors/config-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
+import { regexFor, type PatternCompiler } from './json-schema-bounds.js';
 import { createValidator, JSON_SCHEMA_LIMITS } from './json-schema-validate.js';
 import type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 
@@ -56,6 +57,18 @@ export function jsonSchema<T = unknown>(
   schema: JSONSchema | boolean,
   options?: JSONSchemaOptions,
 ): StandardSchemaV1<unknown, T> & { readonly jsonSchema: JSONSchema } {
+  return patternedJSONSchema<T>(regexFor, schema, options);
+}
+
+/**
+ * @internal {@link jsonSchema}, its validator testing `pattern`s with `patterns` — or with none, for a schema that has
+ * none left (the MCP client's, `withoutPatterns`): an app that makes only such schemas bundles no pattern compiler.
+ */
+export function patternedJSONSchema<T = unknown>(
+  patterns: PatternCompiler | undefined,
+  schema: JSONSchema | boolean,
+  options?: JSONSchemaOptions,
+): StandardSchemaV1<unknown, T> & { readonly jsonSchema: JSONSchema } {
   const problems: string[] = [];
   let snapshot: JSONSchema | undefined;
   if (schema === true) snapshot = Object.freeze({});
@@ -69,7 +82,7 @@ export function jsonSchema<T = unknown>(
   else if ((validate = options?.validate) !== undefined && typeof validate !== 'boolean') problems.push(`options.validate must be true or false (got ${describe(validate)})`);
   if (problems.length > 0 || !snapshot) throw ConfigError.fromProblems('JSON Schema', problems);
   const frozen = snapshot;
-  const validator = validate === false ? undefined : createValidator(frozen);
+  const validator = validate === false ? undefined : createValidator(frozen, patterns);
   const copy = () => copyJSON(frozen, false) as Record<string, unknown>;
   const standard: StandardSchemaV1.Props<unknown, T> = Object.freeze({
     version: 1 as const,
