@@ -12,7 +12,7 @@ import { abortPromise } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
-import { protocolError, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { protocolError, sessionExpired, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
 import { MCPTransport } from './transport.js';
@@ -113,14 +113,7 @@ class Client implements MCPClient {
         return await this.transport.request(method, params, settings);
       } catch (again) {
         if (!MCPError.isInstance(again) || again.reason !== 'session_expired') throw again;
-        throw new MCPError(`MCP server ${this.ctx.server} forgot the session again right after a new handshake (HTTP 404 to ${method})`, {
-          reason: 'session_expired',
-          status: 404,
-          url: this.url,
-          method,
-          retryable: false,
-          cause: again,
-        });
+        throw sessionExpired(this.ctx, 'forgot the session again right after a new handshake', method, again);
       }
     }
   }

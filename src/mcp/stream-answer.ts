@@ -5,7 +5,6 @@
  * nothing new, since a server may close its stream after every event (SEP-1699 polling); the request's own time
  * limit bounds the whole. Without event ids, or when the server cannot resume, a typed protocol error.
  */
-import { MCPError } from '../errors/mcp-error.js';
 import type { Attempt } from '../internal/attempt.js';
 import { delay } from '../internal/delay.js';
 import { readBoundedBody } from '../internal/http-body.js';
@@ -48,7 +47,7 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
       throw protocolError(ctx, `its stream ended before the response to ${method}, and it gave no event ids to resume from`, undefined, method);
     }
     if (resumes > host.maxResumes) {
-      throw new MCPError(`MCP server ${ctx.server}: its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, { reason: 'protocol', url: ctx.url, method, retryable: false });
+      throw protocolError(ctx, `its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, undefined, method);
     }
     await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
     const headers: Record<string, string> = { ...host.headers(), [LAST_EVENT_ID_HEADER]: lastEventId };

@@ -15,7 +15,7 @@ import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/r
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
-import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
 import { requestTimer, transportFailure } from './transport-failure.js';
@@ -249,13 +249,7 @@ export class MCPTransport {
     if (!response.ok) {
       const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
-        throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
-          reason: 'session_expired',
-          status: 404,
-          url: this.ctx.url,
-          method,
-          retryable: false,
-        });
+        throw sessionExpired(this.ctx, 'no longer knows the session', method);
       }
       throw httpFailure(this.ctx, response, body, method, id);
     }
