@@ -16,7 +16,7 @@ import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
 import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
-import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
+import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
 import { requestTimer, transportFailure } from './transport-failure.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -80,9 +80,7 @@ export class MCPTransport {
     const controller = new AbortController();
     this.listening = controller;
     const stream: ServerStreamHost = {
-      fetch: this.config.fetch,
-      endpoint: this.config.endpoint,
-      headers: () => this.headers('text/event-stream'),
+      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
       maxBytes: this.config.maxResponseBytes,
       tooLarge: () => tooLarge(this.ctx, 'its own stream (listen)', this.config.maxResponseBytes),
       pause: () => this.answers.backlog(),
@@ -229,6 +227,14 @@ export class MCPTransport {
     return this.config.fetch(this.config.endpoint, { method: 'POST', headers, body, signal });
   }
 
+  /** A GET of the server's stream, resuming after `lastEventId` when there is one (it has no body: no content type). */
+  private getStream(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = this.headers('text/event-stream');
+    delete headers['content-type'];
+    if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
+    return this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal });
+  }
+
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
     const headers: Record<string, string> = { ...this.config.headers, 'content-type': 'application/json', accept };
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
@@ -280,9 +286,7 @@ export class MCPTransport {
   private stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
     const host: StreamAnswerHost = {
       ctx: this.ctx,
-      fetch: this.config.fetch,
-      endpoint: this.config.endpoint,
-      headers: () => this.headers('text/event-stream'),
+      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
       maxResumes: this.config.maxResumes,
       maxBytes: this.config.maxResponseBytes,
       tooLarge: () => tooLarge(this.ctx, method, this.config.maxResponseBytes),
