@@ -1,7 +1,7 @@
 /** `jsonSchema()`: a Standard Schema made from a plain JSON Schema; the validator is in `json-schema-validate.ts`. */
 import { ConfigError } from '../errors/config-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
-import { regexFor, type PatternCompiler } from './json-schema-bounds.js';
+import { attempt, regexFor, type PatternCompiler } from './json-schema-bounds.js';
 import { createValidator, JSON_SCHEMA_LIMITS } from './json-schema-validate.js';
 import type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 
@@ -120,12 +120,7 @@ function copyJSON(root: object, freeze: boolean): JSONSchema | undefined {
   const open = new Set<object>();
   const stack: Frame[] = [];
   const enter = (source: object): Frame['target'] => {
-    let array = false;
-    try {
-      array = Array.isArray(source);
-    } catch {
-      // a revoked Proxy: an empty object
-    }
+    const array = isArray(source); // a revoked Proxy: an empty object
     const target: Frame['target'] = array ? [] : {};
     let keys: readonly string[] = [];
     let length = 0;
@@ -172,9 +167,5 @@ function copyJSON(root: object, freeze: boolean): JSONSchema | undefined {
 }
 
 function isArray(value: object): boolean {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
+  return attempt(() => Array.isArray(value), false);
 }
