@@ -8,7 +8,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { callOptionsProblems } from '../internal/call-options.js';
 import { isPlainObject, truncate, refusedValue } from '../internal/json.js';
-import { abortPromise } from '../internal/delay.js';
+import { AbortRace } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
@@ -230,7 +230,6 @@ class Client implements MCPClient {
   }
 }
 
-/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
 /** The problems with a call's options: the shared check, and `timeoutMs` (a number > 0, or `Infinity`). */
 function callOptionProblems(options: MCPCallOptions): string[] {
   const problems = callOptionsProblems(options);
@@ -239,11 +238,12 @@ function callOptionProblems(options: MCPCallOptions): string[] {
   return problems;
 }
 
+/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
-  const aborted = abortPromise(signal);
-  return Promise.race([promise, aborted.promise]).finally(aborted.dispose);
+  const racer = new AbortRace(signal);
+  return racer.race(promise).finally(() => racer.dispose());
 }
 
 function guarded(listener: () => void): void {
