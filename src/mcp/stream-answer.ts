@@ -7,7 +7,7 @@
  */
 import type { Attempt } from '../internal/attempt.js';
 import { delay } from '../internal/delay.js';
-import { readBoundedBody } from '../internal/http-body.js';
+import { readBodyUntil } from '../internal/http-body.js';
 import { httpFailure, parseMessages, protocolError, resultOf, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { isEventStream, readSSE } from './sse-reader.js';
 
@@ -49,7 +49,7 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
     await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
     response = await attempt.race(host.get(lastEventId, attempt.controller.signal));
     if (!response.ok || !isEventStream(response)) {
-      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       const why = response.ok ? 'it did not answer with a stream' : httpFailure(ctx, response, body, method, id).message;
       throw protocolError(ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
     }

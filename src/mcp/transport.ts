@@ -9,7 +9,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { Attempt } from '../internal/attempt.js';
 import { linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
-import { readBoundedBody } from '../internal/http-body.js';
+import { readBodyUntil } from '../internal/http-body.js';
 import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
@@ -163,7 +163,7 @@ export class MCPTransport {
     const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
       const response = await attempt.race(this.post(body, attempt.controller.signal));
-      const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+      const text = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
       if (!options.quiet) throw transportFailure(this.ctx, error, attempt.controller, scope.controller.signal, method);
@@ -192,7 +192,7 @@ export class MCPTransport {
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
       const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
-      await readBoundedBody(response, undefined, { signal: attempt.controller.signal });
+      await readBodyUntil(response, attempt.controller.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
     } finally {
@@ -253,7 +253,7 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
         throw sessionExpired(this.ctx, 'no longer knows the session', method);
       }
@@ -265,7 +265,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await attempt.race(readBoundedBody(response, this.config.maxResponseBytes, { signal: attempt.controller.signal }));
+    const body = await attempt.race(readBodyUntil(response, attempt.controller.signal, this.config.maxResponseBytes));
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);
