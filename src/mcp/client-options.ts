@@ -99,7 +99,10 @@ export interface ResolvedClientOptions {
   telemetry: Telemetry | undefined;
 }
 
-const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
+/** @internal The problem with the time limit `name` (absent, or a number > 0: `Infinity` sets none), if any. */
+export function timeoutProblems(value: unknown, name: string): string[] {
+  return value === undefined || (typeof value === 'number' && value > 0) ? [] : [`${name} must be a number > 0 or Infinity (got ${refusedValue(value)})`];
+}
 
 /** @internal Checks every option (all problems in one `ConfigError`) and fills the defaults. */
 export function resolveClientOptions(options: MCPClientOptions): ResolvedClientOptions {
@@ -123,7 +126,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   if (!isPlainObject(timeouts)) problems.push('timeouts must be an object');
   for (const key of ['requestMs', 'initializeMs'] as const) {
     const value = (timeouts as MCPClientTimeouts)[key];
-    if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
+    problems.push(...timeoutProblems(value, `timeouts.${key}`));
   }
   problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };

@@ -7,11 +7,11 @@
 import { MCPError } from '../errors/mcp-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { callOptionsProblems } from '../internal/call-options.js';
-import { isPlainObject, truncate, refusedValue } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
 import { AbortRace } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
+import { resolveClientOptions, timeoutProblems, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
 import { protocolError, sessionExpired, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
@@ -233,9 +233,7 @@ class Client implements MCPClient {
 /** The problems with a call's options: the shared check, and `timeoutMs` (a number > 0, or `Infinity`). */
 function callOptionProblems(options: MCPCallOptions): string[] {
   const problems = callOptionsProblems(options);
-  const timeoutMs = problems.length === 0 ? options.timeoutMs : undefined;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
-  return problems;
+  return problems.length > 0 ? problems : timeoutProblems(options.timeoutMs, 'timeoutMs');
 }
 
 /** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
