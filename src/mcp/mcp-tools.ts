@@ -92,7 +92,7 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
   /** Server name → the name the model calls: a ToolNotFound lists what the model can call, and the server still has. */
   const callable = new Map<string, string>();
   const callableNow = async (signal: AbortSignal): Promise<readonly string[] | undefined> => {
-    const names = await namesOrUndefined(host, signal);
+    const names = await host.names(signal).catch(() => undefined); // a failed listing lists nothing
     return names === undefined ? undefined : [...callable].filter(([server]) => names.includes(server)).map(([, model]) => model);
   };
   for (const listed of descriptions) {
@@ -147,12 +147,4 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
 function codeOf(error: unknown): string {
   const rpcCode = isPlainObject(error) ? undefined : (error as { rpcCode?: unknown } | null)?.rpcCode;
   return typeof rpcCode === 'number' ? ` (JSON-RPC ${rpcCode})` : '';
-}
-
-async function namesOrUndefined(host: ToolHost, signal: AbortSignal): Promise<readonly string[] | undefined> {
-  try {
-    return await host.names(signal);
-  } catch {
-    return undefined;
-  }
 }
