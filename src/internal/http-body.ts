@@ -33,11 +33,6 @@ export interface BoundedText {
 export interface ReadBodyOptions {
   /** Stop reading after this long, whatever still trickles in (a peer that sends bytes but never ends). */
   timeoutMs?: number | undefined;
-  /**
-   * Stop reading (and cancel the body) when this aborts: the body is released even by a `fetch` that ignores its own
-   * signal. The text is then what had arrived.
-   */
-  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -60,13 +55,27 @@ export async function readBoundedBody(
           reader.cancel().catch(() => {}); // a pending read resolves as done
         }, timeoutMs)
       : undefined;
-  const stopWatching = options.signal ? watchAbort(options.signal, () => void reader.cancel().catch(() => {})) : undefined;
   try {
     const read = await readText(reader, limit);
     return timedOut ? { ...read, timedOut } : read;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    stopWatching?.();
+  }
+}
+
+/**
+ * {@link readBody} that stops reading (and cancels the body) when `signal` aborts, the text then what had arrived: the
+ * body is released even by a `fetch` that ignores its own signal. For the MCP client, which races every read under its
+ * attempt: its bundle holds no timer of its own.
+ */
+export async function readBodyUntil(response: Pick<Response, 'body' | 'bodyUsed'>, signal: AbortSignal, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
+  if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
+  const reader = response.body.getReader();
+  const stopWatching = watchAbort(signal, () => void reader.cancel().catch(() => {}));
+  try {
+    return await readText(reader, limit);
+  } finally {
+    stopWatching();
   }
 }
 

@@ -3,6 +3,7 @@ import { InterruptNotFoundError } from '../errors/interrupt-not-found-error.js';
 import { ResumeIncompleteError } from '../errors/resume-incomplete-error.js';
 import { ResumePayloadError } from '../errors/resume-payload-error.js';
 import { isForbiddenKey, isPlainObject, preview } from '../internal/json.js';
+import { regexFor } from '../tools/json-schema-bounds.js';
 import { createValidator } from '../tools/json-schema-validate.js';
 import type { Interrupt, ResumeDecision } from './interrupt.js';
 
@@ -36,7 +37,7 @@ export function checkDecisions(runId: string, pending: readonly Interrupt[], giv
 
 /** The issues of `value` against a JSON Schema, as `path: message` lines. */
 function schemaIssues(schema: Record<string, unknown>, value: unknown): string[] {
-  return createValidator(schema)(value).issues.map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
+  return createValidator(schema, regexFor)(value).issues.map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
 }
 
 /**

@@ -93,9 +93,13 @@ function kindOf(value: unknown): string {
 /** The result of a response to `method`, or its JSON-RPC error as a `JSONRPCError` (message and data redacted). */
 export function resultOf(ctx: AnswerContext, message: Extract<ServerMessage, { kind: 'response' }>, method: string, status: number, inStream: boolean): unknown {
   if (message.error === undefined) return message.result;
-  const { code, message: text } = message.error;
-  throw new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
-    data: redactValue(message.error.data, ctx.secrets),
+  throw rpcFailure(ctx, message.error, method, status, inStream, '');
+}
+
+/** A JSON-RPC error the server answered `method` with (`how`: the HTTP status before it, if it matters), redacted. */
+function rpcFailure(ctx: AnswerContext, error: RPCErrorObject, method: string, status: number, inStream: boolean, how: string): JSONRPCError {
+  return new JSONRPCError(error.code, `MCP server ${ctx.server} answered ${method} with ${how}error ${error.code}: ${truncate(redactText(error.message, ctx.secrets), 500)}`, {
+    data: redactValue(error.data, ctx.secrets),
     method,
     status,
     inStream,
@@ -115,14 +119,7 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   // The HTTP status decides first: auth, a missing session and transient statuses (408, 429, 5xx: retried, their
   // Retry-After honoured) stay HTTP failures whatever JSON-RPC error their body carries (kept in the message).
   const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
-  if (answer?.kind === 'response' && answer.error && !byStatus) {
-    const { code, message: text } = answer.error;
-    return new JSONRPCError(code, `MCP server ${ctx.server} answered ${method} with HTTP ${response.status} and error ${code}: ${truncate(redactText(text, ctx.secrets), 500)}`, {
-      data: redactValue(answer.error.data, ctx.secrets),
-      method,
-      status: response.status,
-    });
-  }
+  if (answer?.kind === 'response' && answer.error && !byStatus) return rpcFailure(ctx, answer.error, method, response.status, false, `HTTP ${response.status} and `);
   const said = body.text.trim() === '' ? '' : `: ${truncate(redactText(body.text.trim(), ctx.secrets), 300)}`;
   return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status, response.statusText)}${said}`, {
     reason: 'http',
@@ -143,6 +140,11 @@ export function tooLarge(ctx: AnswerContext, method: string, limit: number): MCP
     method,
     retryable: false,
   });
+}
+
+/** A 404 to a request that carried a session id: the server no longer knows the session (`what` says how it came to be). */
+export function sessionExpired(ctx: AnswerContext, what: string, method: string, cause?: unknown): MCPError {
+  return new MCPError(`MCP server ${ctx.server} ${what} (HTTP 404 to ${method})`, { reason: 'session_expired', status: 404, url: ctx.url, method, retryable: false, cause });
 }
 
 /** An answer that breaks the protocol. */

@@ -106,7 +106,10 @@ export interface ResolvedClientOptions {
   telemetry: Telemetry | undefined;
 }
 
-const positive = (value: unknown) => typeof value === 'number' && value > 0 && !Number.isNaN(value);
+/** @internal The problem with the time limit `name` (absent, or a number > 0: `Infinity` sets none), if any. */
+export function timeoutProblems(value: unknown, name: string): string[] {
+  return value === undefined || (typeof value === 'number' && value > 0) ? [] : [`${name} must be a number > 0 or Infinity (got ${refusedValue(value)})`];
+}
 
 /** @internal Checks every option (all problems in one `ConfigError`) and fills the defaults. */
 export function resolveClientOptions(options: MCPClientOptions): ResolvedClientOptions {
@@ -131,7 +134,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   else problems.push(...unknownOptionProblems(timeouts, ['requestMs', 'initializeMs', 'listenIdleMs']).map((problem) => `timeouts: ${problem}`));
   for (const key of ['requestMs', 'initializeMs', 'listenIdleMs'] as const) {
     const value = (timeouts as MCPClientTimeouts)[key];
-    if (value !== undefined && !positive(value)) problems.push(`timeouts.${key} must be a number > 0 or Infinity (got ${refusedValue(value)})`);
+    problems.push(...timeoutProblems(value, `timeouts.${key}`));
   }
   problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
   const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };

@@ -7,12 +7,12 @@
 import { MCPError } from '../errors/mcp-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { callOptionsProblems } from '../internal/call-options.js';
-import { isPlainObject, truncate, refusedValue } from '../internal/json.js';
-import { abortPromise } from '../internal/delay.js';
+import { isPlainObject, refusedValue, truncate } from '../internal/json.js';
+import { AbortRace } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { resolveClientOptions, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
-import { protocolError, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { resolveClientOptions, timeoutProblems, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
+import { protocolError, sessionExpired, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { toFaultlineTools, type MCPToolsOptions, type ToolHost } from './mcp-tools.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPCallToolResult, type MCPInitializeResult, type MCPToolDescription } from './protocol.js';
 import { MCPTransport } from './transport.js';
@@ -116,14 +116,7 @@ class Client implements MCPClient {
         return await this.transport.request(method, params, settings, encoded);
       } catch (again) {
         if (!MCPError.isInstance(again) || again.reason !== 'session_expired') throw again;
-        throw new MCPError(`MCP server ${this.ctx.server} forgot the session again right after a new handshake (HTTP 404 to ${method})`, {
-          reason: 'session_expired',
-          status: 404,
-          url: this.url,
-          method,
-          retryable: false,
-          cause: again,
-        });
+        throw sessionExpired(this.ctx, 'forgot the session again right after a new handshake', method, again);
       }
     }
   }
@@ -245,9 +238,7 @@ class Client implements MCPClient {
 /** The problems with a call's options: the shared check, and `timeoutMs` (a number > 0, or `Infinity`). */
 function callOptionProblems(options: MCPCallOptions): string[] {
   const problems = callOptionsProblems(options);
-  const timeoutMs = problems.length === 0 ? options.timeoutMs : undefined;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
-  return problems;
+  return problems.length > 0 ? problems : timeoutProblems(options.timeoutMs, 'timeoutMs');
 }
 
 /** Refuses a call whose name is not a non-empty string or whose arguments are not an object: either would be sent as given. */
@@ -262,8 +253,8 @@ function subjectCheck(call: string, what: string, name: unknown, argsName: strin
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
-  const aborted = abortPromise(signal);
-  return Promise.race([promise, aborted.promise]).finally(aborted.dispose);
+  const racer = new AbortRace(signal);
+  return racer.race(promise).finally(() => racer.dispose());
 }
 
 function guarded(listener: () => void): void {

@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { cutText } from '../internal/json-budget.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
-import { jsonSchema } from '../tools/json-schema.js';
+import { patternedJSONSchema } from '../tools/json-schema.js';
 import { definitionProblems, MODEL_FACING_LIMITS } from '../tools/model-facing-limits.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
 import { ToolInternalError } from '../tools/tool-internal-error.js';
@@ -92,7 +92,7 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
   /** Server name → the name the model calls: a ToolNotFound lists what the model can call, and the server still has. */
   const callable = new Map<string, string>();
   const callableNow = async (signal: AbortSignal): Promise<readonly string[] | undefined> => {
-    const names = await namesOrUndefined(host, signal);
+    const names = await host.names(signal).catch(() => undefined); // a failed listing lists nothing
     return names === undefined ? undefined : [...callable].filter(([server]) => names.includes(server)).map(([, model]) => model);
   };
   for (const listed of descriptions) {
@@ -106,7 +106,11 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
     // into a schema that says something else.
     const problems = definitionProblems('', schema);
     if (problems.length > 0) throw ConfigError.fromProblems(`MCP tool '${shown}' of ${host.server()}`, problems.map((problem) => `${problem}; leave the tool out with client.tools({ include })`));
-    const parameters = schema.type === 'object' ? jsonSchema(withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true }) : jsonSchema({ type: 'object' }, { validate: false });
+    // No pattern compiler: the schema validated has none left (and the app bundles none).
+    const parameters =
+      schema.type === 'object'
+        ? patternedJSONSchema(undefined, withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true })
+        : patternedJSONSchema(undefined, { type: 'object' }, { validate: false });
     const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
     tools.push(
       defineTool({
@@ -143,12 +147,4 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
 function codeOf(error: unknown): string {
   const rpcCode = isPlainObject(error) ? undefined : (error as { rpcCode?: unknown } | null)?.rpcCode;
   return typeof rpcCode === 'number' ? ` (JSON-RPC ${rpcCode})` : '';
-}
-
-async function namesOrUndefined(host: ToolHost, signal: AbortSignal): Promise<readonly string[] | undefined> {
-  try {
-    return await host.names(signal);
-  } catch {
-    return undefined;
-  }
 }

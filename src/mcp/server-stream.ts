@@ -7,15 +7,12 @@
 import { AbortRace, delay, linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
-import { LAST_EVENT_ID_HEADER } from './protocol.js';
-import { readSSE } from './sse-reader.js';
+import { isEventStream, readSSE } from './sse-reader.js';
 
 /** @internal What the stream needs of its transport. */
 export interface ServerStreamHost {
-  fetch: typeof fetch;
-  endpoint: string;
-  /** The request headers now (session, protocol version, the user's). */
-  headers: () => Record<string, string>;
+  /** A GET of the stream (with the session, protocol version and the user's headers), resuming after `lastEventId`. */
+  get: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Response>;
   /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it (said in a warning). */
   maxBytes: number;
   tooLarge: () => Error;
@@ -58,13 +55,9 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
       timer = startTimer(() => controller.abort(), host.idleMs);
     };
     try {
-      const headers = host.headers();
-      delete headers['content-type'];
-      if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
       arm();
-      const response = await host.fetch(host.endpoint, { method: 'GET', headers, signal: controller.signal });
-      const isStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-      if (!response.ok || !isStream || !response.body) {
+      const response = await host.get(lastEventId, controller.signal);
+      if (!response.ok || !isEventStream(response) || !response.body) {
         response.body?.cancel().catch(() => {});
         const transient = response.status === 408 || response.status === 429 || response.status >= 500;
         if (!transient) {

@@ -78,6 +78,11 @@ export async function readSSE(body: ReadableStream<Uint8Array>, options: SSERead
   }
 }
 
+/** True when `response` is an SSE stream (its content type `text/event-stream`, any case, any parameters). */
+export function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
 /** The UTF-8 length of `text` in bytes (decoded text: a surrogate comes in a pair, 4 bytes for the two). */
 function utf8Length(text: string): number {
   let bytes = text.length;

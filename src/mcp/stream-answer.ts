@@ -5,23 +5,19 @@
  * nothing new, since a server may close its stream after every event (SEP-1699 polling); the request's own time
  * limit bounds the whole. Without event ids, or when the server cannot resume, a typed protocol error.
  */
-import { MCPError } from '../errors/mcp-error.js';
 import type { Attempt } from '../internal/attempt.js';
 import { delay } from '../internal/delay.js';
-import { readBoundedBody } from '../internal/http-body.js';
+import { readBodyUntil } from '../internal/http-body.js';
 import { httpFailure, parseMessages, protocolError, resultOf, type AnswerContext, type ServerMessage } from './client-messages.js';
-import { LAST_EVENT_ID_HEADER } from './protocol.js';
-import { readSSE } from './sse-reader.js';
+import { isEventStream, readSSE } from './sse-reader.js';
 
 type Found = Extract<ServerMessage, { kind: 'response' }>;
 
 /** @internal What a stream answer needs of its transport. */
 export interface StreamAnswerHost {
   ctx: AnswerContext;
-  fetch: typeof fetch;
-  endpoint: string;
-  /** The request headers now (session, version, the user's). */
-  headers: () => Record<string, string>;
+  /** A GET of the stream (with the session, protocol version and the user's headers), resuming after `lastEventId`. */
+  get: (lastEventId: string, signal: AbortSignal) => Promise<Response>;
   maxResumes: number;
   /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it. */
   maxBytes: number;
@@ -48,14 +44,12 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
       throw protocolError(ctx, `its stream ended before the response to ${method}, and it gave no event ids to resume from`, undefined, method);
     }
     if (resumes > host.maxResumes) {
-      throw new MCPError(`MCP server ${ctx.server}: its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, { reason: 'protocol', url: ctx.url, method, retryable: false });
+      throw protocolError(ctx, `its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, undefined, method);
     }
     await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
-    const headers: Record<string, string> = { ...host.headers(), [LAST_EVENT_ID_HEADER]: lastEventId };
-    delete headers['content-type'];
-    response = await attempt.race(host.fetch(host.endpoint, { method: 'GET', headers, signal: attempt.controller.signal }));
-    if (!response.ok || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
-      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+    response = await attempt.race(host.get(lastEventId, attempt.controller.signal));
+    if (!response.ok || !isEventStream(response)) {
+      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       const why = response.ok ? 'it did not answer with a stream' : httpFailure(ctx, response, body, method, id).message;
       throw protocolError(ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
     }

@@ -9,14 +9,14 @@ import { MCPError } from '../errors/mcp-error.js';
 import { Attempt } from '../internal/attempt.js';
 import { linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
-import { readBoundedBody } from '../internal/http-body.js';
+import { readBodyUntil } from '../internal/http-body.js';
 import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer, type ServerStreamHost } from './server-stream.js';
-import { httpFailure, parseMessages, protocolError, resultOf, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
-import { SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
+import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
 import { requestTimer, transportFailure } from './transport-failure.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -76,17 +76,15 @@ export class MCPTransport {
   /**
    * Opens the server's own stream (an HTTP GET) and reads it until `close()`: notifications such as
    * `tools/list_changed` arrive there. Reconnects (with `Last-Event-ID`) after a drop, backing off, and after a
-   * silence past `listenIdleMs`; stops for good on
-   * a server that offers no such stream (405, or anything but an SSE answer) or after ten failures in a row.
+   * silence past `listenIdleMs`; stops for good on a server that offers no such stream (405, anything but SSE) or after
+   * ten failures in a row.
    */
   listen(): void {
     if (this.listening || this.closedError) return;
     const controller = new AbortController();
     this.listening = controller;
     const stream: ServerStreamHost = {
-      fetch: this.config.fetch,
-      endpoint: this.config.endpoint,
-      headers: () => this.headers('text/event-stream'),
+      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
       maxBytes: this.config.maxResponseBytes,
       tooLarge: () => tooLarge(this.ctx, 'its own stream (listen)', this.config.maxResponseBytes),
       pause: () => this.answers.backlog(),
@@ -103,10 +101,7 @@ export class MCPTransport {
     return this.config.answer;
   }
 
-  /**
-   * One JSON-RPC request; resolves with its `result`, rejects with a typed failure or the caller's abort reason.
-   * `encoded`: `params` as JSON (the client encodes a caller's params first, so a value JSON cannot hold is its error).
-   */
+  /** One JSON-RPC request (`encoded`: its params as JSON, the caller's encoded first); its `result`, or a typed failure. */
   request(method: string, params: unknown, options: RequestOptions, encoded = params === undefined ? undefined : JSON.stringify(params)): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
@@ -170,7 +165,7 @@ export class MCPTransport {
     const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
     try {
       const response = await attempt.race(this.post(body, attempt.controller.signal));
-      const text = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+      const text = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
       if (!options.quiet) throw transportFailure(this.ctx, error, attempt.controller, scope.controller.signal, method);
@@ -199,7 +194,7 @@ export class MCPTransport {
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
       const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
-      await readBoundedBody(response, undefined, { signal: attempt.controller.signal });
+      await readBodyUntil(response, attempt.controller.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
     } finally {
@@ -234,6 +229,14 @@ export class MCPTransport {
     return this.config.fetch(this.config.endpoint, { method: 'POST', headers, body, signal });
   }
 
+  /** A GET of the server's stream, resuming after `lastEventId` when there is one (it has no body: no content type). */
+  private getStream(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = this.headers('text/event-stream');
+    delete headers['content-type'];
+    if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
+    return this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal });
+  }
+
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
     const headers: Record<string, string> = { ...this.config.headers, 'content-type': 'application/json', accept };
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
@@ -252,15 +255,9 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await attempt.race(readBoundedBody(response, undefined, { signal: attempt.controller.signal }));
+      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
-        throw new MCPError(`MCP server ${this.ctx.server} no longer knows the session (HTTP 404 to ${method})`, {
-          reason: 'session_expired',
-          status: 404,
-          url: this.ctx.url,
-          method,
-          retryable: false,
-        });
+        throw sessionExpired(this.ctx, 'no longer knows the session', method);
       }
       throw httpFailure(this.ctx, response, body, method, id);
     }
@@ -270,7 +267,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await attempt.race(readBoundedBody(response, this.config.maxResponseBytes, { signal: attempt.controller.signal }));
+    const body = await attempt.race(readBodyUntil(response, attempt.controller.signal, this.config.maxResponseBytes));
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);
@@ -291,9 +288,7 @@ export class MCPTransport {
   private stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
     const host: StreamAnswerHost = {
       ctx: this.ctx,
-      fetch: this.config.fetch,
-      endpoint: this.config.endpoint,
-      headers: () => this.headers('text/event-stream'),
+      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
       maxResumes: this.config.maxResumes,
       maxBytes: this.config.maxResponseBytes,
       tooLarge: () => tooLarge(this.ctx, method, this.config.maxResponseBytes),

@@ -2,7 +2,8 @@
  * The shared ground of the bounded JSON Schema validator (`json-schema-validate.ts` walks, `json-schema-keywords.ts`
  * checks): its limits ({@link JSON_SCHEMA_LIMITS}), the state of one validation (the step budget it charges, the sink
  * its issues go to, capped), the guards that keep it from throwing (a value's getters are read inside `try`), and the
- * bounded compilation of `pattern`s with its ReDoS guard. It imports nothing.
+ * bounded compilation of `pattern`s with its ReDoS guard (lent to a validation in its context, so a validator made
+ * without it bundles none). It imports nothing.
  */
 
 /**
@@ -55,9 +56,12 @@ export interface Context {
   fatal?: Fatal;
   /** The walker (`check` in `json-schema-validate.ts`), lent to the keyword checks that go into a value. */
   readonly check: Check;
+  /** The `pattern` compiler ({@link regexFor}); without one, every pattern is unusable (ignored). */
+  readonly regexFor: PatternCompiler | undefined;
 }
 export type Schema = Record<string, unknown>;
 export type Check = (ctx: Context, schema: unknown, value: unknown, path: Path, depth: number, levels: number, sink: Sink) => void;
+export type PatternCompiler = (ctx: Context, pattern: string) => RegExp | null;
 
 const LIMITS = JSON_SCHEMA_LIMITS;
 export const UNREADABLE = Symbol('unreadable');

@@ -4,8 +4,10 @@
  * (`minItems`, `maxItems`, `prefixItems`/`items`/`additionalItems`, `uniqueItems`) and objects (`minProperties`,
  * `maxProperties`, `properties`, `patternProperties`, `additionalProperties`, `required`), with the deep equality
  * and the issue messages they need. Subschemas are applied through the walker lent in the context (`ctx.check`),
- * so this file imports only `json-schema-bounds.ts`; the walker (`json-schema-validate.ts`) calls these checks.
+ * so this file imports only `json-schema-bounds.ts` (and `truncate`); the walker (`json-schema-validate.ts`) calls
+ * these checks.
  */
+import { truncate } from '../internal/json.js';
 import {
   attempt,
   charge,
@@ -13,7 +15,6 @@ import {
   JSON_SCHEMA_LIMITS as LIMITS,
   kindOf,
   read,
-  regexFor,
   report,
   UNREADABLE,
   type Context,
@@ -58,13 +59,11 @@ export function checkString(ctx: Context, schema: Schema, value: string, path: P
   const max = schema.maxLength;
   if (isCount(min) || isCount(max)) {
     charge(ctx, Math.ceil(value.length / 64));
-    const length = codePoints(value);
-    if (isCount(min) && length < min) report(sink, `expected at least ${plural(min, 'character')}, received ${length}`, path);
-    if (isCount(max) && length > max) report(sink, `expected at most ${plural(max, 'character')}, received ${length}`, path);
+    checkCount(sink, min, max, codePoints(value), path, 'character');
   }
   const pattern = schema.pattern;
   if (typeof pattern === 'string' && value.length <= LIMITS.maxPatternInputLength) {
-    const regex = regexFor(ctx, pattern);
+    const regex = ctx.regexFor?.(ctx, pattern);
     if (regex) {
       charge(ctx, Math.ceil(value.length / 16));
       if (!regex.test(value)) report(sink, `must match the pattern /${pattern}/`, path);
@@ -100,10 +99,7 @@ function checkBound(sink: Sink, value: number, operator: string, limit: number, 
 export function checkArray(ctx: Context, schema: Schema, value: object, path: Path, depth: number, sink: Sink): void {
   const rawLength = read(value, 'length');
   const length = typeof rawLength === 'number' && rawLength >= 0 ? rawLength : 0;
-  const min = schema.minItems;
-  const max = schema.maxItems;
-  if (isCount(min) && length < min) report(sink, `expected at least ${plural(min, 'item')}, received ${length}`, path);
-  if (isCount(max) && length > max) report(sink, `expected at most ${plural(max, 'item')}, received ${length}`, path);
+  checkCount(sink, schema.minItems, schema.maxItems, length, path, 'item');
   const prefix = schema.prefixItems;
   const items = schema.items;
   const tuple: unknown[] = Array.isArray(prefix) ? prefix : Array.isArray(items) ? items : []; // draft-07 `items: [...]` is a tuple
@@ -116,7 +112,7 @@ export function checkArray(ctx: Context, schema: Schema, value: object, path: Pa
   for (let index = 0; index < length; index++) {
     if (index < tuple.length) ctx.check(ctx, tuple[index], values[index], { parent: path, key: index }, depth + 1, 0, sink);
     else if (rest === false) {
-      report(sink, `expected at most ${plural(tuple.length, 'item')}, received ${length}`, path);
+      checkCount(sink, undefined, tuple.length, length, path, 'item');
       break;
     } else if (isRecord(rest)) ctx.check(ctx, rest, values[index], { parent: path, key: index }, depth + 1, 0, sink);
   }
@@ -143,10 +139,7 @@ export function checkObject(ctx: Context, schema: Schema, value: object, path: P
   const keys = attempt(() => Object.keys(value), undefined);
   if (!keys) return report(sink, 'could not be read (listing its properties threw an error)', path);
   charge(ctx, keys.length);
-  const min = schema.minProperties;
-  const max = schema.maxProperties;
-  if (isCount(min) && keys.length < min) report(sink, `expected at least ${plural(min, 'property', 'properties')}, received ${keys.length}`, path);
-  if (isCount(max) && keys.length > max) report(sink, `expected at most ${plural(max, 'property', 'properties')}, received ${keys.length}`, path);
+  checkCount(sink, schema.minProperties, schema.maxProperties, keys.length, path, 'property', 'properties');
   const properties = isRecord(schema.properties) ? schema.properties : undefined;
   const patternSchemas = isRecord(schema.patternProperties) ? schema.patternProperties : {};
   const patterns = Object.keys(patternSchemas);
@@ -162,8 +155,8 @@ export function checkObject(ctx: Context, schema: Schema, value: object, path: P
       }
       charge(ctx, patterns.length);
       for (const pattern of patterns) {
-        const regex = key.length <= LIMITS.maxPatternInputLength ? regexFor(ctx, pattern) : null;
-        if (regex === null) known = true; // an unusable pattern might match: the name is not called additional
+        const regex = key.length <= LIMITS.maxPatternInputLength ? ctx.regexFor?.(ctx, pattern) : null;
+        if (!regex) known = true; // an unusable pattern might match: the name is not called additional
         else if (regex.test(key)) {
           known = true;
           ctx.check(ctx, patternSchemas[pattern], item, child, depth + 1, 0, sink);
@@ -222,10 +215,15 @@ function present(container: object, key: string): boolean {
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && !Number.isNaN(value);
 const isCount = (value: unknown): value is number => typeof value === 'number' && value >= 0;
-const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
-export const clip = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
-const quote = (key: string): string => JSON.stringify(clip(key, 60));
+const quote = (key: string): string => JSON.stringify(truncate(key, 60));
 export const orList = (names: readonly string[]): string => names.slice(0, 10).join(' or ') + (names.length > 10 ? ' or …' : '');
+
+/** The bounds `min`/`max` of a count: a string's characters, an array's items, an object's properties. */
+function checkCount(sink: Sink, min: unknown, max: unknown, count: number, path: Path, one: string, many = `${one}s`): void {
+  const plural = (bound: number) => `${bound} ${bound === 1 ? one : many}`;
+  if (isCount(min) && count < min) report(sink, `expected at least ${plural(min)}, received ${count}`, path);
+  if (isCount(max) && count > max) report(sink, `expected at most ${plural(max)}, received ${count}`, path);
+}
 
 function codePoints(text: string): number {
   let count = 0;
@@ -241,7 +239,7 @@ function codePoints(text: string): number {
 
 function allowedNames(properties: Schema | undefined, patterns: readonly string[]): string {
   const names = properties ? Object.keys(properties) : [];
-  const shown = [...names.slice(0, 10).map(quote), ...patterns.slice(0, 3).map((pattern) => `names matching /${clip(pattern, 40)}/`)];
+  const shown = [...names.slice(0, 10).map(quote), ...patterns.slice(0, 3).map((pattern) => `names matching /${truncate(pattern, 40)}/`)];
   if (shown.length === 0) return 'no properties are allowed';
   return `allowed: ${shown.join(', ')}${names.length > 10 || patterns.length > 3 ? ', …' : ''}`;
 }
@@ -252,7 +250,7 @@ function valueList(values: readonly unknown[]): string {
 
 /** A short JSON-like rendering of schema data, bounded in work whatever its size (no JSON.stringify of the whole). */
 function brief(value: unknown, depth = 0): string {
-  if (typeof value === 'string') return JSON.stringify(clip(value, 40));
+  if (typeof value === 'string') return JSON.stringify(truncate(value, 40));
   if (value === null || typeof value !== 'object') return String(value);
   if (Array.isArray(value)) {
     if (depth >= 2) return '[…]';

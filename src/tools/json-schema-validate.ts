@@ -8,7 +8,8 @@
  * `not`, with local `$ref` resolution. The per-keyword checks are in `json-schema-keywords.ts`; the limits, the budget
  * and issue-sink primitives, the safe reads and the bounded `pattern` compilation are in `json-schema-bounds.ts`.
  */
-import { checkArray, checkKind, checkNumber, checkObject, checkString, clip, orList } from './json-schema-keywords.js';
+import { truncate } from '../internal/json.js';
+import { checkArray, checkKind, checkNumber, checkObject, checkString, orList } from './json-schema-keywords.js';
 import {
   attempt,
   charge,
@@ -19,6 +20,7 @@ import {
   report,
   UNREADABLE,
   type Context,
+  type PatternCompiler,
   type Issue,
   type Key,
   type Path,
@@ -52,16 +54,17 @@ const KEYWORDS = new Set([
 
 /**
  * A validator for a schema snapshot (plain JSON data: objects, arrays, primitives, never changed afterwards: what it
- * reads of each schema object is cached). Internal to `jsonSchema()`, which passes a frozen copy; exported for tests,
- * which read `steps`.
- * @example `createValidator({ type: 'string' })(42).issues // [{ message: 'expected string, received number', path: [] }]`
+ * reads of each schema object is cached), testing `pattern`s with `regexFor` (`json-schema-bounds.ts`), or none when
+ * it is undefined (a schema without patterns, such as the MCP client's: the app then bundles no pattern compiler).
+ * Internal to `jsonSchema()`, which passes a frozen copy; exported for tests, which read `steps`.
+ * @example `createValidator({ type: 'string' }, regexFor)(42).issues // [{ message: 'expected string, received number', path: [] }]`
  */
-export function createValidator(root: unknown): (value: unknown) => ValidationReport {
+export function createValidator(root: unknown, regexFor: PatternCompiler | undefined): (value: unknown) => ValidationReport {
   const refs = new Map<string, unknown>();
   const patterns = new Map<string, RegExp | null>();
   const keywords = new WeakMap<object, Schema | null>();
   return (value) => {
-    const ctx: Context = { root, refs, patterns, keywords, steps: 0, check };
+    const ctx: Context = { root, refs, patterns, keywords, steps: 0, check, regexFor };
     const sink: Sink = { issues: [], cap: LIMITS.maxIssues, ctx };
     try {
       check(ctx, root, value, undefined, 0, 0, sink);
@@ -172,7 +175,7 @@ function reportAlternatives(sink: Sink, keyword: string, failures: Issue[][], ki
     const first = issues[0] as Issue;
     let where = '';
     for (let node = first.at; node && node !== path; node = node.parent) where = `${typeof node.key === 'number' ? `[${node.key}]` : `.${node.key}`}${where}`;
-    return `(${index + 1}) ${where === '' ? '' : `${where.replace(/^\./, '')}: `}${clip(first.message, 100)}`;
+    return `(${index + 1}) ${where === '' ? '' : `${where.replace(/^\./, '')}: `}${truncate(first.message, 100)}`;
   });
   report(sink, `must match ${keyword === 'anyOf' ? 'at least one' : 'exactly one'} of the ${keyword} schemas: ${shown.join('; ')}${failures.length > 3 ? '; …' : ''}`, path);
 }

@@ -1,6 +1,7 @@
 /** `jsonSchema()`: a Standard Schema made from a plain JSON Schema; the validator is in `json-schema-validate.ts`. */
 import { ConfigError } from '../errors/config-error.js';
 import { defineData, isPlainObject } from '../internal/json.js';
+import { attempt, regexFor, type PatternCompiler } from './json-schema-bounds.js';
 import { createValidator, JSON_SCHEMA_LIMITS } from './json-schema-validate.js';
 import type { JSONSchema, StandardSchemaV1 } from './standard-schema.js';
 
@@ -57,6 +58,18 @@ export function jsonSchema<T = unknown>(
   schema: JSONSchema | boolean,
   options?: JSONSchemaOptions,
 ): StandardSchemaV1<unknown, T> & { readonly jsonSchema: JSONSchema } {
+  return patternedJSONSchema<T>(regexFor, schema, options);
+}
+
+/**
+ * @internal {@link jsonSchema}, its validator testing `pattern`s with `patterns` — or with none, for a schema that has
+ * none left (the MCP client's, `withoutPatterns`): an app that makes only such schemas bundles no pattern compiler.
+ */
+export function patternedJSONSchema<T = unknown>(
+  patterns: PatternCompiler | undefined,
+  schema: JSONSchema | boolean,
+  options?: JSONSchemaOptions,
+): StandardSchemaV1<unknown, T> & { readonly jsonSchema: JSONSchema } {
   const problems: string[] = [];
   let snapshot: JSONSchema | undefined;
   if (schema === true) snapshot = Object.freeze({});
@@ -70,7 +83,7 @@ export function jsonSchema<T = unknown>(
   else if ((validate = options?.validate) !== undefined && typeof validate !== 'boolean') problems.push(`options.validate must be true or false (got ${describe(validate)})`);
   if (problems.length > 0 || !snapshot) throw ConfigError.fromProblems('JSON Schema', problems);
   const frozen = snapshot;
-  const validator = validate === false ? undefined : createValidator(frozen);
+  const validator = validate === false ? undefined : createValidator(frozen, patterns);
   const copy = () => copyJSON(frozen, false) as Record<string, unknown>;
   const standard: StandardSchemaV1.Props<unknown, T> = Object.freeze({
     version: 1 as const,
@@ -108,12 +121,7 @@ function copyJSON(root: object, freeze: boolean): JSONSchema | undefined {
   const open = new Set<object>();
   const stack: Frame[] = [];
   const enter = (source: object): Frame['target'] => {
-    let array = false;
-    try {
-      array = Array.isArray(source);
-    } catch {
-      // a revoked Proxy: an empty object
-    }
+    const array = isArray(source); // a revoked Proxy: an empty object
     const target: Frame['target'] = array ? [] : {};
     let keys: readonly string[] = [];
     let length = 0;
@@ -161,9 +169,5 @@ function copyJSON(root: object, freeze: boolean): JSONSchema | undefined {
 }
 
 function isArray(value: object): boolean {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
+  return attempt(() => Array.isArray(value), false);
 }

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
 import { JSON_SCHEMA_LIMITS, jsonSchema } from '../../src/tools/json-schema.js';
+import { regexFor } from '../../src/tools/json-schema-bounds.js';
 import { createValidator } from '../../src/tools/json-schema-validate.js';
 import { depthArbitrary, hostileValue, nested, type Producer } from '../helpers/hostile-values.js';
 
@@ -276,7 +277,7 @@ describe('jsonSchema() never throws and never hangs', () => {
           return;
         }
         outcomes.built++;
-        const validate = createValidator(standard.jsonSchema);
+        const validate = createValidator(standard.jsonSchema, regexFor);
         for (const producer of valueProducers) {
           const report = validate(producer.make());
           expect(report.steps).toBeLessThanOrEqual(JSON_SCHEMA_LIMITS.maxSteps);
@@ -303,7 +304,7 @@ describe('jsonSchema() never throws and never hangs', () => {
     const refFree = schemaArbitrary('2020-12', corpusKeys).map((schema) => JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === '$ref' ? undefined : value))) as Record<string, unknown>);
     fc.assert(
       fc.property(refFree, fc.oneof(poolValue(corpusKeys), fc.jsonValue({ maxDepth: 3 })), (schema, value) => {
-        const { steps } = createValidator(jsonSchema(schema).jsonSchema)(value);
+        const { steps } = createValidator(jsonSchema(schema).jsonSchema, regexFor)(value);
         expect(steps).toBeGreaterThan(0);
         expect(steps).toBeLessThanOrEqual(10 * size(schema) * size(value));
       }),

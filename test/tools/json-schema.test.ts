@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
 import { JSON_SCHEMA_LIMITS, jsonSchema } from '../../src/tools/json-schema.js';
+import { regexFor } from '../../src/tools/json-schema-bounds.js';
 import { createValidator } from '../../src/tools/json-schema-validate.js';
 import { defineTool, InputValidationError, runTool, type StandardSchemaV1 } from '../../src/tools/index.js';
 import { nested } from '../helpers/hostile-values.js';
@@ -316,6 +317,13 @@ describe('jsonSchema(): keywords', () => {
     ok({ pattern: '^a$' }, 5);
   });
 
+  it('a validator made without a pattern compiler tests no pattern (every one unusable), and checks the rest', () => {
+    const schema = { type: 'object', properties: { q: { type: 'string', pattern: '^a$', maxLength: 2 } }, patternProperties: { '^x': { type: 'number' } }, additionalProperties: false };
+    expect(createValidator(schema, undefined)({ q: 'b', x1: 'not a number', other: 1 }).issues).toEqual([]);
+    expect(createValidator(schema, undefined)({ q: 'bbb' }).issues).toEqual([{ message: 'expected at most 2 characters, received 3', path: ['q'] }]);
+    expect(createValidator(schema, regexFor)({ q: 'b', x1: 'not a number' }).issues.map((issue) => issue.message)).toEqual(['must match the pattern /^a$/', 'expected number, received string']);
+  });
+
   it('minimum / maximum / exclusiveMinimum / exclusiveMaximum, number and draft-04 boolean forms', () => {
     ok({ minimum: 1, maximum: 3 }, 1, 2, 3);
     bad({ minimum: 1 }, 0, ['expected a number >= 1, received 0', []]);
@@ -448,7 +456,7 @@ describe('jsonSchema(): bounds and hostile input', () => {
   it('stops exponential schemas with a step budget', () => {
     const defs: Record<string, unknown> = { d0: { type: 'string' } };
     for (let level = 1; level <= 25; level++) defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level - 1}` }, { $ref: `#/$defs/d${level - 1}` }] };
-    const validate = createValidator({ $defs: defs, $ref: '#/$defs/d25' });
+    const validate = createValidator({ $defs: defs, $ref: '#/$defs/d25' }, regexFor);
     const report = validate(1);
     expect(report.issues).toEqual([{ message: expect.stringMatching(/^could not be checked: it takes more than 1000000 validation steps/), path: [] }]);
     expect(report.steps).toBe(JSON_SCHEMA_LIMITS.maxSteps);
