@@ -18,6 +18,17 @@ const base = { baseURL: 'https://api.example.com/v1', apiKey: 'k', model: 'm', f
 const agent = () => new AgentBuilder('a').chatClient(createScriptedChatClient([{ text: 'done' }])).build();
 const tool = { name: 'lookup', description: 'Look up.', parameters: jsonSchema({ type: 'object' }), execute: async () => ({}) };
 
+/** The problems of the ConfigError `make` throws (the test fails when it throws nothing, or something else). */
+function refusedProblems(make: () => unknown): readonly string[] {
+  try {
+    make();
+  } catch (error) {
+    expect(ConfigError.isInstance(error), String(error)).toBe(true);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError, and nothing was thrown');
+}
+
 const CASES: Array<[string, () => unknown, string]> = [
   ['defineTool({ needApproval })', () => defineTool({ ...tool, needApproval: true } as never), 'unknown option "needApproval" (did you mean needsApproval?)'],
   ['new Runner({ sesionStore })', () => new Runner({ appName: 'app', agent: agent(), sesionStore: {} } as never), 'unknown option "sesionStore" (did you mean sessionStore?)'],
@@ -64,14 +75,7 @@ describe('an A2A handler option of the wrong shape', () => {
     ['basePath: 5 (a TypeError per request)', { basePath: 5 }, 'basePath must be a string (got 5)'],
     ["structuredTaskErrors: 'no'", { structuredTaskErrors: 'no' }, 'structuredTaskErrors must be a boolean'],
   ])('%s is refused', (_name, options, problem) => {
-    let caught: unknown;
-    try {
-      createA2AHandler({ agent: agent(), card: { name: 'x' }, ...options } as never);
-    } catch (error) {
-      caught = error;
-    }
-    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
-    expect((caught as ConfigError).problems).toContain(problem);
+    expect(refusedProblems(() => createA2AHandler({ agent: agent(), card: { name: 'x' }, ...options } as never))).toContain(problem);
   });
 });
 
@@ -105,14 +109,7 @@ describe('a server adapter made wrong is refused when it is made, not with a 500
     ['onError: 5', [async () => new Response(), { onError: 5 }], 'onError must be a function (got 5)'],
     ["options: 'x'", [async () => new Response(), 'x'], 'options must be an object (got "x")'],
   ])('toNodeListener with %s', (_name, args, problem) => {
-    let caught: unknown;
-    try {
-      (toNodeListener as (...args: unknown[]) => unknown)(...args);
-    } catch (error) {
-      caught = error;
-    }
-    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
-    expect((caught as ConfigError).problems).toContain(problem);
+    expect(refusedProblems(() => (toNodeListener as (...args: unknown[]) => unknown)(...args))).toContain(problem);
   });
 });
 
@@ -122,14 +119,7 @@ describe('arguments of the wrong type to a factory', () => {
     ['createGraphAgent(null, 5) (an agent that failed on its first run)', () => createGraphAgent(null as never, 5 as never), 'name must be a non-empty string (got null)'],
     ['createGraphAgent(…, 5)', () => createGraphAgent('g', 5 as never), 'graph must be a compiled graph (graph.compile()), got 5'],
   ])('%s is a ConfigError', (_name, make, problem) => {
-    let caught: unknown;
-    try {
-      make();
-    } catch (error) {
-      caught = error;
-    }
-    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
-    expect((caught as ConfigError).problems).toContain(problem);
+    expect(refusedProblems(() => make())).toContain(problem);
   });
 });
 
@@ -143,14 +133,7 @@ describe('runner.run options of the wrong shape', () => {
     ['requestId: {}', { requestId: {} }, 'requestId must be a string (got [object Object])'],
     ['resume: an API key (named by its length only)', { resume: 'sk-live-0123456789abcdef' }, 'resume must be an object { runId, decisions } (got 24 characters)'],
   ])('%s is refused before the run starts', (_name, options, problem) => {
-    let caught: unknown;
-    try {
-      run(options);
-    } catch (error) {
-      caught = error;
-    }
-    expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
-    expect((caught as ConfigError).problems).toContain(problem);
+    expect(refusedProblems(() => run(options))).toContain(problem);
   });
 });
 
@@ -163,14 +146,7 @@ describe('a clock option that gives no time', () => {
     }, 'now must return a finite number of ms (it threw: RangeError)'],
   ])('now returning %s is refused by the breaker and the retry budget', (_name, now, problem) => {
     for (const make of [() => createCircuitBreaker({ now } as never), () => createRetryBudget({ now } as never)]) {
-      let caught: unknown;
-      try {
-        make();
-      } catch (error) {
-        caught = error;
-      }
-      expect(ConfigError.isInstance(caught), String(caught)).toBe(true);
-      expect((caught as ConfigError).problems).toContain(problem);
+      expect(refusedProblems(() => make())).toContain(problem);
     }
   });
 });
