@@ -41,7 +41,7 @@ function unsendable(): Array<[string, () => unknown]> {
 const planted = (bad: unknown) =>
   fc.tuple(fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 5 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue(), { maxKeys: 4 })).map(([path, around]) => {
     let value: unknown = bad;
-    for (const key of path.toReversed()) value = { ...around, [key]: value };
+    for (const key of [...path].reverse()) value = { ...around, [key]: value };
     return { ...around, data: value } as Record<string, unknown>;
   });
 
@@ -88,9 +88,9 @@ describe('arguments JSON cannot hold', () => {
           const { sent, fetch } = counted();
           const client = await createA2AClient({ card, fetch, retry: { maxAttempts: 3, initialDelayMs: 1 } });
           const message = { kind: 'message' as const, role: 'user' as const, messageId: 'm-1', parts: [{ kind: 'data' as const, data }] };
-          expectRefused(await client.sendMessage(message).catch((error: unknown) => error), sent);
+          expectRefused(await client.sendMessage({ message }).catch((error: unknown) => error), sent);
           const streamed = await (async () => {
-            for await (const _event of client.streamMessage(message)) return undefined;
+            for await (const _event of client.streamMessage({ message })) return undefined;
           })().catch((error: unknown) => error);
           expectRefused(streamed, sent);
         }),

@@ -46,7 +46,7 @@ const CASES: Array<[string, () => unknown, string]> = [
   ['createGraphAgent(…, { checkpoint })', () => createGraphAgent('g', new StateGraph(messagesStateSchema()).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', END).compile(), { checkpoint: {} } as never), 'unknown option "checkpoint" (did you mean checkpointer?)'],
   ['fromUIMessages(…, { maxMessage })', () => fromUIMessages([], { maxMessage: 5 } as never), 'unknown option "maxMessage" (did you mean maxMessages?)'],
   ['readChatRequest(…, { bodyTimeout })', () => readChatRequest({ id: 'c', messages: [], trigger: 'submit-message' }, { bodyTimeout: 5 } as never), 'unknown option "bodyTimeout" (did you mean bodyTimeoutMs?)'],
-  ['toAGUIResponse(…, { threadID })', () => toAGUIResponse(new ReadableStream(), { threadID: 't' } as never), 'unknown option "threadID" (did you mean threadId?)'],
+  ['toAGUIResponse(…, { threadID })', () => toAGUIResponse(new ReadableStream<never>(), { threadID: 't' } as never), 'unknown option "threadID" (did you mean threadId?)'],
   ['toNodeListener(…, { onErorr })', () => toNodeListener(async () => new Response(), { onErorr: () => {} } as never), 'unknown option "onErorr" (did you mean onError?)'],
   ['createA2AHandler({ taskstore })', () => createA2AHandler({ agent: agent(), card: { name: 'x' }, taskstore: {} } as never), 'unknown option "taskstore" (did you mean taskStore?)'],
 ];
