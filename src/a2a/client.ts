@@ -237,7 +237,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
  * that is not an `AbortSignal` (a bare `TypeError` deep inside before).
  */
 function checkCallOptions(options: A2ACallOptions | undefined): AbortSignal | undefined {
-  if (options !== undefined && !(isPlainObject(options) && (options.signal === undefined || isAbortSignal(options.signal)))) {
+  if (options !== undefined && !(typeof options === 'object' && options && (options.signal === undefined || isAbortSignal(options.signal)))) {
     throw ConfigError.fromProblems('A2A call options', ['options must be an object whose signal, if any, is an AbortSignal']);
   }
   return options?.signal as AbortSignal | undefined;

@@ -78,7 +78,8 @@ class Client implements MCPClient {
   private async handshake(): Promise<MCPInitializeResult> {
     this.transport.protocolVersion = undefined;
     const params = { protocolVersion: this.options.protocolVersion, capabilities: {}, clientInfo: this.options.clientInfo };
-    const answer = await this.transport.request('initialize', params, { timeoutMs: this.options.initializeMs, limit: 'initialize', idempotent: true });
+    const encoded = encodeParams(`MCP initialize request to ${this.ctx.server}`, params, this.ctx.secrets); // clientInfo is the caller's
+    const answer = await this.transport.request('initialize', params, { timeoutMs: this.options.initializeMs, limit: 'initialize', idempotent: true }, encoded);
     if (!isPlainObject(answer) || typeof answer.protocolVersion !== 'string' || !isPlainObject(answer.capabilities)) {
       throw protocolError(this.ctx, 'its initialize answer has no protocolVersion or capabilities', undefined, 'initialize');
     }
@@ -196,7 +197,7 @@ class Client implements MCPClient {
   }
 
   async request(method: string, params?: Record<string, unknown>, options: MCPCallOptions = {}): Promise<unknown> {
-    subjectCheck('request', 'the method', method, 'params', params ?? {});
+    subjectCheck('request', 'the method', method, 'params', params === undefined ? {} : params);
     return this.call(method, params, options, false);
   }
 

@@ -47,16 +47,20 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
   let failures = 0;
   while (!signal.aborted) {
     let hint: number | undefined;
-    // One connection's scope: the client's close, and the idle limit, re-armed before each read.
+    // One connection's scope: the client's close, and the idle limit — armed for the GET and re-armed before each
+    // read, never while the client holds reading back for its own answers (`pause`: a wait of ours, not the server's
+    // silence). Every wait is raced, so a fetch that ignores its signal cannot hold the loop or the timer.
     const { controller, dispose } = linkedController(signal);
+    const racer = new AbortRace(controller.signal);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let paused: Promise<void> | undefined;
     const arm = (): void => {
       clearTimeout(timer);
       timer = startTimer(() => controller.abort(), host.idleMs);
     };
     try {
       arm();
-      const response = await host.get(lastEventId, controller.signal);
+      const response = await racer.race(host.get(lastEventId, controller.signal));
       if (!response.ok || !isEventStream(response) || !response.body) {
         response.body?.cancel().catch(() => {});
         const transient = response.status === 408 || response.status === 429 || response.status >= 500;
@@ -68,14 +72,13 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         failures++;
       } else {
         let delivered = 0;
-        const racer = new AbortRace(controller.signal);
         try {
           await readSSE(response.body, {
             onRetry: (ms) => (retryMs = ms),
             maxBytes: host.maxBytes,
             tooLarge: host.tooLarge,
-            pause: host.pause,
-            race: (promise) => (arm(), racer.race(promise)),
+            pause: () => (paused = host.pause()),
+            race: (promise) => (promise === paused ? clearTimeout(timer) : arm(), racer.race(promise)),
             signal: controller.signal,
             onEvent: (event) => {
               if (event.id !== undefined && event.id !== '') lastEventId = event.id;
@@ -95,8 +98,6 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
           // A silence past the idle limit is no failure (it took that long): the next connection picks up at Last-Event-ID.
           if (controller.signal.aborted) delivered = 1;
           else host.warn(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
-        } finally {
-          racer.dispose();
         }
         failures = delivered > 0 ? 0 : failures + 1;
       }
@@ -105,6 +106,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
       failures++;
     } finally {
       clearTimeout(timer);
+      racer.dispose();
       dispose();
     }
     if (failures >= MAX_FAILURES) {

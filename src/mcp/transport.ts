@@ -102,7 +102,7 @@ export class MCPTransport {
   }
 
   /** One JSON-RPC request (`encoded`: its params as JSON, the caller's encoded first); its `result`, or a typed failure. */
-  request(method: string, params: unknown, options: RequestOptions, encoded = params === undefined ? undefined : JSON.stringify(params)): Promise<unknown> {
+  request(method: string, params: unknown, options: RequestOptions, encoded: string | undefined): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);

@@ -51,6 +51,16 @@ describe('A2A call options', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('options made by a class are accepted as before (only their signal is checked)', async () => {
+    class CallOptions {
+      constructor(readonly signal: AbortSignal) {}
+    }
+    let fetched = 0;
+    const client = createA2AClient({ url: 'http://127.0.0.1:9/a2a', retry: false, fetch: async () => (fetched++, new Response('{}', { status: 500 })) });
+    await expect(client.getTask({ id: 't-1' }, new CallOptions(new AbortController().signal))).rejects.toThrow(/500/);
+    expect(fetched).toBe(1);
+  });
+
   it('undefined options and a real signal are accepted', async () => {
     let fetched = 0;
     const client = createA2AClient({ url: 'http://127.0.0.1:9/a2a', retry: false, fetch: async () => (fetched++, new Response('{}', { status: 500 })) });

@@ -146,8 +146,9 @@ describe('the error reference (docs/errors/)', () => {
     expect(new errors.WorkflowError('m', { code: 'STATE_INVALID' }).docs).toBe('docs/errors/workflow-error.md#state_invalid');
     expect(new errors.AgentError('m').docs).toBe('docs/errors/agent-error.md');
     expect(new errors.InterruptNotFoundError('m').docs).toBe('docs/errors/resume-error.md#interrupt_not_found');
-    // a provider's code is not ours and has no section: the class's page, with no anchor that leads nowhere
+    // a provider's code is not ours and its page lists none: the class's page, with no anchor that leads nowhere
     expect(new errors.ChatClientError('m', { code: 'invalid_api_key', status: 401 }).docs).toBe('docs/errors/chat-client-error.md');
+    expect(new errors.ChatClientError('m', { code: 'ACCESS_DENIED', status: 403 }).docs).toBe('docs/errors/chat-client-error.md');
     expect(new errors.StreamError('m', { reason: 'provider_error', code: 'server_error' } as never).docs).toBe('docs/errors/stream-error.md');
     expect(new errors.JSONRPCError(-32001, 'm').docs).toBe('docs/errors/jsonrpc-error.md#-32001');
   });

@@ -99,6 +99,14 @@ describe('arguments JSON cannot hold', () => {
     });
   }
 
+  it("the handshake's own params — a clientInfo holding a BigInt — are a SerializeError too, nothing sent", async () => {
+    const { sent, fetch } = counted();
+    const client = createMCPClient({ url: URL_, fetch, clientInfo: { name: 'app', version: '1', build: 7n } as never });
+    const error = await client.connect().catch((caught: unknown) => caught);
+    expectRefused(error, sent);
+    expect((error as SerializeError).subject).toBe('MCP initialize request to 127.0.0.1:9');
+  });
+
   it('a BigInt names what JSON cannot hold, and the subject names the request', async () => {
     const { sent, fetch } = counted();
     const client = createMCPClient({ url: URL_, fetch });

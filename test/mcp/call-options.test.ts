@@ -43,6 +43,7 @@ describe('MCP call options', () => {
     ['a method that is a Symbol', (client: MCPClient) => client.request(Symbol('m') as never), /the method must be a non-empty string \(got Symbol\(m\)\)/],
     ['a method that is null', (client: MCPClient) => client.request(null as never), /the method must be a non-empty string \(got null\)/],
     ['params that are a string', (client: MCPClient) => client.request('x', 'y' as never), /params must be an object \(got "y"\)/],
+    ['params that are null (sent as "params":null, which JSON-RPC refuses)', (client: MCPClient) => client.request('x', null as never), /params must be an object \(got null\)/],
   ])('%s: a ConfigError before anything is sent (it would be sent as given, or crash a message)', async (_name, call, message) => {
     let fetched = 0;
     const client = createMCPClient({ url: 'http://127.0.0.1:9/mcp', retry: false, fetch: async () => (fetched++, new Response('{}', { status: 500 })) });

@@ -1,7 +1,8 @@
 // The server's own stream (listen) against peers that stop without closing: a connection that died silently (no
 // byte, no end) and a GET that is never answered are each dropped after `timeouts.listenIdleMs` and opened again,
 // picking up at Last-Event-ID, so a later `tools/list_changed` still arrives. A quiet server that sends keep-alive
-// comments is not cut, and a silence is no failure: the stream is never given up for being quiet.
+// comments is not cut, nor one the client holds back while its own answers are pending, and a silence is no failure:
+// the stream is never given up for being quiet. A fetch that ignores its signal cannot hold the loop or its timer.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/index.js';
 import { createMCPClient } from '../../src/mcp/index.js';
@@ -52,6 +53,46 @@ describe("the server's own stream (listen): idle limit", () => {
     await client.connect();
     await expect.poll(() => toolsChanged, { timeout: 5_000 }).toBe(1);
     expect(gets.length).toBe(2);
+    await client.close();
+  });
+
+  it('a GET that ignores its signal is still given up at the limit, and close() leaves no timer behind', async () => {
+    const { fetchImpl, gets } = withGets(() => new Promise<Response>(() => {})); // a fetch that never answers nor hears an abort
+    const client = createMCPClient({ url: URL, fetch: fetchImpl, listen: true, timeouts: { listenIdleMs: 150 } });
+    await client.connect();
+    await expect.poll(() => gets.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    const before = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    await client.close();
+    await sleep(20);
+    // the listen loop's idle timer and its backoff wait end with close(): fewer timers than while it listened
+    expect(process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length).toBeLessThan(before);
+  });
+
+  it("a pause while the client's own answers are pending is no silence of the server: the stream is not cut", async () => {
+    // 300 requests of the server's own in one read; each answer is taken slowly, so reading is held back for seconds
+    const server = fakeServer({});
+    const gets: Array<string | null> = [];
+    let answered = 0;
+    let frames = '';
+    for (let i = 1; i <= 300; i++) frames += frame({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' }, `e${i}`);
+    const fetchImpl: typeof fetch = async (input, init) => {
+      if (init?.method === 'GET') {
+        gets.push(new Headers(init.headers).get('last-event-id'));
+        return gets.length === 1 ? sse([frames], { end: false }) : sse([], { end: false });
+      }
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+      if (body.method === undefined) {
+        await sleep(100);
+        answered++;
+        return new Response(null, { status: 202 });
+      }
+      return server.fetch(input, init);
+    };
+    const client = createMCPClient({ url: URL, fetch: fetchImpl, listen: true, timeouts: { listenIdleMs: 400 } });
+    await client.connect();
+    await sleep(2_000); // five idle limits, all spent waiting for our own answers
+    expect(answered).toBeGreaterThan(0);
+    expect(gets).toEqual([null]);
     await client.close();
   });
 
