@@ -234,7 +234,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
 /**
  * The caller's signal of a call whose options hold up, or a `ConfigError`: options that are not an object, or a signal
- * that is not an `AbortSignal` (a bare `TypeError` deep inside before).
+ * that is not an `AbortSignal` (a bare `TypeError` deep inside before). Not the shared `callOptionsProblems`: naming
+ * the refused value brings `refusedValue` into the A2A app, 75 B it does not have under its 0.6× goal.
  */
 function checkCallOptions(options: A2ACallOptions | undefined): AbortSignal | undefined {
   if (options !== undefined && !(typeof options === 'object' && options && (options.signal === undefined || isAbortSignal(options.signal)))) {

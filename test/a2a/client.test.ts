@@ -7,6 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createA2AClient, type A2AClientOptions, type A2AStreamEvent, type AgentCard } from '../../src/a2a/index.js';
 import { A2ATransportError, JSONRPCError, SerializeError, StreamError } from '../../src/errors/index.js';
+import { agentCard03 } from '../helpers/a2a-card.js';
 import { dripBody } from '../helpers/async.js';
 
 const server = setupServer();
@@ -25,18 +26,7 @@ const RPC_URL = `${BASE_URL}/a2a`;
 const V1_URL = `${BASE_URL}/v1/rpc`;
 const fastRetry = { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 };
 
-const card03: AgentCard = {
-  name: 'inventory',
-  description: 'Stock lookups',
-  url: RPC_URL,
-  protocolVersion: '0.3.0',
-  preferredTransport: 'JSONRPC',
-  version: '1.0.0',
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
+const card03: AgentCard = agentCard03(RPC_URL);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type JSONObject = Record<string, any>;

@@ -7,21 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { createA2AClient, type AgentCard } from '../../src/a2a/index.js';
 import { A2ATransportError, MCPError, SerializeError } from '../../src/errors/index.js';
 import { createMCPClient } from '../../src/mcp/index.js';
+import { agentCard03 } from '../helpers/a2a-card.js';
 
 const SECRET = 'sk-planted-9f8e7d6c5b4a39281706';
 const URL_ = 'http://127.0.0.1:9/rpc';
-const card: AgentCard = {
-  name: 'inventory',
-  description: 'Stock lookups',
-  url: URL_,
-  protocolVersion: '0.3.0',
-  preferredTransport: 'JSONRPC',
-  version: '1.0.0',
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [],
-};
+const card: AgentCard = agentCard03(URL_);
 
 /** Values JSON.stringify throws on, each named. */
 function unsendable(): Array<[string, () => unknown]> {
