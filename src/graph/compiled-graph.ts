@@ -55,7 +55,7 @@ function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: bo
   else if (!child && (runId ?? options.invocationId)?.includes(CHILD_RUN_SEPARATOR) && options.checkpointer !== undefined) {
     problems.push(`runId ${preview(runId ?? options.invocationId, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which only subgraph run ids may contain: choose another`);
   }
-  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000)) problems.push(`leaseMs must be an integer ≥ 1000 (got ${preview(leaseMs, 40)})`);
+  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000)) problems.push(`leaseMs must be an integer ≥ 1000 (got ${refusedValue(leaseMs)})`);
   const { takeOver } = options as GraphResumeOptions;
   if (takeOver !== undefined && typeof takeOver !== 'boolean') problems.push('takeOver must be a boolean');
   problems.push(...telemetryProblems(options.telemetry));

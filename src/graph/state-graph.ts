@@ -1,5 +1,5 @@
 import type { ChatClient } from '../chat/core/types.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { compileDraft, type CompileOptions } from './compile/compile-graph.js';
@@ -62,7 +62,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
    */
   addNode<Id extends string, const E extends readonly string[] = readonly string[]>(id: Id, run: NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>>, options: NodeOptions<U, E> = {}): StateGraph<S, U, N | Id> {
     if (typeof id !== 'string' || id.trim() === '') {
-      this.problems.push(`a node id must be a non-empty string (got ${preview(id, 200)})`);
+      this.problems.push(`a node id must be a non-empty string (got ${refusedValue(id)})`);
       return this.widened<Id>();
     }
     if (id === START || id === END) this.problems.push(`node id ${preview(id, 200)} is reserved`);

@@ -78,12 +78,16 @@ export function positiveIntegerProblems(settings: object, keys: readonly string[
 
 /**
  * A refused value as a problem names it: a string of up to 12 characters quoted (a mistyped name), a longer one by its
- * length only (`24 characters`) — a value put in the wrong option may be a secret (an API key where a number was due),
- * and a problem reaches messages and logs —, anything else as `safeString` prints it.
+ * length only (`24 characters`), a number, boolean, bigint, `null` or `undefined` as itself, anything else by its type
+ * only (`an object`, arrays included, `a function`, `a symbol`). A value put in the wrong option may be a secret (an API key
+ * where a number was due, or inside an array, a `String` object, an object's `toString`, a function's source), and a
+ * problem reaches messages and logs, so nothing that could hold one is printed.
  * @example `problems.push(\`maxTokens must be an integer ≥ 1 (got ${refusedValue(value)})\`)`
  */
 export function refusedValue(value: unknown): string {
-  return typeof value !== 'string' ? safeString(value) : value.length > 12 ? `${value.length} characters` : JSON.stringify(value);
+  const type = typeof value;
+  if (type === 'string') return (value as string).length > 12 ? `${(value as string).length} characters` : JSON.stringify(value);
+  return value === null || (type !== 'object' && type !== 'function' && type !== 'symbol') ? String(value) : type === 'object' ? 'an object' : `a ${type}`;
 }
 
 /** A message for an error constructor: strings as they are, anything else made printable (never throws). */

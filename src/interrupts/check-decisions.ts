@@ -2,7 +2,7 @@ import { InterruptExpiredError } from '../errors/interrupt-expired-error.js';
 import { InterruptNotFoundError } from '../errors/interrupt-not-found-error.js';
 import { ResumeIncompleteError } from '../errors/resume-incomplete-error.js';
 import { ResumePayloadError } from '../errors/resume-payload-error.js';
-import { isForbiddenKey, isPlainObject, preview } from '../internal/json.js';
+import { isForbiddenKey, isPlainObject, preview, refusedValue } from '../internal/json.js';
 import { regexFor } from '../tools/json-schema-bounds.js';
 import { createValidator } from '../tools/json-schema-validate.js';
 import type { Interrupt, ResumeDecision } from './interrupt.js';
@@ -48,7 +48,7 @@ function schemaIssues(schema: Record<string, unknown>, value: unknown): string[]
 export function checkDecisionsWith(runId: string, pending: readonly Interrupt[], given: unknown, now: number, validate: (schema: Record<string, unknown>, value: unknown) => string[]): CheckedResume {
   const pendingIds = pending.map((interrupt) => interrupt.id);
   const base = { runId, pendingIds };
-  if (!Array.isArray(given)) throw new ResumePayloadError(`The resume of run ${preview(runId, 200)} must be an array of decisions (got ${preview(given, 80)}).`, { ...base, issues: ['decisions: expected an array'] });
+  if (!Array.isArray(given)) throw new ResumePayloadError(`The resume of run ${preview(runId, 200)} must be an array of decisions (got ${refusedValue(given)}).`, { ...base, issues: ['decisions: expected an array'] });
   if (given.length > RESUME_LIMITS.maxDecisions) {
     throw new ResumePayloadError(`The resume of run ${preview(runId, 200)} carries ${given.length} decisions; at most ${RESUME_LIMITS.maxDecisions} are accepted.`, { ...base, issues: [`decisions: more than ${RESUME_LIMITS.maxDecisions}`] });
   }
@@ -97,7 +97,7 @@ function decisionOf(entry: unknown, index: number, base: Base): ResumeDecision {
   const refuse = (issue: string): never => {
     throw new ResumePayloadError(`Decision [${index}] of the resume is invalid: ${issue}.`, { ...base, id: isPlainObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined, issues: [`[${index}]: ${issue}`] });
   };
-  if (!isPlainObject(entry)) return refuse(`expected { id, approved } or { id, value } (got ${preview(entry, 80)})`);
+  if (!isPlainObject(entry)) return refuse(`expected { id, approved } or { id, value } (got ${refusedValue(entry)})`);
   const keys = Object.keys(entry);
   const stray = keys.find((key) => isForbiddenKey(key) || !['id', 'approved', 'reason', 'value'].includes(key));
   if (stray !== undefined) return refuse(`unknown field ${preview(stray, 40)}`);
@@ -116,7 +116,7 @@ function decisionOf(entry: unknown, index: number, base: Base): ResumeDecision {
     if (reason.length > RESUME_LIMITS.maxReasonLength) return refuse(`reason is longer than ${RESUME_LIMITS.maxReasonLength} characters`);
     return { id, approved: false, reason };
   }
-  return refuse(`approved must be true or false (got ${preview(approved, 40)})`);
+  return refuse(`approved must be true or false (got ${refusedValue(approved)})`);
 }
 
 function checkKind(interrupt: Interrupt, decision: ResumeDecision, index: number, base: Base, validate: (schema: Record<string, unknown>, value: unknown) => string[]): void {

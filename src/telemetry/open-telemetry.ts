@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { a2aClientTracing } from './a2a-client-tracing.js';
 import { mcpClientTracing } from './mcp-client-tracing.js';
 import { read } from '../internal/error-chain.js';
-import { positiveIntegerProblems, preview } from '../internal/json.js';
+import { positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import { NO_TELEMETRY } from './no-telemetry.js';
 import { otelSpanHandle, spanOf, type SpanRuntime } from './otel-span-handle.js';
 import type { OTelAPI, OTelContext, OTelSpan, OTelTracer } from './otel-types.js';
@@ -49,7 +49,7 @@ function problemsOf(api: unknown, settings: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const trace = read(api, 'trace');
   const context = read(api, 'context');
-  if (api === null || typeof api !== 'object') problems.push(`api must be the @opentelemetry/api module (import * as otel from '@opentelemetry/api'; got ${preview(api)})`);
+  if (api === null || typeof api !== 'object') problems.push(`api must be the @opentelemetry/api module (import * as otel from '@opentelemetry/api'; got ${refusedValue(api)})`);
   else {
     const tracerGiven = settings.tracer !== undefined;
     const traceMembers = tracerGiven ? ['setSpan', 'setSpanContext'] : ['getTracer', 'setSpan', 'setSpanContext'];
@@ -58,9 +58,9 @@ function problemsOf(api: unknown, settings: Record<string, unknown>): string[] {
     const missingContext = ['active', 'with'].filter((member) => !isFunction(read(context, member)));
     if (missingContext.length > 0) problems.push(`api.context must have ${missingContext.map((member) => `${member}()`).join(', ')}: pass the @opentelemetry/api module`);
   }
-  if (settings.tracer !== undefined && !isFunction(read(settings.tracer, 'startSpan'))) problems.push(`tracer must have a startSpan() method (got ${preview(settings.tracer)})`);
-  if (settings.tracerName !== undefined && (typeof settings.tracerName !== 'string' || settings.tracerName === '')) problems.push(`tracerName must be a non-empty string (got ${preview(settings.tracerName)})`);
-  if (settings.recordContent !== undefined && typeof settings.recordContent !== 'boolean') problems.push(`recordContent must be a boolean (got ${preview(settings.recordContent)})`);
+  if (settings.tracer !== undefined && !isFunction(read(settings.tracer, 'startSpan'))) problems.push(`tracer must have a startSpan() method (got ${refusedValue(settings.tracer)})`);
+  if (settings.tracerName !== undefined && (typeof settings.tracerName !== 'string' || settings.tracerName === '')) problems.push(`tracerName must be a non-empty string (got ${refusedValue(settings.tracerName)})`);
+  if (settings.recordContent !== undefined && typeof settings.recordContent !== 'boolean') problems.push(`recordContent must be a boolean (got ${refusedValue(settings.recordContent)})`);
   const secrets = settings.secrets;
   if (secrets !== undefined) {
     // never quote the value: it holds the secrets
@@ -70,7 +70,7 @@ function problemsOf(api: unknown, settings: Record<string, unknown>): string[] {
     else if (bad !== -1) problems.push(`secrets must be an array of strings (entry ${bad} is ${list[bad] === null ? 'null' : `a ${typeof list[bad]}`})`);
   }
   problems.push(...positiveIntegerProblems(settings, ['maxAttributeLength', 'maxStatusMessageLength']));
-  if (settings.onError !== undefined && !isFunction(settings.onError)) problems.push(`onError must be a function (got ${preview(settings.onError)})`);
+  if (settings.onError !== undefined && !isFunction(settings.onError)) problems.push(`onError must be a function (got ${refusedValue(settings.onError)})`);
   return problems;
 }
 
@@ -102,7 +102,7 @@ export function openTelemetry(api: OTelAPI, options: OpenTelemetryOptions = {}):
   const isObject = options === undefined || options === null || (typeof options === 'object' && !Array.isArray(options));
   const settings: Record<string, unknown> = {};
   if (isObject) for (const key of OPTION_KEYS) settings[key] = read(options, key); // each getter read once
-  const problems = [...(isObject ? [] : [`options must be an object (got ${preview(options)})`]), ...problemsOf(api, settings)];
+  const problems = [...(isObject ? [] : [`options must be an object (got ${refusedValue(options)})`]), ...problemsOf(api, settings)];
   if (problems.length > 0) throw ConfigError.fromProblems('openTelemetry', problems);
   const given = settings as OpenTelemetryOptions;
   const onError = given.onError;

@@ -8,7 +8,7 @@
  */
 import { ConfigError } from '../errors/config-error.js';
 import { read } from '../internal/error-chain.js';
-import { preview } from '../internal/json.js';
+import { refusedValue } from '../internal/json.js';
 
 /** A parsed `traceparent`: the trace, the parent span in it, and the trace flags (bit 0: sampled). */
 export interface TraceParent {
@@ -103,9 +103,9 @@ export function formatTraceparent(parent: TraceParent): string {
   const spanId = read(parent, 'spanId');
   const traceFlags = read(parent, 'traceFlags');
   const problems: string[] = [];
-  if (!isValidTraceId(traceId)) problems.push(`traceId must be 32 lowercase hex characters, not all zero (got ${preview(traceId)})`);
-  if (!isValidSpanId(spanId)) problems.push(`spanId must be 16 lowercase hex characters, not all zero (got ${preview(spanId)})`);
-  if (!isValidFlags(traceFlags)) problems.push(`traceFlags must be an integer from 0 to 255 (got ${preview(traceFlags)})`);
+  if (!isValidTraceId(traceId)) problems.push(`traceId must be 32 lowercase hex characters, not all zero (got ${refusedValue(traceId)})`);
+  if (!isValidSpanId(spanId)) problems.push(`spanId must be 16 lowercase hex characters, not all zero (got ${refusedValue(spanId)})`);
+  if (!isValidFlags(traceFlags)) problems.push(`traceFlags must be an integer from 0 to 255 (got ${refusedValue(traceFlags)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('traceparent', problems);
   return `00-${traceId as string}-${spanId as string}-${(traceFlags as number).toString(16).padStart(2, '0')}`;
 }

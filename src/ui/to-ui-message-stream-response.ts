@@ -2,8 +2,7 @@ import { toUIMessageStream, type UIMessageStreamSource } from './to-ui-message-s
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-stream-headers.js';
 import { uiOptionProblems, type UIMessageStreamOptions } from './ui-message-stream-options.js';
 import { ConfigError } from '../errors/config-error.js';
-import { messageOf } from '../internal/error-chain.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { isPlainObject, refusedValue } from '../internal/json.js';
 
 /** Options of {@link toUIMessageStreamResponse}: the stream's, plus the response's status and extra headers. */
 export interface UIMessageStreamResponseOptions extends UIMessageStreamOptions {
@@ -33,12 +32,13 @@ export interface UIMessageStreamResponseOptions extends UIMessageStreamOptions {
 export function toUIMessageStreamResponse(run: UIMessageStreamSource, options?: UIMessageStreamResponseOptions): Response {
   const problems = uiOptionProblems(options, ['status', 'headers']);
   const { status, headers, ...streamOptions }: UIMessageStreamResponseOptions = isPlainObject(options) ? options : {};
-  if (status !== undefined && !(typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599)) problems.push(`status must be an HTTP status from 200 to 599 (got ${preview(status, 50)})`);
+  if (status !== undefined && !(typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599)) problems.push(`status must be an HTTP status from 200 to 599 (got ${refusedValue(status)})`);
   const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
   try {
     if (headers !== undefined) new Headers(headers).forEach((value, name) => merged.set(name, value));
   } catch (error) {
-    problems.push(`headers must be valid HTTP headers: ${messageOf(error)}`);
+    // The platform's message is not quoted: it may quote a header's value.
+    problems.push(`headers must be valid HTTP headers: a Headers, [name, value] pairs or an object of strings (the platform refused them with a ${error instanceof Error ? error.name : typeof error})`);
   }
   if (problems.length > 0) throw ConfigError.fromProblems('toUIMessageStreamResponse', problems);
   return new Response(toUIMessageStream(run, streamOptions), { status: status ?? 200, headers: merged });

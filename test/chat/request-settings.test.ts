@@ -24,7 +24,7 @@ const CASES: Array<[string, Record<string, unknown>, string]> = [
   ['toolChoice: "always"', { toolChoice: 'always' }, `toolChoice must be 'auto', 'none', 'required' or { name } (got "always")`],
   ['parallelToolCalls: "yes"', { parallelToolCalls: 'yes' }, 'parallelToolCalls must be a boolean (got "yes")'],
   ['responseFormat: 5', { responseFormat: 5 }, 'responseFormat must be { name, schema } (a JSON Schema object)'],
-  ['signal: {}', { signal: {} }, 'signal must be an AbortSignal (got [object Object])'],
+  ['signal: {}', { signal: {} }, 'signal must be an AbortSignal (got an object)'],
   ['onRetry: 5', { onRetry: 5 }, 'onRetry must be a function'],
 ];
 

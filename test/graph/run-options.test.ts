@@ -16,7 +16,7 @@ async function problemsOf(outcome: Promise<unknown>): Promise<readonly string[]>
 describe('a graph run given bad input or options', () => {
   it.each([
     ['a string input', () => graph.run('hello' as never), 'the input must be an object: an update of the state (got "hello")'],
-    ['an array input', () => graph.run([7, 8] as never), 'the input must be an object: an update of the state (got 7,8)'],
+    ['an array input', () => graph.run([7, 8] as never), 'the input must be an object: an update of the state (got an object)'],
     ['a number input', () => graph.run(42 as never), 'the input must be an object: an update of the state (got 42)'],
     ['null options', () => graph.run({}, null as never), 'options must be an object (got null)'],
     ['a signal that is not one', () => graph.run({}, { signal: 'x' } as never), 'signal must be an AbortSignal (got "x")'],

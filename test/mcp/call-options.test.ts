@@ -17,7 +17,7 @@ describe('MCP call options', () => {
   it.each([
     ['null options', null, /options must be an object \(got null\)/],
     ['a string signal', { signal: 'x' }, /signal must be an AbortSignal \(got "x"\)/],
-    ['an object signal', { signal: {} }, /signal must be an AbortSignal \(got \[object Object\]\)/],
+    ['an object signal', { signal: {} }, /signal must be an AbortSignal \(got an object\)/],
     ['a NaN timeoutMs', { timeoutMs: Number.NaN }, /timeoutMs must be a number > 0 or Infinity \(got NaN\)/],
     ['a negative timeoutMs', { timeoutMs: -1 }, /got -1/],
   ])('%s: every call refuses them with a ConfigError, and nothing is left unhandled', async (_name, options, message) => {
@@ -40,7 +40,7 @@ describe('MCP call options', () => {
     ['an empty tool name', (client: MCPClient) => client.callTool(''), /the tool name must be a non-empty string \(got ""\)/],
     ['null arguments', (client: MCPClient) => client.callTool('t', null as never), /arguments must be an object \(got null\)/],
     ['arguments that are an array', (client: MCPClient) => client.callTool('t', [1] as never), /arguments must be an object/],
-    ['a method that is a Symbol', (client: MCPClient) => client.request(Symbol('m') as never), /the method must be a non-empty string \(got Symbol\(m\)\)/],
+    ['a method that is a Symbol', (client: MCPClient) => client.request(Symbol('m') as never), /the method must be a non-empty string \(got a symbol\)/],
     ['a method that is null', (client: MCPClient) => client.request(null as never), /the method must be a non-empty string \(got null\)/],
     ['params that are a string', (client: MCPClient) => client.request('x', 'y' as never), /params must be an object \(got "y"\)/],
     ['params that are null (sent as "params":null, which JSON-RPC refuses)', (client: MCPClient) => client.request('x', null as never), /params must be an object \(got null\)/],

@@ -9,7 +9,11 @@ import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIRespon
 import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
 import { createCircuitBreaker, createRetryBudget } from '../../src/resilience/index.js';
 import { Runner } from '../../src/runner/index.js';
-import { defineTool, jsonSchema } from '../../src/tools/index.js';
+import { defineTool, jsonSchema, runTool } from '../../src/tools/index.js';
+import { END, START, StateGraph, createGraphAgent, messagesStateSchema } from '../../src/graph/index.js';
+import { toNodeListener } from '../../src/node/index.js';
+import { openTelemetry } from '../../src/telemetry/index.js';
+import { fromUIMessages, readChatRequest, toAGUIResponse, toUIMessageStreamResponse } from '../../src/ui/index.js';
 
 const SECRET = 'sk-live-0123456789abcdefXYZ';
 
@@ -34,6 +38,23 @@ const model = () => createScriptedChatClient([{ text: 'done' }]);
 const chat = { baseURL: 'https://api.example.com/v1', apiKey: SECRET, model: 'm', fetch: async () => new Response('{}') };
 const anthropic = { ...chat, maxTokens: 10 };
 
+/**
+ * The secret as itself and inside every value whose printing would show it: an array, a nested array, a `String`
+ * object, an object with its own `toString`/`valueOf`, a symbol's description, a function's source — a refusal names
+ * a value of the wrong type by its type, never by printing it.
+ */
+function wrappedSecrets(): unknown[] {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a function whose source holds the secret
+  const source = new Function(`return '${SECRET}';`);
+  return [SECRET, [SECRET], [[SECRET]], new String(SECRET), { toString: () => SECRET }, { valueOf: () => SECRET }, Symbol(SECRET), source, { key: SECRET }];
+}
+
+/** A tracer API that records nothing: enough for `openTelemetry` to check its options. */
+const otel = { trace: { getTracer: () => ({ startSpan: () => ({}) }) }, context: { active: () => ({}) } } as never;
+/** A compiled one-node graph, after `build` adds to it. */
+const graph = (build: (graph: StateGraph<any, any, any>) => StateGraph<any, any, any>, options?: unknown) =>
+  build(new StateGraph(messagesStateSchema()).addNode('a', () => ({})).addEdge(START, 'a').addEdge('a', END)).compile(options as never);
+
 /** [factory, valid options, its option names, where nested options are (name → their keys)]. */
 const FACTORIES: Array<[string, (options: Record<string, unknown>) => unknown, Record<string, unknown>, string[]]> = [
   ['createOpenAICompatibleClient', (o) => createOpenAICompatibleClient(o as never), chat, ['baseURL', 'model', 'headers', 'fetch', 'retry', 'timeouts', 'name', 'extraBody', 'maxLineLength', 'includeUsage', 'reasoningReplay', 'circuitBreaker', 'retryBudget']],
@@ -52,6 +73,17 @@ const FACTORIES: Array<[string, (options: Record<string, unknown>) => unknown, R
   ['defineTool', (o) => defineTool(o as never), { name: 'lookup', description: 'Look up.', parameters: jsonSchema({ type: 'object' }), execute: async () => ({}) }, ['name', 'description', 'timeoutMs', 'retry', 'dependency', 'needsApproval', 'approvalExpiresInMs']],
   ['new Runner', (o) => new Runner(o as never), { appName: 'app', agent: new AgentBuilder('a').chatClient(model()).build() }, ['appName', 'sessionStore']],
   ['toolApprovals', (o) => toolApprovals(o as never), {}, ['store']],
+  ['runTool', (o) => runTool(tool, {}, o as never), {}, ['callId', 'signal', 'logger', 'onRetry', 'repair', 'onToolCrash', 'timeoutMs', 'retry', 'secrets', 'maxArgumentsLength', 'telemetry', 'parentSpan']],
+  ['openTelemetry', (o) => openTelemetry(otel, o as never), {}, ['tracer', 'tracerName', 'recordContent', 'secrets', 'maxAttributeLength', 'maxStatusMessageLength', 'onError']],
+  ['StateGraph addNode', (o) => graph((g) => g.addNode('b', () => ({}), o as never)), {}, ['timeoutMs', 'retry', 'fallback', 'ends', 'defer']],
+  ['compile', (o) => graph((g) => g, o), {}, ['stepLimit', 'collectorCheck']],
+  ['graph.run', (o) => graph((g) => g).run({}, o as never), {}, ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName']],
+  ['createGraphAgent', (o) => createGraphAgent('g', graph((g) => g), o as never), {}, ['input', 'checkpointer', 'telemetry']],
+  ['toUIMessageStreamResponse', (o) => toUIMessageStreamResponse(new ReadableStream<never>(), o as never), {}, ['secrets', 'expose', 'messageId', 'onError', 'maxBufferedBytes', 'signal', 'completionState', 'status', 'headers']],
+  ['fromUIMessages', (o) => fromUIMessages([], o as never), {}, ['toolErrorFormat', 'systemMessages', 'fileText', 'maxBodyBytes', 'maxMessages', 'maxParts', 'maxDepth', 'maxStringLength']],
+  ['readChatRequest', (o) => readChatRequest({ id: 'c', messages: [], trigger: 'submit-message' }, o as never), {}, ['toolErrorFormat', 'systemMessages', 'maxBodyBytes', 'bodyTimeoutMs', 'maxMessages']],
+  ['toAGUIResponse', (o) => toAGUIResponse(new ReadableStream<never>(), o as never), {}, ['threadId', 'runId', 'secrets', 'signal', 'executionErrorsKey']],
+  ['toNodeListener', (o) => toNodeListener(async () => new Response(), o as never), {}, ['onError']],
   ['runner.run', (o) => new Runner({ appName: 'app', agent: new AgentBuilder('a').chatClient(model()).build() }).run(o as never), { userId: 'u', sessionId: 's', message: 'hi' }, ['userId', 'sessionId', 'resume', 'signal', 'state', 'requestId', 'invocationId', 'traceparent']],
 ];
 
@@ -60,7 +92,7 @@ describe('a secret in the wrong option', () => {
     let refused = 0;
     const variants: Array<Record<string, unknown>> = [{ ...valid, [SECRET]: 1 }];
     for (const key of keys) {
-      variants.push({ ...valid, [key]: SECRET });
+      for (const wrapped of wrappedSecrets()) variants.push({ ...valid, [key]: wrapped });
       for (const nested of ['totalMs', 'idleMs', 'firstChunkMs', 'requestMs', 'maxAttempts', 'jitter', 'baseDelayMs']) variants.push({ ...valid, [key]: { [nested]: SECRET } });
     }
     for (const options of variants) {

@@ -115,7 +115,7 @@ describe('a server adapter made wrong is refused when it is made, not with a 500
 
 describe('arguments of the wrong type to a factory', () => {
   it.each([
-    ["a chat client's name: a Symbol (a bare TypeError before)", () => createOpenAICompatibleClient({ ...base, name: Symbol('n') } as never), 'name must be a non-empty string (got Symbol(n))'],
+    ["a chat client's name: a Symbol (a bare TypeError before)", () => createOpenAICompatibleClient({ ...base, name: Symbol('n') } as never), 'name must be a non-empty string (got a symbol)'],
     ['createGraphAgent(null, 5) (an agent that failed on its first run)', () => createGraphAgent(null as never, 5 as never), 'name must be a non-empty string (got null)'],
     ['createGraphAgent(…, 5)', () => createGraphAgent('g', 5 as never), 'graph must be a compiled graph (graph.compile()), got 5'],
   ])('%s is a ConfigError', (_name, make, problem) => {
@@ -130,7 +130,7 @@ describe('runner.run options of the wrong shape', () => {
     ['state: 5 (the graph started from nothing)', { state: 5 }, 'state must be an object (got 5)'],
     ['invocationId: 5', { invocationId: 5 }, 'invocationId must be a string (got 5)'],
     ['traceparent: 7', { traceparent: 7 }, 'traceparent must be a string (got 7)'],
-    ['requestId: {}', { requestId: {} }, 'requestId must be a string (got [object Object])'],
+    ['requestId: {}', { requestId: {} }, 'requestId must be a string (got an object)'],
     ['resume: an API key (named by its length only)', { resume: 'sk-live-0123456789abcdef' }, 'resume must be an object { runId, decisions } (got 24 characters)'],
   ])('%s is refused before the run starts', (_name, options, problem) => {
     expect(refusedProblems(() => run(options))).toContain(problem);

@@ -4,6 +4,7 @@
  * and bounded whatever it was given (a 1 MB run id, a 10,000-node graph with every edge wrong).
  */
 import { preview, truncate } from '../../internal/json.js';
+import { redactText } from '../../internal/redact.js';
 
 /** Characters of one quoted value. */
 const QUOTE_CHARS = 200;
@@ -14,9 +15,9 @@ const PROBLEMS_NAMED = 20;
 /** @internal Problems kept in a `WorkflowError`'s `problems`. */
 export const MAX_PROBLEMS = 100;
 
-/** @internal A value as a message quotes it: JSON, at most 200 characters. */
+/** @internal A value as a message quotes it: JSON, at most 200 characters, credential shapes masked. */
 export function quote(value: unknown): string {
-  return preview(value, QUOTE_CHARS);
+  return redactText(preview(value, QUOTE_CHARS));
 }
 
 /** @internal Ids as a message lists them: the first ten quoted, the count of the rest. */
@@ -27,7 +28,7 @@ export function quoteIds(ids: readonly string[]): string {
 
 /** @internal Ids as a message names them bare (a node id after "node"): the first ten, each cut at 200 characters. */
 export function nameIds(ids: readonly string[]): string {
-  const named = ids.slice(0, IDS_NAMED).map((id) => truncate(id, QUOTE_CHARS)).join(', ');
+  const named = redactText(ids.slice(0, IDS_NAMED).map((id) => truncate(id, QUOTE_CHARS)).join(', '));
   return ids.length > IDS_NAMED ? `${named} and ${ids.length - IDS_NAMED} more` : named;
 }
 

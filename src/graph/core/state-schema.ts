@@ -2,7 +2,7 @@ import type { ChatMessage } from '../../chat/core/types.js';
 import { ConfigError } from '../../errors/config-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
-import { defineData, isForbiddenKey, isPlainObject, preview } from '../../internal/json.js';
+import { defineData, isForbiddenKey, isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import type { StandardSchemaV1 } from '../../tools/standard-schema.js';
 
 /** Graph state: a plain object of named fields. */
@@ -75,7 +75,7 @@ export class StateSchema<S extends State = State, U extends State = StateUpdate<
   /** Adds (or replaces) a field; its type joins the schema's. */
   addField<K extends string, T = unknown, V = T>(name: K, field: StateField<T, V> = {}): WithField<S, U, K, T, V> {
     if (typeof name !== 'string' || name === '' || isForbiddenKey(name)) {
-      throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${preview(name, 200)})`]);
+      throw ConfigError.fromProblems('state field', [`field name must be a non-empty string other than __proto__/constructor/prototype (got ${refusedValue(name)})`]);
     }
     this.fields.set(name, field as StateField);
     this.#shape = undefined;

@@ -10,7 +10,7 @@ import { WorkflowError } from '../../errors/workflow-error.js';
 import type { Interrupt } from '../../interrupts/interrupt.js';
 import { isoTimestamp } from '../../internal/clock.js';
 import { createId } from '../../internal/ids.js';
-import { isPlainObject, preview, truncate } from '../../internal/json.js';
+import { isPlainObject, preview, refusedValue, truncate } from '../../internal/json.js';
 import { encodeJSON } from '../../wire/safe-json.js';
 import type { CheckpointAnswer, CheckpointAnswers } from '../core/checkpointer.js';
 import type { NodeCallbackContext, QuestionDesk } from '../core/node-context.js';
@@ -97,7 +97,7 @@ function question(runId: string, nodeId: string, value: unknown, options: unknow
   const { responseSchema, expiresInMs } = (options ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
   if (expiresInMs !== undefined && !(Number.isInteger(expiresInMs) && (expiresInMs as number) >= 1 && (expiresInMs as number) <= MAX_EXPIRY_MS)) {
-    problems.push(`expiresInMs must be a whole number of ms from 1 to ${MAX_EXPIRY_MS} (got ${preview(expiresInMs, 40)})`);
+    problems.push(`expiresInMs must be a whole number of ms from 1 to ${MAX_EXPIRY_MS} (got ${refusedValue(expiresInMs)})`);
   }
   const schema = responseSchema === undefined ? undefined : schemaOf(responseSchema, problems);
   if (problems.length > 0) throw ConfigError.fromProblems(subject, problems);
@@ -126,6 +126,6 @@ function schemaOf(given: unknown, problems: string[]): Record<string, unknown> |
     problems.push(`responseSchema could not be read as JSON Schema: ${truncate(error instanceof Error ? error.message : String(error), 200)}`);
     return undefined;
   }
-  problems.push(`responseSchema must be a JSON Schema object or a Standard Schema that gives one, such as jsonSchema(…) (got ${preview(given, 40)})`);
+  problems.push(`responseSchema must be a JSON Schema object or a Standard Schema that gives one, such as jsonSchema(…) (got ${refusedValue(given)})`);
   return undefined;
 }
