@@ -78,10 +78,10 @@ export function positiveIntegerProblems(settings: object, keys: readonly string[
 
 /**
  * A refused value as a problem names it: a string of up to 12 characters quoted (a mistyped name), a longer one by its
- * length only (`24 characters`), a number, boolean, bigint, `null` or `undefined` as itself, anything else by its type
- * only (`an object`, arrays included, `a function`, `a symbol`). A value put in the wrong option may be a secret (an API key
- * where a number was due, or inside an array, a `String` object, an object's `toString`, a function's source), and a
- * problem reaches messages and logs, so nothing that could hold one is printed.
+ * length only (`24 characters`), a number, boolean, bigint, `null` or `undefined` as itself, anything else by its
+ * type only (`an object`, arrays included, `a function`, `a symbol`). A value put in the wrong option may be a secret
+ * (an API key where a number was due, or inside an array, a `String` object, an object's `toString`, a function's
+ * source), and a problem reaches messages and logs, so nothing that could hold one is printed.
  * @example `problems.push(\`maxTokens must be an integer ≥ 1 (got ${refusedValue(value)})\`)`
  */
 export function refusedValue(value: unknown): string {
