@@ -57,8 +57,9 @@ export interface A2AHandlerOptions {
   protocolVersions?: readonly A2AProtocolVersion[] | undefined;
   /**
    * Strings that must never reach a remote client (your agent's API keys): removed, in every form (as is, base64,
-   * URL-encoded…), from every task, event and error the handler sends. Credential-shaped values in errors are masked
-   * either way.
+   * URL-encoded…), from every task, event and error the handler sends, as the agent's own `.secrets()` are (however
+   * it is wrapped: `toRunnableAgent`, a graph's agent nodes, a `Runner`). Credential-shaped values in errors are
+   * masked either way.
    */
   secrets?: readonly string[] | undefined;
   /**

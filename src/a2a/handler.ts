@@ -8,6 +8,7 @@ import { validateHandlerOptions, type A2AHandlerOptions } from './handler-option
 import { createTaskOperations } from './task-operations.js';
 import { storeJournal } from './task-journal.js';
 import { InMemoryA2ATaskStore } from './task-store.js';
+import { runSecrets } from '../internal/run-secrets.js';
 
 export type { A2AHandlerOptions } from './handler-options.js';
 
@@ -55,7 +56,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     store,
     journal: () => journal,
     structured: settings.structuredTaskErrors ?? true,
-    secrets: [...(settings.secrets ?? [])],
+    // the agent's own secrets come with it (see run-secrets), on top of the handler's
+    secrets: [...runSecrets(runner), ...(settings.secrets ?? [])],
     keepAliveMs: settings.keepAliveMs ?? 15_000,
     maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,
     maxLiveTasks: settings.maxLiveTasks ?? 1_000,

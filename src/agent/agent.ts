@@ -7,7 +7,7 @@ import { createId } from '../internal/ids.js';
 import { markResumedRun, streamFromBatches } from '../internal/streams.js';
 import { agentLoop } from './agent-loop.js';
 import { Waker } from './waker.js';
-import { keepRunSecrets } from './run-secrets.js';
+import { keepRunSecrets } from '../internal/run-secrets.js';
 import type { LoopContext } from './loop-context.js';
 import { runSpan, traceBatch } from './run-span.js';
 import { runInputProblems, runOptionProblems, toRunInput } from './run-input.js';
@@ -16,7 +16,7 @@ import type { ResumeDecision } from '../interrupts/interrupt.js';
 import type { RunStateHandle } from './run-state.js';
 import type { ApprovalMachinery, ResumeStart } from './loop-context.js';
 import { notResumable } from './not-resumable.js';
-import { redactText } from '../internal/redact.js';
+import { redactText, redactValue } from '../internal/redact.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
 import type { StandardSchemaV1 } from '../tools/standard-schema.js';
 import { NO_SPAN, traces } from '../telemetry/no-telemetry.js';
@@ -89,11 +89,20 @@ export class Agent {
   /** @internal Use `AgentBuilder`. */
   constructor(readonly settings: Readonly<AgentSettings>) {
     this[AGENT_BRAND] = true;
+    keepRunSecrets(this, settings.secrets);
   }
 
   /** A safe description (no settings, no secrets). */
   toJSON(): { name: string; tools: string[]; model: string } {
     return { name: this.name, tools: this.settings.tools.map((tool) => tool.name), model: this.settings.chatClient.name };
+  }
+
+  /**
+   * @internal `value` (JSON-like) without the agent's secrets: what wraps the agent (`toRunnableAgent`) cleans the
+   * failures it sends on with the agent's own redaction, so a wrapper bundles none of its own.
+   */
+  withoutSecrets<T>(value: T): T {
+    return this.settings.secrets.length === 0 ? value : (redactValue(value, this.settings.secrets) as T);
   }
 
   /** The agent's id (its name). */

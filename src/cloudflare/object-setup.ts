@@ -18,6 +18,7 @@ import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
 import { TaskSessionStore } from './session-routing.js';
 import { abandonedTask, isAtRest } from './task-recovery.js';
 import type { DurableObjectStorageLike } from './types.js';
+import { runSecrets } from '../internal/run-secrets.js';
 
 /** @internal The class's settings, defaults filled in. */
 export interface ObjectSettings<Env> {
@@ -83,6 +84,8 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
     const agent = typeof factory === 'function' && !isAgent(factory) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
     const sessionStore = new TaskSessionStore(resolveNamespace(options.namespace, env), parts.sessions, settings.retainSessionMs, parts.ownHex);
     const runner = new Runner({ appName: options.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
+    // the agent's own secrets come with it (see run-secrets), on top of the deployment's
+    secrets = [...runSecrets(runner), ...secrets];
     return { operations: operations(runner), runner, secrets, structured };
   } catch (error) {
     console.error(`[faultline] the A2A agent of this Durable Object could not be set up: ${redactText(messageOf(error), secrets)}`);

@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, preview, refusedValue } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { inheritRunSecrets } from '../internal/run-secrets.js';
 import { isCompiledGraph } from './nodes/subgraph-node.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
@@ -35,5 +36,7 @@ export function createGraphAgent(name: string, graph: CompiledGraph, options: Gr
     problems.push(...telemetryProblems(options.telemetry));
   }
   if (problems.length > 0) throw ConfigError.fromProblems(`graph agent ${typeof name === 'string' ? `${preview(name, 200)} ` : ''}options`, problems);
-  return graphAsAgent(name, graph, options);
+  const agent = graphAsAgent(name, graph, options);
+  inheritRunSecrets(agent, [graph]);
+  return agent;
 }

@@ -1,5 +1,6 @@
 import type { ChatClient } from '../chat/core/types.js';
 import { isPlainObject, preview, refusedValue } from '../internal/json.js';
+import { inheritRunSecrets } from '../internal/run-secrets.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { compileDraft, type CompileOptions } from './compile/compile-graph.js';
@@ -46,6 +47,8 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   protected readonly branches: GraphBranch[] = [];
   protected readonly callbacks: NodeCallbacks[] = [];
   protected readonly problems: string[] = [];
+  /** The children of agent and subgraph nodes: the compiled graph carries their secrets (see run-secrets). */
+  private readonly children: object[] = [];
 
   /** The graph's own copy of the schema it was built on (extensions add their fields here, not to the original). */
   readonly schema: StateSchema<S, U>;
@@ -97,6 +100,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       return this.widened<Id>();
     }
     options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
+    this.children.push(agent);
     return this.addBuilt(id, agentNode(id, agent, this.schema, options), NodeType.Agent, options);
   }
 
@@ -115,6 +119,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       return this.widened<Id>();
     }
     options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
+    this.children.push(graph);
     return this.addBuilt(id, subgraphNode(id, graph, this.schema, options), NodeType.Agent, options);
   }
 
@@ -208,6 +213,8 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   /** Checks the graph and returns the runnable graph, or throws one `WorkflowError` listing every problem. */
   compile(options: CompileOptions = {}): CompiledGraph<S, U> {
     const { schema, nodes, edges, branches, callbacks, problems } = this;
-    return new CompiledGraph<S, U>(compileDraft({ schema, nodes, edges, branches, callbacks, problems }, options));
+    const compiled = new CompiledGraph<S, U>(compileDraft({ schema, nodes, edges, branches, callbacks, problems }, options));
+    inheritRunSecrets(compiled, this.children);
+    return compiled;
   }
 }

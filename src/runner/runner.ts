@@ -18,6 +18,7 @@ import { resumeUnsupported } from './resume-run.js';
 import { checkRunOptions, type RunnerRunOptions } from './run-options.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
+import { inheritRunSecrets, keepRunSecrets, runSecrets } from '../internal/run-secrets.js';
 import { closures, markPending, readSession } from './session-transcript.js';
 import { GEN_AI_AGENT_NAME, GEN_AI_CONVERSATION_ID, GEN_AI_OPERATION_INVOKE_AGENT, GEN_AI_OPERATION_NAME } from '../telemetry/attribute-names.js';
 import { agentSpanName } from '../telemetry/span-names.js';
@@ -80,6 +81,7 @@ export class Runner {
     if (problems.length > 0) throw ConfigError.fromProblems('runner options', problems);
     this.appName = options.appName;
     this.agent = agent as RunnableAgent;
+    inheritRunSecrets(this, [agent]);
     this.sessions = options.sessionStore === undefined ? new InMemorySessionStore() : toSessionStore(options.sessionStore);
     this.telemetry = options.telemetry;
   }
@@ -108,6 +110,7 @@ export class Runner {
     }
     const stream = streamFromBatches(guarded(), (reason) => controller.abort(reason));
     if (options.resume !== undefined) markResumedRun(stream);
+    keepRunSecrets(stream, runSecrets(this));
     return stream;
   }
 

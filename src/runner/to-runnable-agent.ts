@@ -4,6 +4,7 @@ import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { AgentError } from '../errors/agent-error.js';
 import { isAbortError } from '../internal/error-chain.js';
+import { keepRunSecrets, runSecrets } from '../internal/run-secrets.js';
 import { ObjectType } from './constants.js';
 import { RESUME_ERROR_TYPE } from './resume-run.js';
 import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
@@ -37,7 +38,9 @@ export function agentResponseError(error: unknown): ResponseError {
  * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
  */
 export function toRunnableAgent(agent: Agent): RunnableAgent {
-  return {
+  // A failure's message may quote what failed (a tool's API key in a provider's error): events leave without it.
+  const failure = (error: unknown): ResponseError => agent.withoutSecrets(agentResponseError(error));
+  const runnable: RunnableAgent = {
     name: agent.name,
     resumable: true,
     supersede: (runId) => agent.supersede(runId),
@@ -50,7 +53,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
         const resume = invocation.resume;
         stream = resume ? agent.resume(resume.runId, resume.decisions, options) : agent.run(input.length > 0 ? input : '', options);
       } catch (error) {
-        yield createErrorEvent(origin, agentResponseError(error));
+        yield createErrorEvent(origin, failure(error));
         return;
       }
       let text = '';
@@ -77,8 +80,8 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
             break;
           case 'error':
             yield item.terminal
-              ? createErrorEvent(origin, agentResponseError(item.error))
-              : createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: agentResponseError(item.error) } });
+              ? createErrorEvent(origin, failure(item.error))
+              : createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: false, error: failure(item.error) } });
             break;
           case 'interrupted':
             // Not an error: the run waits on a person (resume it with `agent.resume(runId, decisions)`). Its round
@@ -106,4 +109,6 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
       }
     },
   };
+  keepRunSecrets(runnable, runSecrets(agent));
+  return runnable;
 }

@@ -4,6 +4,7 @@ import { watchAbort } from '../internal/delay.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { runSecrets } from '../internal/run-secrets.js';
 import { streamFromBatches } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
 import { AgentAGUIMapper, type AgentItem } from './ag-ui-agent.js';
@@ -70,7 +71,7 @@ export function toAGUIEvents(run: ReadableStream<AgentRunItem> | ReadableStream<
       let next = await read();
       const runner = !next.done && isRunEvent(next.value);
       const runId = settings.runId ?? (runner ? ((next as { value: RunEvent }).value.invocationId) : createId('run'));
-      const writer = new AGUIWriter(settings.threadId ?? createId('thread'), runId, settings.secrets ?? []);
+      const writer = new AGUIWriter(settings.threadId ?? createId('thread'), runId, [...runSecrets(run), ...(settings.secrets ?? [])]);
       const mapper = runner ? new RunnerAGUIMapper(writer, () => stopped, settings.executionErrorsKey ?? 'execution_errors') : new AgentAGUIMapper(writer, () => stopped);
       writer.started();
       while (!writer.ended) {

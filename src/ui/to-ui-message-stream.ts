@@ -1,5 +1,5 @@
 import type { AgentRunItem, AgentRunStream } from '../agent/types.js';
-import { runSecrets } from '../agent/run-secrets.js';
+import { runSecrets } from '../internal/run-secrets.js';
 import { ConfigError } from '../errors/config-error.js';
 import { isResumedRun } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
