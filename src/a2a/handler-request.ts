@@ -35,9 +35,10 @@ export async function readRPCRequest(request: Request, limits: RequestLimits, fa
   }
   const declaredLength = Number(request.headers.get('content-length') ?? '0');
   if (declaredLength > limits.maxBodyBytes) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${limits.maxBodyBytes} bytes`, undefined, 413);
-  const { text, exceeded, timedOut } = await readBoundedBody(request, limits.maxBodyBytes, { timeoutMs: limits.bodyTimeoutMs });
+  const { text, exceeded, timedOut, failed } = await readBoundedBody(request, limits.maxBodyBytes, { timeoutMs: limits.bodyTimeoutMs });
   if (exceeded) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${limits.maxBodyBytes} bytes`, undefined, 413);
   if (timedOut) return fail(null, A2AErrorCode.InvalidRequest, `The request body did not arrive within ${limits.bodyTimeoutMs} ms`, undefined, 408);
+  if (failed) return fail(null, A2AErrorCode.InvalidRequest, 'The request body could not be read to its end: the connection failed while it arrived', undefined, 400);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -27,6 +27,11 @@ export interface BoundedText {
   exceeded: boolean;
   /** True when the time limit stopped the read (the text is what had arrived). */
   timedOut?: boolean;
+  /**
+   * Set when the body failed before its end (a connection reset): what it failed with. The text is what had arrived,
+   * so a caller that parses it must not take its failure to parse for the sender's: the read is what failed.
+   */
+  failed?: { error: unknown };
 }
 
 /** Options of {@link readBoundedBody}. */
@@ -87,12 +92,13 @@ export function readBody(response: Pick<Response, 'body' | 'bodyUsed'>, limit: n
   return !response.body || response.bodyUsed ? Promise.resolve({ text: '', exceeded: false }) : readText(response.body.getReader(), limit);
 }
 
-/** Reads `reader` as text up to `limit` bytes, then cancels it; never throws (a body that fails mid-way yields what was read). */
+/** Reads `reader` as text up to `limit` bytes, then cancels it; never throws (a body that fails mid-way yields what was read, and `failed`). */
 async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<BoundedText> {
   const decoder = new TextDecoder();
   let text = '';
   let received = 0;
   let exceeded = false;
+  let failed: { error: unknown } | undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -106,12 +112,12 @@ async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, limit: 
       text += decoder.decode(value, { stream: true });
     }
     text += decoder.decode();
-  } catch {
-    // a body that fails mid-way still yields what was read
+  } catch (error) {
+    failed = { error }; // a body that fails mid-way still yields what was read, and says it failed
   } finally {
     reader.cancel().catch(() => {});
   }
-  return { text, exceeded };
+  return failed ? { text, exceeded, failed } : { text, exceeded };
 }
 
 /** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */

@@ -41,9 +41,10 @@ export async function readJSONBody(request: Request, limits: BodyLimits): Promis
   const tooLarge = `The request body exceeds ${limits.maxBodyBytes} bytes`;
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limits.maxBodyBytes) return refuse(413, MCPErrorCode.InvalidRequest, tooLarge);
-  const { text, exceeded, timedOut } = await readBoundedBody(request, limits.maxBodyBytes, { timeoutMs: limits.bodyTimeoutMs });
+  const { text, exceeded, timedOut, failed } = await readBoundedBody(request, limits.maxBodyBytes, { timeoutMs: limits.bodyTimeoutMs });
   if (exceeded) return refuse(413, MCPErrorCode.InvalidRequest, tooLarge);
   if (timedOut) return refuse(408, MCPErrorCode.InvalidRequest, `The request body did not arrive within ${limits.bodyTimeoutMs} ms`);
+  if (failed) return refuse(400, MCPErrorCode.InvalidRequest, 'The request body could not be read to its end: the connection failed while it arrived');
   try {
     return { refused: false, value: JSON.parse(text) as unknown };
   } catch {

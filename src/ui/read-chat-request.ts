@@ -72,11 +72,15 @@ async function bodyOf(request: Request, options: { maxBodyBytes: number; bodyTim
     list.add({ code: 'invalid', path: '(body)', message: 'was already read by someone else; pass the request before reading it, or pass the parsed body' });
     return list.error();
   }
-  const { text, exceeded, timedOut } = await readBoundedBody(request, options.maxBodyBytes, { timeoutMs: options.bodyTimeoutMs });
+  const { text, exceeded, timedOut, failed } = await readBoundedBody(request, options.maxBodyBytes, { timeoutMs: options.bodyTimeoutMs });
   if (exceeded) return tooLarge();
   if (timedOut) {
     list.add({ code: 'timeout', path: '(body)', message: `did not arrive within ${options.bodyTimeoutMs} ms (bodyTimeoutMs)` });
     return list.error(408);
+  }
+  if (failed) {
+    list.add({ code: 'invalid', path: '(body)', message: 'could not be read to its end: the connection failed while it arrived; it was not parsed' });
+    return list.error();
   }
   if (nestsDeeperThan(text, options.maxDepth)) {
     list.add({ code: 'too_deep', path: '(body)', message: `nests deeper than ${options.maxDepth} levels (maxDepth); it was not parsed` });

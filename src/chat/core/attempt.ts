@@ -192,6 +192,8 @@ export class Attempt {
     } finally {
       this.close();
     }
+    // A body that failed before its end is the connection's failure, not an answer that is not JSON.
+    if (body.failed) throw this.failure(body.failed.error, 'read');
     if (body.exceeded) {
       throw new ChatClientError(`${this.config.label} answered with a body over the ${describeBytes(MAX_COMPLETION_BYTES)} limit`, {
         reason: 'invalid_response',
