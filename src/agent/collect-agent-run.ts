@@ -1,5 +1,7 @@
 import type { ChatMessage, FinishReason, Usage } from '../chat/core/types.js';
+import { ConfigError } from '../errors/config-error.js';
 import { StreamError } from '../errors/stream-error.js';
+import { refusedValue } from '../internal/json.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
 import { keepPartialRun } from './partial-run.js';
 import type { AgentRunItem } from './types.js';
@@ -55,6 +57,7 @@ export async function collectAgentRun<Output = unknown>(stream: ReadableStream<A
   // What streamed of the model call under way (reset when its message ends it): a failure's partial text.
   let streamed = '';
   let iterations = 0;
+  if (typeof (stream as { getReader?: unknown } | null)?.getReader !== 'function') throw ConfigError.fromProblems('collectAgentRun', [`stream must be the stream of agent.run() or agent.resume() (got ${refusedValue(stream)})`]);
   const reader = stream.getReader();
   let ending: { result: AgentRunResult<Output> } | { error: unknown } | undefined;
   try {

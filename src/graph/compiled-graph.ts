@@ -44,6 +44,9 @@ const RUN_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'reques
 // Written out: a spread at module scope is code an app bundler keeps (test/package/side-effects.test.ts).
 const RESUME_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName', 'decisions', 'takeOver'];
 
+/** The longest claim a run may hold: a run that dies holding it keeps its checkpoint from others this long. */
+const MAX_LEASE_MS = 604_800_000;
+
 /** The problems of a run's options, as sentences. */
 function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: boolean, mode: StartMode): string[] {
   if (options === null || typeof options !== 'object') return [`options must be an object (got ${refusedValue(options)})`];
@@ -51,11 +54,16 @@ function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: bo
   if (options.onEvent !== undefined && typeof options.onEvent !== 'function') problems.push('onEvent must be a function');
   const { runId, leaseMs } = options;
   if (options.checkpointer !== undefined && !isCheckpointer(options.checkpointer)) problems.push('checkpointer must have get(), put() and delete()');
-  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) problems.push('runId must be a non-empty string');
-  else if (!child && (runId ?? options.invocationId)?.includes(CHILD_RUN_SEPARATOR) && options.checkpointer !== undefined) {
-    problems.push(`runId ${preview(runId ?? options.invocationId, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which only subgraph run ids may contain: choose another`);
+  for (const key of ['invocationId', 'branch', 'requestId', 'workflowName'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') problems.push(`${key} must be a string (got ${refusedValue(options[key])})`);
   }
-  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000)) problems.push(`leaseMs must be an integer ≥ 1000 (got ${refusedValue(leaseMs)})`);
+  if (options.path !== undefined && !(Array.isArray(options.path) && options.path.every((part) => typeof part === 'string'))) problems.push(`path must be an array of strings (got ${refusedValue(options.path)})`);
+  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) problems.push('runId must be a non-empty string');
+  else {
+    const id = runId ?? options.invocationId;
+    if (!child && typeof id === 'string' && id.includes(CHILD_RUN_SEPARATOR) && options.checkpointer !== undefined) problems.push(`runId ${preview(id, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which only subgraph run ids may contain: choose another`);
+  }
+  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000 && leaseMs <= MAX_LEASE_MS)) problems.push(`leaseMs must be an integer from 1000 to ${MAX_LEASE_MS} (7 days) (got ${refusedValue(leaseMs)})`);
   const { takeOver } = options as GraphResumeOptions;
   if (takeOver !== undefined && typeof takeOver !== 'boolean') problems.push('takeOver must be a boolean');
   problems.push(...telemetryProblems(options.telemetry));

@@ -6,6 +6,9 @@ import { isForbiddenKey, isPlainObject, preview, refusedValue } from '../interna
 import { regexFor } from '../tools/json-schema-bounds.js';
 import { createValidator } from '../tools/json-schema-validate.js';
 import type { Interrupt, ResumeDecision } from './interrupt.js';
+import { messageOf } from '../internal/error-chain.js';
+import { encodeJSON } from '../wire/safe-json.js';
+import type { SerializeError } from '../errors/serialize-error.js';
 
 /**
  * The most decisions one resume may carry, and the longest denial reason accepted (the model is shown it).
@@ -105,7 +108,15 @@ function decisionOf(entry: unknown, index: number, base: Base): ResumeDecision {
   if (typeof id !== 'string' || id === '' || id.length > 200) return refuse('id must be a non-empty string of at most 200 characters');
   const hasValue = Object.hasOwn(entry, 'value');
   if (hasValue && approved !== undefined) return refuse('a decision is either { id, approved } or { id, value }, not both');
-  if (hasValue) return { id, value: entry['value'] };
+  if (hasValue) {
+    try {
+      encodeJSON(entry['value'], 'decision value', 'value');
+    } catch (error) {
+      const issue = (error as SerializeError).issues?.[0];
+      return refuse(issue ? `${issue.path} ${issue.message}` : `value must be JSON data (${messageOf(error)})`);
+    }
+    return { id, value: entry['value'] };
+  }
   if (approved === true) {
     if (reason !== undefined) return refuse('an approval carries no reason');
     return { id, approved: true };

@@ -1,6 +1,6 @@
 /** The default store of agent runs that stopped to ask: bounded, in memory, a compare-and-swap on each revision. */
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { boundOptionProblems } from '../internal/option-names.js';
 import type { AgentRunState, RunStateStore } from './run-state-store.js';
 
 /** Options of {@link InMemoryRunStateStore}. */
@@ -37,9 +37,9 @@ export class InMemoryRunStateStore implements RunStateStore {
   readonly exclusive = true;
 
   constructor(options: InMemoryRunStateStoreOptions = {}) {
-    const settings: InMemoryRunStateStoreOptions = isPlainObject(options) ? options : {};
-    const problems = positiveIntegerProblems(settings, ['maxRuns', 'maxBytes', 'ttlMs']);
+    const problems = boundOptionProblems(options, ['maxRuns', 'maxBytes', 'ttlMs']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemoryRunStateStore options', problems);
+    const settings: InMemoryRunStateStoreOptions = options ?? {};
     this.maxRuns = settings.maxRuns ?? 1000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;
     this.ttlMs = settings.ttlMs ?? 3_600_000;

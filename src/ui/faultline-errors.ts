@@ -23,10 +23,16 @@ const SCOPES: Readonly<Record<string, true>> = { tool: true, run: true, model: t
  * ```
  */
 export function faultlineErrors(message: { readonly parts?: readonly unknown[] } | null | undefined): Array<FaultlineErrorData | FaultlineRecordData> {
-  const parts = (message as { parts?: unknown } | null | undefined)?.parts;
-  if (!Array.isArray(parts)) return [];
+  let parts: unknown[];
+  try {
+    const given = (message as { parts?: unknown } | null | undefined)?.parts;
+    if (!Array.isArray(given)) return [];
+    parts = given.slice(0, MAX_PARTS);
+  } catch {
+    return []; // a message whose parts cannot be read (a throwing getter, a hostile proxy) holds no failure we can read
+  }
   const errors: Array<FaultlineErrorData | FaultlineRecordData> = [];
-  for (const part of parts.slice(0, MAX_PARTS)) {
+  for (const part of parts) {
     try {
       if (!isPlainObject(part) || (part.type !== 'data-faultline-error' && part.type !== 'data-faultline-record')) continue;
       const error = errorData(part.data);

@@ -226,7 +226,10 @@ describe('a live run', () => {
     const graph = paymentGraph(switches());
     const checkpointer = new InMemoryCheckpointer();
     await expect(graph.run({}, { checkpointer, leaseMs: 999 })).rejects.toThrow(ConfigError);
-    await expect(graph.run({}, { checkpointer, leaseMs: 1.5e3 + 0.5 })).rejects.toThrow(/leaseMs must be an integer ≥ 1000/);
+    await expect(graph.run({}, { checkpointer, leaseMs: 1.5e3 + 0.5 })).rejects.toThrow(/leaseMs must be an integer from 1000 to 604800000/);
+    // past any date a claim can name (it failed as the store's error, "Invalid time value"), and past a week
+    await expect(graph.run({}, { checkpointer, leaseMs: 1e20 })).rejects.toThrow(/leaseMs must be an integer from 1000 to 604800000 \(7 days\) \(got 100000000000000000000\)/);
+    await expect(graph.run({}, { checkpointer, leaseMs: 604_800_001 })).rejects.toThrow(ConfigError);
     await expect(graph.resume('r', { checkpointer, takeOver: 'yes' as never })).rejects.toThrow(/takeOver must be a boolean/);
   });
 });

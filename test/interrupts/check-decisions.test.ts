@@ -75,18 +75,28 @@ describe('checkDecisions', () => {
   });
 
   it('never crashes on a hostile resume: every input is accepted or refused with a ResumeError (fixed seed)', () => {
-    const pending = [approval('a'), question('c', { type: 'string' })];
+    const pending = [approval('a'), question('c', { type: 'string' }), question('d')];
+    // values JSON cannot hold too (a BigInt, a boxed value, a Map), and a cycle
+    const hostile = fc.anything({ withBigInt: true, withBoxedValues: true, withMap: true, withSet: true, withNullPrototype: true, withDate: true, withSparseArray: true });
+    const cycle = (() => {
+      const value: Record<string, unknown> = { id: 'd' };
+      value['value'] = value;
+      return value;
+    })();
     const decision = fc.oneof(
-      fc.anything(),
-      fc.record({ id: fc.oneof(fc.constantFrom('a', 'c', 'zz', ''), fc.anything()), approved: fc.oneof(fc.boolean(), fc.anything()), reason: fc.anything() }, { requiredKeys: [] }),
-      fc.record({ id: fc.constantFrom('a', 'c'), value: fc.anything() }),
+      hostile,
+      fc.record({ id: fc.oneof(fc.constantFrom('a', 'c', 'd', 'zz', ''), hostile), approved: fc.oneof(fc.boolean(), hostile), reason: hostile }, { requiredKeys: [] }),
+      fc.record({ id: fc.constantFrom('a', 'c', 'd'), value: hostile }),
       fc.constant(JSON.parse('{"id":"a","approved":true,"__proto__":{"polluted":1}}')),
+      fc.constant(cycle),
     );
+    // each decision also sent twice: two decisions for one id are compared, which must not throw either
+    const decisions = fc.array(decision, { maxLength: 6 }).chain((list) => fc.constantFrom(list, [...list, ...list]));
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.array(decision, { maxLength: 6 })), (given) => {
+      fc.property(fc.oneof(hostile, decisions), (given) => {
         try {
           const { decisions } = checkDecisions('run-7', pending, given, NOW);
-          expect(decisions.size).toBe(2);
+          expect(decisions.size).toBe(3);
         } catch (error) {
           expect(ResumeError.isInstance(error)).toBe(true);
           expect((error as ResumeError).message.length).toBeLessThan(2_000);
@@ -127,5 +137,21 @@ describe('argumentsKey', () => {
     );
     expect(argumentsKey({ a: 1 })).not.toBe(argumentsKey({ a: '1' }));
     expect(argumentsKey(JSON.parse('{"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1}}');
+  });
+
+  it('never throws: a value JSON cannot hold gets a key no JSON value has (it threw a bare TypeError)', () => {
+    const cyclic = new (class Holder {
+      self = this;
+    })();
+    const unreadable = { get x() {
+      throw new Error('getter');
+    } };
+    for (const value of [1n, { n: 1n }, [cyclic], cyclic, unreadable]) {
+      const key = argumentsKey(value);
+      expect(key.startsWith('\u0000')).toBe(true);
+    }
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+          expect(argumentsKey(value).startsWith('\u0000')).toBe(false);
+        }), { seed: 8, numRuns: 200 });
   });
 });

@@ -1,4 +1,7 @@
+import { ConfigError } from '../../errors/config-error.js';
 import { hasMarker } from '../../internal/brand.js';
+import { isPlainObject, refusedValue } from '../../internal/json.js';
+import { unknownOptionProblems } from '../../internal/option-names.js';
 import type { State } from './state-schema.js';
 
 const symbol = Symbol.for('faultline.graph.Command');
@@ -22,6 +25,13 @@ export class Command<U = State, const G extends string = string> {
   readonly goto?: G | readonly G[];
 
   constructor(options: { update?: U | undefined; goto?: G | readonly G[] | undefined } = {}) {
+    const goto: unknown = isPlainObject(options) ? options.goto : undefined;
+    const problems = isPlainObject(options) ? unknownOptionProblems(options, ['update', 'goto']) : [`options must be an object (got ${refusedValue(options)})`];
+    if (goto !== undefined && typeof goto !== 'string' && !(Array.isArray(goto) && goto.every((target) => typeof target === 'string'))) {
+      problems.push(`goto must be a node id or a list of node ids (got ${refusedValue(goto)})`);
+    }
+    // thrown in the node that made it: the node fails with this, not later with a bare TypeError when routing
+    if (problems.length > 0) throw ConfigError.fromProblems('Command', problems);
     this[symbol] = true;
     if (options.update !== undefined) this.update = options.update;
     if (options.goto !== undefined) this.goto = options.goto;

@@ -108,16 +108,17 @@ function answerText(id: string, decision: object, base: Base): string {
 
 /**
  * The key of a resume's decisions, sorted by id: their canonical JSON (`argumentsKey`), as a SHA-256 digest where the
- * platform has one (the text itself where it has not: an insecure browser page). A value JSON cannot hold is refused.
+ * platform has one (the text itself where it has not: an insecure browser page). A value JSON cannot hold is refused
+ * here, before a replay or a conflict is judged by the key.
  */
 async function resumeKey(decisions: readonly unknown[], base: Base): Promise<string> {
-  const idOf = (entry: unknown): string => (isPlainObject(entry) && typeof entry.id === 'string' ? entry.id : '');
-  let text: string;
   try {
-    text = argumentsKey([...decisions].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0)));
+    encodeJSON(decisions, 'decisions', 'decisions');
   } catch (error) {
     throw new ResumePayloadError(`The decisions of the resume of run ${preview(base.runId, 200)} must be JSON data: ${messageOf(error)}.`, { ...base, issues: [`decisions: ${messageOf(error)}`] });
   }
+  const idOf = (entry: unknown): string => (isPlainObject(entry) && typeof entry.id === 'string' ? entry.id : '');
+  const text = argumentsKey([...decisions].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0)));
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) return text;
   const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));

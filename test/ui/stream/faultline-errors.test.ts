@@ -100,6 +100,20 @@ describe('faultlineErrors', () => {
     );
   });
 
+  it('never throws for a message it cannot read: a throwing parts getter, a proxy array whose reads throw (they threw the getter’s error)', () => {
+    const boom = () => {
+      throw new Error('getter');
+    };
+    const hostile = [
+      { get parts() {
+        return boom();
+      } },
+      { parts: new Proxy([1, 2], { get: (target, key) => (key === 'length' || key === 'slice' || key === 'constructor' ? boom() : Reflect.get(target, key)) }) },
+      new Proxy({}, { get: boom }),
+    ];
+    for (const message of hostile) expect(faultlineErrors(message as never)).toEqual([]);
+  });
+
   it('the data-part types fit useChat’s generics without importing ai from the package', () => {
     type Message = UIMessage<FaultlineMessageMetadata, FaultlineDataParts>;
     type Chat = ReturnType<typeof useChat<Message>>;
