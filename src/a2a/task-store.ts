@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors/config-error.js';
-import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { cloneJSONLike } from '../internal/json.js';
+import { boundOptionProblems } from '../internal/option-names.js';
 import type { Task } from './types.js';
 
 /**
@@ -32,9 +33,9 @@ export class InMemoryA2ATaskStore implements A2ATaskStore {
   readonly maxBytes: number;
 
   constructor(options: InMemoryA2ATaskStoreOptions = {}) {
-    const settings: InMemoryA2ATaskStoreOptions = isPlainObject(options) ? options : {};
-    const problems = positiveIntegerProblems(settings, ['maxTasks', 'maxBytes']);
+    const problems = boundOptionProblems(options, ['maxTasks', 'maxBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemoryA2ATaskStore options', problems);
+    const settings: InMemoryA2ATaskStoreOptions = options ?? {};
     this.maxTasks = settings.maxTasks ?? 1000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;
   }

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../chat/core/types.js';
 import { ConfigError } from '../errors/config-error.js';
-import { cloneJSONLike, isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { cloneJSONLike } from '../internal/json.js';
+import { boundOptionProblems } from '../internal/option-names.js';
 import type { SessionStore } from './session-store.js';
 import { messageSize, trimCut } from './session-trim.js';
 
@@ -35,9 +36,9 @@ export class InMemorySessionStore implements SessionStore {
   readonly maxBytes: number;
 
   constructor(options: InMemorySessionStoreOptions = {}) {
-    const settings: InMemorySessionStoreOptions = isPlainObject(options) ? options : {};
-    const problems = positiveIntegerProblems(settings, ['maxSessions', 'maxBytes']);
+    const problems = boundOptionProblems(options, ['maxSessions', 'maxBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemorySessionStore options', problems);
+    const settings: InMemorySessionStoreOptions = options ?? {};
     this.maxSessions = settings.maxSessions ?? 10_000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;
   }

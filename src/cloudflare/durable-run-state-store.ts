@@ -4,7 +4,8 @@
  * one at a time with the object's other such writes (graph checkpoints included).
  */
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
-import { isPlainObject, positiveIntegerProblems } from '../internal/json.js';
+import { isPlainObject } from '../internal/json.js';
+import { boundOptionProblems } from '../internal/option-names.js';
 import { ConfigError } from '../errors/config-error.js';
 import { partKeys, revisionOf, storageKey } from './durable-checkpointer.js';
 import { serial } from './serial-writes.js';
@@ -49,9 +50,9 @@ export class DurableObjectRunStateStore implements RunStateStore {
     private readonly storage: DurableObjectStorageLike,
     options: DurableObjectRunStateStoreOptions = {},
   ) {
-    const settings: DurableObjectRunStateStoreOptions = isPlainObject(options) ? options : {};
-    const problems = positiveIntegerProblems(settings, ['ttlMs', 'maxRecordBytes']);
+    const problems = boundOptionProblems(options, ['ttlMs', 'maxRecordBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectRunStateStore options', problems);
+    const settings: DurableObjectRunStateStoreOptions = options ?? {};
     this[RUN_STATE_SCOPE] = storage;
     this.ttlMs = settings.ttlMs ?? 86_400_000;
     this.maxRecordBytes = settings.maxRecordBytes ?? 8 * 1024 * 1024;

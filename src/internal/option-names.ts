@@ -4,6 +4,7 @@
  * at the name meant — one given for another SDK's habit (`aliases`), or the closest known one.
  */
 import { closestMatch } from './closest.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from './json.js';
 
 /**
  * A name a caller wrote, as a problem may quote it: as it is when it looks like an option name (up to 40 characters,
@@ -28,4 +29,15 @@ export function unknownOptionProblems(options: object, known: readonly string[],
     problems.push(`unknown option ${optionName(key)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`);
   }
   return problems;
+}
+
+/**
+ * The problems of a bounded store's options: an object (or nothing) whose only names are `keys`, each an integer > 0
+ * when given — a mistyped bound (`maxSesions`) would leave the default in force unnoticed.
+ * @example `const problems = boundOptionProblems(options, ['maxSessions', 'maxBytes'])`
+ */
+export function boundOptionProblems(options: unknown, keys: readonly string[]): string[] {
+  if (options === undefined) return [];
+  if (!isPlainObject(options)) return [`options must be an object (got ${refusedValue(options)})`];
+  return [...unknownOptionProblems(options, keys), ...positiveIntegerProblems(options, keys)];
 }

@@ -2,11 +2,12 @@
 // run unasked, a mistyped `sessionStore` would keep a conversation in memory only, a mistyped `maxTokens` would be
 // dropped from the request. The refusal names the option and the one meant.
 import { describe, expect, it } from 'vitest';
-import { createA2AHandler } from '../../src/a2a/index.js';
-import { AgentBuilder } from '../../src/agent/index.js';
+import { createA2AHandler, InMemoryA2ATaskStore } from '../../src/a2a/index.js';
+import { AgentBuilder, collectAgentRun, InMemorySessionStore } from '../../src/agent/index.js';
+import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient } from '../../src/chat/index.js';
 import { ConfigError, WorkflowError } from '../../src/errors/index.js';
-import { END, START, StateGraph, createGraphAgent, messagesStateSchema } from '../../src/graph/index.js';
+import { Command, END, InMemoryCheckpointer, START, StateGraph, createGraphAgent, messagesStateSchema } from '../../src/graph/index.js';
 import { toNodeListener } from '../../src/node/index.js';
 import { fromUIMessages, readChatRequest, toAGUIResponse } from '../../src/ui/index.js';
 import { createMCPClient, createMCPHandler } from '../../src/mcp/index.js';
@@ -48,6 +49,14 @@ const CASES: Array<[string, () => unknown, string]> = [
   ['readChatRequest(…, { bodyTimeout })', () => readChatRequest({ id: 'c', messages: [], trigger: 'submit-message' }, { bodyTimeout: 5 } as never), 'unknown option "bodyTimeout" (did you mean bodyTimeoutMs?)'],
   ['toAGUIResponse(…, { threadID })', () => toAGUIResponse(new ReadableStream<never>(), { threadID: 't' } as never), 'unknown option "threadID" (did you mean threadId?)'],
   ['toNodeListener(…, { onErorr })', () => toNodeListener(async () => new Response(), { onErorr: () => {} } as never), 'unknown option "onErorr" (did you mean onError?)'],
+  ['createOpenAICompatibleClient({ retry: { baseDelayMs } }) (another SDK’s name: the default delays stayed)', () => createOpenAICompatibleClient({ ...base, retry: { baseDelayMs: 1 } } as never), 'retry: unknown option "baseDelayMs" (it takes maxAttempts, initialDelayMs, maxDelayMs, multiplier, jitter, maxRetryAfterMs)'],
+  ['defineTool({ retry: { retries } })', () => defineTool({ ...tool, retry: { retries: 3 } } as never), 'retry: unknown option "retries" (it takes maxAttempts, initialDelayMs, maxDelayMs, multiplier, jitter, maxRetryAfterMs)'],
+  ['createMCPClient({ retry: { attempts } })', () => createMCPClient({ url: 'https://mcp.example.com/mcp', retry: { attempts: 3 } } as never), 'retry: unknown option "attempts" (it takes maxAttempts, initialDelayMs, maxDelayMs, multiplier, jitter, maxRetryAfterMs)'],
+  ['new InMemorySessionStore({ maxSesions }) (the default bound stayed in force)', () => new InMemorySessionStore({ maxSesions: 1 } as never), 'unknown option "maxSesions" (did you mean maxSessions?)'],
+  ['new InMemoryRunStateStore({ ttl })', () => new InMemoryRunStateStore({ ttl: 5 } as never), 'unknown option "ttl" (did you mean ttlMs?)'],
+  ['new InMemoryRunStateStore(5)', () => new InMemoryRunStateStore(5 as never), 'options must be an object (got 5)'],
+  ['new InMemoryCheckpointer({ maxRun })', () => new InMemoryCheckpointer({ maxRun: 5 } as never), 'unknown option "maxRun" (did you mean maxRuns?)'],
+  ['new InMemoryA2ATaskStore({ maxTask })', () => new InMemoryA2ATaskStore({ maxTask: 5 } as never), 'unknown option "maxTask" (did you mean maxTasks?)'],
   ['createA2AHandler({ taskstore })', () => createA2AHandler({ agent: agent(), card: { name: 'x' }, taskstore: {} } as never), 'unknown option "taskstore" (did you mean taskStore?)'],
 ];
 
@@ -88,6 +97,7 @@ describe('graph node and compile options', () => {
     ['addLLMNode({ temprature })', (g: StateGraph<any, any, any>) => g.addLLMNode('b', createScriptedChatClient([]), { temprature: 0 } as never), undefined, 'node "b": unknown option "temprature" (did you mean temperature?)'],
     ['addToolsNode({ errorFormt })', (g: StateGraph<any, any, any>) => g.addToolsNode('b', [defineTool(tool)], { errorFormt: 'flat' } as never), undefined, 'node "b": unknown option "errorFormt" (did you mean errorFormat?)'],
     ['addAgentNode({ outputMaper })', (g: StateGraph<any, any, any>) => g.addAgentNode('b', { name: 'x', runEvents: async function* () {} } as never, { outputMaper: () => ({}) } as never), undefined, 'node "b": unknown option "outputMaper" (did you mean outputMapper?)'],
+    ['addNode({ retry: { retries } }) (retryOn is known to a node’s retry)', (g: StateGraph<any, any, any>) => g.addNode('b', () => ({}), { retry: { retryOn: () => true, retries: 2 } } as never), undefined, 'node "b" retry: unknown option "retries" (it takes maxAttempts, initialDelayMs, maxDelayMs, multiplier, jitter, maxRetryAfterMs, retryOn)'],
     ['compile({ maxSteps })', (g: StateGraph<any, any, any>) => g, { maxSteps: 5 }, 'compile: unknown option "maxSteps" (did you mean stepLimit?)'],
     ["compile({ collectorCheck: 'no' })", (g: StateGraph<any, any, any>) => g, { collectorCheck: 'no' }, 'collectorCheck must be a boolean (got "no")'],
     ['compile(null)', (g: StateGraph<any, any, any>) => g, null, 'compile options must be an object (got null)'],
@@ -118,8 +128,22 @@ describe('arguments of the wrong type to a factory', () => {
     ["a chat client's name: a Symbol (a bare TypeError before)", () => createOpenAICompatibleClient({ ...base, name: Symbol('n') } as never), 'name must be a non-empty string (got a symbol)'],
     ['createGraphAgent(null, 5) (an agent that failed on its first run)', () => createGraphAgent(null as never, 5 as never), 'name must be a non-empty string (got null)'],
     ['createGraphAgent(…, 5)', () => createGraphAgent('g', 5 as never), 'graph must be a compiled graph (graph.compile()), got 5'],
+    ['new Command({ goto: 5 }) (the run failed later with "this.goto is not iterable")', () => new Command({ goto: 5 } as never), 'goto must be a node id or a list of node ids (got 5)'],
+    ["new Command({ got: 'b' }) (the node's static edges ran instead)", () => new Command({ got: 'b' } as never), 'unknown option "got" (did you mean goto?)'],
   ])('%s is a ConfigError', (_name, make, problem) => {
     expect(refusedProblems(() => make())).toContain(problem);
+  });
+});
+
+describe('a value that is not a run, given to collectAgentRun', () => {
+  it.each([
+    ['a number (a bare TypeError before)', 5, 'stream must be the stream of agent.run() or agent.resume() (got 5)'],
+    ['null', null, 'stream must be the stream of agent.run() or agent.resume() (got null)'],
+    ['a run result instead of its stream', { text: 'done' }, 'stream must be the stream of agent.run() or agent.resume() (got an object)'],
+  ])('%s is a ConfigError', async (_name, given, problem) => {
+    const error = await collectAgentRun(given as never).catch((caught: unknown) => caught);
+    expect(ConfigError.isInstance(error), String(error)).toBe(true);
+    expect((error as ConfigError).problems).toContain(problem);
   });
 });
 

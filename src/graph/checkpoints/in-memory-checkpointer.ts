@@ -2,7 +2,8 @@
 import { ConfigError } from '../../errors/config-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
-import { isPlainObject, positiveIntegerProblems, truncate } from '../../internal/json.js';
+import { truncate } from '../../internal/json.js';
+import { boundOptionProblems } from '../../internal/option-names.js';
 import type { Checkpointer, GraphCheckpoint } from '../core/checkpointer.js';
 import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from '../core/constants.js';
 
@@ -38,9 +39,9 @@ export class InMemoryCheckpointer implements Checkpointer {
   readonly exclusive = true;
 
   constructor(options: InMemoryCheckpointerOptions = {}) {
-    const settings: InMemoryCheckpointerOptions = isPlainObject(options) ? options : {};
-    const problems = positiveIntegerProblems(settings, ['maxRuns', 'maxBytes']);
+    const problems = boundOptionProblems(options, ['maxRuns', 'maxBytes']);
     if (problems.length > 0) throw ConfigError.fromProblems('InMemoryCheckpointer options', problems);
+    const settings: InMemoryCheckpointerOptions = options ?? {};
     this.maxRuns = settings.maxRuns ?? 1000;
     this.maxBytes = settings.maxBytes ?? 16 * 1024 * 1024;
   }
