@@ -4,7 +4,7 @@ import { startTimer } from '../internal/delay.js';
 import { describeBytes, readBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactHeaders, urlView } from '../internal/redact.js';
-import { Attempt } from '../internal/attempt.js';
+import { Attempt, attemptBody } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import { networkError } from './transport-response.js';
@@ -98,7 +98,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
           url: asked,
         });
       }
-      const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
+      const { text, exceeded } = await attempt.race(readBody(attemptBody(attempt, response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
       let json: unknown;
       try {

@@ -18,7 +18,7 @@ import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
 import type { AgentEndpoint } from './agent-card.js';
 import type { A2AClientOptions } from './client-options.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
-import { Attempt } from '../internal/attempt.js';
+import { Attempt, attemptBody, rearmAttempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER } from './constants.js';
 import { encodeParams, requestBody } from '../wire/jsonrpc-request.js';
 import { MAX_RESPONSE_BYTES, networkError, resultOf, streamItem, type AnswerContext } from './transport-response.js';
@@ -156,7 +156,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
 
   /** The whole unary answer, bounded, decoded. */
   const unary = async (response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> =>
-    resultOf(answer, await attempt.race(readBody(attempt.body(response), MAX_RESPONSE_BYTES)), response, method, id);
+    resultOf(answer, await attempt.race(readBody(attemptBody(attempt, response), MAX_RESPONSE_BYTES)), response, method, id);
 
   async function* events(body: ReadableStream<Uint8Array>, attempt: Attempt, method: string, id: number): AsyncGenerator<unknown, void, undefined> {
     const reader = body.getReader();
@@ -192,7 +192,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           continue;
         }
         // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
-        if (!ended && queue.length > 0) attempt.rearm(() => timer(attempt.controller, method, 'idle'));
+        if (!ended && queue.length > 0) rearmAttempt(attempt, () => timer(attempt.controller, method, 'idle'));
       }
     } finally {
       reader.cancel().catch(() => {});
