@@ -156,10 +156,8 @@ export class AbortRace {
  */
 export function linkedController(parent?: AbortSignal): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
-  if (!parent) return { controller, dispose: () => {} };
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, dispose: () => {} };
-  }
-  return { controller, dispose: watchAbort(parent, () => controller.abort(parent.reason)) };
+  let dispose = () => {};
+  if (parent?.aborted) controller.abort(parent.reason);
+  else if (parent) dispose = watchAbort(parent, () => controller.abort(parent.reason));
+  return { controller, dispose };
 }
