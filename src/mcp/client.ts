@@ -39,15 +39,8 @@ class Client implements MCPClient {
     this.url = options.shownURL;
     this.ctx = { url: this.url, server: hostOf(this.url), secrets: options.secrets };
     this.transport = new MCPTransport({
-      endpoint: options.url,
-      fetch: options.fetch,
-      headers: options.headers,
+      ...options, // the endpoint (url), fetch, headers, guard, telemetry and the bounds, as resolved
       retry: resolveRetryOptions(options.retry),
-      guard: options.guard,
-      telemetry: options.telemetry,
-      maxResponseBytes: options.maxResponseBytes,
-      maxResumes: options.maxResumes,
-      listenIdleMs: options.listenIdleMs,
       answer: this.ctx,
       onServerMessage: (message) => this.onServerMessage(message),
       onWarning: (message) => this.warn(message),

@@ -24,7 +24,8 @@ import { requestBody } from '../wire/jsonrpc-request.js';
 
 /** @internal */
 export interface TransportConfig {
-  endpoint: string;
+  /** The endpoint requests go to. */
+  url: string;
   fetch: typeof fetch;
   headers: Readonly<Record<string, string>>;
   retry: ResolvedRetryOptions;
@@ -193,7 +194,7 @@ export class MCPTransport {
     this.sessionId = undefined;
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
-      const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
+      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
       await readBodyUntil(response, attempt.controller.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
@@ -226,7 +227,7 @@ export class MCPTransport {
   private post(body: string, signal: AbortSignal, traceparent?: string): Promise<Response> {
     const headers = this.headers('application/json, text/event-stream');
     if (traceparent !== undefined) headers.traceparent = traceparent;
-    return this.config.fetch(this.config.endpoint, { method: 'POST', headers, body, signal });
+    return this.config.fetch(this.config.url, { method: 'POST', headers, body, signal });
   }
 
   /** A GET of the server's stream, resuming after `lastEventId` when there is one (it has no body: no content type). */
@@ -234,7 +235,7 @@ export class MCPTransport {
     const headers = this.headers('text/event-stream');
     delete headers['content-type'];
     if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
-    return this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal });
+    return this.config.fetch(this.config.url, { method: 'GET', headers, signal });
   }
 
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
