@@ -8,11 +8,12 @@ import { AbortRace, linkedController } from './delay.js';
  * functions beside the class, so the MCP client, which does neither, does not bundle them (a method cannot be left out).
  */
 export class Attempt {
-  readonly controller: AbortController;
-  private readonly racer: AbortRace;
-  private readonly detach: () => void;
+  // Declared only (`declare`): each is set in the constructor, and a bundle carries no field definitions for them.
+  declare readonly controller: AbortController;
+  declare private readonly racer: AbortRace;
+  declare private readonly detach: () => void;
   /** @internal Its time limit's timer (`rearmAttempt` replaces it). */
-  timer: ReturnType<typeof setTimeout> | undefined;
+  declare timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(signal: AbortSignal | undefined, arm: (controller: AbortController) => ReturnType<typeof setTimeout> | undefined) {
     const { controller, dispose } = linkedController(signal);

@@ -132,7 +132,7 @@ export function abortPromise(signal: AbortSignal): { promise: Promise<never>; di
  */
 export class AbortRace {
   private readonly races = new RaceSet();
-  private readonly stop: () => void;
+  declare private readonly stop: () => void; // set in the constructor: declared only, no field definition to bundle
 
   constructor(signal: AbortSignal) {
     this.stop = watchAbort(signal, () => this.races.abort(signal.reason));

@@ -59,12 +59,14 @@ const CANCEL_TIMEOUT_MS = 5_000;
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
 
 export class MCPTransport {
-  sessionId: string | undefined;
-  protocolVersion: string | undefined;
+  // Fields that start undefined are declared only (`declare`): none is read before it is set but as undefined, and
+  // a bundle then carries no field definitions for them.
+  declare sessionId: string | undefined;
+  declare protocolVersion: string | undefined;
   private nextId = 0;
   private readonly live = new Set<AbortController>();
-  private closedError: MCPError | undefined;
-  private listening: AbortController | undefined;
+  declare private closedError: MCPError | undefined;
+  declare private listening: AbortController | undefined;
   /** Cancel notifications on their way. */
   private readonly background = new Set<Promise<void>>();
   /** Answers to the server's own requests, a few at a time. */
@@ -72,7 +74,11 @@ export class MCPTransport {
     if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
   });
 
-  constructor(private readonly config: TransportConfig) {}
+  declare private readonly config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
+  }
 
   /**
    * Opens the server's own stream (an HTTP GET) and reads it until `close()`: notifications such as

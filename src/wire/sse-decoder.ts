@@ -45,8 +45,9 @@ export class SSEParser {
   private data: string | undefined = undefined;
   #lastEventId: string | undefined = undefined;
   protected eventType = '';
-  protected readonly maxLineLength: number;
-  protected readonly maxEventLength: number;
+  // Set in the constructor: declared only (`declare`), so a bundle carries no field definitions for them.
+  declare protected readonly maxLineLength: number;
+  declare protected readonly maxEventLength: number;
 
   constructor(options: SSEParserOptions) {
     this.#options = options;
