@@ -42,8 +42,8 @@ export class SSEParser {
   private buffer = '';
   #started = false;
   #pendingCR = false;
-  private data: string | undefined = undefined;
-  #lastEventId: string | undefined = undefined;
+  private data: string | undefined;
+  #lastEventId: string | undefined;
   protected eventType = '';
   // Set in the constructor: declared only (`declare`), so a bundle carries no field definitions for them.
   declare protected readonly maxLineLength: number;
