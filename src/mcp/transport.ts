@@ -14,7 +14,7 @@ import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
-import { listenToServer, type ServerStreamHost } from './server-stream.js';
+import { listenToServer } from './server-stream.js';
 import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
@@ -59,8 +59,8 @@ const CANCEL_TIMEOUT_MS = 5_000;
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
 
 export class MCPTransport {
-  // Fields that start undefined are declared only (`declare`): none is read before it is set but as undefined, and
-  // a bundle then carries no field definitions for them.
+  // Fields set in the constructor or starting undefined are declared only (`declare`): no field definitions to bundle.
+  declare private readonly config: TransportConfig;
   declare sessionId: string | undefined;
   declare protocolVersion: string | undefined;
   private nextId = 0;
@@ -73,8 +73,6 @@ export class MCPTransport {
   private readonly answers = new AnswerQueue(async (body) => {
     if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
   });
-
-  declare private readonly config: TransportConfig;
 
   constructor(config: TransportConfig) {
     this.config = config;
@@ -90,16 +88,8 @@ export class MCPTransport {
     if (this.listening || this.closedError) return;
     const controller = new AbortController();
     this.listening = controller;
-    const stream: ServerStreamHost = {
-      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
-      maxBytes: this.config.maxResponseBytes,
-      tooLarge: () => tooLarge(this.ctx, 'its own stream (listen)', this.config.maxResponseBytes),
-      pause: () => this.answers.backlog(),
-      deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
-      warn: this.config.onWarning,
-      idleMs: this.config.listenIdleMs,
-    };
-    void listenToServer(stream, controller.signal).finally(() => {
+    const deliver = (data: string) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1);
+    void listenToServer({ ...this.streamHost('its own stream (listen)'), deliver }, controller.signal).finally(() => {
       if (this.listening === controller) this.listening = undefined;
     });
   }
@@ -293,15 +283,17 @@ export class MCPTransport {
   }
 
   private stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
-    const host: StreamAnswerHost = {
-      ctx: this.ctx,
-      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
-      maxResumes: this.config.maxResumes,
-      maxBytes: this.config.maxResponseBytes,
-      tooLarge: () => tooLarge(this.ctx, method, this.config.maxResponseBytes),
-      pause: () => this.answers.backlog(),
-      route: (messages) => this.route(messages, id),
-    };
+    const host: StreamAnswerHost = { ...this.streamHost(method), route: (messages) => this.route(messages, id) };
     return readStreamAnswer(host, first, attempt, method, id);
+  }
+
+  /** What both kinds of stream need: the config as it is (its bounds, `onWarning`…), a GET, the wait, the error for an event over the bound. */
+  private streamHost(where: string) {
+    return {
+      ...this.config,
+      get: (lastEventId: string | undefined, signal: AbortSignal) => this.getStream(lastEventId, signal),
+      pause: () => this.answers.backlog(),
+      tooLarge: () => tooLarge(this.ctx, where, this.config.maxResponseBytes),
+    };
   }
 }
