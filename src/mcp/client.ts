@@ -167,9 +167,8 @@ class Client implements MCPClient {
     this.listing = undefined;
     const descriptions = await this.cachedList(options.signal);
     const host: ToolHost = {
+      ...this.options, // its secrets (the context's) and requestMs
       server: () => this.ctx.server,
-      secrets: this.ctx.secrets,
-      requestMs: this.options.requestMs,
       call: (name, args, signal) => this.callTool(name, args, { signal, timeoutMs: Number.POSITIVE_INFINITY }), // the tool's own timeoutMs (runTool) governs
       names: async (signal) => (await this.cachedList(signal)).map((tool) => tool.name),
     };
