@@ -159,7 +159,7 @@ export class MCPTransport {
   /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
   private async send(body: string, method: string, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
+    const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { ...options, limit: 'request' }));
     try {
       const response = await attempt.race(this.post(body, attempt.controller.signal));
       const text = await attempt.race(readBodyUntil(response, attempt.controller.signal));
