@@ -84,9 +84,9 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
-        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }));
+        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.signal }));
       } catch (error) {
-        if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
+        if (attempt.signal.aborted) throw attempt.signal.reason; // the caller's reason, or the time limit
         throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
       }
       if (!response.ok) {

@@ -132,7 +132,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: endpoint.version };
           if (options.traceparent !== undefined) sent.traceparent = options.traceparent;
           const response = await attempt.race(
-            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.controller.signal }),
+            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.signal }),
           );
           return await read(response, attempt, id);
         } catch (error) {
@@ -176,7 +176,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
         try {
           chunk = await attempt.race(reader.read());
         } catch (error) {
-          if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason;
+          if (attempt.signal.aborted) throw attempt.signal.reason;
           throw networkError(`The A2A stream from ${url} dropped`, url, error, secrets, method);
         }
         ended = chunk.done;

@@ -10,6 +10,8 @@ import { AbortRace, linkedController } from './delay.js';
 export class Attempt {
   // Declared only (`declare`): each is set in the constructor, and a bundle carries no field definitions for them.
   declare readonly controller: AbortController;
+  /** Its controller's signal (the one every operation of the attempt is given). */
+  declare readonly signal: AbortSignal;
   declare private readonly racer: AbortRace;
   declare private readonly detach: () => void;
   /** @internal Its time limit's timer (`rearmAttempt` replaces it). */
@@ -18,6 +20,7 @@ export class Attempt {
   constructor(signal: AbortSignal | undefined, arm: (controller: AbortController) => ReturnType<typeof setTimeout> | undefined) {
     const { controller, dispose } = linkedController(signal);
     this.controller = controller;
+    this.signal = controller.signal;
     this.detach = dispose;
     this.racer = new AbortRace(controller.signal);
     this.timer = arm(controller);
@@ -49,5 +52,5 @@ export function rearmAttempt(attempt: Attempt, arm: () => ReturnType<typeof setT
  */
 export function attemptBody(attempt: Attempt, response: Response): Pick<Response, 'body' | 'bodyUsed'> {
   if (!response.body || response.bodyUsed) return response;
-  return { body: response.body.pipeThrough(new TransformStream(), { signal: attempt.controller.signal }), bodyUsed: false };
+  return { body: response.body.pipeThrough(new TransformStream(), { signal: attempt.signal }), bodyUsed: false };
 }

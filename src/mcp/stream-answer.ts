@@ -42,10 +42,10 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
     if (resumes > host.maxResumes) {
       throw protocolError(ctx, `its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, undefined, method);
     }
-    await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
-    response = await attempt.race(host.get(lastEventId, attempt.controller.signal));
+    await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.signal));
+    response = await attempt.race(host.get(lastEventId, attempt.signal));
     if (!response.ok || !isEventStream(response)) {
-      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const body = await attempt.race(readBodyUntil(response, attempt.signal));
       const why = response.ok ? 'it did not answer with a stream' : httpFailure(ctx, response, body, method, id).message;
       throw protocolError(ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
     }
@@ -68,7 +68,7 @@ async function events(
     ...host, // the bound, its error and the wait
     onRetry,
     race: (promise) => attempt.race(promise),
-    signal: attempt.controller.signal,
+    signal: attempt.signal,
     onEvent: (event) => {
       onId(event.id === '' ? undefined : event.id);
       if (event.data === '' || event.type !== 'message') return false; // a priming event, or not a JSON-RPC one

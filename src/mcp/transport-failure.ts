@@ -26,10 +26,10 @@ export function requestTimer(ctx: AnswerContext, controller: AbortController, me
   );
 }
 
-/** The error the caller sees: its own abort reason, a limit that fired, or a typed failure. */
-export function transportFailure(ctx: AnswerContext, error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
+/** The error the caller sees: its own abort reason, a limit that fired (the attempt's `signal` aborted), or a typed failure. */
+export function transportFailure(ctx: AnswerContext, error: unknown, signal: AbortSignal, userSignal: AbortSignal | undefined, method: string): unknown {
   if (userSignal?.aborted) return userSignal.reason;
-  if (controller.signal.aborted && MCPError.isInstance(controller.signal.reason)) return controller.signal.reason;
+  if (signal.aborted && MCPError.isInstance(signal.reason)) return signal.reason;
   if (MCPError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
   if (StreamError.isInstance(error)) return protocolError(ctx, `its stream answering ${method} broke a bound: ${error.message}`, error, method);
   return new MCPError(`MCP ${method} to ${ctx.server} failed: ${redactText(messageOf(error), ctx.secrets)}`, {

@@ -105,9 +105,9 @@ export class MCPTransport {
     const scope = this.scope(options.signal);
     const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
     const traceparent = span.traceparent();
-    return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.controller.signal, traceparent), {
+    return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.signal, traceparent), {
       options: this.config.retry,
-      signal: scope.controller.signal,
+      signal: scope.signal,
       classify: (error) => {
         if (!MCPError.isInstance(error) || !error.retryable) return { retry: false };
         return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
@@ -116,12 +116,12 @@ export class MCPTransport {
     })).finally(scope.end);
   }
 
-  /** A controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
-  private scope(signal: AbortSignal | undefined): { controller: AbortController; end: () => void } {
+  /** The signal of a controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
+  private scope(signal: AbortSignal | undefined): { signal: AbortSignal; end: () => void } {
     const { controller, dispose } = linkedController(signal);
     this.live.add(controller);
     return {
-      controller,
+      signal: controller.signal,
       end: () => {
         this.live.delete(controller);
         dispose();
@@ -135,11 +135,11 @@ export class MCPTransport {
     const attempt = new Attempt(signal, (controller) => requestTimer(this.ctx, controller, method, options));
     const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
     try {
-      const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.controller.signal, traceparent));
+      const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.signal, traceparent));
       if (method === 'initialize') this.takeSession(response);
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
-      const failure = transportFailure(this.ctx, error, attempt.controller, signal, method);
+      const failure = transportFailure(this.ctx, error, attempt.signal, signal, method);
       const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
       if (method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
         this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
@@ -159,13 +159,13 @@ export class MCPTransport {
   /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
   private async send(body: string, method: string, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { ...options, limit: 'request' }));
+    const attempt = new Attempt(scope.signal, (controller) => requestTimer(this.ctx, controller, method, { ...options, limit: 'request' }));
     try {
-      const response = await attempt.race(this.post(body, attempt.controller.signal));
-      const text = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const response = await attempt.race(this.post(body, attempt.signal));
+      const text = await attempt.race(readBodyUntil(response, attempt.signal));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
-      if (!options.quiet) throw transportFailure(this.ctx, error, attempt.controller, scope.controller.signal, method);
+      if (!options.quiet) throw transportFailure(this.ctx, error, attempt.signal, scope.signal, method);
     } finally {
       attempt.close();
       scope.end();
@@ -190,8 +190,8 @@ export class MCPTransport {
     this.sessionId = undefined;
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
-      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
-      await readBodyUntil(response, attempt.controller.signal);
+      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.signal });
+      await readBodyUntil(response, attempt.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
     } finally {
@@ -252,7 +252,7 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const body = await attempt.race(readBodyUntil(response, attempt.signal));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
         throw sessionExpired(this.ctx, 'no longer knows the session', method);
       }
@@ -264,7 +264,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await attempt.race(readBodyUntil(response, attempt.controller.signal, this.config.maxResponseBytes));
+    const body = await attempt.race(readBodyUntil(response, attempt.signal, this.config.maxResponseBytes));
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);
