@@ -65,13 +65,14 @@ export class MCPTransport {
   declare protocolVersion: string | undefined;
   private nextId = 0;
   private readonly live = new Set<AbortController>();
-  declare private closedError: MCPError | undefined;
+  /** The error `close()` ended everything with: set once closed. */
+  declare private closed: MCPError | undefined;
   declare private listening: AbortController | undefined;
   /** Cancel notifications on their way. */
   private readonly background = new Set<Promise<void>>();
   /** Answers to the server's own requests, a few at a time. */
   private readonly answers = new AnswerQueue(async (body) => {
-    if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
+    if (!this.closed) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
   });
 
   constructor(config: TransportConfig) {
@@ -85,7 +86,7 @@ export class MCPTransport {
    * ten failures in a row.
    */
   listen(): void {
-    if (this.listening || this.closedError) return;
+    if (this.listening || this.closed) return;
     const controller = new AbortController();
     this.listening = controller;
     const deliver = (data: string) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1);
@@ -100,7 +101,7 @@ export class MCPTransport {
 
   /** One JSON-RPC request (`encoded`: its params as JSON, the caller's encoded first); its `result`, or a typed failure. */
   request(method: string, params: unknown, options: RequestOptions, encoded: string | undefined): Promise<unknown> {
-    if (this.closedError) return Promise.reject(this.closedError);
+    if (this.closed) return Promise.reject(this.closed);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
     const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
@@ -130,7 +131,7 @@ export class MCPTransport {
   }
 
   private async attempt(method: string, encoded: string | undefined, options: RequestOptions, signal: AbortSignal, traceparent: string | undefined): Promise<unknown> {
-    if (this.closedError) throw this.closedError;
+    if (this.closed) throw this.closed;
     const id = ++this.nextId;
     const attempt = new Attempt(signal, (controller) => requestTimer(this.ctx, controller, method, options));
     const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
@@ -140,7 +141,7 @@ export class MCPTransport {
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
       const failure = transportFailure(this.ctx, error, attempt.signal, signal, method);
-      const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
+      const given = signal.aborted && !this.closed; // the caller gave up (closing ends the session instead)
       if (method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
         this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
       }
@@ -152,7 +153,7 @@ export class MCPTransport {
 
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
-    if (this.closedError && !options.quiet) throw this.closedError;
+    if (this.closed && !options.quiet) throw this.closed;
     await this.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }), method, options);
   }
 
@@ -177,7 +178,7 @@ export class MCPTransport {
    * `answer-queue.ts`); throws a protocol error when too many already wait.
    */
   respond(id: MCPRequestId, answer: { result: unknown } | { error: { code: number; message: string } }): void {
-    if (this.closedError) return;
+    if (this.closed) return;
     if (!this.answers.push(JSON.stringify({ jsonrpc: '2.0', id, ...answer }))) {
       throw protocolError(this.ctx, `it sent more than ${MAX_ANSWERS_WAITING} requests of its own that wait for an answer`);
     }
@@ -201,8 +202,8 @@ export class MCPTransport {
 
   /** Ends every pending request with `error`; later requests fail with it too. Then the session is deleted. */
   async close(error: MCPError, timeoutMs: number): Promise<void> {
-    if (this.closedError) return;
-    this.closedError = error;
+    if (this.closed) return;
+    this.closed = error;
     for (const controller of this.live) controller.abort(error);
     this.live.clear();
     this.listening?.abort(error);
@@ -214,7 +215,7 @@ export class MCPTransport {
 
   /** Tells the server to stop a request we gave up on (fire and forget, bounded; `close()` waits for it). */
   private cancel(requestId: number, reason: string): void {
-    if (this.closedError) return; // closing ends the session, and every request of it, at once
+    if (this.closed) return; // closing ends the session, and every request of it, at once
     const sending = this.notify('notifications/cancelled', { requestId, reason }, { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
     this.background.add(sending);
     void sending.finally(() => this.background.delete(sending));
