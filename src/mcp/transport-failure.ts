@@ -11,11 +11,11 @@ import { protocolError, type AnswerContext } from './client-messages.js';
 /** The time limit of one request: aborts `controller` with a typed timeout naming the option that sets it. */
 export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: { timeoutMs: number; limit: 'request' | 'initialize' }): ReturnType<typeof setTimeout> | undefined {
   if (!Number.isFinite(options.timeoutMs)) return undefined;
-  const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
   return startTimer(
     () =>
       controller.abort(
-        new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
+        // the option that sets the limit: timeouts.requestMs or timeouts.initializeMs
+        new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (timeouts.${options.limit}Ms)`, {
           reason: 'timeout',
           timeout: options.limit,
           url: ctx.url,
