@@ -102,10 +102,10 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     );
   };
 
-  /** The error the caller sees: the abort reason, a timeout, or a typed failure. */
-  const failure = (error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown => {
+  /** The error the caller sees: the abort reason, a timeout (the attempt's `signal` aborted), or a typed failure. */
+  const failure = (error: unknown, signal: AbortSignal, userSignal: AbortSignal | undefined, method: string): unknown => {
     if (userSignal?.aborted) return userSignal.reason;
-    if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
+    if (signal.aborted && A2ATransportError.isInstance(signal.reason)) return signal.reason;
     if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
     return networkError(`A2A request to ${url} failed`, url, error, secrets, method);
   };
@@ -136,7 +136,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           );
           return await read(response, attempt, id);
         } catch (error) {
-          const thrown = failure(error, attempt.controller, options.signal, method);
+          const thrown = failure(error, attempt.signal, options.signal, method);
           attempt.close();
           throw thrown;
         }
@@ -222,7 +222,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           try {
             next = await rest.next();
           } catch (error) {
-            throw failure(error, (current as Attempt).controller, options.signal, method);
+            throw failure(error, (current as Attempt).signal, options.signal, method);
           }
           if (next.done) return;
           yield next.value;
