@@ -4,7 +4,7 @@ import { startTimer } from '../internal/delay.js';
 import { describeBytes, readBody } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { redactHeaders, urlView } from '../internal/redact.js';
-import { Attempt } from '../internal/attempt.js';
+import { Attempt, attemptBody } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
 import { networkError } from './transport-response.js';
@@ -84,9 +84,9 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
       asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
-        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.controller.signal }));
+        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.signal }));
       } catch (error) {
-        if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason; // the caller's reason, or the time limit
+        if (attempt.signal.aborted) throw attempt.signal.reason; // the caller's reason, or the time limit
         throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
       }
       if (!response.ok) {
@@ -98,7 +98,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
           url: asked,
         });
       }
-      const { text, exceeded } = await attempt.race(readBody(attempt.body(response), MAX_CARD_BYTES));
+      const { text, exceeded } = await attempt.race(readBody(attemptBody(attempt, response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
       let json: unknown;
       try {

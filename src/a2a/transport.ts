@@ -18,7 +18,7 @@ import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
 import type { AgentEndpoint } from './agent-card.js';
 import type { A2AClientOptions } from './client-options.js';
 import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
-import { Attempt } from '../internal/attempt.js';
+import { Attempt, attemptBody, rearmAttempt } from '../internal/attempt.js';
 import { A2A_VERSION_HEADER } from './constants.js';
 import { encodeParams, requestBody } from '../wire/jsonrpc-request.js';
 import { MAX_RESPONSE_BYTES, networkError, resultOf, streamItem, type AnswerContext } from './transport-response.js';
@@ -102,10 +102,10 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
     );
   };
 
-  /** The error the caller sees: the abort reason, a timeout, or a typed failure. */
-  const failure = (error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown => {
+  /** The error the caller sees: the abort reason, a timeout (the attempt's `signal` aborted), or a typed failure. */
+  const failure = (error: unknown, signal: AbortSignal, userSignal: AbortSignal | undefined, method: string): unknown => {
     if (userSignal?.aborted) return userSignal.reason;
-    if (controller.signal.aborted && A2ATransportError.isInstance(controller.signal.reason)) return controller.signal.reason;
+    if (signal.aborted && A2ATransportError.isInstance(signal.reason)) return signal.reason;
     if (A2ATransportError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error) || StreamError.isInstance(error)) return error;
     return networkError(`A2A request to ${url} failed`, url, error, secrets, method);
   };
@@ -132,11 +132,11 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: endpoint.version };
           if (options.traceparent !== undefined) sent.traceparent = options.traceparent;
           const response = await attempt.race(
-            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.controller.signal }),
+            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.signal }),
           );
           return await read(response, attempt, id);
         } catch (error) {
-          const thrown = failure(error, attempt.controller, options.signal, method);
+          const thrown = failure(error, attempt.signal, options.signal, method);
           attempt.close();
           throw thrown;
         }
@@ -156,7 +156,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
 
   /** The whole unary answer, bounded, decoded. */
   const unary = async (response: Response, attempt: Attempt, method: string, id: number): Promise<unknown> =>
-    resultOf(answer, await attempt.race(readBody(attempt.body(response), MAX_RESPONSE_BYTES)), response, method, id);
+    resultOf(answer, await attempt.race(readBody(attemptBody(attempt, response), MAX_RESPONSE_BYTES)), response, method, id);
 
   async function* events(body: ReadableStream<Uint8Array>, attempt: Attempt, method: string, id: number): AsyncGenerator<unknown, void, undefined> {
     const reader = body.getReader();
@@ -176,7 +176,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
         try {
           chunk = await attempt.race(reader.read());
         } catch (error) {
-          if (attempt.controller.signal.aborted) throw attempt.controller.signal.reason;
+          if (attempt.signal.aborted) throw attempt.signal.reason;
           throw networkError(`The A2A stream from ${url} dropped`, url, error, secrets, method);
         }
         ended = chunk.done;
@@ -192,7 +192,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           continue;
         }
         // Progress is an SSE event: comments (keep-alives), blank lines and parts of a line re-arm nothing.
-        if (!ended && queue.length > 0) attempt.rearm(() => timer(attempt.controller, method, 'idle'));
+        if (!ended && queue.length > 0) rearmAttempt(attempt, () => timer(attempt.controller, method, 'idle'));
       }
     } finally {
       reader.cancel().catch(() => {});
@@ -222,7 +222,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           try {
             next = await rest.next();
           } catch (error) {
-            throw failure(error, (current as Attempt).controller, options.signal, method);
+            throw failure(error, (current as Attempt).signal, options.signal, method);
           }
           if (next.done) return;
           yield next.value;

@@ -46,8 +46,8 @@ export class AgentError extends Error {
   override readonly name: string = 'AgentError';
   /** Stable snake_case discriminator of the error class. */
   readonly kind: AgentErrorKind = 'other';
-  /** A stable machine code, when one is known. */
-  readonly code?: string;
+  /** A stable machine code, when one is known (an own property either way: `declare`d, set by the constructor). */
+  declare readonly code?: string;
 
   /**
    * @param message - What failed, with what input, and what to do. Never include credentials.
@@ -57,7 +57,8 @@ export class AgentError extends Error {
     const settings = optionsOf<AgentErrorOptions>(options);
     super(messageText(message), settings.cause === undefined ? undefined : { cause: settings.cause });
     this[symbol] = true;
-    if (settings.code !== undefined) this.code = typeof settings.code === 'string' ? settings.code : messageText(settings.code);
+    const code = settings.code;
+    this.code = code === undefined || typeof code === 'string' ? code : messageText(code);
   }
 
   /**

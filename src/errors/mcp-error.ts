@@ -54,32 +54,37 @@ export class MCPError extends AgentError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'MCPError';
   override readonly kind = 'mcp' as const;
-  readonly reason: MCPErrorReason;
-  readonly status?: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly url?: string;
-  readonly method?: string;
-  readonly retryable: boolean;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property (undefined when not given), in this order.
+  declare readonly reason: MCPErrorReason;
+  declare readonly status?: number;
+  declare readonly headers: Readonly<Record<string, string>>;
+  declare readonly url?: string;
+  declare readonly method?: string;
+  declare readonly retryable: boolean;
   /** How long the server asked us to wait (its `Retry-After`), in ms; the client's retries honour it. */
-  readonly retryAfterMs?: number;
-  readonly timeout?: 'request' | 'initialize';
+  declare readonly retryAfterMs?: number;
+  declare readonly timeout?: 'request' | 'initialize';
   /** The server's `WWW-Authenticate` challenge, for 401/403. */
-  readonly authenticate?: string;
+  declare readonly authenticate?: string;
 
   constructor(message: string, options: MCPErrorOptions = {}) {
     super(message, options);
     this[symbol] = true;
     const settings = optionsOf<MCPErrorOptions>(options);
-    this.status = settings.status;
-    this.reason = settings.reason ?? (settings.status === undefined ? 'network' : 'http');
+    const status = settings.status;
+    this.reason = settings.reason ?? (status === undefined ? 'network' : 'http');
+    this.status = status;
     this.headers = Object.freeze({ ...(optionsOf<Record<string, string>>(settings.headers) as Record<string, string>) });
     this.url = settings.url;
     this.method = settings.method;
-    const transient = this.reason === 'network' || this.reason === 'timeout' || (this.reason === 'http' && [408, 429, 500, 502, 503, 504].includes(settings.status ?? 0));
+    const transient = this.reason === 'network' || this.reason === 'timeout' || (this.reason === 'http' && [408, 429, 500, 502, 503, 504].includes(status ?? 0));
     this.retryable = settings.retryable ?? transient;
-    if (typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0) this.retryAfterMs = settings.retryAfterMs;
+    const retryAfterMs = settings.retryAfterMs;
+    this.retryAfterMs = typeof retryAfterMs === 'number' && retryAfterMs >= 0 ? retryAfterMs : undefined;
     this.timeout = settings.timeout;
-    if (typeof settings.authenticate === 'string') this.authenticate = settings.authenticate;
+    const authenticate = settings.authenticate;
+    this.authenticate = typeof authenticate === 'string' ? authenticate : undefined;
   }
 
   /** @example `MCPError.isInstance(error)` */

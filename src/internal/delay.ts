@@ -132,7 +132,7 @@ export function abortPromise(signal: AbortSignal): { promise: Promise<never>; di
  */
 export class AbortRace {
   private readonly races = new RaceSet();
-  private readonly stop: () => void;
+  declare private readonly stop: () => void; // set in the constructor: declared only, no field definition to bundle
 
   constructor(signal: AbortSignal) {
     this.stop = watchAbort(signal, () => this.races.abort(signal.reason));
@@ -156,10 +156,8 @@ export class AbortRace {
  */
 export function linkedController(parent?: AbortSignal): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
-  if (!parent) return { controller, dispose: () => {} };
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, dispose: () => {} };
-  }
-  return { controller, dispose: watchAbort(parent, () => controller.abort(parent.reason)) };
+  let dispose = () => {};
+  if (parent?.aborted) controller.abort(parent.reason);
+  else if (parent) dispose = watchAbort(parent, () => controller.abort(parent.reason));
+  return { controller, dispose };
 }

@@ -8,7 +8,7 @@
 export class RaceSet {
   private readonly pending = new Set<(reason: unknown) => void>();
   private aborted = false;
-  private reason: unknown;
+  declare private reason: unknown; // set when it aborts: declared only, no field definition to bundle
 
   /** `promise`, or the abort reason when {@link abort} comes first. */
   race<T>(promise: Promise<T>): Promise<T> {

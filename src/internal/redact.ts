@@ -159,11 +159,11 @@ export function redactError(error: unknown, secrets: readonly string[], depth = 
   } catch {
     return new Error('[unreadable error]');
   }
-  const copy = new Error(redactText(typeof message === 'string' ? message : String(message ?? ''), secrets));
+  const copy: Error & { code?: unknown } = new Error(redactText(typeof message === 'string' ? message : String(message ?? ''), secrets));
   copy.name = typeof name === 'string' ? name : 'Error';
   if (typeof stack === 'string') copy.stack = redactText(stack, secrets);
-  if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
-  if (cause !== undefined) Object.assign(copy, { cause: redactError(cause, secrets, depth + 1) });
+  if (typeof code === 'string' || typeof code === 'number') copy.code = code;
+  if (cause !== undefined) copy.cause = redactError(cause, secrets, depth + 1);
   return copy;
 }
 

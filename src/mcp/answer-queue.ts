@@ -18,10 +18,14 @@ export const MAX_ANSWERS_WAITING = 4_096;
 export class AnswerQueue {
   private readonly waiting: string[] = [];
   private inFlight = 0;
-  private room: { promise: Promise<void>; resolve: () => void } | undefined;
+  declare private room: { promise: Promise<void>; resolve: () => void } | undefined; // declared only: no field definition to bundle
 
   /** `send` posts one answer body and settles (never rejects) when the server took it or gave up on it. */
-  constructor(private readonly send: (body: string) => Promise<void>) {}
+  declare private readonly send: (body: string) => Promise<void>;
+
+  constructor(send: (body: string) => Promise<void>) {
+    this.send = send;
+  }
 
   /** Queues one answer body; false when {@link MAX_ANSWERS_WAITING} already wait (nothing is queued). */
   push(body: string): boolean {

@@ -7,7 +7,7 @@ import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
 import { describeBytes, type BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
-import { isPlainObject, preview, truncate } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
 import { redactHeaders, redactText, redactValue, removeSecrets } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { nestingProblem } from '../wire/safe-json.js';
@@ -76,11 +76,14 @@ function messageOf(ctx: AnswerContext, value: unknown, where: string): ServerMes
   return { kind: 'response', id: id as MCPRequestId, error: errorOf(ctx, value.error, where) };
 }
 
-/** A JSON-RPC error object as sent: an integer `code` and a string `message` (nothing is made up for a missing one). */
+/**
+ * A JSON-RPC error object as sent: an integer `code` and a string `message` (nothing is made up for a missing one). A
+ * refused code is quoted as JSON: it is parsed JSON, so `JSON.stringify` writes it (what `preview` would say).
+ */
 function errorOf(ctx: AnswerContext, error: unknown, where: string): RPCErrorObject {
   if (!isPlainObject(error)) throw protocolError(ctx, `${where} has an error that is not an object (${kindOf(error)})`);
   const { code, message } = error;
-  if (typeof code !== 'number' || !Number.isSafeInteger(code)) throw protocolError(ctx, `${where} has an error whose code is ${code === undefined ? 'missing' : `not an integer (${preview(code, 40)})`}`);
+  if (typeof code !== 'number' || !Number.isSafeInteger(code)) throw protocolError(ctx, `${where} has an error whose code is ${code === undefined ? 'missing' : `not an integer (${truncate(JSON.stringify(code), 40)})`}`);
   if (typeof message !== 'string') throw protocolError(ctx, `${where} has an error whose message is ${message === undefined ? 'missing' : `not a string (${kindOf(message)})`}`);
   return { code, message, data: error.data };
 }

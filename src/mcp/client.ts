@@ -39,15 +39,8 @@ class Client implements MCPClient {
     this.url = options.shownURL;
     this.ctx = { url: this.url, server: hostOf(this.url), secrets: options.secrets };
     this.transport = new MCPTransport({
-      endpoint: options.url,
-      fetch: options.fetch,
-      headers: options.headers,
+      ...options, // the endpoint (url), fetch, headers, guard, telemetry and the bounds, as resolved
       retry: resolveRetryOptions(options.retry),
-      guard: options.guard,
-      telemetry: options.telemetry,
-      maxResponseBytes: options.maxResponseBytes,
-      maxResumes: options.maxResumes,
-      listenIdleMs: options.listenIdleMs,
       answer: this.ctx,
       onServerMessage: (message) => this.onServerMessage(message),
       onWarning: (message) => this.warn(message),
@@ -108,16 +101,13 @@ class Client implements MCPClient {
     await this.connect(options); // checks the options first
     const settings = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.options.requestMs, limit: 'request' as const, idempotent };
     const session = this.transport.sessionId;
-    try {
-      return await this.transport.request(method, params, settings, encoded);
-    } catch (error) {
-      if (!MCPError.isInstance(error) || error.reason !== 'session_expired') throw error;
-      await this.reconnect(session, options);
+    for (let again = false; ; again = true) {
       try {
         return await this.transport.request(method, params, settings, encoded);
-      } catch (again) {
-        if (!MCPError.isInstance(again) || again.reason !== 'session_expired') throw again;
-        throw sessionExpired(this.ctx, 'forgot the session again right after a new handshake', method, again);
+      } catch (error) {
+        if (!MCPError.isInstance(error) || error.reason !== 'session_expired') throw error;
+        if (again) throw sessionExpired(this.ctx, 'forgot the session again right after a new handshake', method, error);
+        await this.reconnect(session, options);
       }
     }
   }
@@ -174,9 +164,8 @@ class Client implements MCPClient {
     this.listing = undefined;
     const descriptions = await this.cachedList(options.signal);
     const host: ToolHost = {
+      ...this.options, // its secrets (the context's) and requestMs
       server: () => this.ctx.server,
-      secrets: this.ctx.secrets,
-      requestMs: this.options.requestMs,
       call: (name, args, signal) => this.callTool(name, args, { signal, timeoutMs: Number.POSITIVE_INFINITY }), // the tool's own timeoutMs (runTool) governs
       names: async (signal) => (await this.cachedList(signal)).map((tool) => tool.name),
     };
@@ -223,8 +212,10 @@ class Client implements MCPClient {
 
   private onServerMessage(message: Exclude<ServerMessage, { kind: 'response' }>): void {
     if (message.kind === 'request') {
-      if (message.method === 'ping') this.transport.respond(message.id, { result: {} });
-      else this.transport.respond(message.id, { error: { code: -32601, message: `Method not found: this client offers no ${truncate(message.method, 100)}` } });
+      this.transport.respond(
+        message.id,
+        message.method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: this client offers no ${truncate(message.method, 100)}` } },
+      );
       return;
     }
     if (message.method === 'notifications/tools/list_changed') {

@@ -7,26 +7,24 @@
 import { AbortRace, delay, linkedController, startTimer } from '../internal/delay.js';
 import { messageOf } from '../internal/error-chain.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
-import { isEventStream, readSSE } from './sse-reader.js';
+import { isEventStream, readSSE, type StreamBounds } from './sse-reader.js';
 
-/** @internal What the stream needs of its transport. */
-export interface ServerStreamHost {
+/**
+ * @internal What the stream needs of its transport (the bound, the error for an event over it — said in a warning —
+ * and the wait while answers to the server's own requests pile up: `StreamBounds`).
+ */
+export interface ServerStreamHost extends StreamBounds {
   /** A GET of the stream (with the session, protocol version and the user's headers), resuming after `lastEventId`. */
   get: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Response>;
-  /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it (said in a warning). */
-  maxBytes: number;
-  tooLarge: () => Error;
-  /** A wait before reading on while answers to the server's own requests pile up. */
-  pause: () => Promise<void> | undefined;
   /** One event's data: a JSON-RPC text to route. Throwing skips that event only (with a warning). */
   deliver: (data: string) => void;
   /** Tells the developer the stream was given up on (never silent). */
-  warn: (message: string) => void;
+  onWarning: (message: string) => void;
   /**
    * Longest wait for the GET's answer and then for each next byte (an event or a keep-alive comment: here a quiet
    * server is not a stalled one) before the connection is dropped and opened again (`timeouts.listenIdleMs`).
    */
-  idleMs: number;
+  listenIdleMs: number;
 }
 
 const MAX_FAILURES = 10;
@@ -56,7 +54,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
     let paused: Promise<void> | undefined;
     const arm = (): void => {
       clearTimeout(timer);
-      timer = startTimer(() => controller.abort(), host.idleMs);
+      timer = startTimer(() => controller.abort(), host.listenIdleMs);
     };
     try {
       arm();
@@ -65,7 +63,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         response.body?.cancel().catch(() => {});
         const transient = response.status === 408 || response.status === 429 || response.status >= 500;
         if (!transient) {
-          host.warn(`its own stream (listen) stopped: GET answered ${response.status}${response.ok ? ' without an event stream' : ''}`);
+          host.onWarning(`its own stream (listen) stopped: GET answered ${response.status}${response.ok ? ' without an event stream' : ''}`);
           return;
         }
         hint = parseRetryAfter(response.headers);
@@ -74,10 +72,9 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
         let delivered = 0;
         try {
           await readSSE(response.body, {
+            ...host, // the bound and its error
             onRetry: (ms) => (retryMs = ms),
-            maxBytes: host.maxBytes,
-            tooLarge: host.tooLarge,
-            pause: () => (paused = host.pause()),
+            pause: () => (paused = host.pause?.()),
             race: (promise) => (promise === paused ? clearTimeout(timer) : arm(), racer.race(promise)),
             signal: controller.signal,
             onEvent: (event) => {
@@ -88,7 +85,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
                 host.deliver(event.data);
               } catch (error) {
                 // one malformed event of the server's own stream is skipped, and said: the stream goes on
-                host.warn(`its own stream (listen) skipped an event: ${messageOf(error)}`);
+                host.onWarning(`its own stream (listen) skipped an event: ${messageOf(error)}`);
               }
               return false;
             },
@@ -97,7 +94,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
           if (signal.aborted) return;
           // A silence past the idle limit is no failure (it took that long): the next connection picks up at Last-Event-ID.
           if (controller.signal.aborted) delivered = 1;
-          else host.warn(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
+          else host.onWarning(`its own stream (listen) was cut: ${messageOf(error)}`); // a bound it broke (maxResponseBytes)
         }
         failures = delivered > 0 ? 0 : failures + 1;
       }
@@ -110,7 +107,7 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
       dispose();
     }
     if (failures >= MAX_FAILURES) {
-      host.warn(`its own stream (listen) stopped after ${failures} failed reconnections in a row`);
+      host.onWarning(`its own stream (listen) stopped after ${failures} failed reconnections in a row`);
       return;
     }
     const wait = hint ?? Math.min(Math.max(retryMs, SHORTEST_WAIT_MS) * 2 ** failures, LONGEST_WAIT_MS);

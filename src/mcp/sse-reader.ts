@@ -11,16 +11,23 @@ import { SSEParser, type SSEEvent } from '../wire/sse-decoder.js';
 /** How a read ended. */
 export type SSEReadEnd = 'stopped' | 'ended' | 'dropped';
 
-export interface SSEReadOptions {
-  /** Return true to stop reading (the body is then cancelled). Throwing stops it too, with that error. */
-  onEvent: (event: SSEEvent) => boolean;
-  onRetry: (ms: number) => void;
+/**
+ * @internal What both kinds of MCP stream are read with: the bound, the error for an event over it, and a wait before
+ * the next read (the transport's, named as the client's options name them).
+ */
+export interface StreamBounds {
   /** Largest data of one event, in UTF-8 bytes (the client's `maxResponseBytes`). */
-  maxBytes: number;
-  /** The error thrown for an event (or a line) over `maxBytes`: it names the option. */
+  maxResponseBytes: number;
+  /** The error thrown for an event (or a line) over `maxResponseBytes`: it names the option. */
   tooLarge: () => Error;
   /** A wait before the next read while what the events asked for has not caught up (undefined: read on). */
   pause?: (() => Promise<void> | undefined) | undefined;
+}
+
+export interface SSEReadOptions extends StreamBounds {
+  /** Return true to stop reading (the body is then cancelled). Throwing stops it too, with that error. */
+  onEvent: (event: SSEEvent) => boolean;
+  onRetry: (ms: number) => void;
   /** Races each read against what must stop it at once (an abort, a limit), whose reason is then thrown. */
   race: <T>(promise: Promise<T>) => Promise<T>;
   /** Aborted when the read must stop: a read that fails after it is that stop, not a dropped connection. */
@@ -34,7 +41,7 @@ export async function readSSE(body: ReadableStream<Uint8Array>, options: SSERead
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // the parser strips the one BOM the spec allows
   const queue: SSEEvent[] = [];
-  const { maxBytes } = options;
+  const { maxResponseBytes: maxBytes } = options;
   // UTF-16 code units never outnumber UTF-8 bytes, so these bounds refuse nothing the option allows.
   const parser = new SSEParser({ onEvent: (event) => queue.push(event), onRetry: options.onRetry, maxEventLength: maxBytes, maxLineLength: maxBytes + FIELD_SLACK });
   const drain = (): boolean => {

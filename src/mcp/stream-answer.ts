@@ -9,21 +9,17 @@ import type { Attempt } from '../internal/attempt.js';
 import { delay } from '../internal/delay.js';
 import { readBodyUntil } from '../internal/http-body.js';
 import { httpFailure, parseMessages, protocolError, resultOf, type AnswerContext, type ServerMessage } from './client-messages.js';
-import { isEventStream, readSSE } from './sse-reader.js';
+import { isEventStream, readSSE, type StreamBounds } from './sse-reader.js';
 
 type Found = Extract<ServerMessage, { kind: 'response' }>;
 
-/** @internal What a stream answer needs of its transport. */
-export interface StreamAnswerHost {
-  ctx: AnswerContext;
+/** @internal What a stream answer needs of its transport (the bound, its error and the wait: `StreamBounds`). */
+export interface StreamAnswerHost extends StreamBounds {
+  /** Who answers: the transport's answer context. */
+  answer: AnswerContext;
   /** A GET of the stream (with the session, protocol version and the user's headers), resuming after `lastEventId`. */
   get: (lastEventId: string, signal: AbortSignal) => Promise<Response>;
   maxResumes: number;
-  /** Largest event data, in bytes (`maxResponseBytes`), and the error for one over it. */
-  maxBytes: number;
-  tooLarge: () => Error;
-  /** A wait before reading on while answers to the server's own requests pile up. */
-  pause: () => Promise<void> | undefined;
   /** Hands server messages on; returns the response to this request, if one is among them. */
   route: (messages: readonly ServerMessage[]) => Found | undefined;
 }
@@ -31,7 +27,7 @@ export interface StreamAnswerHost {
 const LONGEST_RESUME_WAIT_MS = 5_000;
 
 export async function readStreamAnswer(host: StreamAnswerHost, first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
-  const { ctx } = host;
+  const ctx = host.answer;
   let response = first;
   let lastEventId: string | undefined;
   let retryMs = 1_000;
@@ -46,10 +42,10 @@ export async function readStreamAnswer(host: StreamAnswerHost, first: Response, 
     if (resumes > host.maxResumes) {
       throw protocolError(ctx, `its stream ended before the response to ${method}, ${resumes} times in a row with nothing new`, undefined, method);
     }
-    await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.controller.signal));
-    response = await attempt.race(host.get(lastEventId, attempt.controller.signal));
+    await attempt.race(delay(Math.min(retryMs, LONGEST_RESUME_WAIT_MS), attempt.signal));
+    response = await attempt.race(host.get(lastEventId, attempt.signal));
     if (!response.ok || !isEventStream(response)) {
-      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const body = await attempt.race(readBodyUntil(response, attempt.signal));
       const why = response.ok ? 'it did not answer with a stream' : httpFailure(ctx, response, body, method, id).message;
       throw protocolError(ctx, `its stream ended before the response to ${method} and could not be resumed: ${why}`, undefined, method);
     }
@@ -69,16 +65,14 @@ async function events(
   if (!body) return undefined;
   let found: Found | undefined;
   await readSSE(body, {
+    ...host, // the bound, its error and the wait
     onRetry,
-    maxBytes: host.maxBytes,
-    tooLarge: host.tooLarge,
-    pause: host.pause,
     race: (promise) => attempt.race(promise),
-    signal: attempt.controller.signal,
+    signal: attempt.signal,
     onEvent: (event) => {
       onId(event.id === '' ? undefined : event.id);
       if (event.data === '' || event.type !== 'message') return false; // a priming event, or not a JSON-RPC one
-      found = host.route(parseMessages(host.ctx, event.data, `an event of its stream answering ${method}`));
+      found = host.route(parseMessages(host.answer, event.data, `an event of its stream answering ${method}`));
       return found !== undefined;
     },
   });

@@ -11,11 +11,11 @@ import { protocolError, type AnswerContext } from './client-messages.js';
 /** The time limit of one request: aborts `controller` with a typed timeout naming the option that sets it. */
 export function requestTimer(ctx: AnswerContext, controller: AbortController, method: string, options: { timeoutMs: number; limit: 'request' | 'initialize' }): ReturnType<typeof setTimeout> | undefined {
   if (!Number.isFinite(options.timeoutMs)) return undefined;
-  const option = options.limit === 'initialize' ? 'timeouts.initializeMs' : 'timeouts.requestMs';
   return startTimer(
     () =>
       controller.abort(
-        new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (${option})`, {
+        // the option that sets the limit: timeouts.requestMs or timeouts.initializeMs
+        new MCPError(`MCP ${method} to ${ctx.server} timed out: no response within ${options.timeoutMs} ms (timeouts.${options.limit}Ms)`, {
           reason: 'timeout',
           timeout: options.limit,
           url: ctx.url,
@@ -26,10 +26,10 @@ export function requestTimer(ctx: AnswerContext, controller: AbortController, me
   );
 }
 
-/** The error the caller sees: its own abort reason, a limit that fired, or a typed failure. */
-export function transportFailure(ctx: AnswerContext, error: unknown, controller: AbortController, userSignal: AbortSignal | undefined, method: string): unknown {
+/** The error the caller sees: its own abort reason, a limit that fired (the attempt's `signal` aborted), or a typed failure. */
+export function transportFailure(ctx: AnswerContext, error: unknown, signal: AbortSignal, userSignal: AbortSignal | undefined, method: string): unknown {
   if (userSignal?.aborted) return userSignal.reason;
-  if (controller.signal.aborted && MCPError.isInstance(controller.signal.reason)) return controller.signal.reason;
+  if (signal.aborted && MCPError.isInstance(signal.reason)) return signal.reason;
   if (MCPError.isInstance(error) || JSONRPCError.isInstance(error) || SerializeError.isInstance(error)) return error;
   if (StreamError.isInstance(error)) return protocolError(ctx, `its stream answering ${method} broke a bound: ${error.message}`, error, method);
   return new MCPError(`MCP ${method} to ${ctx.server} failed: ${redactText(messageOf(error), ctx.secrets)}`, {

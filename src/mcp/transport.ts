@@ -14,7 +14,7 @@ import { redactText } from '../internal/redact.js';
 import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/retry.js';
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
-import { listenToServer, type ServerStreamHost } from './server-stream.js';
+import { listenToServer } from './server-stream.js';
 import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
 import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
@@ -24,7 +24,8 @@ import { requestBody } from '../wire/jsonrpc-request.js';
 
 /** @internal */
 export interface TransportConfig {
-  endpoint: string;
+  /** The endpoint requests go to. */
+  url: string;
   fetch: typeof fetch;
   headers: Readonly<Record<string, string>>;
   retry: ResolvedRetryOptions;
@@ -58,20 +59,25 @@ const CANCEL_TIMEOUT_MS = 5_000;
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
 
 export class MCPTransport {
-  sessionId: string | undefined;
-  protocolVersion: string | undefined;
+  // Fields set in the constructor or starting undefined are declared only (`declare`): no field definitions to bundle.
+  declare private readonly config: TransportConfig;
+  declare sessionId: string | undefined;
+  declare protocolVersion: string | undefined;
   private nextId = 0;
   private readonly live = new Set<AbortController>();
-  private closedError: MCPError | undefined;
-  private listening: AbortController | undefined;
+  /** The error `close()` ended everything with: set once closed. */
+  declare private closed: MCPError | undefined;
+  declare private listening: AbortController | undefined;
   /** Cancel notifications on their way. */
   private readonly background = new Set<Promise<void>>();
   /** Answers to the server's own requests, a few at a time. */
   private readonly answers = new AnswerQueue(async (body) => {
-    if (!this.closedError) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
+    if (!this.closed) await this.send(body, 'an answer to its request', { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
   });
 
-  constructor(private readonly config: TransportConfig) {}
+  constructor(config: TransportConfig) {
+    this.config = config;
+  }
 
   /**
    * Opens the server's own stream (an HTTP GET) and reads it until `close()`: notifications such as
@@ -80,19 +86,11 @@ export class MCPTransport {
    * ten failures in a row.
    */
   listen(): void {
-    if (this.listening || this.closedError) return;
+    if (this.listening || this.closed) return;
     const controller = new AbortController();
     this.listening = controller;
-    const stream: ServerStreamHost = {
-      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
-      maxBytes: this.config.maxResponseBytes,
-      tooLarge: () => tooLarge(this.ctx, 'its own stream (listen)', this.config.maxResponseBytes),
-      pause: () => this.answers.backlog(),
-      deliver: (data) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1),
-      warn: this.config.onWarning,
-      idleMs: this.config.listenIdleMs,
-    };
-    void listenToServer(stream, controller.signal).finally(() => {
+    const deliver = (data: string) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1);
+    void listenToServer({ ...this.streamHost('its own stream (listen)'), deliver }, controller.signal).finally(() => {
       if (this.listening === controller) this.listening = undefined;
     });
   }
@@ -103,14 +101,14 @@ export class MCPTransport {
 
   /** One JSON-RPC request (`encoded`: its params as JSON, the caller's encoded first); its `result`, or a typed failure. */
   request(method: string, params: unknown, options: RequestOptions, encoded: string | undefined): Promise<unknown> {
-    if (this.closedError) return Promise.reject(this.closedError);
+    if (this.closed) return Promise.reject(this.closed);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
     const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
     const traceparent = span.traceparent();
-    return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.controller.signal, traceparent), {
+    return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.signal, traceparent), {
       options: this.config.retry,
-      signal: scope.controller.signal,
+      signal: scope.signal,
       classify: (error) => {
         if (!MCPError.isInstance(error) || !error.retryable) return { retry: false };
         return { retry: options.idempotent || error.reason !== 'timeout', retryAfterMs: error.retryAfterMs };
@@ -119,12 +117,12 @@ export class MCPTransport {
     })).finally(scope.end);
   }
 
-  /** A controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
-  private scope(signal: AbortSignal | undefined): { controller: AbortController; end: () => void } {
+  /** The signal of a controller linked to `signal` that `close()` aborts with the closed error; `end()` releases it. */
+  private scope(signal: AbortSignal | undefined): { signal: AbortSignal; end: () => void } {
     const { controller, dispose } = linkedController(signal);
     this.live.add(controller);
     return {
-      controller,
+      signal: controller.signal,
       end: () => {
         this.live.delete(controller);
         dispose();
@@ -133,17 +131,17 @@ export class MCPTransport {
   }
 
   private async attempt(method: string, encoded: string | undefined, options: RequestOptions, signal: AbortSignal, traceparent: string | undefined): Promise<unknown> {
-    if (this.closedError) throw this.closedError;
+    if (this.closed) throw this.closed;
     const id = ++this.nextId;
     const attempt = new Attempt(signal, (controller) => requestTimer(this.ctx, controller, method, options));
     const carried = this.sessionId; // what this request says it belongs to: a 404 is about that session
     try {
-      const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.controller.signal, traceparent));
+      const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.signal, traceparent));
       if (method === 'initialize') this.takeSession(response);
       return await this.answer(response, attempt, method, id, carried);
     } catch (error) {
-      const failure = transportFailure(this.ctx, error, attempt.controller, signal, method);
-      const given = signal.aborted && !this.closedError; // the caller gave up (closing ends the session instead)
+      const failure = transportFailure(this.ctx, error, attempt.signal, signal, method);
+      const given = signal.aborted && !this.closed; // the caller gave up (closing ends the session instead)
       if (method !== 'initialize' && (given || (MCPError.isInstance(failure) && failure.reason === 'timeout'))) {
         this.cancel(id, given ? `aborted: ${redactText(messageOf(signal.reason), this.ctx.secrets)}` : messageOf(failure));
       }
@@ -155,20 +153,20 @@ export class MCPTransport {
 
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
-    if (this.closedError && !options.quiet) throw this.closedError;
+    if (this.closed && !options.quiet) throw this.closed;
     await this.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }), method, options);
   }
 
   /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
   private async send(body: string, method: string, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     const scope = this.scope(undefined);
-    const attempt = new Attempt(scope.controller.signal, (controller) => requestTimer(this.ctx, controller, method, { timeoutMs: options.timeoutMs, limit: 'request' }));
+    const attempt = new Attempt(scope.signal, (controller) => requestTimer(this.ctx, controller, method, { ...options, limit: 'request' }));
     try {
-      const response = await attempt.race(this.post(body, attempt.controller.signal));
-      const text = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const response = await attempt.race(this.post(body, attempt.signal));
+      const text = await attempt.race(readBodyUntil(response, attempt.signal));
       if (!response.ok) throw httpFailure(this.ctx, response, text, method, undefined);
     } catch (error) {
-      if (!options.quiet) throw transportFailure(this.ctx, error, attempt.controller, scope.controller.signal, method);
+      if (!options.quiet) throw transportFailure(this.ctx, error, attempt.signal, scope.signal, method);
     } finally {
       attempt.close();
       scope.end();
@@ -180,7 +178,7 @@ export class MCPTransport {
    * `answer-queue.ts`); throws a protocol error when too many already wait.
    */
   respond(id: MCPRequestId, answer: { result: unknown } | { error: { code: number; message: string } }): void {
-    if (this.closedError) return;
+    if (this.closed) return;
     if (!this.answers.push(JSON.stringify({ jsonrpc: '2.0', id, ...answer }))) {
       throw protocolError(this.ctx, `it sent more than ${MAX_ANSWERS_WAITING} requests of its own that wait for an answer`);
     }
@@ -193,8 +191,8 @@ export class MCPTransport {
     this.sessionId = undefined;
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
-      const response = await this.config.fetch(this.config.endpoint, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.controller.signal });
-      await readBodyUntil(response, attempt.controller.signal);
+      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.signal });
+      await readBodyUntil(response, attempt.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
     } finally {
@@ -204,8 +202,8 @@ export class MCPTransport {
 
   /** Ends every pending request with `error`; later requests fail with it too. Then the session is deleted. */
   async close(error: MCPError, timeoutMs: number): Promise<void> {
-    if (this.closedError) return;
-    this.closedError = error;
+    if (this.closed) return;
+    this.closed = error;
     for (const controller of this.live) controller.abort(error);
     this.live.clear();
     this.listening?.abort(error);
@@ -217,7 +215,7 @@ export class MCPTransport {
 
   /** Tells the server to stop a request we gave up on (fire and forget, bounded; `close()` waits for it). */
   private cancel(requestId: number, reason: string): void {
-    if (this.closedError) return; // closing ends the session, and every request of it, at once
+    if (this.closed) return; // closing ends the session, and every request of it, at once
     const sending = this.notify('notifications/cancelled', { requestId, reason }, { timeoutMs: CANCEL_TIMEOUT_MS, quiet: true });
     this.background.add(sending);
     void sending.finally(() => this.background.delete(sending));
@@ -226,7 +224,7 @@ export class MCPTransport {
   private post(body: string, signal: AbortSignal, traceparent?: string): Promise<Response> {
     const headers = this.headers('application/json, text/event-stream');
     if (traceparent !== undefined) headers.traceparent = traceparent;
-    return this.config.fetch(this.config.endpoint, { method: 'POST', headers, body, signal });
+    return this.config.fetch(this.config.url, { method: 'POST', headers, body, signal });
   }
 
   /** A GET of the server's stream, resuming after `lastEventId` when there is one (it has no body: no content type). */
@@ -234,7 +232,7 @@ export class MCPTransport {
     const headers = this.headers('text/event-stream');
     delete headers['content-type'];
     if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
-    return this.config.fetch(this.config.endpoint, { method: 'GET', headers, signal });
+    return this.config.fetch(this.config.url, { method: 'GET', headers, signal });
   }
 
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {
@@ -255,7 +253,7 @@ export class MCPTransport {
   private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
-      const body = await attempt.race(readBodyUntil(response, attempt.controller.signal));
+      const body = await attempt.race(readBodyUntil(response, attempt.signal));
       if (response.status === 404 && carried !== undefined && method !== 'initialize') {
         throw sessionExpired(this.ctx, 'no longer knows the session', method);
       }
@@ -267,7 +265,7 @@ export class MCPTransport {
       if (response.body) response.body.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await attempt.race(readBodyUntil(response, attempt.controller.signal, this.config.maxResponseBytes));
+    const body = await attempt.race(readBodyUntil(response, attempt.signal, this.config.maxResponseBytes));
     if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
     const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
     const found = this.route(messages, id);
@@ -286,15 +284,17 @@ export class MCPTransport {
   }
 
   private stream(first: Response, attempt: Attempt, method: string, id: number): Promise<unknown> {
-    const host: StreamAnswerHost = {
-      ctx: this.ctx,
-      get: (lastEventId, signal) => this.getStream(lastEventId, signal),
-      maxResumes: this.config.maxResumes,
-      maxBytes: this.config.maxResponseBytes,
-      tooLarge: () => tooLarge(this.ctx, method, this.config.maxResponseBytes),
-      pause: () => this.answers.backlog(),
-      route: (messages) => this.route(messages, id),
-    };
+    const host: StreamAnswerHost = { ...this.streamHost(method), route: (messages) => this.route(messages, id) };
     return readStreamAnswer(host, first, attempt, method, id);
+  }
+
+  /** What both kinds of stream need: the config as it is (its bounds, `onWarning`…), a GET, the wait, the error for an event over the bound. */
+  private streamHost(where: string) {
+    return {
+      ...this.config,
+      get: (lastEventId: string | undefined, signal: AbortSignal) => this.getStream(lastEventId, signal),
+      pause: () => this.answers.backlog(),
+      tooLarge: () => tooLarge(this.ctx, where, this.config.maxResponseBytes),
+    };
   }
 }

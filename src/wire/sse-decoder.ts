@@ -42,11 +42,12 @@ export class SSEParser {
   private buffer = '';
   #started = false;
   #pendingCR = false;
-  private data: string | undefined = undefined;
-  #lastEventId: string | undefined = undefined;
+  private data: string | undefined;
+  #lastEventId: string | undefined;
   protected eventType = '';
-  protected readonly maxLineLength: number;
-  protected readonly maxEventLength: number;
+  // Set in the constructor: declared only (`declare`), so a bundle carries no field definitions for them.
+  declare protected readonly maxLineLength: number;
+  declare protected readonly maxEventLength: number;
 
   constructor(options: SSEParserOptions) {
     this.#options = options;
