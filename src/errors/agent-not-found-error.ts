@@ -16,8 +16,10 @@ export class AgentNotFoundError extends AgentError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'AgentNotFoundError';
   override readonly kind = 'agent_not_found' as const;
-  readonly agentId: string;
-  readonly availableIds: readonly string[];
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property, in this order.
+  declare readonly agentId: string;
+  declare readonly availableIds: readonly string[];
 
   /**
    * @param agentId - The id that was asked for.

@@ -61,15 +61,17 @@ export class ChatClientError extends AgentError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'ChatClientError';
   override readonly kind = 'chat_client' as const;
-  readonly reason: ChatClientErrorReason;
-  readonly status?: number;
-  readonly retryable: boolean;
-  readonly retryAfterMs?: number;
-  readonly requestId?: string;
-  readonly providerMessage?: string;
-  readonly timeout?: ChatTimeoutLimit;
-  readonly attempts?: number;
-  readonly model?: string;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property, in this order.
+  declare readonly reason: ChatClientErrorReason;
+  declare readonly status?: number;
+  declare readonly retryable: boolean;
+  declare readonly retryAfterMs?: number;
+  declare readonly requestId?: string;
+  declare readonly providerMessage?: string;
+  declare readonly timeout?: ChatTimeoutLimit;
+  declare readonly attempts?: number;
+  declare readonly model?: string;
 
   constructor(message: string, options: ChatClientErrorOptions = {}) {
     super(message, options);

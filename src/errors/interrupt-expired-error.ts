@@ -24,15 +24,18 @@ export interface InterruptExpiredErrorOptions extends ResumeErrorOptions {
 export class InterruptExpiredError extends ResumeError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptExpiredError';
-  readonly ids: readonly string[];
-  readonly expiredAt?: string;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property (undefined when not given), in this order.
+  declare readonly ids: readonly string[];
+  declare readonly expiredAt?: string;
 
   constructor(message: string, options: InterruptExpiredErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptExpiredErrorOptions>(options), code: 'INTERRUPT_EXPIRED' });
     this[symbol] = true;
     const settings = optionsOf<InterruptExpiredErrorOptions>(options);
     this.ids = boundedIds(settings.ids);
-    if (typeof settings.expiredAt === 'string') this.expiredAt = settings.expiredAt.slice(0, 40);
+    const expiredAt = settings.expiredAt;
+    this.expiredAt = typeof expiredAt === 'string' ? expiredAt.slice(0, 40) : undefined;
   }
 
   /** @example `InterruptExpiredError.isInstance(error)` */

@@ -22,7 +22,7 @@ export interface InterruptNotFoundErrorOptions extends ResumeErrorOptions {
 export class InterruptNotFoundError extends ResumeError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'InterruptNotFoundError';
-  readonly ids: readonly string[];
+  declare readonly ids: readonly string[]; // set by the constructor: no field definition to bundle
 
   constructor(message: string, options: InterruptNotFoundErrorOptions = {}) {
     super(message, { ...optionsOf<InterruptNotFoundErrorOptions>(options), code: 'INTERRUPT_NOT_FOUND' });

@@ -62,16 +62,20 @@ export class ResumeError extends AgentError {
   override readonly name: string = 'ResumeError';
   override readonly kind = 'resume' as const;
   declare readonly code: ResumeCodeName;
-  readonly runId?: string;
-  readonly pendingIds: readonly string[];
-  readonly retryable = false;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property (undefined when not given), in this order.
+  declare readonly runId?: string;
+  declare readonly pendingIds: readonly string[];
+  declare readonly retryable: false;
 
   constructor(message: string, options: ResumeErrorOptions & { code: ResumeCodeName }) {
     super(message, options);
     this[symbol] = true;
     const settings = optionsOf<ResumeErrorOptions>(options);
-    if (typeof settings.runId === 'string') this.runId = settings.runId.slice(0, 200);
+    const runId = settings.runId;
+    this.runId = typeof runId === 'string' ? runId.slice(0, 200) : undefined;
     this.pendingIds = boundedIds(settings.pendingIds);
+    this.retryable = false;
   }
 
   /** @example `ResumeError.isInstance(error)` */

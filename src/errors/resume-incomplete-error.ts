@@ -22,7 +22,7 @@ export interface ResumeIncompleteErrorOptions extends ResumeErrorOptions {
 export class ResumeIncompleteError extends ResumeError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'ResumeIncompleteError';
-  readonly undecidedIds: readonly string[];
+  declare readonly undecidedIds: readonly string[]; // set by the constructor: no field definition to bundle
 
   constructor(message: string, options: ResumeIncompleteErrorOptions = {}) {
     super(message, { ...optionsOf<ResumeIncompleteErrorOptions>(options), code: 'RESUME_INCOMPLETE' });

@@ -24,14 +24,17 @@ export interface ResumePayloadErrorOptions extends ResumeErrorOptions {
 export class ResumePayloadError extends ResumeError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'ResumePayloadError';
-  readonly id?: string;
-  readonly issues: readonly string[];
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property (undefined when not given), in this order.
+  declare readonly id?: string;
+  declare readonly issues: readonly string[];
 
   constructor(message: string, options: ResumePayloadErrorOptions = {}) {
     super(message, { ...optionsOf<ResumePayloadErrorOptions>(options), code: 'RESUME_PAYLOAD_INVALID' });
     this[symbol] = true;
     const settings = optionsOf<ResumePayloadErrorOptions>(options);
-    if (typeof settings.id === 'string') this.id = settings.id.slice(0, 200);
+    const id = settings.id;
+    this.id = typeof id === 'string' ? id.slice(0, 200) : undefined;
     this.issues = Object.freeze((Array.isArray(settings.issues) ? settings.issues : []).slice(0, 20).map((issue) => String(issue).slice(0, 500)));
   }
 

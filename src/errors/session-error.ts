@@ -23,7 +23,7 @@ export class SessionError extends AgentError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'SessionError';
   override readonly kind = 'session' as const;
-  readonly sessionId?: string;
+  declare readonly sessionId?: string; // set by the constructor (an own property either way): no field definition to bundle
 
   constructor(message: string, options: SessionErrorOptions = {}) {
     super(message, options);

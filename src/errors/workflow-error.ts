@@ -36,14 +36,16 @@ export class WorkflowError extends AgentError {
   declare private readonly [symbol]: true;
   override readonly name: string = 'WorkflowError';
   override readonly kind = 'workflow' as const;
-  readonly nodeId?: string;
-  readonly stepNumber?: number;
-  readonly problems: readonly string[];
-  readonly fallbackState?: Record<string, unknown>;
+  // The fields the constructor assigns are `declare`d: no class-field definition is emitted for them (smaller
+  // bundles), and every instance still gets each as an own property, in this order.
+  declare readonly nodeId?: string;
+  declare readonly stepNumber?: number;
+  declare readonly problems: readonly string[];
+  declare readonly fallbackState?: Record<string, unknown>;
   /** Whether trying again may help (node retry policies retry such errors by default). */
-  readonly retryable: boolean;
+  declare readonly retryable: boolean;
   /** When trying again may help, in ms from when it was made (a resume refused while another run holds the run). */
-  readonly retryAfterMs?: number;
+  declare readonly retryAfterMs?: number;
 
   constructor(message: string, options: WorkflowErrorOptions = {}) {
     super(message, options);
@@ -54,7 +56,8 @@ export class WorkflowError extends AgentError {
     this.problems = Object.freeze(Array.isArray(settings.problems) ? [...settings.problems] : []);
     this.fallbackState = settings.fallbackState;
     this.retryable = settings.retryable === true;
-    if (typeof settings.retryAfterMs === 'number' && settings.retryAfterMs >= 0) this.retryAfterMs = settings.retryAfterMs;
+    const retryAfterMs = settings.retryAfterMs;
+    this.retryAfterMs = typeof retryAfterMs === 'number' && retryAfterMs >= 0 ? retryAfterMs : undefined;
   }
 
   /** @example `WorkflowError.isInstance(error)` */

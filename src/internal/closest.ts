@@ -11,7 +11,7 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
     }
   }
   const tolerance = Math.max(2, Math.floor(input.length / 3));
-  return best !== undefined && bestDistance <= tolerance ? best : undefined;
+  return bestDistance <= tolerance ? best : undefined; // none found: the distance is still Infinity
 }
 
 function editDistance(a: string, b: string): number {
@@ -20,10 +20,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+      // every index read is in range: `previous` has b.length + 1 entries, `current` j of them
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
     }
     previous = current;
   }
-  return previous[b.length] ?? Infinity;
+  return previous[b.length]!;
 }

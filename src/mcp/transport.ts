@@ -154,7 +154,7 @@ export class MCPTransport {
   /** A notification (no answer but an HTTP status). `quiet`: failures are swallowed. */
   async notify(method: string, params: unknown, options: { timeoutMs: number; quiet?: boolean }): Promise<void> {
     if (this.closed && !options.quiet) throw this.closed;
-    await this.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }), method, options);
+    await this.send(JSON.stringify({ jsonrpc: '2.0', method, params }), method, options); // undefined params are not written
   }
 
   /** Posts a message that gets no JSON-RPC answer (a notification, an answer of ours), bounded in time. */
