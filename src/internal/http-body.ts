@@ -117,7 +117,7 @@ async function readText(reader: ReadableStreamDefaultReader<Uint8Array>, limit: 
   } finally {
     reader.cancel().catch(() => {});
   }
-  return failed ? { text, exceeded, failed } : { text, exceeded };
+  return { text, exceeded, failed };
 }
 
 /** `16 MiB (16777216 bytes)`: a byte bound as people and greps read it. */

@@ -8,7 +8,7 @@
 import { delay } from './delay.js';
 import { isAbortError } from './error-chain.js';
 import { refusedValue } from './json.js';
-import { optionName } from './option-names.js';
+import { unknownOptionProblems } from './option-names.js';
 
 /** How an operation is retried. Every field is optional; see {@link DEFAULT_RETRY}. */
 export interface RetryOptions {
@@ -96,6 +96,18 @@ export interface RetryLoopConfig {
 /** Every name retry options take. */
 const RETRY_KEYS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs', 'multiplier', 'jitter', 'maxRetryAfterMs'];
 
+/**
+ * The names in retry options that retry options do not take, as problems naming the one meant: another SDK's
+ * `baseDelayMs` or `retries` would leave the default in force unnoticed (`extra`: names a caller's retry adds, a
+ * node's `retryOn`). Apart from {@link retryOptionProblems}: the A2A client, whose bundle has no room for the
+ * closest-name search, checks no option names (see docs/a2a.md).
+ * @example `problems.push(...retryNameProblems(options.retry, 'retry'))`
+ */
+export function retryNameProblems(options: unknown, where: string, extra: readonly string[] = []): string[] {
+  if (options === null || typeof options !== 'object') return [];
+  return unknownOptionProblems(options, [...RETRY_KEYS, ...extra], { baseDelayMs: 'initialDelayMs' }).map((problem) => `${where}: ${problem}`);
+}
+
 const NUMERIC_RULES: ReadonlyArray<readonly [keyof RetryOptions, number, 'i' | 'f' | 'n']> = [
   ['maxAttempts', 1, 'i'],
   ['initialDelayMs', 0, 'f'],
@@ -104,16 +116,12 @@ const NUMERIC_RULES: ReadonlyArray<readonly [keyof RetryOptions, number, 'i' | '
   ['maxRetryAfterMs', 0, 'n'],
 ];
 
-/** Problems with user-supplied retry options, as sentences; empty when valid (`extra`: names a caller's retry adds). */
-export function retryOptionProblems(options: unknown, where: string, extra: readonly string[] = []): string[] {
+/** Problems with user-supplied retry options' values, as sentences; empty when valid (their names: {@link retryNameProblems}). */
+export function retryOptionProblems(options: unknown, where: string): string[] {
   if (options === undefined || options === false) return [];
   if (options === null || typeof options !== 'object') return [`${where} must be an object or false`];
   const problems: string[] = [];
   const record = options as Record<string, unknown>;
-  // A name it does not take (another SDK's `baseDelayMs`, `retries`) would leave the default in force unnoticed. The
-  // names are listed, not guessed at: the A2A client's bundle has no room for the closest-name search.
-  const known = [...RETRY_KEYS, ...extra];
-  for (const key of Object.keys(record)) if (!known.includes(key)) problems.push(`${where}: unknown option ${optionName(key)} (it takes ${known.join(', ')})`);
   for (const [key, least, kind] of NUMERIC_RULES) {
     const value = record[key];
     if (value === undefined) continue;

@@ -6,9 +6,6 @@ import { isForbiddenKey, isPlainObject, preview, refusedValue } from '../interna
 import { regexFor } from '../tools/json-schema-bounds.js';
 import { createValidator } from '../tools/json-schema-validate.js';
 import type { Interrupt, ResumeDecision } from './interrupt.js';
-import { messageOf } from '../internal/error-chain.js';
-import { encodeJSON } from '../wire/safe-json.js';
-import type { SerializeError } from '../errors/serialize-error.js';
 
 /**
  * The most decisions one resume may carry, and the longest denial reason accepted (the model is shown it).
@@ -110,10 +107,9 @@ function decisionOf(entry: unknown, index: number, base: Base): ResumeDecision {
   if (hasValue && approved !== undefined) return refuse('a decision is either { id, approved } or { id, value }, not both');
   if (hasValue) {
     try {
-      encodeJSON(entry['value'], 'decision value', 'value');
+      JSON.stringify(entry['value']); // what the run's records and a replayed resume write
     } catch (error) {
-      const issue = (error as SerializeError).issues?.[0];
-      return refuse(issue ? `${issue.path} ${issue.message}` : `value must be JSON data (${messageOf(error)})`);
+      return refuse(`value must be JSON data: ${error instanceof Error ? error.message.split('\n')[0] : 'it cannot be written as JSON'}`);
     }
     return { id, value: entry['value'] };
   }

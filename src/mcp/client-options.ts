@@ -2,7 +2,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
-import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
+import { retryNameProblems, retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -136,7 +136,7 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
     const value = (timeouts as MCPClientTimeouts)[key];
     problems.push(...timeoutProblems(value, `timeouts.${key}`));
   }
-  problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
+  problems.push(...retryOptionProblems(record.retry, 'retry'), ...retryNameProblems(record.retry, 'retry'), ...resilienceProblems(record));
   const clientInfo = record.clientInfo ?? { name: 'faultline', version: '0.1.0' };
   if (!isPlainObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') problems.push('clientInfo must be { name: string, version: string }');
   const protocolVersion = record.protocolVersion ?? (MCP_PROTOCOL_VERSIONS[0] as string);

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { hasMarker } from '../internal/brand.js';
 import { messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject, refusedValue } from '../internal/json.js';
-import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { retryNameProblems, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { CircuitBreaker } from '../resilience/circuit-breaker.js';
 import { resilienceProblems } from '../resilience/guard.js';
 import type { RetryBudget } from '../resilience/retry-budget.js';
@@ -152,7 +152,7 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
     problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   }
-  problems.push(...retryOptionProblems(record.retry, 'retry'), ...resilienceProblems(record));
+  problems.push(...retryOptionProblems(record.retry, 'retry'), ...retryNameProblems(record.retry, 'retry'), ...resilienceProblems(record));
   if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
   if (record.needsApproval !== undefined && typeof record.needsApproval !== 'boolean' && typeof record.needsApproval !== 'function') problems.push('needsApproval must be a boolean or a function');

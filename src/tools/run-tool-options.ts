@@ -7,7 +7,7 @@
 import { callOptionsProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
-import { retryOptionProblems } from '../internal/retry.js';
+import { retryNameProblems, retryOptionProblems } from '../internal/retry.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import { toolLogOptionProblem } from './tool-log-option.js';
 
@@ -30,6 +30,6 @@ export function runToolOptionProblems(options: unknown): string[] {
   for (const [name, value] of [['onRetry', onRetry], ['repair', repair]] as const) if (value !== undefined && typeof value !== 'function') problems.push(`${name} must be a function`);
   const logger = toolLogOptionProblem(options.logger, 'logger');
   if (logger !== undefined) problems.push(logger);
-  problems.push(...retryOptionProblems(options.retry, 'retry'), ...telemetryProblems(options.telemetry));
+  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryNameProblems(options.retry, 'retry'), ...telemetryProblems(options.telemetry));
   return problems;
 }

@@ -7,7 +7,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import { createId } from '../../internal/ids.js';
 import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import { headerSecrets, urlView } from '../../internal/redact.js';
-import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
+import { resolveRetryOptions, retryNameProblems, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
 import type { CallConfig, ChatTimeouts } from './call-config.js';
 import { optionName, unknownOptionProblems } from '../../internal/option-names.js';
@@ -106,7 +106,7 @@ export function resolveHttpChat<Options extends HttpChatOptions>(options: Option
   }
   const fetchImpl = settings.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') problems.push('fetch must be a function (no global fetch in this runtime)');
-  problems.push(...retryOptionProblems(settings.retry, 'retry'), ...resilienceProblems(settings));
+  problems.push(...retryOptionProblems(settings.retry, 'retry'), ...retryNameProblems(settings.retry, 'retry'), ...resilienceProblems(settings));
   const timeouts = { ...DEFAULT_CHAT_TIMEOUTS };
   if (settings.timeouts !== undefined) {
     if (!isPlainObject(settings.timeouts)) problems.push('timeouts must be an object');

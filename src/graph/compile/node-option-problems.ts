@@ -4,7 +4,7 @@
  */
 import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import { unknownOptionProblems } from '../../internal/option-names.js';
-import { retryOptionProblems } from '../../internal/retry.js';
+import { retryNameProblems, retryOptionProblems } from '../../internal/retry.js';
 import type { NodeFallback } from '../core/node-fallback.js';
 import type { NodeOptions } from '../core/node-options.js';
 
@@ -21,7 +21,7 @@ export function nodeOptionNameProblems(id: string, options: unknown, known: read
 /** @internal The problems of node `id`'s option values (unknown `goto` targets are found later, at `compile()`). */
 export function nodeOptionProblems(id: string, options: NodeOptions<unknown>): string[] {
   const name = `node ${preview(id, 200)}`;
-  const problems = retryOptionProblems(options.retry, `${name} retry`, ['retryOn']);
+  const problems = [...retryOptionProblems(options.retry, `${name} retry`), ...retryNameProblems(options.retry, `${name} retry`, ['retryOn'])];
   if (options.retry?.retryOn !== undefined && typeof options.retry.retryOn !== 'function') problems.push(`${name} retry.retryOn must be a function`);
   const { timeoutMs, fallback } = options;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) {
