@@ -8,7 +8,7 @@ import { validateHandlerOptions, type A2AHandlerOptions } from './handler-option
 import { createTaskOperations } from './task-operations.js';
 import { storeJournal } from './task-journal.js';
 import { InMemoryA2ATaskStore } from './task-store.js';
-import { runSecrets } from '../internal/run-secrets.js';
+import { runSecrets } from '../internal/streams.js';
 
 export type { A2AHandlerOptions } from './handler-options.js';
 

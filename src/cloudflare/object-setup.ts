@@ -18,7 +18,7 @@ import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
 import { TaskSessionStore } from './session-routing.js';
 import { abandonedTask, isAtRest } from './task-recovery.js';
 import type { DurableObjectStorageLike } from './types.js';
-import { runSecrets } from '../internal/run-secrets.js';
+import { runSecrets } from '../internal/streams.js';
 
 /** @internal The class's settings, defaults filled in. */
 export interface ObjectSettings<Env> {

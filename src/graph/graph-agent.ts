@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, preview, refusedValue } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
-import { inheritRunSecrets } from '../internal/run-secrets.js';
+import { inheritRunSecrets } from '../internal/streams.js';
 import { isCompiledGraph } from './nodes/subgraph-node.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';

@@ -1,6 +1,6 @@
 import type { ChatClient } from '../chat/core/types.js';
 import { isPlainObject, preview, refusedValue } from '../internal/json.js';
-import { inheritRunSecrets } from '../internal/run-secrets.js';
+import { inheritRunSecrets } from '../internal/streams.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { compileDraft, type CompileOptions } from './compile/compile-graph.js';

@@ -41,3 +41,18 @@ export function boundOptionProblems(options: unknown, keys: readonly string[]): 
   if (!isPlainObject(options)) return [`options must be an object (got ${refusedValue(options)})`];
   return [...unknownOptionProblems(options, keys), ...positiveIntegerProblems(options, keys)];
 }
+
+/** Every name retry options take (`RetryOptions`, internal/retry.ts). */
+const RETRY_KEYS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs', 'multiplier', 'jitter', 'maxRetryAfterMs'];
+
+/**
+ * The names in retry options that retry options do not take, as problems naming the one meant: another SDK's
+ * `baseDelayMs` or `retries` would leave the default in force unnoticed (`extra`: names a caller's retry adds, a
+ * node's `retryOn`). Apart from `retryOptionProblems` (internal/retry.ts): the A2A client, whose bundle has no room for the
+ * closest-name search, checks no option names (see docs/a2a.md).
+ * @example `problems.push(...retryNameProblems(options.retry, 'retry'))`
+ */
+export function retryNameProblems(options: unknown, where: string, extra: readonly string[] = []): string[] {
+  if (options === null || typeof options !== 'object') return [];
+  return unknownOptionProblems(options, [...RETRY_KEYS, ...extra], { baseDelayMs: 'initialDelayMs' }).map((problem) => `${where}: ${problem}`);
+}

@@ -8,7 +8,6 @@
 import { delay } from './delay.js';
 import { isAbortError } from './error-chain.js';
 import { refusedValue } from './json.js';
-import { unknownOptionProblems } from './option-names.js';
 
 /** How an operation is retried. Every field is optional; see {@link DEFAULT_RETRY}. */
 export interface RetryOptions {
@@ -93,20 +92,6 @@ export interface RetryLoopConfig {
  * The numeric retry options and their rules, as data: the least value, and whether it must be an integer (`i`), a
  * finite number (`f`) or any number but NaN (`n`, so `Infinity` waits for any `Retry-After`).
  */
-/** Every name retry options take. */
-const RETRY_KEYS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs', 'multiplier', 'jitter', 'maxRetryAfterMs'];
-
-/**
- * The names in retry options that retry options do not take, as problems naming the one meant: another SDK's
- * `baseDelayMs` or `retries` would leave the default in force unnoticed (`extra`: names a caller's retry adds, a
- * node's `retryOn`). Apart from {@link retryOptionProblems}: the A2A client, whose bundle has no room for the
- * closest-name search, checks no option names (see docs/a2a.md).
- * @example `problems.push(...retryNameProblems(options.retry, 'retry'))`
- */
-export function retryNameProblems(options: unknown, where: string, extra: readonly string[] = []): string[] {
-  if (options === null || typeof options !== 'object') return [];
-  return unknownOptionProblems(options, [...RETRY_KEYS, ...extra], { baseDelayMs: 'initialDelayMs' }).map((problem) => `${where}: ${problem}`);
-}
 
 const NUMERIC_RULES: ReadonlyArray<readonly [keyof RetryOptions, number, 'i' | 'f' | 'n']> = [
   ['maxAttempts', 1, 'i'],
@@ -116,7 +101,7 @@ const NUMERIC_RULES: ReadonlyArray<readonly [keyof RetryOptions, number, 'i' | '
   ['maxRetryAfterMs', 0, 'n'],
 ];
 
-/** Problems with user-supplied retry options' values, as sentences; empty when valid (their names: {@link retryNameProblems}). */
+/** Problems with user-supplied retry options' values, as sentences; empty when valid (their names: `retryNameProblems`). */
 export function retryOptionProblems(options: unknown, where: string): string[] {
   if (options === undefined || options === false) return [];
   if (options === null || typeof options !== 'object') return [`${where} must be an object or false`];

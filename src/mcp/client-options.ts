@@ -2,12 +2,12 @@
 import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
-import { retryNameProblems, retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
+import { retryOptionProblems, type RetryGuard, type RetryOptions } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
 import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
-import { unknownOptionProblems } from '../internal/option-names.js';
+import { retryNameProblems, unknownOptionProblems } from '../internal/option-names.js';
 
 /** Time limits of an MCP client, in ms; `Infinity` disables one. */
 export interface MCPClientTimeouts {

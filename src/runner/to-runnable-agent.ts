@@ -4,7 +4,7 @@ import { ErrorType } from '../errors/constants.js';
 import { toResponseError, type ResponseError } from '../errors/response-error.js';
 import { AgentError } from '../errors/agent-error.js';
 import { isAbortError } from '../internal/error-chain.js';
-import { keepRunSecrets, runSecrets } from '../internal/run-secrets.js';
+import { keepRunSecrets, runSecrets } from '../internal/streams.js';
 import { ObjectType } from './constants.js';
 import { RESUME_ERROR_TYPE } from './resume-run.js';
 import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';

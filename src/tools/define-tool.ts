@@ -2,7 +2,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { hasMarker } from '../internal/brand.js';
 import { messageOf } from '../internal/error-chain.js';
 import { cloneJSONLike, isPlainObject, refusedValue } from '../internal/json.js';
-import { retryNameProblems, retryOptionProblems, type RetryOptions } from '../internal/retry.js';
+import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import type { CircuitBreaker } from '../resilience/circuit-breaker.js';
 import { resilienceProblems } from '../resilience/guard.js';
 import type { RetryBudget } from '../resilience/retry-budget.js';
@@ -10,7 +10,7 @@ import type { ToolLogger } from './tool-log.js';
 import type { ToolErrorInput, ToolResult } from './tool-result.js';
 import { isStandardSchema, type JSONSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { definitionProblems } from './model-facing-limits.js';
-import { unknownOptionProblems } from '../internal/option-names.js';
+import { retryNameProblems, unknownOptionProblems } from '../internal/option-names.js';
 
 const symbol = Symbol.for('faultline.tool.Tool');
 /** The longest an approval may wait: a year. */

@@ -6,8 +6,8 @@
  */
 import { callOptionsProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
-import { unknownOptionProblems } from '../internal/option-names.js';
-import { retryNameProblems, retryOptionProblems } from '../internal/retry.js';
+import { retryNameProblems, unknownOptionProblems } from '../internal/option-names.js';
+import { retryOptionProblems } from '../internal/retry.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import { toolLogOptionProblem } from './tool-log-option.js';
 

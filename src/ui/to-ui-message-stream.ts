@@ -1,7 +1,6 @@
 import type { AgentRunItem, AgentRunStream } from '../agent/types.js';
-import { runSecrets } from '../internal/run-secrets.js';
+import { isResumedRun, runSecrets } from '../internal/streams.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isResumedRun } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
 import type { RunEventStream } from '../runner/runner.js';
 import { AgentEncoder } from './agent-encoder.js';

@@ -7,10 +7,10 @@ import { ConfigError } from '../../errors/config-error.js';
 import { createId } from '../../internal/ids.js';
 import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
 import { headerSecrets, urlView } from '../../internal/redact.js';
-import { resolveRetryOptions, retryNameProblems, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
+import { resolveRetryOptions, retryOptionProblems, type ResolvedRetryOptions, type RetryOptions } from '../../internal/retry.js';
 import { dependencyOf, resilienceGuard, resilienceProblems, type ResilienceOptions } from '../../resilience/guard.js';
 import type { CallConfig, ChatTimeouts } from './call-config.js';
-import { optionName, unknownOptionProblems } from '../../internal/option-names.js';
+import { optionName, retryNameProblems, unknownOptionProblems } from '../../internal/option-names.js';
 
 /**
  * Retry defaults of model calls.

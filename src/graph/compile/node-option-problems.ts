@@ -3,8 +3,8 @@
  * The graph's builder collects the problems; nothing here throws.
  */
 import { isPlainObject, preview, refusedValue } from '../../internal/json.js';
-import { unknownOptionProblems } from '../../internal/option-names.js';
-import { retryNameProblems, retryOptionProblems } from '../../internal/retry.js';
+import { retryNameProblems, unknownOptionProblems } from '../../internal/option-names.js';
+import { retryOptionProblems } from '../../internal/retry.js';
 import type { NodeFallback } from '../core/node-fallback.js';
 import type { NodeOptions } from '../core/node-options.js';
 
