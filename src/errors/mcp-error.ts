@@ -78,7 +78,7 @@ export class MCPError extends AgentError {
     this.headers = Object.freeze({ ...(optionsOf<Record<string, string>>(settings.headers) as Record<string, string>) });
     this.url = settings.url;
     this.method = settings.method;
-    const transient = this.reason === 'network' || this.reason === 'timeout' || (this.reason === 'http' && [408, 429, 500, 502, 503, 504].includes(status ?? 0));
+    const transient = this.reason === 'network' || this.reason === 'timeout' || (this.reason === 'http' && [408, 429, 500, 502, 503, 504].includes(status as number)); // undefined is none of them
     this.retryable = settings.retryable ?? transient;
     const retryAfterMs = settings.retryAfterMs;
     this.retryAfterMs = typeof retryAfterMs === 'number' && retryAfterMs >= 0 ? retryAfterMs : undefined;

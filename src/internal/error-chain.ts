@@ -78,9 +78,8 @@ export function messageOf(error: unknown): string {
 
 function messageWithin(error: unknown, seen: Set<unknown>): string {
   if (typeof error === 'string') return error;
-  if (error === null || error === undefined) return safeString(error);
   if (typeof error === 'function') return '[function]';
-  if (typeof error !== 'object') return safeString(error);
+  if (error === null || typeof error !== 'object') return safeString(error); // null, undefined and the other primitives
   const message = read(error, 'message');
   if (typeof message === 'string' && message !== '') return message;
   const members = read(error, 'errors');

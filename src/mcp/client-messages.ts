@@ -115,14 +115,16 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   try {
     messages = parseMessages(ctx, body.text, 'the error body');
   } catch {
-    messages = undefined;
+    // not JSON-RPC: an HTTP failure (`messages` stays undefined)
   }
-  const answer = messages?.find((message) => message.kind === 'response' && message.error !== undefined && (message.id === id || message.id === null));
+  const answer = messages?.find(
+    (message): message is { kind: 'response'; id: MCPRequestId | null; error: RPCErrorObject } => message.kind === 'response' && message.error !== undefined && (message.id === id || message.id === null),
+  );
   const challenge = response.headers.get('www-authenticate') ?? undefined;
   // The HTTP status decides first: auth, a missing session and transient statuses (408, 429, 5xx: retried, their
   // Retry-After honoured) stay HTTP failures whatever JSON-RPC error their body carries (kept in the message).
   const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
-  if (answer?.kind === 'response' && answer.error && !byStatus) return rpcFailure(ctx, answer.error, method, response.status, false, `HTTP ${response.status} and `);
+  if (answer && !byStatus) return rpcFailure(ctx, answer.error, method, response.status, false, `HTTP ${response.status} and `);
   const said = body.text.trim() === '' ? '' : `: ${truncate(redactText(body.text.trim(), ctx.secrets), 300)}`;
   return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status, response.statusText)}${said}`, {
     reason: 'http',

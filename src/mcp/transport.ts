@@ -262,7 +262,7 @@ export class MCPTransport {
     if (type.startsWith('text/event-stream')) return this.stream(response, attempt, method, id);
     if (!type.startsWith('application/json')) {
       const shown = type === '' ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`;
-      if (response.body) response.body.cancel().catch(() => {});
+      response.body?.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
     const body = await attempt.race(readBodyUntil(response, attempt.signal, this.config.maxResponseBytes));
