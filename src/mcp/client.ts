@@ -154,6 +154,7 @@ class Client implements MCPClient {
         throw error;
       });
       this.listing = listing;
+      listing.catch(() => {}); // a caller whose signal had already aborted does not wait: its failure is no one's to handle
     }
     return untilAborted(this.listing, signal);
   }

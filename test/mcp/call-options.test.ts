@@ -14,6 +14,26 @@ describe('MCP call options', () => {
     process.off('unhandledRejection', onUnhandled);
   });
 
+  it('tools() on a signal that had already aborted, against a server that then fails: nothing is left unhandled', async () => {
+    process.on('unhandledRejection', onUnhandled);
+    unhandled.length = 0;
+    // The handshake succeeds; the tools listing fails a moment later, after the aborted caller stopped waiting.
+    const fetch = async (_url: unknown, init?: RequestInit): Promise<Response> => {
+      const body = JSON.parse(String(init?.body)) as { id?: number; method: string };
+      if (body.method === 'initialize') return Response.json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+      if (body.id === undefined) return new Response(null, { status: 202 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return new Response('down', { status: 500 });
+    };
+    const client = createMCPClient({ url: 'http://127.0.0.1:9/mcp', retry: false, fetch });
+    await client.connect();
+    const error = await client.tools({ signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('AbortError');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(unhandled).toEqual([]);
+    await client.close();
+  });
+
   it.each([
     ['null options', null, /options must be an object \(got null\)/],
     ['a string signal', { signal: 'x' }, /signal must be an AbortSignal \(got "x"\)/],
