@@ -56,7 +56,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     store,
     journal: () => journal,
     structured: settings.structuredTaskErrors ?? true,
-    // the agent's own secrets come with it (see run-secrets), on top of the handler's
+    // the agent's own secrets come with it (`runSecrets`, internal/streams.ts), on top of the handler's
     secrets: [...runSecrets(runner), ...(settings.secrets ?? [])],
     keepAliveMs: settings.keepAliveMs ?? 15_000,
     maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,

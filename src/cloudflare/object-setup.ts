@@ -84,7 +84,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
     const agent = typeof factory === 'function' && !isAgent(factory) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
     const sessionStore = new TaskSessionStore(resolveNamespace(options.namespace, env), parts.sessions, settings.retainSessionMs, parts.ownHex);
     const runner = new Runner({ appName: options.card.name, agent: agent as RunnableAgent | Agent, sessionStore });
-    // the agent's own secrets come with it (see run-secrets), on top of the deployment's
+    // the agent's own secrets come with it (`runSecrets`, internal/streams.ts), on top of the deployment's
     secrets = [...runSecrets(runner), ...secrets];
     return { operations: operations(runner), runner, secrets, structured };
   } catch (error) {

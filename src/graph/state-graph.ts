@@ -20,6 +20,9 @@ import { CompiledGraph } from './compiled-graph.js';
 
 export type { CompileOptions } from './compile/compile-graph.js';
 
+/** The option names of a node that runs a child (an agent node, a subgraph node). */
+const CHILD_NODE_KEYS = ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback'];
+
 /**
  * Builds a state graph: nodes, edges, conditional edges, entry and finish points, node callbacks. Nothing is checked
  * while building; `compile()` reports every problem at once as one `WorkflowError` listing each.
@@ -47,7 +50,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
   protected readonly branches: GraphBranch[] = [];
   protected readonly callbacks: NodeCallbacks[] = [];
   protected readonly problems: string[] = [];
-  /** The children of agent and subgraph nodes: the compiled graph carries their secrets (see run-secrets). */
+  /** The children of agent and subgraph nodes: the compiled graph carries their secrets (`keepRunSecrets`, internal/streams.ts). */
   private readonly children: object[] = [];
 
   /** The graph's own copy of the schema it was built on (extensions add their fields here, not to the original). */
@@ -99,7 +102,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       this.problems.push(`agent node ${preview(id, 200)} needs an agent with runEvents() (see toRunnableAgent)`);
       return this.widened<Id>();
     }
-    options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
+    options = this.checked(id, options, CHILD_NODE_KEYS);
     this.children.push(agent);
     return this.addBuilt(id, agentNode(id, agent, this.schema, options), NodeType.Agent, options);
   }
@@ -118,7 +121,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
       this.problems.push(`subgraph node ${preview(id, 200)} needs a compiled graph: ${notCompiledHint(graph, (value) => value instanceof StateGraph)}`);
       return this.widened<Id>();
     }
-    options = this.checked(id, options, ['name', 'inputMapper', 'outputMapper', 'propagateChildErrors', 'retry', 'callbacks', 'timeoutMs', 'fallback']);
+    options = this.checked(id, options, CHILD_NODE_KEYS);
     this.children.push(graph);
     return this.addBuilt(id, subgraphNode(id, graph, this.schema, options), NodeType.Agent, options);
   }

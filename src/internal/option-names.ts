@@ -48,8 +48,8 @@ const RETRY_KEYS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs', 'multiplier',
 /**
  * The names in retry options that retry options do not take, as problems naming the one meant: another SDK's
  * `baseDelayMs` or `retries` would leave the default in force unnoticed (`extra`: names a caller's retry adds, a
- * node's `retryOn`). Apart from `retryOptionProblems` (internal/retry.ts): the A2A client, whose bundle has no room for the
- * closest-name search, checks no option names (see docs/a2a.md).
+ * node's `retryOn`). Apart from `retryOptionProblems` (internal/retry.ts): the A2A client, whose bundle has no room
+ * for the closest-name search, checks no option names (see docs/a2a.md).
  * @example `problems.push(...retryNameProblems(options.retry, 'retry'))`
  */
 export function retryNameProblems(options: unknown, where: string, extra: readonly string[] = []): string[] {
