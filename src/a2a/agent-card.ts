@@ -1,7 +1,12 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { startTimer } from '../internal/delay.js';
 import { describeBytes, readBody } from '../internal/http-body.js';
+import { signalProblems } from '../internal/call-options.js';
+import { isPlainObject, refusedValue, truncate } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 import { statusText } from '../internal/http-status.js';
 import { redactHeaders, urlView } from '../internal/redact.js';
 import { Attempt, attemptBody } from '../internal/attempt.js';
@@ -68,6 +73,22 @@ export interface FetchAgentCardOptions {
  * @example `const { card } = await fetchAgentCard('https://agent.example', { fetch, timeoutMs: 10_000 })`
  */
 export async function fetchAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {
+  if (!isPlainObject(options)) throw ConfigError.fromProblems('fetchAgentCard', [`options must be an object (got ${refusedValue(options)})`]);
+  const { fetch, headers, signal, secrets, timeoutMs } = options;
+  const problems = unknownOptionProblems(options, ['fetch', 'headers', 'signal', 'secrets', 'timeoutMs']);
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
+  else if (!isHTTPURL(url)) problems.push(`url must be an absolute http(s) URL (got ${typeof url === 'string' ? JSON.stringify(truncate(urlView(url, secrets ?? []).url, 200)) : refusedValue(url)})`);
+  if (typeof fetch !== 'function') problems.push(`fetch must be a function (got ${refusedValue(fetch)})`);
+  if (headers !== undefined && !(isPlainObject(headers) && Object.values(headers).every((value) => typeof value === 'string'))) problems.push('headers must be an object of strings');
+  problems.push(...signalProblems(signal));
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
+  if (problems.length > 0) throw ConfigError.fromProblems('fetchAgentCard', problems);
+  return loadAgentCard(url, options);
+}
+
+/** @internal {@link fetchAgentCard} for options already checked (the client's): an app that never calls it bundles no check. */
+export async function loadAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {
   const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [new URL(AGENT_CARD_PATH.slice(1), withSlash(url)).toString(), new URL(LEGACY_AGENT_CARD_PATH.slice(1), withSlash(url)).toString()];
   const limit = options.timeoutMs ?? 60_000;
   const secrets = [...(options.secrets ?? [])];
@@ -110,6 +131,14 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
     }
   } finally {
     attempt.close();
+  }
+}
+
+function isHTTPURL(url: unknown): boolean {
+  try {
+    return typeof url === 'string' && /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@ import { isTelemetry, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { AgentCard } from './types.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** Options of {@link createA2AClient}. One of `url`, `agentCardUrl` or `card` is required. */
 export interface A2AClientOptions extends ResilienceOptions {
@@ -113,7 +114,8 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
   rule('protocolVersion', (value: unknown) => value === '0.3' || value === '1.0', `'0.3' or '1.0'`);
   rule('fetch', (value: unknown) => typeof value === 'function', 'a function');
   rule('headers', (value: unknown) => isPlainObject(value) && Object.values(value).every((entry) => typeof entry === 'string'), 'an object of strings');
-  rule('secrets', (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === 'string'), 'an array of strings');
+  const secrets = secretsProblem(options.secrets);
+  if (secrets) problems.push(secrets);
   problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options), ...telemetryProblems(options.telemetry));
   // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry; NO_TELEMETRY's are inert), so an
   // app without tracing bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather

@@ -10,7 +10,7 @@ import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
 
 import { iterableStream } from '../internal/streams.js';
-import { endpointOf, fetchAgentCard, type AgentEndpoint } from './agent-card.js';
+import { endpointOf, loadAgentCard, type AgentEndpoint } from './agent-card.js';
 import { CLIENT_METHODS, isStreamEndState, TERMINAL_STATES, type A2AProtocolVersion } from './constants.js';
 import { decodeSendResult, decodeStreamEvent, decodeTask } from './decode.js';
 import { createTransport, type A2ATransport } from './transport.js';
@@ -130,7 +130,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       let card = settings.card;
       let cardURL: string | undefined;
       if (!card && settings.agentCardUrl) {
-        ({ card, url: cardURL } = await fetchAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets, timeoutMs }));
+        ({ card, url: cardURL } = await loadAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets, timeoutMs }));
       }
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
       if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin, secrets);

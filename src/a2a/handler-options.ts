@@ -11,6 +11,7 @@ import type { A2ATaskStore } from './task-store.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** Options of {@link createA2AHandler}. Give `agent` or `runner`. */
 export interface A2AHandlerOptions {
@@ -96,7 +97,8 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (!options.agent && !options.runner) problems.push('give agent or runner');
   if (options.agent && !isAgent(options.agent) && typeof (options.agent as RunnableAgent).runEvents !== 'function') problems.push('agent must be an Agent or a RunnableAgent');
   if (!isPlainObject(options.card) || typeof options.card.name !== 'string' || options.card.name.trim() === '') problems.push('card.name is required');
-  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const secrets = secretsProblem(options.secrets);
+  if (secrets) problems.push(secrets);
   const store = options.taskStore as Partial<A2ATaskStore> | null | undefined;
   if (store !== undefined && (typeof store?.get !== 'function' || typeof store.save !== 'function')) problems.push('taskStore must have get(taskId) and save(task) (an A2ATaskStore)'); // else every task would be lost
   if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');

@@ -12,6 +12,7 @@ import { isToolApprovals, type ToolApprovals } from './approvals-brand.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { refusedValue } from '../internal/json.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /**
  * Model calls per run when not set (RAF's `max_rounds`).
@@ -116,8 +117,9 @@ export class AgentBuilder {
   /** Strings that must never appear in logs, events or errors (API keys of your tools). */
   secrets(values: readonly string[]): this {
     // A lone string would spread into one-character "secrets", all too short to look for: nothing would be redacted.
-    if (Array.isArray(values) && values.every((value) => typeof value === 'string')) this.secretList.push(...values);
-    else this.secretsProblem = `secrets must be an array of strings (got ${refusedValue(values)}): a single secret goes in a list, .secrets([apiKey])`;
+    const problem = secretsProblem(values);
+    if (problem === undefined) this.secretList.push(...values);
+    else this.secretsProblem = problem;
     return this;
   }
 

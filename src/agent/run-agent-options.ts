@@ -9,6 +9,7 @@ import type { LoadSaveSessionStore, SessionStore } from './session-store.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { ToolApprovals } from './approvals-brand.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** What `runAgent` and `streamAgent` take besides the turn's input (`prompt` or `messages`). */
 export interface RunAgentSettings<Output = unknown> {
@@ -80,7 +81,8 @@ export function runAgentProblems(options: unknown): string[] {
   else if (messages !== undefined) problems.push(...runInputProblems(messages));
   else if (typeof prompt !== 'string' || prompt.trim() === '') problems.push('prompt must be a non-empty string');
   if (options.session !== undefined && options.sessionStore === undefined) problems.push('session needs a sessionStore (kept across calls)');
-  if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
   problems.push(...unknownOptions(options), ...runOptionProblems(options));
   return problems;
 }

@@ -7,8 +7,10 @@ import { isAgent } from '../agent/agent-brand.js';
 import { errorKind } from '../a2a/handler-front.js';
 import { createTaskOperations, type TaskOperations } from '../a2a/task-operations.js';
 import { TaskExecution } from '../a2a/task-execution.js';
+import { ConfigError } from '../errors/config-error.js';
 import { messageOf } from '../internal/error-chain.js';
 import { redactText } from '../internal/redact.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectCheckpointer } from './durable-checkpointer.js';
@@ -78,8 +80,10 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
       onStart: parts.watch,
     });
   try {
-    secrets = typeof options.secrets === 'function' ? [...options.secrets(env)] : [...(options.secrets ?? [])];
-    if (secrets.some((secret) => typeof secret !== 'string')) throw new TypeError('the secrets function must return strings');
+    const given: unknown = typeof options.secrets === 'function' ? options.secrets(env) : options.secrets;
+    const problem = secretsProblem(given, typeof options.secrets === 'function' ? "the secrets function's result" : 'secrets');
+    if (problem) throw ConfigError.fromProblems('A2A Durable Object', [problem]);
+    secrets = [...((given as readonly string[] | undefined) ?? [])];
     const factory = options.agent;
     const agent = typeof factory === 'function' && !isAgent(factory) ? factory({ env, checkpointer: parts.checkpointer, storage: parts.storage }) : factory;
     const sessionStore = new TaskSessionStore(resolveNamespace(options.namespace, env), parts.sessions, settings.retainSessionMs, parts.ownHex);

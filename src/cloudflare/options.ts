@@ -9,6 +9,7 @@ import { callerSettings, type CallerSettings } from '../internal/caller-check.js
 import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /**
  * Where the objects live: the name of the Durable Object binding in the Worker's `env` (`'A2A_TASKS'`), or a function
@@ -110,7 +111,8 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
     problems.push('agent must be an Agent, a RunnableAgent, or a function returning one');
   }
   const secrets = options.secrets as unknown;
-  if (secrets !== undefined && typeof secrets !== 'function' && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings or a function of env returning one');
+  const secretsRefused = typeof secrets === 'function' ? undefined : secretsProblem(secrets);
+  if (secretsRefused) problems.push(`${secretsRefused} (or a function of env returning them)`);
   problems.push(...positiveIntegerProblems(options, ['maxQueuedEvents', 'heartbeatMs', 'retainTaskMs', 'maxSessionBytes', 'retainSessionMs']));
   if (options.maxResumes !== undefined && !(Number.isInteger(options.maxResumes) && options.maxResumes >= 0)) problems.push(`maxResumes must be an integer ≥ 0 (got ${refusedValue(options.maxResumes)})`);
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) {

@@ -3,6 +3,7 @@
  * (`replaceSecrets`) — whole, and the first part of one an excerpt cut off. `redact.ts` builds its layers on these.
  */
 import { REDACTED } from './credential-patterns.js';
+import { refusedValue } from './json.js';
 
 const FORMS_CACHE_LIMIT = 256;
 const formsCache = new Map<string, readonly string[]>();
@@ -78,3 +79,17 @@ const OPENING_MARK = '..."';
 
 /** Where an excerpt was cut: `truncate`'s mark (so `preview`'s, `messageOf`'s…), and V8's in `JSON.parse` errors. */
 export const CUT_MARKS: readonly string[] = ['…', '"...'];
+
+/**
+ * The one check of a `secrets` option, wherever one is taken: an array of strings, each empty (an unset variable:
+ * nothing to hide, left out) or of 4 characters or more — a shorter one cannot be told from ordinary text, so
+ * redaction leaves it (`secretForms`) and taking it would let it leave unseen. Names what is wrong by position and
+ * type, never quoting a string: it is a secret.
+ */
+export function secretsProblem(value: unknown, name = 'secrets'): string | undefined {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) return `${name} must be an array of strings (got ${typeof value == 'string' ? 'a string' : refusedValue(value)})`;
+  const index = value.findIndex((entry) => typeof entry != 'string' || (entry && entry.length < 4));
+  const entry: unknown = value[index];
+  if (index >= 0) return `${name}[${index}] must be a string of 4 characters or more, or '' (got ${typeof entry == 'string' ? `${entry.length} characters` : refusedValue(entry)})`;
+}

@@ -8,6 +8,7 @@ import { isTelemetry, NO_TELEMETRY, telemetryProblems } from '../telemetry/no-te
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { MCP_PROTOCOL_VERSIONS, type MCPImplementation } from './protocol.js';
 import { retryNameProblems, unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** Time limits of an MCP client, in ms; `Infinity` disables one. */
 export interface MCPClientTimeouts {
@@ -142,7 +143,8 @@ export function resolveClientOptions(options: MCPClientOptions): ResolvedClientO
   const protocolVersion = record.protocolVersion ?? (MCP_PROTOCOL_VERSIONS[0] as string);
   if (!MCP_PROTOCOL_VERSIONS.includes(protocolVersion)) problems.push(`protocolVersion must be one of ${MCP_PROTOCOL_VERSIONS.join(', ')} (got ${refusedValue(protocolVersion)})`);
   const secrets = record.secrets ?? [];
-  if (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string')) problems.push('secrets must be an array of strings');
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
   if (record.maxResponseBytes !== undefined && !(Number.isInteger(record.maxResponseBytes) && record.maxResponseBytes > 0)) problems.push('maxResponseBytes must be an integer > 0');
   if (record.maxResumes !== undefined && !(Number.isInteger(record.maxResumes) && record.maxResumes >= 0)) problems.push('maxResumes must be an integer ≥ 0');
   if (record.listen !== undefined && typeof record.listen !== 'boolean') problems.push('listen must be a boolean');

@@ -7,6 +7,7 @@ import { toolLogOptionProblem, type ToolLogOption } from '../tools/tool-log-opti
 import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import type { MCPImplementation } from './protocol.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /**
  * Options of {@link createMCPHandler}. Only `tools` and `serverInfo` are required.
@@ -113,7 +114,6 @@ export interface MCPSettings {
   onError: ((error: unknown) => void) | undefined;
 }
 
-const isStringArray = (value: unknown): value is readonly string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 const positive = (value: unknown, finite: boolean) => typeof value === 'number' && value > 0 && (!finite || Number.isFinite(value));
 
 function toolProblems(tools: unknown, problems: string[]): Map<string, AnyTool> {
@@ -155,7 +155,8 @@ export function resolveHandlerOptions(options: MCPHandlerOptions): MCPSettings {
   if (options.sessionIdleMs !== undefined && !positive(options.sessionIdleMs, false)) problems.push('sessionIdleMs must be a number > 0 or Infinity');
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !positive(options.keepAliveMs, true)) problems.push('keepAliveMs must be a finite number > 0 or false');
   const caller = callerSettings(options, problems);
-  if (options.secrets !== undefined && !isStringArray(options.secrets)) problems.push('secrets must be an array of strings');
+  const secrets = secretsProblem(options.secrets);
+  if (secrets) problems.push(secrets);
   const loggerProblem = toolLogOptionProblem(options.logger, 'logger');
   if (loggerProblem) problems.push(loggerProblem);
   if (options.onError !== undefined && typeof options.onError !== 'function') problems.push('onError must be a function');

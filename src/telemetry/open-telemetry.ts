@@ -14,6 +14,7 @@ import type { OTelAPI, OTelContext, OTelSpan, OTelTracer } from './otel-types.js
 import { cleanAttributes, cleanName, redactionMargin } from './sanitize.js';
 import type { SpanHandle, StartSpanOptions, Telemetry } from './telemetry.js';
 import { asTraceParent, parseTraceparent } from './traceparent.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** Options of {@link openTelemetry}; every field is optional. */
 export interface OpenTelemetryOptions {
@@ -61,14 +62,8 @@ function problemsOf(api: unknown, settings: Record<string, unknown>): string[] {
   if (settings.tracer !== undefined && !isFunction(read(settings.tracer, 'startSpan'))) problems.push(`tracer must have a startSpan() method (got ${refusedValue(settings.tracer)})`);
   if (settings.tracerName !== undefined && (typeof settings.tracerName !== 'string' || settings.tracerName === '')) problems.push(`tracerName must be a non-empty string (got ${refusedValue(settings.tracerName)})`);
   if (settings.recordContent !== undefined && typeof settings.recordContent !== 'boolean') problems.push(`recordContent must be a boolean (got ${refusedValue(settings.recordContent)})`);
-  const secrets = settings.secrets;
-  if (secrets !== undefined) {
-    // never quote the value: it holds the secrets
-    const list: readonly unknown[] | undefined = Array.isArray(secrets) ? secrets : undefined;
-    const bad = list === undefined ? -1 : list.findIndex((secret) => typeof secret !== 'string');
-    if (list === undefined) problems.push(`secrets must be an array of strings (got ${secrets === null ? 'null' : `a ${typeof secrets}`})`);
-    else if (bad !== -1) problems.push(`secrets must be an array of strings (entry ${bad} is ${list[bad] === null ? 'null' : `a ${typeof list[bad]}`})`);
-  }
+  const secrets = secretsProblem(settings.secrets);
+  if (secrets) problems.push(secrets);
   problems.push(...positiveIntegerProblems(settings, ['maxAttributeLength', 'maxStatusMessageLength']));
   if (settings.onError !== undefined && !isFunction(settings.onError)) problems.push(`onError must be a function (got ${refusedValue(settings.onError)})`);
   return problems;

@@ -10,6 +10,7 @@ import { retryNameProblems, unknownOptionProblems } from '../internal/option-nam
 import { retryOptionProblems } from '../internal/retry.js';
 import { telemetryProblems } from '../telemetry/no-telemetry.js';
 import { toolLogOptionProblem } from './tool-log-option.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 const RUN_TOOL_KEYS = ['callId', 'signal', 'logger', 'onRetry', 'repair', 'onToolCrash', 'timeoutMs', 'retry', 'secrets', 'maxArgumentsLength', 'telemetry', 'parentSpan'];
 
@@ -26,7 +27,8 @@ export function runToolOptionProblems(options: unknown): string[] {
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   if (maxArgumentsLength !== undefined && !(Number.isInteger(maxArgumentsLength) && (maxArgumentsLength as number) >= 1)) problems.push(`maxArgumentsLength must be an integer ≥ 1 (got ${refusedValue(maxArgumentsLength)})`);
   if (onToolCrash !== undefined && onToolCrash !== 'result' && onToolCrash !== 'throw') problems.push(`onToolCrash must be 'result' or 'throw' (got ${refusedValue(onToolCrash)})`);
-  if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
   for (const [name, value] of [['onRetry', onRetry], ['repair', repair]] as const) if (value !== undefined && typeof value !== 'function') problems.push(`${name} must be a function`);
   const logger = toolLogOptionProblem(options.logger, 'logger');
   if (logger !== undefined) problems.push(logger);

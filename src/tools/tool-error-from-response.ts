@@ -1,8 +1,12 @@
+import { ConfigError } from '../errors/config-error.js';
 import { messageOf, read } from '../internal/error-chain.js';
 import { parseProviderError, readBoundedBody, requestIdOf } from '../internal/http-body.js';
 import { isRetryableStatus, statusText } from '../internal/http-status.js';
 import { redactText, urlView } from '../internal/redact.js';
+import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 import { APIFailure } from './api-failure.js';
 import { AuthenticationError } from './authentication-error.js';
 import { DataNotFoundError } from './data-not-found-error.js';
@@ -64,12 +68,16 @@ function urls(response: Response, options: HTTPToolErrorOptions, secrets: readon
  * // 401 → AuthenticationError: "Access to the Weather API was denied (401 Unauthorized). The provided API key may be invalid or expired."
  * ```
  */
-export async function toolErrorFromResponse(response: Response, options: HTTPToolErrorOptions = {}): Promise<ToolFailure> {
+export async function toolErrorFromResponse(response: Response, given: HTTPToolErrorOptions = {}): Promise<ToolFailure> {
+  const options = checkedOptions('toolErrorFromResponse', given, ['service', 'secrets', 'maxBodyBytes', 'bodyTimeoutMs', 'showURL', 'redactCredentials']);
+  if (typeof (response as Partial<Response> | null)?.status !== 'number' || typeof (response as Partial<Response>).headers?.get !== 'function') {
+    throw ConfigError.fromProblems('toolErrorFromResponse', [`response must be a fetch Response (got ${refusedValue(response)})`]);
+  }
   const service = options.service?.trim() || 'external';
   const api = /\bapi\b/i.test(service) ? service : `${service} API`;
-  const given = options.secrets ?? [];
-  const { model: url, log: logURL, hidden } = urls(response, options, given);
-  const secrets = [...given, ...hidden];
+  const configured = options.secrets ?? [];
+  const { model: url, log: logURL, hidden } = urls(response, options, configured);
+  const secrets = [...configured, ...hidden];
   const status = response.status;
   const body = await readBoundedBody(response, options.maxBodyBytes, { timeoutMs: options.bodyTimeoutMs ?? 10_000 });
   const provider = parseProviderError(body.text, secrets, { patterns: options.redactCredentials !== false });
@@ -134,7 +142,8 @@ export async function toolErrorFromResponse(response: Response, options: HTTPToo
  * const response = await fetch(url, { signal }).catch((error) => { throw toolErrorFromFetchError(error, { service: 'Weather API' }); });
  * ```
  */
-export function toolErrorFromFetchError(error: unknown, options: Pick<HTTPToolErrorOptions, 'service' | 'secrets'> = {}): ToolFailure {
+export function toolErrorFromFetchError(error: unknown, given: Pick<HTTPToolErrorOptions, 'service' | 'secrets'> = {}): ToolFailure {
+  const options = checkedOptions('toolErrorFromFetchError', given, ['service', 'secrets']);
   const service = options.service?.trim() || 'external';
   const api = /\bapi\b/i.test(service) ? service : `${service} API`;
   const name = read(error, 'name');
@@ -159,4 +168,24 @@ function networkDetail(error: unknown): string {
   const code = read(cause, 'code') ?? read(error, 'code');
   const message = messageOf(informativeCause ? cause : error);
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * The options, checked before anything is read: a wrong one is the developer's mistake, so it is a `ConfigError`
+ * naming it (inside a tool's `execute`, a crash the model is not shown), never a `TypeError` or a secret spread into
+ * letters too short to redact.
+ */
+function checkedOptions(where: string, options: unknown, names: readonly string[]): HTTPToolErrorOptions {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) throw ConfigError.fromProblems(where, [`options must be an object (got ${refusedValue(options)})`]);
+  const { service, secrets, bodyTimeoutMs, showURL, redactCredentials } = options as HTTPToolErrorOptions;
+  const problems = [...unknownOptionProblems(options, names), ...positiveIntegerProblems(options, ['maxBodyBytes'])];
+  if (service !== undefined && typeof service !== 'string') problems.push(`service must be a string (got ${refusedValue(service)})`);
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
+  if (bodyTimeoutMs !== undefined && !(typeof bodyTimeoutMs === 'number' && bodyTimeoutMs > 0)) problems.push(`bodyTimeoutMs must be a number > 0 or Infinity (got ${refusedValue(bodyTimeoutMs)})`);
+  if (showURL !== undefined && showURL !== 'path' && showURL !== 'full' && showURL !== false) problems.push(`showURL must be 'path', 'full' or false (got ${refusedValue(showURL)})`);
+  if (redactCredentials !== undefined && typeof redactCredentials !== 'boolean') problems.push(`redactCredentials must be a boolean (got ${refusedValue(redactCredentials)})`);
+  if (problems.length > 0) throw ConfigError.fromProblems(where, problems);
+  return options;
 }

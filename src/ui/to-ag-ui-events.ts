@@ -11,6 +11,7 @@ import type { AGUIEvent, AGUIOptions } from './ag-ui-events.js';
 import { RunnerAGUIMapper } from './ag-ui-runner.js';
 import { AGUIWriter } from './ag-ui-writer.js';
 import { signalProblems } from '../internal/call-options.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /** True for a runner event (`{id, invocationId, author, timestamp, …}`); an agent item has a `type` instead. */
 function isRunEvent(value: unknown): value is RunEvent {
@@ -26,7 +27,8 @@ function optionProblems(run: unknown, options: unknown): string[] {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) problems.push(`${key} must be a non-empty string (got ${refusedValue(value)})`);
   }
-  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const secrets = secretsProblem(options.secrets);
+  if (secrets) problems.push(secrets);
   problems.push(...signalProblems(options.signal));
   return problems;
 }

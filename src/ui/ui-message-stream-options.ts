@@ -2,6 +2,7 @@
 import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
 import type { FaultlineErrorData } from './data-parts.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
+import { secretsProblem } from '../internal/secret-forms.js';
 
 /**
  * The default bound on frames queued for a reader that reads slowly (1 MiB).
@@ -71,7 +72,8 @@ export function uiOptionProblems(options: unknown, extra: readonly string[] = []
   const problems = positiveIntegerProblems(options, ['maxBufferedBytes']);
   problems.push(...unknownOptionProblems(options, [...KNOWN, ...extra]));
   const { secrets, expose, messageId, onError, signal, completionState } = options as UIMessageStreamOptions;
-  if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((secret) => typeof secret !== 'string'))) problems.push('secrets must be an array of strings');
+  const secretsRefused = secretsProblem(secrets);
+  if (secretsRefused) problems.push(secretsRefused);
   if (expose !== undefined && expose !== 'model' && expose !== 'developer') problems.push(`expose must be 'model' or 'developer' (got ${refusedValue(expose)})`);
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '' || messageId.length > 200)) problems.push('messageId must be a non-empty string of at most 200 characters');
   if (onError !== undefined && typeof onError !== 'function') problems.push('onError must be a function');

@@ -117,7 +117,7 @@ describe('runAgent', () => {
       'model must be a ChatClient',
       'prompt must be a non-empty string',
       'session needs a sessionStore (kept across calls)',
-      'secrets must be an array of strings',
+      'secrets must be an array of strings (got a string)',
       'output must be a Standard Schema (zod, valibot, jsonSchema()…)',
       'maxIterations must be an integer ≥ 1 (got 0)',
       'duplicate tool name "get_weather" (2 tools share it)',

@@ -93,6 +93,25 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
     }
   });
 
+  it('refuses a secrets function whose result is not a list of secrets, logging why without quoting it', async () => {
+    for (const [result, problem] of [
+      [ENV_KEY, /the secrets function's result must be an array of strings \(got a string\)/],
+      [[ENV_KEY, 'k9Z'], /the secrets function's result\[1\] must be a string of 4 characters or more, or '' \(got 3 characters\)/],
+    ] as const) {
+      const logged: string[] = [];
+      const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void logged.push(String(line)));
+      try {
+        const d = deployment({ secrets: () => result as never });
+        const answer = await d.rpc('message/send', message('hello'));
+        expect(answer.body.error).toEqual({ code: -32603, message: "The agent of this A2A deployment could not be set up (ConfigError); the Worker's log has the details" });
+        expect(logged.join('\n')).toMatch(problem);
+        for (const text of [JSON.stringify(answer.body), ...logged]) for (const secret of [ENV_KEY, 'k9Z']) expect(text).not.toContain(secret);
+      } finally {
+        error.mockRestore();
+      }
+    }
+  });
+
   it('names a missing Durable Object binding', async () => {
     const d = deployment();
     const response = await d.worker.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('x') }) }), {});

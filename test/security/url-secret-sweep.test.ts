@@ -263,6 +263,6 @@ describe('an option error quoting a URL that is not one', () => {
   });
 
   it('the A2A client refuses secrets that are not strings', () => {
-    expect(() => createA2AClient({ url: 'https://agent.sweep.test/', secrets: [42 as unknown as string] })).toThrow(/secrets must be an array of strings/);
+    expect(() => createA2AClient({ url: 'https://agent.sweep.test/', secrets: [42 as unknown as string] })).toThrow(/secrets\[0\] must be a string of 4 characters or more, or '' \(got 42\)/);
   });
 });

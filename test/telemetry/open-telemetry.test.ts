@@ -321,7 +321,7 @@ describe('openTelemetry: option checks', () => {
         tracer: {} as never,
         tracerName: '',
         recordContent: 'yes' as never,
-        secrets: ['ok', 42] as never,
+        secrets: ['a-secret', 42] as never,
         maxAttributeLength: 0,
         onError: 'log' as never,
       });
@@ -336,7 +336,7 @@ describe('openTelemetry: option checks', () => {
     expect(problems.join('\n')).toMatch(/tracer must have a startSpan\(\) method/);
     expect(problems.join('\n')).toMatch(/tracerName must be a non-empty string/);
     expect(problems.join('\n')).toMatch(/recordContent must be a boolean \(got "yes"\)/);
-    expect(problems.join('\n')).toMatch(/secrets must be an array of strings/);
+    expect(problems.join('\n')).toMatch(/secrets\[1\] must be a string of 4 characters or more, or '' \(got 42\)/);
     expect(problems.join('\n')).toMatch(/maxAttributeLength must be an integer > 0/);
     expect(problems.join('\n')).toMatch(/onError must be a function/);
     expect((error as ConfigError).message).toMatch(/^Invalid openTelemetry: 8 problems: \(1\)/);

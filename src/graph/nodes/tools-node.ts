@@ -11,6 +11,7 @@ import { END } from '../core/constants.js';
 import { EXECUTION, type NodeContext } from '../core/node-context.js';
 import type { Router } from '../core/node-function.js';
 import type { State } from '../core/state-schema.js';
+import { secretsProblem } from '../../internal/secret-forms.js';
 
 /** Options of `addToolsNode`. */
 export interface ToolsNodeOptions {
@@ -50,7 +51,8 @@ export function toolsNodeProblems(id: string, tools: readonly AnyTool[], options
   if (logger) problems.push(logger);
   if (options.onToolCrash !== undefined && options.onToolCrash !== 'result' && options.onToolCrash !== 'throw') problems.push(`${where}: onToolCrash must be 'result' or 'throw'`);
   if (options.errorFormat !== undefined && options.errorFormat !== 'structured' && options.errorFormat !== 'flat') problems.push(`${where}: errorFormat must be 'structured' or 'flat'`);
-  if (options.secrets !== undefined && (!Array.isArray(options.secrets) || options.secrets.some((secret) => typeof secret !== 'string'))) problems.push(`${where}: secrets must be an array of strings`);
+  const secrets = secretsProblem(options.secrets);
+  if (secrets) problems.push(`${where}: ${secrets}`);
   return problems;
 }
 

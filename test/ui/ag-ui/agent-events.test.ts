@@ -239,6 +239,6 @@ describe('toAGUIEvents: an agent run', () => {
 
   it('refuses what is not a run, and bad options, with a ConfigError naming each', () => {
     expect(() => toAGUIEvents({} as never)).toThrow(ConfigError);
-    expect(() => toAGUIEvents(new ReadableStream<AgentRunItem>(), { threadId: '', secrets: [1] as never, signal: {} as never })).toThrow(/threadId must be a non-empty string.*secrets must be an array of strings.*signal must be an AbortSignal/);
+    expect(() => toAGUIEvents(new ReadableStream<AgentRunItem>(), { threadId: '', secrets: [1] as never, signal: {} as never })).toThrow(/threadId must be a non-empty string.*secrets\[0\] must be a string of 4 characters or more, or '' \(got 1\).*signal must be an AbortSignal/);
   });
 });
