@@ -69,7 +69,8 @@ export interface FetchAgentCardOptions {
 /**
  * Fetches an agent card: a URL ending in `.json` is the card itself; otherwise `<url>/.well-known/agent-card.json`,
  * falling back to `<url>/.well-known/agent.json` (A2A ≤ 0.2) when that answers 404. Bounded in time (`timeoutMs`)
- * and size (1 MiB); an abort rejects with the signal's reason.
+ * and size (1 MiB); an abort rejects with the signal's reason. A URL that is not absolute http(s), or options of the
+ * wrong shape (a lone `secrets` string, an unknown name), reject with a `ConfigError` before anything is fetched.
  * @example `const { card } = await fetchAgentCard('https://agent.example', { fetch, timeoutMs: 10_000 })`
  */
 export async function fetchAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {

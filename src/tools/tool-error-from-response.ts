@@ -59,7 +59,8 @@ function urls(response: Response, options: HTTPToolErrorOptions, secrets: readon
  * 404 → `DataNotFoundError`, 408 → `TimeoutError`, 409 and 5xx → `APIFailure`, 429 → `RateLimitError` (with
  * `Retry-After`). The provider's message is included with credentials removed (configured `secrets` in every form,
  * and credential-shaped values); the model sees the URL's path only (no host, no query) unless `showURL` says
- * otherwise, while the developer log keeps the full URL.
+ * otherwise, while the developer log keeps the full URL. Options of the wrong shape (a lone `secrets` string, a
+ * `service` that is not a string, an unknown name) throw a `ConfigError` naming each.
  *
  * @example
  * ```ts
