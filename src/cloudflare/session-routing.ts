@@ -39,14 +39,6 @@ export function mintedContextId(taskId: string): string | undefined {
 }
 
 /**
- * @internal The session key the runner of `appName` uses for `userId`'s conversation `contextId`.
- * @example `sessionKeyOf('inventory', 'a2a-user', 'ctx-' + hex) // 'inventory/a2a-user/ctx-…'`
- */
-export function sessionKeyOf(appName: string, userId: string, contextId: string): string {
-  return `${appName}/${userId}/${contextId}`;
-}
-
-/**
  * @internal The runner's session store in a task object: the session this object claimed is read and written here;
  * a key naming another object's claim goes to that object, which answers only for its own claim; every other key
  * (and a claim the named object does not hold) lives in its own named object, as with `DurableObjectSessionStore`.

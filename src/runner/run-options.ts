@@ -60,3 +60,15 @@ export function checkRunOptions(options: RunnerRunOptions): ChatMessage | undefi
   if (problems.length > 0) throw ConfigError.fromProblems('run options', problems);
   return message;
 }
+
+/**
+ * The key of `userId`'s conversation `sessionId` with the app `appName`, as the session store is asked for it: the
+ * three joined by `/`, each with its `%` and `/` escaped (`%25`, `%2F`), so no two conversations share a key — joined
+ * bare, user `acme/alice`'s session `c1` and user `acme`'s session `alice/c1` were one conversation, and a caller who
+ * names its own session (an A2A `contextId`) could read another user's. Ids without either character are kept as
+ * they are.
+ * @example `sessionKeyOf('shop', 'acme/alice', 'c1') // 'shop/acme%2Falice/c1'`
+ */
+export function sessionKeyOf(appName: string, userId: string, sessionId: string): string {
+  return [appName, userId, sessionId].map((part) => part.replace(/%/g, '%25').replace(/\//g, '%2F')).join('/');
+}

@@ -15,7 +15,7 @@ import { CompletionTracker } from './completion-tracker.js';
 import { ObjectType } from './constants.js';
 import { cancelledError, createErrorEvent, createEvent, isRunnerCompletion, type EventOrigin, type RunEvent } from './event.js';
 import { resumeUnsupported } from './resume-run.js';
-import { checkRunOptions, type RunnerRunOptions } from './run-options.js';
+import { checkRunOptions, sessionKeyOf, type RunnerRunOptions } from './run-options.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { toRunnableAgent } from './to-runnable-agent.js';
 import { closures, markPending, readSession } from './session-transcript.js';
@@ -118,7 +118,7 @@ export class Runner {
     const invocationId = resume ? resume.runId : typeof options.invocationId === 'string' && options.invocationId !== '' ? options.invocationId : createId('invocation');
     const origin: EventOrigin = { invocationId, author: this.appName, requestId: options.requestId };
     const tracker = new CompletionTracker(invocationId);
-    const sessionKey = `${this.appName}/${options.userId}/${options.sessionId}`;
+    const sessionKey = sessionKeyOf(this.appName, options.userId, options.sessionId);
     const transcript: ChatMessage[] = [];
     const emit = (event: RunEvent): RunEvent[] => {
       tracker.capture(event);
