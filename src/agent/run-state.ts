@@ -5,7 +5,7 @@
  */
 import { AgentError } from '../errors/agent-error.js';
 import { isoTimestamp } from '../internal/clock.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
 import { errorJSON } from './agent-events.js';
 import type { AgentRunItem } from './types.js';
@@ -42,7 +42,13 @@ export class RunStateHandle {
  */
 export async function supersedeRun(store: RunStateStore, agent: string, runId: string): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
-    const record = runStateOf(await store.get(runId), agent);
+    const read = await store.get(runId);
+    let record: AgentRunState | undefined;
+    try {
+      record = runStateOf(read, agent);
+    } catch {
+      return false; // a damaged record waits on nothing a new message could close: its resume is refused RUN_STATE_FAILED
+    }
     if (record?.status !== 'interrupted') return false;
     const at = isoTimestamp();
     const written = await new RunStateHandle(store, record).write((next) => {
@@ -56,12 +62,45 @@ export async function supersedeRun(store: RunStateStore, agent: string, runId: s
   return false;
 }
 
-/** A record read back from a store, or undefined when it is not one this module wrote (or none). */
-export function runStateOf(value: unknown, agent: string): AgentRunState | undefined {
-  if (!isPlainObject(value) || value['version'] !== 1 || value['agent'] !== agent || !Number.isInteger(value['revision'])) return undefined;
-  for (const key of ['input', 'added', 'interrupts', 'denied', 'resumes']) if (!Array.isArray(value[key])) return undefined;
-  if (!isPlainObject(value['round']) || !isPlainObject(value['executions'])) return undefined;
+/**
+ * A record read back from a store: undefined when it is none, or not this agent's (another format version, another
+ * agent); an `AgentError` `RUN_STATE_FAILED` naming the first damaged field when it is this agent's but does not hold
+ * what this module writes — a store may return anything (`RunStateStore`), and a resume reads every part of it.
+ */
+export function runStateOf(value: unknown, agent: string, shown = 'this run'): AgentRunState | undefined {
+  if (!isPlainObject(value) || value['version'] !== 1 || value['agent'] !== agent) return undefined;
+  const damaged = damagedField(value);
+  if (damaged !== undefined) throw new AgentError(`The kept record of ${shown} of agent ${preview(agent, 80)} is damaged (${damaged}); nothing was run.`, { code: 'RUN_STATE_FAILED' });
   return value as unknown as AgentRunState;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+const listOf = (value: unknown, each: (item: unknown) => boolean): boolean => Array.isArray(value) && value.every(each);
+const recordOf = (value: unknown, each: (item: unknown) => boolean): boolean => isPlainObject(value) && Object.values(value).every(each);
+const isMessage = (value: unknown): boolean => isPlainObject(value) && isString(value['role']);
+const isCall = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && isString(value['name']) && isString(value['arguments']);
+/** An agent run waits on approvals only: each names its tool call. */
+const isInterrupt = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && value['kind'] === 'approval' && isString(value['toolCallId']) && (value['toolName'] === undefined || isString(value['toolName'])) && (value['expiresAt'] === undefined || isString(value['expiresAt']));
+const isResume = (value: unknown): boolean => isPlainObject(value) && isString(value['key']) && listOf(value['interruptIds'], isString) && (value['outcome'] === undefined || isPlainObject(value['outcome']));
+
+/** The first field of a record of this module's format that does not hold what it writes, if any. */
+function damagedField(value: Record<string, unknown>): string | undefined {
+  const round = value['round'];
+  const checks: Array<[string, boolean]> = [
+    ['revision', Number.isInteger(value['revision']) && (value['revision'] as number) >= 1],
+    ['status', value['status'] === 'interrupted' || value['status'] === 'resuming' || value['status'] === 'ended'],
+    ['input', listOf(value['input'], isMessage)],
+    ['added', listOf(value['added'], isMessage)],
+    ['iterations', isCount(value['iterations'])],
+    ['usage', isPlainObject(value['usage'])],
+    ['round', isPlainObject(round) && isCount(round['iteration']) && listOf(round['calls'], isCall) && recordOf(round['answered'], isString)],
+    ['interrupts', listOf(value['interrupts'], isInterrupt)],
+    ['executions', recordOf(value['executions'], (each) => isPlainObject(each) && (each['state'] === 'started' || (each['state'] === 'done' && isString(each['content']))))],
+    ['denied', listOf(value['denied'], isString)],
+    ['resumes', listOf(value['resumes'], isResume)],
+  ];
+  return checks.find(([, ok]) => !ok)?.[0];
 }
 
 /** The last item of a run as plain JSON (kept for replays): an error as its redacted description. */
