@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { cloneJSONLike } from '../internal/json.js';
 import { boundOptionProblems } from '../internal/option-names.js';
 import type { SessionStore } from './session-store.js';
-import { messageSize, trimCut } from './session-trim.js';
+import { messageSize, messageText, trimCut } from './session-trim.js';
 
 /** Options of {@link InMemorySessionStore}. */
 export interface InMemorySessionStoreOptions {
@@ -50,13 +50,12 @@ export class InMemorySessionStore implements SessionStore {
 
   /** Adds one run's messages, in one step (nothing else runs in between). */
   async append(sessionId: string, messages: readonly ChatMessage[]): Promise<void> {
+    const texts = messages.map(messageText); // every message written before any is kept: one turn, whole or not at all
     const entry = this.touch(sessionId) ?? { messages: [], bytes: 0 };
-    for (const message of messages) {
-      const copy = cloneJSONLike({ ...message });
-      const bytes = messageSize(copy);
-      entry.messages.push(copy);
-      entry.bytes += bytes;
-      this.totalBytes += bytes;
+    for (const text of texts) {
+      entry.messages.push(JSON.parse(text) as ChatMessage);
+      entry.bytes += text.length;
+      this.totalBytes += text.length;
     }
     this.sessions.set(sessionId, entry);
     this.trim(entry);

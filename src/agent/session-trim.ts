@@ -4,14 +4,28 @@
  * — a transcript never starts with a tool message, so it stays a valid request. Shared by every bounded session store.
  */
 import type { ChatMessage } from '../chat/core/types.js';
+import { SerializeError } from '../errors/serialize-error.js';
+import { messageOf } from '../internal/error-chain.js';
 
-/** The JSON length of a message (0 when it has none). */
-export function messageSize(message: ChatMessage): number {
+/**
+ * A message as a session keeps it: its JSON text. A session holds JSON, and its bound counts these characters, so a
+ * message JSON cannot write (a BigInt, a cycle, a getter that throws) is a `SerializeError` — the store's `append`
+ * fails and its caller reports a `SessionError` — never kept uncounted.
+ */
+export function messageText(message: ChatMessage): string {
+  let text: string | undefined;
   try {
-    return JSON.stringify(message)?.length ?? 0;
-  } catch {
-    return 0;
+    text = JSON.stringify(message);
+  } catch (error) {
+    throw new SerializeError(`A message of this turn cannot be kept in the session: JSON cannot write it (${messageOf(error)})`, { subject: 'session message', cause: error });
   }
+  if (text === undefined) throw new SerializeError('A message of this turn cannot be kept in the session: it is not a message', { subject: 'session message' });
+  return text;
+}
+
+/** The JSON length of a message, as the session bounds count it (see {@link messageText}). */
+export function messageSize(message: ChatMessage): number {
+  return messageText(message).length;
 }
 
 /**

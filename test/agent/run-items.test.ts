@@ -71,9 +71,8 @@ describe('retries and fallbacks are run items, delivered while the run waits', (
     });
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'flaky', arguments: {} }] }, { text: 'Done.' }]);
     const reader = new AgentBuilder('retrying').chatClient(model).tools([flaky]).toolLogger(false).build().run('Go.').getReader();
-    const started = performance.now();
     const upToRetry = await readUntil(reader, (item) => item.type === 'retry');
-    expect(performance.now() - started).toBeLessThan(45); // before the 50 ms wait is over
+    expect(attempts).toBe(1); // read while the tool waits: its second attempt has not run (a count, not a clock)
     expect(upToRetry.at(-1)).toEqual({
       type: 'retry',
       iteration: 1,
@@ -116,17 +115,14 @@ describe('each tool result is delivered when its tool ends', () => {
     });
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_slow', name: 'slow', arguments: {} }, { id: 'call_crash', name: 'crash', arguments: {} }] }, { text: 'Done.' }]);
     const stream = new AgentBuilder('mixed').chatClient(model).tools([slow, crash]).toolLogger(false).build().run('Go.');
-    const started = performance.now();
-    const seen: Array<{ type: string; callId?: string; at: number }> = [];
+    const seen: Array<{ type: string; callId?: string }> = [];
     let finish: Extract<AgentRunItem, { type: 'finish' }> | undefined;
     for await (const item of stream) {
-      seen.push({ type: item.type, ...('callId' in item && item.callId ? { callId: item.callId } : {}), at: performance.now() - started });
+      seen.push({ type: item.type, ...('callId' in item && item.callId ? { callId: item.callId } : {}) });
       if (item.type === 'finish') finish = item;
     }
     const order = seen.filter((entry) => entry.type === 'tool-result' || entry.type === 'retry').map((entry) => `${entry.type}:${entry.callId}`);
-    expect(order).toEqual(['tool-result:call_crash', 'retry:call_slow', 'tool-result:call_slow']);
-    const crashed = seen.find((entry) => entry.type === 'tool-result' && entry.callId === 'call_crash');
-    expect(crashed?.at).toBeLessThan(150); // the slow sibling ends after 50 + 150 + 50 ms
+    expect(order).toEqual(['tool-result:call_crash', 'retry:call_slow', 'tool-result:call_slow']); // the crash's result did not wait for its slow sibling
     expect(finish?.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_slow', 'call_crash']);
     expect(model.requests[1]?.messages.filter((message) => message.role === 'tool').map((message) => message.toolCallId)).toEqual(['call_slow', 'call_crash']);
   });
