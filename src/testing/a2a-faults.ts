@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from './msw.js';
+import { baseURLProblems, checkInput } from './input-check.js';
 import { keepAliveAfter } from './keep-alive.js';
 import { sseText } from './openai-stream.js';
 
@@ -39,6 +40,9 @@ interface RPC {
  * `keep-alive-only`, nothing but comments after the Task) and `tasks/get` (always -32001). The payloads follow
  * tRPC-Agent-Go's structured task errors.
  *
+ * `options` is `{ baseURL }`, an absolute http(s) URL, and nothing else: anything else is a `ConfigError` naming
+ * each problem (a misspelt name with the one meant), thrown before a handler is built.
+ *
  * @example
  * ```ts
  * const server = setupServer(...a2aFaultHandlers({ baseURL: 'https://remote.test' }));
@@ -46,6 +50,7 @@ interface RPC {
  * ```
  */
 export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
+  checkInput('a2aFaultHandlers options', baseURLProblems(options));
   const base = options.baseURL.replace(/\/+$/, '');
   let sequence = 0;
   const card = {

@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from './msw.js';
+import { baseURLProblems, checkInput } from './input-check.js';
 import { errorReply, messageReply, streamedReply, type AnthropicReply, type AnswerIds } from './anthropic-stream.js';
 
 /**
@@ -61,6 +62,9 @@ function resultText(content: unknown): string {
  * CORS header; with it, every answer allows any origin (`access-control-allow-origin: *`, all headers exposed), and
  * the CORS preflight (`OPTIONS`) is answered. Run ids are remembered up to 10,000, the oldest forgotten first.
  *
+ * `options` is `{ baseURL }`, an absolute http(s) URL, and nothing else: anything else is a `ConfigError` naming
+ * each problem (a misspelt name with the one meant), thrown before a handler is built.
+ *
  * @example
  * ```ts
  * const server = setupServer(...anthropicFaultHandlers({ baseURL: 'https://claude.test' }));
@@ -69,6 +73,7 @@ function resultText(content: unknown): string {
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export function anthropicFaultHandlers(options: { baseURL: string }): HttpHandler[] {
+  checkInput('anthropicFaultHandlers options', baseURLProblems(options));
   const base = options.baseURL.replace(/\/+$/, '');
   const path = `${base}/:fault/:runId/v1/messages`;
   const runs = new Map<string, Run>();

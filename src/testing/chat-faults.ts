@@ -1,4 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from './msw.js';
+import { baseURLProblems, checkInput } from './input-check.js';
 import { chunk, sseResponse, textEvents, toolCallEvents } from './openai-stream.js';
 import { startTimer } from '../internal/delay.js';
 
@@ -61,6 +62,9 @@ function everyTick(piece: (tick: number) => string): Response {
  * runs. Point a client's `baseURL` at `<baseURL>/<fault>/<runId>`. These are the handlers our own tests use, in
  * process and served over loopback for the other runtimes.
  *
+ * `options` is `{ baseURL }`, an absolute http(s) URL, and nothing else: anything else is a `ConfigError` naming
+ * each problem (a misspelt name with the one meant), thrown before a handler is built.
+ *
  * @example
  * ```ts
  * const server = setupServer(...chatFaultHandlers({ baseURL: 'https://llm.test' }));
@@ -68,6 +72,7 @@ function everyTick(piece: (tick: number) => string): Response {
  * ```
  */
 export function chatFaultHandlers(options: { baseURL: string }): HttpHandler[] {
+  checkInput('chatFaultHandlers options', baseURLProblems(options));
   const base = options.baseURL.replace(/\/+$/, '');
   const calls = new Map<string, number>();
   const count = (key: string) => {

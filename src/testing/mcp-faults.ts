@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from './msw.js';
+import { baseURLProblems, checkInput } from './input-check.js';
 import { keepAliveAfter } from './keep-alive.js';
 
 /**
@@ -114,6 +115,9 @@ function callAnswer(name: string, args: Record<string, unknown>): Answer {
  * - `GET` with `Last-Event-ID`: resumes a `cut-stream` answer; without it: 405 (no stream of the server's own).
  * - `DELETE`: ends the session (200; an unknown one: 404).
  *
+ * `options` is `{ baseURL }`, an absolute http(s) URL, and nothing else: anything else is a `ConfigError` naming
+ * each problem (a misspelt name with the one meant), thrown before a handler is built.
+ *
  * @example
  * ```ts
  * const server = setupServer(...mcpFaultHandlers({ baseURL: 'https://mcp.test' }));
@@ -125,6 +129,7 @@ function callAnswer(name: string, args: Record<string, unknown>): Answer {
  * ```
  */
 export function mcpFaultHandlers(options: { baseURL: string }): HttpHandler[] {
+  checkInput('mcpFaultHandlers options', baseURLProblems(options));
   const base = options.baseURL.replace(/\/+$/, '');
   let sequence = 0;
   const sessions = new Set<string>();

@@ -4,12 +4,15 @@
  * or in a `fetch` stub.
  */
 import { delay } from '../internal/delay.js';
+import { checkInput, countProblems, eventListProblems, objectProblems, streamPlanProblems, stringListProblems, stringProblems, toolCallListProblems } from './input-check.js';
 
 /**
- * One `chat.completion.chunk` object.
+ * One `chat.completion.chunk` object. `delta` and `extra` must be objects, `finishReason` a string or `null`, else a
+ * `ConfigError` naming each problem.
  * @example `chunk({ content: 'Hel' })`
  */
 export function chunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  checkInput('chunk input', [...objectProblems(delta, 'delta'), ...(finishReason === null ? [] : stringProblems(finishReason, 'finishReason')), ...objectProblems(extra, 'extra')]);
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion.chunk',
@@ -21,10 +24,12 @@ export function chunk(delta: Record<string, unknown>, finishReason: string | nul
 }
 
 /**
- * The final usage chunk (`choices: []`) sent with `stream_options.include_usage`.
+ * The final usage chunk (`choices: []`) sent with `stream_options.include_usage`. Token counts are integers ≥ 0, else
+ * a `ConfigError` naming each.
  * @example `usageChunk(10, 5)`
  */
 export function usageChunk(prompt = 10, completion = 5): Record<string, unknown> {
+  checkInput('usageChunk input', [...countProblems(prompt, 'prompt'), ...countProblems(completion, 'completion')]);
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion.chunk',
@@ -36,18 +41,22 @@ export function usageChunk(prompt = 10, completion = 5): Record<string, unknown>
 }
 
 /**
- * The data payloads of a streamed text answer: role, one delta per piece, finish, usage, `[DONE]`.
+ * The data payloads of a streamed text answer: role, one delta per piece, finish, usage, `[DONE]`. `pieces` is an
+ * array of strings and `finishReason` a string, else a `ConfigError` naming each problem.
  * @example `sseResponse(textEvents(['Hel', 'lo']))`
  */
 export function textEvents(pieces: readonly string[], finishReason = 'stop'): unknown[] {
+  checkInput('textEvents input', [...stringListProblems(pieces, 'pieces'), ...stringProblems(finishReason, 'finishReason')]);
   return [chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, finishReason), usageChunk(), '[DONE]'];
 }
 
 /**
- * The data payloads of streamed tool calls (parallel when several), each call's arguments split in two.
+ * The data payloads of streamed tool calls (parallel when several), each call's arguments split in two. `calls` is an
+ * array of `{ id, name, arguments }` strings, else a `ConfigError` naming each problem by position.
  * @example `textEvents` for answers, `toolCallEvents([{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }])` for tool calls
  */
 export function toolCallEvents(calls: ReadonlyArray<{ id: string; name: string; arguments: string }>): unknown[] {
+  checkInput('toolCallEvents input', toolCallListProblems(calls, 'calls'));
   const events: unknown[] = [chunk({ role: 'assistant', content: null })];
   calls.forEach((call, index) => {
     const middle = Math.floor(call.arguments.length / 2);
@@ -60,11 +69,18 @@ export function toolCallEvents(calls: ReadonlyArray<{ id: string; name: string; 
 }
 
 /**
- * SSE text of data payloads (objects JSON-encoded, strings sent as they are).
+ * SSE text of data payloads (objects JSON-encoded, strings sent as they are). A payload that cannot be encoded (a
+ * `bigint`, a cycle, `undefined`), or `events` not an array, is a `ConfigError` naming each by position.
  * @example `sseText(['[DONE]']) // 'data: [DONE]\n\n'`
  */
 export function sseText(events: readonly unknown[]): string {
-  return events.map((event) => `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`).join('');
+  checkInput('sseText input', eventListProblems(events, 'events'));
+  return events.map(dataLine).join('');
+}
+
+/** One payload's `data:` line (checked before). */
+function dataLine(event: unknown): string {
+  return `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`;
 }
 
 /** Faults to inject into a streamed answer. */
@@ -88,10 +104,13 @@ export interface StreamPlan {
 
 /**
  * An SSE response produced event by event, with faults injected per the plan. Pull-based, one event per read: a
- * fault happens only after the reader took everything sent before it, as on a real connection.
+ * fault happens only after the reader took everything sent before it, as on a real connection. Events and plan are
+ * checked before the response is built (as `sseText` checks events; plan names known, event numbers integers ≥ 0,
+ * delays ≥ 0, headers strings): bad input is a `ConfigError` naming each problem, never a body that fails on read.
  * @example `sseResponse(textEvents(['partial ', 'answer']), { dropAfter: 2 })`
  */
 export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): Response {
+  checkInput('sseResponse input', [...eventListProblems(events, 'events'), ...streamPlanProblems(plan)]);
   const encoder = new TextEncoder();
   let index = 0;
   let stalled: (() => void) | undefined;
@@ -114,7 +133,7 @@ export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): 
           });
           return;
         }
-        controller.enqueue(encoder.encode(sseText([events[index]])));
+        controller.enqueue(encoder.encode(dataLine(events[index])));
         index++;
       },
       cancel() {
