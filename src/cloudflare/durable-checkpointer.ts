@@ -5,8 +5,11 @@
  */
 import { LIVENESS_SCOPE, storedRevision } from '../graph/checkpoints/checkpoint.js';
 import type { Checkpointer, GraphCheckpoint } from '../graph/core/checkpointer.js';
-import { CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
-import { deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, putEntries } from './storage-codec.js';
+import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
+import { ConfigError } from '../errors/config-error.js';
+import { WorkflowError } from '../errors/workflow-error.js';
+import { bindingProblems, STORAGE_METHODS } from './binding-checks.js';
+import { DamagedValueError, deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, partKeys, putEntries } from './storage-codec.js';
 import { serial } from './serial-writes.js';
 import type { DurableObjectStorageLike } from './types.js';
 
@@ -19,9 +22,12 @@ const PREFIX = 'checkpoint:';
  * between), and it resolves `false` when the stored revision is not `checkpoint.revision - 1`. It is `exclusive` — a
  * Durable Object has one live instance, so a run its last instance left (a restart, an eviction) is taken over at once,
  * while a run live in this instance never is. Run ids are escaped into keys (`%` and `#`), so no run id reaches
- * another's key or a part of one. The graph checks every checkpoint it reads back, so a damaged value fails the
- * resume with `CHECKPOINT_INVALID`, never a crash; a run id too long for a storage key (over 1,900 bytes of UTF-8
- * once escaped, with its prefix) fails the save with `CHECKPOINT_FAILED`.
+ * another's key or a part of one. A damaged value — a parts header that is not an integer from 2 to 16,384 (the most
+ * a value is written in), a missing part, text that is not JSON — makes `get` and `put` reject with a `WorkflowError`
+ * `CHECKPOINT_INVALID` naming the key, before anything is built from the header (`delete` removes it); the graph
+ * checks every checkpoint it reads back too, so a damaged value fails the resume with `CHECKPOINT_INVALID`, never a
+ * crash. A run id too long for a storage key (over 1,900 bytes of UTF-8 once escaped, with its prefix) fails the save
+ * with `CHECKPOINT_FAILED`. `storage` without `get`, `put`, `delete` and `list` is a `ConfigError`.
  *
  * @example
  * ```ts
@@ -40,11 +46,13 @@ export class DurableObjectCheckpointer implements Checkpointer {
   declare readonly [LIVENESS_SCOPE]: object;
 
   constructor(private readonly storage: DurableObjectStorageLike) {
+    const problems = bindingProblems(storage, 'storage', "a Durable Object's storage (state.storage)", STORAGE_METHODS);
+    if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectCheckpointer', problems);
     this[LIVENESS_SCOPE] = storage;
   }
 
   async get(runId: string): Promise<GraphCheckpoint | undefined> {
-    return (await getJSON(this.storage, keyOf(runId))) as GraphCheckpoint | undefined;
+    return (await invalidIfDamaged(() => getJSON(this.storage, keyOf(runId)))) as GraphCheckpoint | undefined;
   }
 
   async put(checkpoint: GraphCheckpoint): Promise<boolean> {
@@ -56,7 +64,7 @@ export class DurableObjectCheckpointer implements Checkpointer {
     return serial(this.storage, async () => {
       const stored = await this.storage.get(key);
       if (typeof revision === 'number' && revisionOf(stored) !== revision - 1) return false;
-      const stale = partKeys(key, stored).filter((old) => !Object.hasOwn(entries, old));
+      const stale = (await invalidIfDamaged(async () => partKeys(key, stored))).filter((old) => !Object.hasOwn(entries, old));
       await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
       return true;
     });
@@ -81,10 +89,14 @@ export function revisionOf(stored: unknown): number {
   }
 }
 
-/** @internal The part keys a stored value occupies. */
-export function partKeys(key: string, stored: unknown): string[] {
-  const parts = (stored as { parts?: unknown } | undefined)?.parts;
-  return typeof parts === 'number' && Number.isInteger(parts) && parts > 0 ? Array.from({ length: parts }, (_, index) => `${key}#${index}`) : [];
+/** `work`'s result; a damaged stored value becomes the checkpointer's `CHECKPOINT_INVALID`. */
+async function invalidIfDamaged<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof DamagedValueError)) throw error;
+    throw new WorkflowError(`${error.message}; delete the run's checkpoint (checkpointer.delete) or resume from a valid one`, { code: CHECKPOINT_INVALID, cause: error });
+  }
 }
 
 /** @internal `%` and `#` escaped: `#` starts a part key, so no run id may write one of another's parts. */

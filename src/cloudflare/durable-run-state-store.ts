@@ -7,9 +7,10 @@ import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../inte
 import { isPlainObject } from '../internal/json.js';
 import { boundOptionProblems } from '../internal/option-names.js';
 import { ConfigError } from '../errors/config-error.js';
-import { partKeys, revisionOf, storageKey } from './durable-checkpointer.js';
+import { revisionOf, storageKey } from './durable-checkpointer.js';
+import { bindingProblems, STORAGE_METHODS } from './binding-checks.js';
 import { serial } from './serial-writes.js';
-import { deleteKeys, encodeEntries, getJSON, keysOf, putEntries } from './storage-codec.js';
+import { DamagedValueError, deleteKeys, encodeEntries, getJSON, keysOf, occupiedKeys, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'run-state:';
@@ -29,7 +30,10 @@ export interface DurableObjectRunStateStoreOptions {
  * `record.revision - 1`), and the store is `exclusive` — a Durable Object has one live instance, so a resume its last
  * instance left half-done is taken over at once (its calls marked started never run again). Run ids are escaped into
  * keys like the checkpointer's; values are split into parts within the platform's limits (`storage-codec.ts`). A
- * record that is not one this store wrote reads as none (the resume is refused with `RUN_NOT_INTERRUPTED`).
+ * record that is not one this store wrote — text that is not JSON, a missing part, a parts header that is not an
+ * integer from 2 to 16,384 (the most a value is written in) — reads as none (the resume is refused with
+ * `RUN_NOT_INTERRUPTED`), with nothing built from the header; a write of the next revision replaces it, and `delete`
+ * removes it, with the parts actually stored. `storage` without `get`, `put`, `delete` and `list` is a `ConfigError`.
  *
  * @example
  * ```ts
@@ -50,8 +54,8 @@ export class DurableObjectRunStateStore implements RunStateStore {
     private readonly storage: DurableObjectStorageLike,
     options: DurableObjectRunStateStoreOptions = {},
   ) {
-    const problems = boundOptionProblems(options, ['ttlMs', 'maxRecordBytes']);
-    if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectRunStateStore options', problems);
+    const problems = [...bindingProblems(storage, 'storage', "a Durable Object's storage (state.storage)", STORAGE_METHODS), ...boundOptionProblems(options, ['ttlMs', 'maxRecordBytes'])];
+    if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectRunStateStore', problems);
     const settings: DurableObjectRunStateStoreOptions = options ?? {};
     this[RUN_STATE_SCOPE] = storage;
     this.ttlMs = settings.ttlMs ?? 86_400_000;
@@ -63,8 +67,9 @@ export class DurableObjectRunStateStore implements RunStateStore {
     let value: unknown;
     try {
       value = await getJSON(this.storage, key);
-    } catch {
-      return undefined; // a damaged value is no record
+    } catch (error) {
+      if (error instanceof DamagedValueError) return undefined; // a damaged value is no record
+      throw error;
     }
     if (!isPlainObject(value)) return undefined;
     const ended = typeof value['endedAt'] === 'string' ? Date.parse(value['endedAt']) : Number.NaN;
@@ -85,7 +90,7 @@ export class DurableObjectRunStateStore implements RunStateStore {
     return serial(this.storage, async () => {
       const stored = await this.storage.get(key);
       if (revisionOf(stored) !== record.revision - 1) return false;
-      const stale = partKeys(key, stored).filter((old) => !Object.hasOwn(entries, old));
+      const stale = (await occupiedKeys(this.storage, key, stored)).filter((old) => !Object.hasOwn(entries, old));
       await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
       return true;
     });

@@ -4,14 +4,19 @@
  * writes only what it adds. The object runs one append at a time and each append is one atomic write, so concurrent
  * turns from any number of isolates keep every message. Bounded per session: past `maxSessionBytes` the oldest whole
  * turns go (the same cut as `InMemorySessionStore`), and a session is deleted `retainSessionMs` after its last turn
- * (its object's alarm). Every session key starts `session:`: a task's retention deletes everything else.
+ * (its object's alarm). Every session key starts `session:`: a task's retention deletes everything else. A damaged
+ * meta value (counters that are not integers ≥ 0) is recomputed from the messages stored, so the bound holds and no
+ * message is overwritten; a damaged message (a parts header that is not an integer from 2 to 16,384, a missing part,
+ * text that is not JSON) fails the call with a `TypeError` saying so.
  */
 import type { ChatMessage } from '../chat/core/types.js';
 import type { SessionStore } from '../agent/session-store.js';
 import { messageSize, trimCut } from '../agent/session-trim.js';
 import { ConfigError } from '../errors/config-error.js';
-import { isPlainObject, preview } from '../internal/json.js';
-import { deleteKeys, encodeEntries, putEntries, readJSONText } from './storage-codec.js';
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
+import { bindingProblems } from './binding-checks.js';
+import { DamagedValueError, deleteKeys, encodeEntries, parseStored, putEntries, readJSONText } from './storage-codec.js';
 import type { DurableObjectIdLike, DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 
 const META_KEY = 'session:meta';
@@ -33,6 +38,11 @@ interface SessionMeta {
   bytes: number;
   /** When the last turn was appended (ms since the epoch). */
   updatedAt?: number;
+}
+
+/** A stored counter that is sound: an integer ≥ 0. */
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function messageKey(seq: number): string {
@@ -96,7 +106,7 @@ export class SessionStorage {
     return this.serial(async () => {
       const stored = await this.storage.get(META_KEY);
       if (stored === undefined && !alone) return undefined;
-      const updatedAt = isPlainObject(stored) && typeof stored.updatedAt === 'number' ? stored.updatedAt : 0;
+      const updatedAt = isPlainObject(stored) && Number.isFinite(stored.updatedAt) ? (stored.updatedAt as number) : 0; // a damaged time: due now
       if (updatedAt + retainMs > Date.now()) return updatedAt + retainMs;
       if (alone) await this.storage.deleteAll();
       else await deleteKeys(this.storage, [...(await this.storage.list({ prefix: SESSION_KEY_PREFIX })).keys()]);
@@ -127,16 +137,23 @@ export class SessionStorage {
     await Promise.all([deleteKeys(this.storage, removed.flatMap((entry) => entry.keys)), this.storage.put(META_KEY, { v: 1, next, bytes: kept, updatedAt: Date.now() } satisfies SessionMeta)]);
   }
 
+  /**
+   * The counters as stored; when there are none or they are damaged (`next` or `bytes` not an integer ≥ 0: a NaN
+   * `bytes` would turn the bound off for good, a lost `next` would overwrite the first messages), recomputed from the
+   * messages stored: the next sequence number after the last one, the size of them all.
+   */
   private async meta(): Promise<SessionMeta> {
     const stored = await this.storage.get(META_KEY);
-    if (isPlainObject(stored) && stored.v === 1 && Number.isSafeInteger(stored.next) && typeof stored.bytes === 'number') return stored as unknown as SessionMeta;
-    return { v: 1, next: 0, bytes: 0 };
+    if (isPlainObject(stored) && stored.v === 1 && isCount(stored.next) && isCount(stored.bytes)) return stored as unknown as SessionMeta;
+    const entries = await this.entries();
+    const last = entries.at(-1);
+    return { v: 1, next: last ? last.seq + 1 : 0, bytes: entries.reduce((sum, entry) => sum + messageSize(entry.message), 0) };
   }
 
-  /** Every message with the keys it occupies, in order. */
-  private async entries(): Promise<Array<{ message: ChatMessage; keys: string[] }>> {
+  /** Every message with the keys it occupies, in order; a `TypeError` for a damaged one. */
+  private async entries(): Promise<Array<{ message: ChatMessage; keys: string[]; seq: number }>> {
     const stored = await this.storage.list({ prefix: MESSAGE_PREFIX });
-    const entries: Array<{ message: ChatMessage; keys: string[] }> = [];
+    const entries: Array<{ message: ChatMessage; keys: string[]; seq: number }> = [];
     const parts = new Map<string, string[]>();
     for (const key of stored.keys()) {
       const hash = key.indexOf('#');
@@ -144,9 +161,11 @@ export class SessionStorage {
     }
     for (const [key, value] of stored) {
       if (key.includes('#')) continue;
-      const text = await readJSONText(this.storage, key, value);
-      if (text === undefined) throw new TypeError(`message ${key} of this session is incomplete (a part is missing)`);
-      entries.push({ message: JSON.parse(text) as ChatMessage, keys: [key, ...(parts.get(key) ?? [])] });
+      const seq = Number(key.slice(MESSAGE_PREFIX.length));
+      if (!isCount(seq)) throw new DamagedValueError(key, 'it is not a message key of this session');
+      const message = parseStored(key, await readJSONText(this.storage, key, value));
+      if (!isPlainObject(message)) throw new DamagedValueError(key, 'it is not a message');
+      entries.push({ message: message as unknown as ChatMessage, keys: [key, ...(parts.get(key) ?? [])], seq });
     }
     return entries;
   }
@@ -182,6 +201,7 @@ export async function answerSessionCall(sessions: SessionStorage, request: Reque
     }
     return Response.json({ error: 'the session call must be {op: "load"} or {op: "append", messages: [...]}' }, { status: 400 });
   } catch (error) {
+    if (error instanceof DamagedValueError) return Response.json({ error: error.message }, { status: 500 }); // our own words: a key, no stored text
     return Response.json({ error: `the session storage failed (${error instanceof Error ? error.name : typeof error})` }, { status: 500 });
   }
 }
@@ -196,7 +216,9 @@ export interface DurableObjectSessionStoreOptions {
  * A `SessionStore` whose every session is a Durable Object of a `createA2ADurableObject` class: `load` and `append` go to
  * the session's object, which applies appends one at a time, each as one atomic write — so concurrent turns on one
  * session from any number of isolates never drop a message. `createA2AWorker` deployments use it for every A2A
- * `contextId` on their own; use it for a `Runner` of yours in the same Worker.
+ * `contextId` on their own; use it for a `Runner` of yours in the same Worker. A `namespace` without `idFromName` and
+ * `get`, options that are not an object, an option name it does not take (a mistyped `prefix` would put tenants meant
+ * apart in the same objects) or a `prefix` that is not a string is a `ConfigError` listing every problem.
  *
  * @example
  * ```ts
@@ -208,12 +230,16 @@ export class DurableObjectSessionStore implements SessionStore {
 
   constructor(
     private readonly namespace: DurableObjectNamespaceLike,
-    options: DurableObjectSessionStoreOptions = {},
+    options?: DurableObjectSessionStoreOptions,
   ) {
-    if (typeof namespace?.idFromName !== 'function' || typeof namespace.get !== 'function') {
-      throw ConfigError.fromProblems('DurableObjectSessionStore', ['namespace must be a Durable Object namespace binding (with idFromName and get)']);
+    const problems = bindingProblems(namespace, 'namespace', 'a Durable Object namespace binding', ['idFromName', 'get']);
+    if (options !== undefined && !isPlainObject(options)) problems.push(`options must be an object (got ${refusedValue(options)})`);
+    else if (options !== undefined) {
+      problems.push(...unknownOptionProblems(options, ['prefix']));
+      if (options.prefix !== undefined && typeof options.prefix !== 'string') problems.push(`prefix must be a string (got ${refusedValue(options.prefix)})`);
     }
-    this.prefix = options.prefix ?? 'session:';
+    if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectSessionStore', problems);
+    this.prefix = (options?.prefix as string | undefined) ?? 'session:';
   }
 
   async load(sessionId: string): Promise<ChatMessage[]> {

@@ -10,7 +10,7 @@ import { TERMINAL_STATES } from '../a2a/constants.js';
 import type { A2AMessage, Task, TaskArtifactUpdateEvent } from '../a2a/types.js';
 import { isPlainObject } from '../internal/json.js';
 import { SESSION_KEY_PREFIX } from './durable-session-store.js';
-import { deleteAllExcept, deleteKeys, encodeEntries, getJSON, keysOf, putEntries, readJSONText } from './storage-codec.js';
+import { DamagedValueError, deleteAllExcept, deleteKeys, encodeEntries, getJSON, keysOf, parseStored, putEntries, readJSONText } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const RECORD_KEY = 'a2a:task';
@@ -66,7 +66,10 @@ export class DurableTaskStore implements A2ATaskStore {
 
   constructor(private readonly storage: DurableObjectStorageLike) {}
 
-  /** The record, or `undefined` (none, or not one this module wrote: a `TypeError` is thrown for a damaged one). */
+  /**
+   * The record, or `undefined` (none); a `TypeError` saying it is damaged for one this module did not write (a parts
+   * header that is not an integer from 2 to 16,384, a missing part, text that is not JSON, not a task record).
+   */
   async record(): Promise<TaskRecord | undefined> {
     if (this.unsaved) return this.unsaved;
     const value = await getJSON(this.storage, RECORD_KEY);
@@ -148,7 +151,10 @@ export class DurableTaskStore implements A2ATaskStore {
     await putEntries(this.storage, entries);
   }
 
-  /** The task with the chunks streamed since its last status write appended to its artifact. */
+  /**
+   * The task with the chunks streamed since its last status write appended to its artifact; a damaged chunk is a
+   * `TypeError` saying so (never left out).
+   */
   private async withChunks(task: Task): Promise<Task> {
     const stored = await this.storage.list({ prefix: CHUNK_PREFIX });
     if (stored.size === 0) return task;
@@ -156,9 +162,8 @@ export class DurableTaskStore implements A2ATaskStore {
     let text = (task.artifacts?.[0]?.parts ?? []).map((part) => (part.kind === 'text' ? part.text : '')).join('');
     for (const [key, value] of stored) {
       if (key.includes('#')) continue; // a part of a large chunk, read with its header
-      const json = await readJSONText(this.storage, key, value);
-      if (json === undefined) continue;
-      const chunk = JSON.parse(json) as Chunk;
+      const chunk = parseStored(key, await readJSONText(this.storage, key, value)) as Partial<Chunk> | undefined;
+      if (!isPlainObject(chunk) || typeof chunk.text !== 'string' || typeof chunk.artifactId !== 'string') throw new DamagedValueError(key, 'it is not a streamed chunk');
       artifactId ??= chunk.artifactId;
       text += chunk.text;
     }

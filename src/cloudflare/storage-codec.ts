@@ -4,10 +4,17 @@
  * {@link PART_CHARS} characters (at most 96 KiB of UTF-8), and a write of many keys is issued as several calls with no
  * `await` between them — the platform coalesces those into one atomic write.
  */
+import { isPlainObject, preview, refusedValue } from '../internal/json.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 /** Characters of JSON text per stored part (3 bytes each at worst: 96 KiB). */
 export const PART_CHARS = 32_768;
+/**
+ * The most parts a value is ever written in: 512 Mi characters of JSON text. A value's text is one string, and V8's
+ * (workerd's, Node's, Deno's) longest string is just under that; {@link encodeEntries} refuses a longer text on an
+ * engine that allows one. A parts header outside 2 to this is damaged: nothing is read or allocated for it.
+ */
+export const MAX_PARTS = 16_384;
 /** Keys per storage call. */
 const KEYS_PER_CALL = 128;
 /** Longest key (UTF-8 bytes) the platform takes (2 KiB), with room for the part suffix. */
@@ -20,10 +27,44 @@ interface PartsHeader {
   revision?: number;
 }
 
+/**
+ * @internal What is stored under a key is not something {@link encodeEntries} writes: a parts header whose `parts` is
+ * not an integer from 2 to {@link MAX_PARTS}, a missing part, text that is not JSON, a value that is neither text nor
+ * a header. Each store turns it into its own typed "damaged" answer.
+ */
+export class DamagedValueError extends TypeError {
+  constructor(
+    readonly key: string,
+    why: string,
+  ) {
+    super(`the value stored under ${preview(key, 200)} is damaged: ${why}`);
+  }
+}
+
+/**
+ * @internal How many parts the value stored under `key` has: 0 for none (`undefined`) or a whole value (its text); a
+ * header's count, checked against {@link MAX_PARTS} before anything is built from it; a {@link DamagedValueError}
+ * for anything else. Every reader of a header goes through it.
+ * @example `const parts = storedParts(key, await storage.get(key))`
+ */
+export function storedParts(key: string, stored: unknown): number {
+  if (stored === undefined || typeof stored === 'string') return 0;
+  if (!isPlainObject(stored) || !Object.hasOwn(stored, 'parts')) throw new DamagedValueError(key, `it is ${refusedValue(stored)}, neither JSON text nor a parts header`);
+  const parts = stored.parts;
+  if (typeof parts === 'number' && Number.isInteger(parts) && parts >= 2 && parts <= MAX_PARTS) return parts;
+  throw new DamagedValueError(key, `its parts header says ${refusedValue(parts)} parts (values are written in 2 to ${MAX_PARTS})`);
+}
+
+/** @internal The keys of the parts of the value stored under `key` (none for a whole value); throws as {@link storedParts}. */
+export function partKeys(key: string, stored: unknown): string[] {
+  return Array.from({ length: storedParts(key, stored) }, (_, index) => `${key}#${index}`);
+}
+
 /** The entries that store `value` under `key` (its parts included). */
 export function encodeEntries(key: string, value: unknown): Record<string, string | PartsHeader> {
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError(`the value stored under ${key} is not JSON`);
+  if (text.length > MAX_PARTS * PART_CHARS) throw new TypeError(`the value stored under ${preview(key, 200)} is ${text.length} characters of JSON; at most ${MAX_PARTS * PART_CHARS} are stored`);
   if (text.length <= PART_CHARS) return { [key]: text };
   const entries: Record<string, string | PartsHeader> = {};
   let parts = 0;
@@ -56,45 +97,68 @@ export async function putJSON(storage: DurableObjectStorageLike, key: string, va
   await Promise.all([putEntries(storage, entries), deleteKeys(storage, stale)]);
 }
 
-/** The JSON text stored under `key` from its raw stored value (its parts read when it has them). */
-export async function readJSONText(storage: DurableObjectStorageLike, key: string, stored: unknown): Promise<string | undefined> {
+/**
+ * The JSON text stored under `key` from its raw stored value, its parts read 128 at a time (keys built a call at a
+ * time: a header allocates nothing before its first part is found); a {@link DamagedValueError} when it is damaged.
+ */
+export async function readJSONText(storage: DurableObjectStorageLike, key: string, stored: unknown): Promise<string> {
   if (typeof stored === 'string') return stored;
-  const parts = (stored as PartsHeader | undefined)?.parts;
-  if (typeof parts !== 'number' || !Number.isInteger(parts) || parts < 1) return undefined;
-  const keys = Array.from({ length: parts }, (_, index) => `${key}#${index}`);
+  const parts = storedParts(key, stored);
+  if (parts === 0) throw new DamagedValueError(key, 'nothing is stored under it');
   const texts: string[] = [];
-  for (let at = 0; at < keys.length; at += KEYS_PER_CALL) {
-    const found = await storage.get(keys.slice(at, at + KEYS_PER_CALL));
-    for (const partKey of keys.slice(at, at + KEYS_PER_CALL)) {
+  for (let at = 0; at < parts; at += KEYS_PER_CALL) {
+    const keys = Array.from({ length: Math.min(KEYS_PER_CALL, parts - at) }, (_, index) => `${key}#${at + index}`);
+    const found = await storage.get(keys);
+    for (const partKey of keys) {
       const part = found.get(partKey);
-      if (typeof part !== 'string') return undefined;
+      if (typeof part !== 'string') throw new DamagedValueError(key, `part ${partKey.slice(key.length + 1)} of its ${parts} is missing`);
       texts.push(part);
     }
   }
   return texts.join('');
 }
 
+/** The value of JSON `text` read under `key`; a {@link DamagedValueError} when it is not JSON. */
+export function parseStored(key: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DamagedValueError(key, 'its text is not JSON');
+  }
+}
+
 /**
- * The value stored under `key` by {@link putJSON}: `undefined` when there is none; a `TypeError` naming the key when
- * what is there is not a value this module wrote (a part missing, text that is not JSON).
+ * The value stored under `key` by {@link putJSON}: `undefined` when there is none; a {@link DamagedValueError} (a
+ * `TypeError`) naming the key when what is there is not a value this module wrote.
  */
 export async function getJSON(storage: DurableObjectStorageLike, key: string): Promise<unknown> {
   const stored = await storage.get(key);
   if (stored === undefined) return undefined;
-  const text = await readJSONText(storage, key, stored);
-  if (text === undefined) throw new TypeError(`the value stored under ${key} is incomplete (a part is missing)`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new TypeError(`the value stored under ${key} is not JSON`);
-  }
+  return parseStored(key, await readJSONText(storage, key, stored));
 }
 
-/** The keys a value under `key` occupies (for deleting it): the key and its parts. */
+/** The keys a value under `key` occupies (for deleting it): the key and its parts (see {@link occupiedKeys}). */
 export async function keysOf(storage: DurableObjectStorageLike, key: string): Promise<string[]> {
-  const stored = await storage.get(key);
-  const parts = (stored as PartsHeader | undefined)?.parts;
-  return typeof parts === 'number' && Number.isInteger(parts) && parts > 0 ? [key, ...Array.from({ length: parts }, (_, index) => `${key}#${index}`)] : [key];
+  return occupiedKeys(storage, key, await storage.get(key));
+}
+
+/**
+ * The keys the value `stored` under `key` occupies: the key and its parts — for a damaged value, the parts actually
+ * stored (listed, 128 keys a call), never as many as a damaged header says.
+ */
+export async function occupiedKeys(storage: DurableObjectStorageLike, key: string, stored: unknown): Promise<string[]> {
+  try {
+    return [key, ...partKeys(key, stored)];
+  } catch (error) {
+    if (!(error instanceof DamagedValueError)) throw error;
+  }
+  const keys = [key];
+  for (let after: string | undefined; ; ) {
+    const listed = [...(await storage.list({ prefix: `${key}#`, ...(after === undefined ? {} : { startAfter: after }), limit: KEYS_PER_CALL })).keys()];
+    keys.push(...listed);
+    if (listed.length < KEYS_PER_CALL) return keys;
+    after = listed[listed.length - 1];
+  }
 }
 
 /** Keys listed per call while deleting by range: bounds what one list holds in memory. */

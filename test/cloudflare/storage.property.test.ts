@@ -32,9 +32,10 @@ describe('Durable Object storage codec', () => {
     const storage = new FakeStorage();
     await putJSON(storage, 'big', 'x'.repeat(100_000));
     storage.data.delete('big#1');
-    await expect(getJSON(storage, 'big')).rejects.toThrow('the value stored under big is incomplete (a part is missing)');
+    await expect(getJSON(storage, 'big')).rejects.toThrow(TypeError);
+    await expect(getJSON(storage, 'big')).rejects.toThrow('the value stored under "big" is damaged: part 1 of its 4 is missing');
     storage.data.set('bad', '{not json');
-    await expect(getJSON(storage, 'bad')).rejects.toThrow('the value stored under bad is not JSON');
+    await expect(getJSON(storage, 'bad')).rejects.toThrow('the value stored under "bad" is damaged: its text is not JSON');
   });
 });
 

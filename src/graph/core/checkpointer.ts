@@ -112,7 +112,9 @@ export interface GraphCheckpoint {
 
 /**
  * Where a checkpointed graph run keeps its checkpoint: one per run id. Implement it over any storage (a Durable
- * Object, KV, a database); `get` may return anything, since every checkpoint read back is checked.
+ * Object, KV, a database); `get` may return anything, since every checkpoint read back is checked. A `get` that finds
+ * a value it knows is damaged may reject with a `WorkflowError` `CHECKPOINT_INVALID`: the run fails with it as it is
+ * (any other rejection of `get` fails it with `CHECKPOINT_FAILED`).
  *
  * The contract that makes a run and every resume of it run each node once at a time (two concurrent resumes of one
  * failed run never both run its failed node):

@@ -159,12 +159,15 @@ export class RunCheckpoints {
     }
   }
 
-  /** The stored checkpoint, as the store returned it (`undefined`: none); throws `CHECKPOINT_FAILED`. */
+  /**
+   * The stored checkpoint, as the store returned it (`undefined`: none); throws `CHECKPOINT_FAILED`, or the store's
+   * own `CHECKPOINT_INVALID` (a value it knows is damaged) as it is.
+   */
   async read(): Promise<unknown> {
     try {
       return await this.wait(() => this.checkpointer.get(this.runId));
     } catch (error) {
-      if (this.signal?.aborted) throw error;
+      if (this.signal?.aborted || (WorkflowError.isInstance(error) && error.code === CHECKPOINT_INVALID)) throw error;
       throw new WorkflowError(`the checkpoint of run ${this.quoted} could not be read: the checkpointer's get() failed: ${messageOf(error)}`, { code: CHECKPOINT_FAILED, cause: error });
     }
   }
