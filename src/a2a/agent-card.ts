@@ -2,7 +2,7 @@ import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { startTimer } from '../internal/delay.js';
-import { describeBytes, readBody } from '../internal/http-body.js';
+import { readBody } from '../internal/http-body.js';
 import { signalProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue, truncate } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
@@ -15,8 +15,11 @@ import { decodeAgentCard } from './decode.js';
 import { networkError } from './transport-response.js';
 import type { AgentCard } from './types.js';
 
-/** The largest agent card we read. */
-const MAX_CARD_BYTES = 1_048_576; // 1 MiB, written out: a bundler keeps module-scope arithmetic
+/**
+ * @internal The largest agent card we read: 1 MiB, written out (a bundler keeps module-scope arithmetic). Errors name
+ * it as `describeBytes` writes it, in a literal a test holds to it: the client bundles no `describeBytes`.
+ */
+export const MAX_CARD_BYTES = 1_048_576;
 
 /** Where to send JSON-RPC calls, and in which protocol version, for a card. */
 export interface AgentEndpoint {
@@ -85,15 +88,19 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
   problems.push(...signalProblems(signal));
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('fetchAgentCard', problems);
-  return loadAgentCard(url, options);
+  const known = [...(secrets ?? [])];
+  known.push(...urlView(url, known).hidden);
+  return loadAgentCard(url, { ...options, secrets: known });
 }
 
-/** @internal {@link fetchAgentCard} for options already checked (the client's): an app that never calls it bundles no check. */
+/**
+ * @internal {@link fetchAgentCard} for options already checked (the client's), `secrets` holding what `url` hides: an
+ * app that never calls it bundles no check.
+ */
 export async function loadAgentCard(url: string, options: FetchAgentCardOptions): Promise<{ card: AgentCard; url: string }> {
-  const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [new URL(AGENT_CARD_PATH.slice(1), withSlash(url)).toString(), new URL(LEGACY_AGENT_CARD_PATH.slice(1), withSlash(url)).toString()];
+  const candidates = /\.json($|\?)/.test(new URL(url).pathname) ? [url] : [AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH].map((path) => new URL(path.slice(1), withSlash(url)).toString());
   const limit = options.timeoutMs ?? 60_000;
-  const secrets = [...(options.secrets ?? [])];
-  secrets.push(...urlView(url, secrets).hidden);
+  const secrets = options.secrets ?? [];
   let asked = '';
   const timeout = (controller: AbortController) =>
     Number.isFinite(limit)
@@ -121,7 +128,7 @@ export async function loadAgentCard(url: string, options: FetchAgentCardOptions)
         });
       }
       const { text, exceeded } = await attempt.race(readBody(attemptBody(attempt, response), MAX_CARD_BYTES));
-      if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the ${describeBytes(MAX_CARD_BYTES)} limit`, { subject: 'agent card' });
+      if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the 1 MiB (1048576 bytes) limit`, { subject: 'agent card' });
       let json: unknown;
       try {
         json = JSON.parse(text);

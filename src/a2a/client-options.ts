@@ -4,7 +4,7 @@ import { isPlainObject, truncate } from '../internal/json.js';
 import { headerSecrets, urlView } from '../internal/redact.js';
 import { retryOptionProblems, type RetryOptions } from '../internal/retry.js';
 import { resilienceProblems, type ResilienceOptions } from '../resilience/guard.js';
-import { isTelemetry, telemetryProblems } from '../telemetry/no-telemetry.js';
+import { isTelemetry, TELEMETRY_PROBLEM } from '../telemetry/no-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { A2AProtocolVersion } from './constants.js';
 import type { AgentCard } from './types.js';
@@ -89,8 +89,11 @@ function originOf(url: string, base?: string): string {
 }
 
 
-/** Checks the options of `createA2AClient`: a `ConfigError` listing every problem. */
-export function validateClientOptions(options: A2AClientOptions): A2AClientOptions {
+/**
+ * Checks the options of `createA2AClient`: a `ConfigError` listing every problem. Returns the values the client keeps
+ * out of what it shows: the configured secrets and the credentials of its headers.
+ */
+export function validateClientOptions(options: A2AClientOptions): string[] {
   if (!isPlainObject(options)) throw ConfigError.fromProblems(SUBJECT, ['options must be an object']);
   const problems: string[] = [];
   /** `<key> must be <rule>` when the option is given and not `valid`. */
@@ -116,18 +119,16 @@ export function validateClientOptions(options: A2AClientOptions): A2AClientOptio
   rule('headers', (value: unknown) => isPlainObject(value) && Object.values(value).every((entry) => typeof entry === 'string'), 'an object of strings');
   const secrets = secretsProblem(options.secrets);
   if (secrets) problems.push(secrets);
-  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options), ...telemetryProblems(options.telemetry));
+  problems.push(...retryOptionProblems(options.retry, 'retry'), ...retryOptionProblems(options.resubscribe, 'resubscribe'), ...resilienceProblems(options));
   // The client's spans are the telemetry object's (`a2aClient`, set by openTelemetry; NO_TELEMETRY's are inert), so an
   // app without tracing bundles none of them: a telemetry made by hand would trace nothing here, and is refused rather
-  // than ignored.
+  // than ignored, in the words every traced part uses.
   const { telemetry } = options;
-  if (isTelemetry(telemetry) && telemetry.a2aClient === undefined) {
-    problems.push('telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY): this one has no A2A client tracing (a2aClient)');
-  }
+  if (telemetry !== undefined && !(isTelemetry(telemetry) && telemetry.a2aClient)) problems.push(TELEMETRY_PROBLEM);
   rule('allowCrossOrigin', (value: unknown) => typeof value === 'boolean' || (Array.isArray(value) && value.every((entry) => originOf(String(entry)) !== 'null')), 'a boolean or a list of absolute URLs');
   for (const key of ['timeoutMs', 'idleTimeoutMs', 'streamTimeoutMs'] as const) rule(key, (value: unknown) => typeof value === 'number' && value > 0, 'a number > 0 or Infinity');
   if (problems.length > 0) throw ConfigError.fromProblems(SUBJECT, problems);
-  return options;
+  return known;
 }
 
 const SUBJECT = 'A2A client options';

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isAbortSignal } from '../internal/call-options.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
-import { headerSecrets, removeSecrets, urlView, type URLView } from '../internal/redact.js';
+import { removeSecrets, urlView, type URLView } from '../internal/redact.js';
 import { delay } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
@@ -107,14 +107,14 @@ export function isFinalStreamEvent(event: A2AStreamEvent, options: { inTask?: bo
  * ```
  */
 export function createA2AClient(options: A2AClientOptions): A2AClient {
-  const settings = validateClientOptions(options);
+  // The configured secrets and the credentials of the headers (checked), and what the URLs given hide (a token in a
+  // path): a remote echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
+  const secrets = validateClientOptions(options);
+  const settings = options;
   // The spans of each call: openTelemetry's A2A client tracing, or an inert one (the options check refuses a telemetry
   // without it), so an app without telemetry bundles no tracing code and the calls no untraced path. A call uses only
   // three methods of its span: the inert span has only those.
   const tracing: CallTracing = settings.telemetry?.a2aClient ?? { start: () => ({ traceparent() { return undefined; }, fail() {}, end() {} }), result() {} };
-  // The configured secrets, the credentials of the headers, and what the URLs given hide (a token in a path): a remote
-  // echoing one of them finds it removed. The endpoint's, when a card names it, join at discovery.
-  const secrets = [...(settings.secrets ?? []), ...headerSecrets(settings.headers)];
   for (const url of [settings.url, settings.agentCardUrl]) if (url !== undefined) secrets.push(...urlView(url, secrets).hidden);
   const fetchImpl: typeof fetch = (input, init) => (settings.fetch ?? globalThis.fetch)(input, init);
   // A remote may quote the credentials we sent (a failed task forwarding our Authorization header's refusal): they are

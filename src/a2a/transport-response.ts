@@ -5,7 +5,7 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
-import { type BoundedText, describeBytes } from '../internal/http-body.js';
+import type { BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
 import { messageOf } from '../internal/error-chain.js';
@@ -15,7 +15,8 @@ import type { SSEEvent } from '../wire/sse-decoder.js';
 
 /**
  * Largest answer read: a unary body, in bytes, and the data of one event of a stream, in characters. 16 MiB, written
- * out: an app bundler keeps module-scope arithmetic even when nothing reads it.
+ * out: an app bundler keeps module-scope arithmetic even when nothing reads it. Errors name it as `describeBytes`
+ * writes it, in a literal a test holds to it: the client bundles no `describeBytes`.
  */
 export const MAX_RESPONSE_BYTES = 16_777_216;
 
@@ -39,7 +40,7 @@ export function streamItem(ctx: AnswerContext, event: SSEEvent, method: string, 
 /** The `result` of a unary answer (its body read up to {@link MAX_RESPONSE_BYTES}). */
 export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, response: Response, method: string, id: number): unknown {
   if (exceeded && response.ok) {
-    throw new SerializeError(`The A2A answer from ${ctx.url} to ${method} is over the ${describeBytes(MAX_RESPONSE_BYTES)} limit`, { subject: 'A2A response' });
+    throw new SerializeError(`The A2A answer from ${ctx.url} to ${method} is over the 16 MiB (16777216 bytes) limit`, { subject: 'A2A response' });
   }
   let envelope: unknown;
   try {

@@ -6,7 +6,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import { cutText } from '../internal/json-budget.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { defineTool, type AnyTool } from '../tools/define-tool.js';
+import { defineCheckedTool, type AnyTool } from '../tools/define-tool.js';
 import { patternedJSONSchema } from '../tools/json-schema.js';
 import { definitionProblems, MODEL_FACING_LIMITS } from '../tools/model-facing-limits.js';
 import type { JSONSchema } from '../tools/standard-schema.js';
@@ -112,8 +112,10 @@ export function toFaultlineTools(host: ToolHost, descriptions: readonly MCPToolD
         ? patternedJSONSchema(undefined, withoutPatterns(schema) as JSONSchema, { validate: options.validate ?? true })
         : patternedJSONSchema(undefined, { type: 'object' }, { validate: false });
     const text = typeof description.description === 'string' ? description.description : typeof description.title === 'string' ? description.title : '';
+    // Everything defineTool checks holds here by construction but approvalExpiresInMs (the caller's, as given) and the
+    // schema's type: defineCheckedTool makes the same tool without the other checks.
     tools.push(
-      defineTool({
+      defineCheckedTool({
         name,
         description: cutText(text === '' ? `The MCP tool '${shown}'.` : text, MODEL_FACING_LIMITS.maxDescriptionLength - 64), // its cut marked
         parameters,

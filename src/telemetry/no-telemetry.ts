@@ -68,8 +68,11 @@ export function isTelemetry(value: unknown): value is Telemetry {
  * or a `Telemetry`).
  */
 export function telemetryProblems(value: unknown): string[] {
-  return value === undefined || isTelemetry(value) ? [] : ['telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY)'];
+  return value === undefined || isTelemetry(value) ? [] : [TELEMETRY_PROBLEM];
 }
+
+/** @internal What every traced part says of a `telemetry` option it cannot use. */
+export const TELEMETRY_PROBLEM = 'telemetry must come from openTelemetry(otel) (or be NO_TELEMETRY)';
 
 /** @internal The host name of `url` for `server.address`, or undefined when it is not a URL. */
 export function serverAddressOf(url: string): string | undefined {

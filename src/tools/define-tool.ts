@@ -156,13 +156,33 @@ export function defineTool<Schema extends StandardSchemaV1, Output>(definition: 
   if (record.dependency !== undefined && (typeof record.dependency !== 'string' || record.dependency === '')) problems.push('dependency must be a non-empty string');
   if (record.formatError !== undefined && typeof record.formatError !== 'function') problems.push('formatError must be a function');
   if (record.needsApproval !== undefined && typeof record.needsApproval !== 'boolean' && typeof record.needsApproval !== 'function') problems.push('needsApproval must be a boolean or a function');
+  return finishTool(record, problems, () => (isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined));
+}
+
+/**
+ * @internal {@link defineTool} for a definition whose other fields hold up by construction — an MCP server's tool: a
+ * valid name, a cut description, a Standard Schema, a `timeoutMs` the client checked, its JSON Schema given —: the
+ * same tool, or the same `ConfigError` (`approvalExpiresInMs`, a schema not of an object), with none of the checks
+ * that cannot fail there in the bundle.
+ */
+export function defineCheckedTool(definition: ToolDefinition & { jsonSchema: JSONSchema }): AnyTool {
+  const problems: string[] = [];
+  return finishTool(definition, problems, () => objectSchema(definition.jsonSchema, problems));
+}
+
+/**
+ * The end of {@link defineTool}, after the checks in `problems`: `approvalExpiresInMs`, the JSON Schema (`derive`
+ * adds its own problems) against the model-facing limits, then the tool, or every problem as a `ConfigError`.
+ */
+function finishTool(record: Partial<ToolDefinition>, problems: string[], derive: () => JSONSchema | undefined): AnyTool {
   const expiresIn = record.approvalExpiresInMs;
   if (expiresIn !== undefined && !(typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0 && expiresIn <= MAX_APPROVAL_MS)) problems.push(`approvalExpiresInMs must be an integer > 0 and at most a year (got ${refusedValue(expiresIn)})`);
-  const jsonSchema = isStandardSchema(record.parameters) ? deriveJSONSchema(record.parameters, record.jsonSchema, problems) : undefined;
+  const jsonSchema = derive();
   if (jsonSchema !== undefined && typeof record.description === 'string') problems.push(...definitionProblems(record.description, jsonSchema));
+  const name = record.name;
   const subject = typeof name === 'string' && name !== '' ? `tool ${JSON.stringify(name)}` : 'tool definition';
   if (problems.length > 0 || jsonSchema === undefined) throw ConfigError.fromProblems(subject, problems);
-  const tool = { ...record, jsonSchema } as Tool<Schema, Output>;
+  const tool = { ...record, jsonSchema } as AnyTool;
   Object.defineProperty(tool, symbol, { value: true });
   return Object.freeze(tool);
 }
@@ -200,6 +220,11 @@ function deriveJSONSchema(parameters: StandardSchemaV1, explicit: unknown, probl
     problems.push('jsonSchema must be a JSON Schema object');
     return undefined;
   }
+  return objectSchema(schema, problems);
+}
+
+/** A copy of `schema` without `$schema`; a problem when it describes something else than an object. */
+function objectSchema(schema: JSONSchema, problems: string[]): JSONSchema {
   const { $schema: _ignored, ...rest } = cloneJSONLike(schema);
   if (rest.type !== undefined && rest.type !== 'object') {
     problems.push(`parameters must describe a JSON object of named arguments (its JSON Schema type is ${JSON.stringify(rest.type)})`);

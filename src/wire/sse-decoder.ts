@@ -37,12 +37,13 @@ const SPACE = 32;
 /** The callback core: feed decoded text, get events. Throws `StreamError` when a bound is exceeded. */
 export class SSEParser {
   // What only this class reads is `#private`: minifiers shorten `#names` (`this.#options` → `this.#e`), never
-  // `private` ones. The two buffers stay `private`: a property test reads them to check their bounds.
+  // `private` ones. The two buffers are not `#private`: a property test reads them to check their bounds (and a
+  // subclass's `group` reads `data`).
   readonly #options: SSEParserOptions;
   private buffer = '';
   #started = false;
   #pendingCR = false;
-  private data: string | undefined;
+  protected data: string | undefined;
   #lastEventId: string | undefined;
   protected eventType = '';
   // Set in the constructor: declared only (`declare`), so a bundle carries no field definitions for them.
@@ -86,14 +87,9 @@ export class SSEParser {
         this.#line(line, 0, line.length);
       } else {
         if (end - start > this.maxLineLength) this.#tooLong();
-        const next = nextCR === -1 && this.data === undefined && this.group ? this.group(text, start, end) : -1;
-        if (next !== -1) {
-          start = next;
-          end = text.indexOf('\n', start);
-          nextLF = end;
-          continue;
-        }
-        this.#line(text, start, end);
+        const grouped = this.group?.(text, start, end, nextCR);
+        if (grouped === undefined) this.#line(text, start, end);
+        else end = grouped; // the LF ending the group's last line: the next line starts after it
       }
       if (text.charCodeAt(end) === CR) {
         if (end + 1 === text.length) {
@@ -132,13 +128,14 @@ export class SSEParser {
   }
 
   /**
-   * A subclass's hook: a whole event in the usual forms read at once, starting with the line `text[start, end)` (no
-   * data buffered, LF line ends only). Returns where the next line starts, or -1 to read the line by itself. This
-   * class has none: its callers (the A2A and MCP clients, `SSEDecoderStream`) read few events, and `SSEDataParser`,
-   * the chat decoders', which read one per token, brings the fast path with it.
+   * A subclass's hook: a whole event in the usual forms read at once, starting with the line `text[start, end)`
+   * (`nextCR`: where the next CR is, -1 when none is left). Returns the index of the LF that ends its last line, or
+   * `undefined` to read the line by itself. This class has none: its callers (the A2A and MCP clients,
+   * `SSEDecoderStream`) read few events, and `SSEDataParser`, the chat decoders', which read one per token, brings the
+   * fast path with it.
    * @internal
    */
-  protected group?(text: string, start: number, end: number): number;
+  protected group?(text: string, start: number, end: number, nextCR: number): number | undefined;
 
   /** Processes the line `source[start, end)` (indices, so the common `data:` line costs one substring). */
   #line(source: string, start: number, end: number): void {
@@ -222,25 +219,26 @@ export class SSEDataParser extends SSEParser {
   }
 
   /**
-   * A whole event in the usual forms starting with the line `text[start, end)` (no data buffered, no CR left in
-   * `text`): dispatched at once, as the lines one by one would. Returns where the next line starts, or -1 when the
-   * text there is anything else (or breaks a bound, which the line-by-line path then raises).
+   * A whole event in the usual forms starting with the line `text[start, end)`, when no data is buffered and no CR is
+   * left in `text`: dispatched at once, as the lines one by one would. Returns the index of the LF of its blank line,
+   * or `undefined` when the text there is anything else (or breaks a bound, which the line-by-line path then raises).
    */
-  protected override group(text: string, start: number, end: number): number {
+  protected override group(text: string, start: number, end: number, nextCR: number): number | undefined {
+    if (nextCR !== -1 || this.data !== undefined) return undefined;
     let type = this.eventType;
     let dataAt = start;
     let dataEnd = end;
     if (isField(text, start, end, 'event')) {
       dataAt = end + 1;
       dataEnd = text.indexOf('\n', dataAt);
-      if (dataEnd === -1 || dataEnd - dataAt > this.maxLineLength) return -1;
+      if (dataEnd === -1 || dataEnd - dataAt > this.maxLineLength) return undefined;
       type = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end); // at `end` is the LF
     }
-    if (text.charCodeAt(dataEnd + 1) !== LF || !isField(text, dataAt, dataEnd, 'data')) return -1;
+    if (text.charCodeAt(dataEnd + 1) !== LF || !isField(text, dataAt, dataEnd, 'data')) return undefined;
     const valueAt = text.charCodeAt(dataAt + 5) === SPACE ? dataAt + 6 : dataAt + 5;
-    if (dataEnd - valueAt > this.maxEventLength) return -1;
+    if (dataEnd - valueAt > this.maxEventLength) return undefined;
     this.eventType = '';
     this.onData(type === '' ? 'message' : type, text.slice(valueAt, dataEnd));
-    return dataEnd + 2;
+    return dataEnd + 1;
   }
 }
