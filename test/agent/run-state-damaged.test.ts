@@ -18,9 +18,9 @@ function agentOn(store: RunStateStore, ran: { count: number }) {
     description: 'Refund an order.',
     parameters: jsonSchema({ type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] }),
     needsApproval: true,
-    execute: async ({ orderId }: { orderId: string }) => {
+    execute: async (args) => {
       ran.count++;
-      return { orderId };
+      return { orderId: (args as { orderId: string }).orderId };
     },
   });
   const model = createScriptedChatClient([{ toolCalls: [{ name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded.' }]);
