@@ -55,7 +55,9 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
   const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
   for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
-    const record = runStateOf(await store.get(runId), settings.name, `run ${preview(shown, 200)}`);
+    const kept = runStateOf(await store.get(runId), settings.name, `run ${preview(shown, 200)}`);
+    // Another owner's run is refused in the words of a run that is not there: its replays and its existence included.
+    const record = kept?.owner === undefined || kept.owner === context.owner ? kept : undefined;
     if (record === undefined) throw new ResumeError(`Run ${preview(shown, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
     const base = { runId, pendingIds: record.interrupts.map((each) => each.id) };
     const past = record.resumes.find((each) => each.key === key);

@@ -27,6 +27,7 @@ class RunContext implements LoopContext {
   readonly queue: AgentRunItem[] = [];
   readonly waker = new Waker();
   sessionId: string | undefined;
+  readonly owner: string | undefined;
   readonly output: StandardSchemaV1 | undefined;
   span: SpanHandle = NO_SPAN;
   close: () => void = () => {};
@@ -43,6 +44,7 @@ class RunContext implements LoopContext {
     id?: string,
   ) {
     this.sessionId = options.session;
+    this.owner = options.owner;
     this.output = options.output;
     this.id = id;
   }
@@ -132,7 +134,7 @@ export class Agent {
     if (inputProblems.length > 0) throw ConfigError.fromProblems('run input', inputProblems);
     const input = toRunInput(messages);
     const settings = options ?? {};
-    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['session', 'signal', 'output', 'parentSpan']) : [])];
+    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['session', 'signal', 'output', 'parentSpan', 'owner']) : [])];
     if (optionProblems.length > 0) throw ConfigError.fromProblems('run options', optionProblems);
     return this.start(new RunContext(this.settings as AgentSettings, this.emitter, input, settings, new AbortSource(settings.signal)), settings);
   }
@@ -162,7 +164,7 @@ export class Agent {
   resume(runId: string, decisions: readonly ResumeDecision[], options: AgentResumeOptions = {}): AgentRunStream {
     if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('resume', ['runId must be a non-empty string of at most 200 characters']);
     const settings: AgentResumeOptions = options ?? {};
-    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['signal', 'output', 'parentSpan']) : [])];
+    const optionProblems = [...runOptionProblems(settings), ...(isPlainObject(settings) ? unknownOptionProblems(settings, ['signal', 'output', 'parentSpan', 'owner']) : [])];
     if (optionProblems.length > 0) throw ConfigError.fromProblems('resume options', optionProblems);
     // The id is the caller's: its events and spans show it without the agent's secrets (ours, minted, hold none).
     const context = new RunContext(this.settings as AgentSettings, this.emitter, [], settings, new AbortSource(settings.signal), redactText(runId, this.settings.secrets));

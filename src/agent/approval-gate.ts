@@ -148,6 +148,7 @@ async function keep(context: LoopContext, stop: Stop): Promise<unknown> {
       revision: 1,
       status: 'interrupted' as const,
       ...(context.sessionId !== undefined ? { sessionId: context.sessionId } : {}),
+      ...(context.owner !== undefined ? { owner: context.owner } : {}),
       input: [...context.input],
       added: [...stop.added],
       iterations: stop.iteration,

@@ -17,6 +17,8 @@ export interface LoopContext {
   /** The caller's new messages. */
   input: ChatMessage[];
   sessionId?: string | undefined;
+  /** Who the run belongs to: kept with its record; a resume must name the same. */
+  owner?: string | undefined;
   /** Aborts the run: the caller's signal, or the stream being cancelled (its `signal` is made only when read). */
   abort: AbortSource;
   /** Items produced by callbacks (retries, fallbacks, listener failures), delivered with the next batch. */

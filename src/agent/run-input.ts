@@ -26,11 +26,12 @@ export function toRunInput(messages: readonly ChatMessage[] | string): ChatMessa
   return messages.map((message) => ({ ...message }));
 }
 
-/** Every problem with `session`, `output` and `signal` of a run's options. */
-export function runOptionProblems(options: Pick<AgentRunOptions, 'session' | 'output' | 'signal'>): string[] {
+/** Every problem with `session`, `owner`, `output` and `signal` of a run's options. */
+export function runOptionProblems(options: Pick<AgentRunOptions, 'session' | 'output' | 'signal' | 'owner'>): string[] {
   const problems: string[] = [];
   if (options.signal !== undefined && !isAbortSignal(options.signal)) problems.push('signal must be an AbortSignal');
   if (options.session !== undefined && (typeof options.session !== 'string' || options.session === '')) problems.push('session must be a non-empty string');
+  if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) problems.push('owner must be a non-empty string');
   if (options.output !== undefined && typeof (options.output as { '~standard'?: { validate?: unknown } } | null)?.['~standard']?.validate !== 'function') {
     problems.push('output must be a Standard Schema (zod, valibot, jsonSchema()…)');
   }

@@ -89,6 +89,7 @@ function damagedField(value: Record<string, unknown>): string | undefined {
   const round = value['round'];
   const checks: Array<[string, boolean]> = [
     ['revision', Number.isInteger(value['revision']) && (value['revision'] as number) >= 1],
+    ['owner', value['owner'] === undefined || isString(value['owner'])],
     ['status', value['status'] === 'interrupted' || value['status'] === 'resuming' || value['status'] === 'ended'],
     ['input', listOf(value['input'], isMessage)],
     ['added', listOf(value['added'], isMessage)],

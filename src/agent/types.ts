@@ -158,6 +158,13 @@ export interface AgentRunOptions {
    * the A2A handler pass theirs). Only with the agent's `telemetry`. @default the active OpenTelemetry context
    */
   parentSpan?: SpanHandle | TraceParent | undefined;
+  /**
+   * Who the run belongs to — a user id, a session key: kept with the run if it stops to ask, and then only a resume
+   * given the same `owner` may go on with it; any other (or none) is refused as a run not waiting on anything
+   * (`RUN_NOT_INTERRUPTED`), its replays and its existence included. The Runner passes its session key. A run started
+   * without one may be resumed by anyone holding its id.
+   */
+  owner?: string | undefined;
 }
 
 /** Options of `agent.resume`. */
@@ -168,6 +175,8 @@ export interface AgentResumeOptions {
   output?: StandardSchemaV1 | undefined;
   /** The span the resumed run's `invoke_agent` span is a child of. */
   parentSpan?: SpanHandle | TraceParent | undefined;
+  /** The owner the run was started with (`agent.run`'s `owner`): a resume given another, or none, is refused. */
+  owner?: string | undefined;
 }
 
 /** One pending approval as the `interrupt` event names it (never its arguments). */

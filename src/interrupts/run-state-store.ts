@@ -52,6 +52,8 @@ export interface AgentRunState {
   status: 'interrupted' | 'resuming' | 'ended';
   /** The session the run continues (its turn is appended when the run ends, never half-way). */
   sessionId?: string;
+  /** Who the run belongs to (`agent.run`'s `owner`): a resume naming another, or none, is refused. */
+  owner?: string;
   /** The caller's messages of this turn. */
   input: ChatMessage[];
   /** What the run added so far: its assistant and tool messages, up to the round that stopped. */

@@ -7,6 +7,7 @@ import { isAbortError } from '../internal/error-chain.js';
 import { keepRunSecrets, runSecrets } from '../internal/streams.js';
 import { ObjectType } from './constants.js';
 import { RESUME_ERROR_TYPE } from './resume-run.js';
+import { sessionKeyOf } from './run-options.js';
 import { cancelledError, chunkEvent, createErrorEvent, createEvent, type EventOrigin, type RunEvent } from './event.js';
 import type { Invocation, RunnableAgent } from './runnable-agent.js';
 import { parseTraceparent } from '../telemetry/traceparent.js';
@@ -33,7 +34,9 @@ export function agentResponseError(error: unknown): ResponseError {
  *
  * A Runner resume (`runner.run({ resume: { runId, decisions } })`) continues the stopped run with `agent.resume`; a
  * refused one is a terminal error of type `resume` with its `ResumeError` code. A new message on the session instead
- * closes the stopped run (`agent.supersede`): its resume is then refused with `RUN_NOT_INTERRUPTED`.
+ * closes the stopped run (`agent.supersede`): its resume is then refused with `RUN_NOT_INTERRUPTED`. A run belongs to
+ * the session it ran in (its `owner` is the session key of app, user and session): a resume from any other session —
+ * another user holding its run id — is refused with `RUN_NOT_INTERRUPTED` as well, as if the run were not there.
  *
  * @example `new Runner({ appName: 'support', agent: toRunnableAgent(agent) })`
  */
@@ -49,7 +52,8 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];
       let stream;
       try {
-        const options = { signal: invocation.signal, parentSpan: parseTraceparent(invocation.traceparent) };
+        // The run belongs to the session it runs in: a resume from any other session is refused as if the run were not there.
+        const options = { signal: invocation.signal, parentSpan: parseTraceparent(invocation.traceparent), owner: sessionKeyOf(invocation.appName, invocation.userId, invocation.sessionId) };
         const resume = invocation.resume;
         stream = resume ? agent.resume(resume.runId, resume.decisions, options) : agent.run(input.length > 0 ? input : '', options);
       } catch (error) {

@@ -45,12 +45,13 @@ function withValue(record: AgentRunState, path: Array<string | number>, wrong: u
 describe('a damaged run-state record', () => {
   it('every field of a real record, damaged each way: a typed error or a resume that holds, never a TypeError', async () => {
     const store = new InMemoryRunStateStore();
-    const first = await collectAgentRun(agentOn(store, { count: 0 }).run('Refund order 42'));
+    const first = await collectAgentRun(agentOn(store, { count: 0 }).run('Refund order 42', { owner: 'shop/u1/s1' }));
     expect(first.status).toBe('interrupted');
     const record = (await store.get(first.runId!)) as AgentRunState;
     const decisions = first.interrupts!.map((interrupt) => ({ id: interrupt.id, approved: true as const }));
     const damagedPaths = paths(record).filter(([key]) => key !== 'version' && key !== 'agent'); // those say "not this agent's"
     expect(damagedPaths.length).toBeGreaterThan(30);
+    expect(damagedPaths).toContainEqual(['owner']);
     let refused = 0;
     for (const path of damagedPaths) {
       for (const wrong of WRONG) {
@@ -58,7 +59,7 @@ describe('a damaged run-state record', () => {
         const damaged: RunStateStore = { get: async () => structuredClone(held) as AgentRunState, put: async () => true, delete: async () => {} };
         const ran = { count: 0 };
         try {
-          await collectAgentRun(agentOn(damaged, ran).resume(first.runId!, decisions));
+          await collectAgentRun(agentOn(damaged, ran).resume(first.runId!, decisions, { owner: 'shop/u1/s1' }));
         } catch (error) {
           expect(AgentError.isInstance(error), `${path.join('.')} = ${JSON.stringify(wrong)}: ${String(error)}`).toBe(true);
           if ((error as AgentError).code === 'RUN_STATE_FAILED') {

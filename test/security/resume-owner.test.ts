@@ -1,0 +1,93 @@
+// A run that stopped to ask belongs to whoever started it. Its run id travels to that user's screen (the interrupt
+// frame) — and a run id is all a resume needs, so before `owner` a second user holding it could approve the first
+// one's refund, read the answer, and replay the first user's own resume to read its outcome. Now the record keeps
+// its owner (the Runner's session key), and a resume from any other owner is refused exactly as a run that is not
+// there (RUN_NOT_INTERRUPTED): no tool runs, nothing is told, the owner's resume still works.
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { AgentBuilder, collectAgentRun, toolApprovals, type Agent } from '../../src/agent/index.js';
+import { createScriptedChatClient } from '../../src/chat/index.js';
+import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
+import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
+import { defineTool } from '../../src/tools/index.js';
+
+async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+function refundAgent(store = new InMemoryRunStateStore()): { agent: Agent; refunded: string[]; store: InMemoryRunStateStore } {
+  const refunded: string[] = [];
+  const refund = defineTool({
+    name: 'refund',
+    description: 'Refunds an order.',
+    parameters: z.object({ orderId: z.string() }),
+    needsApproval: true,
+    execute: ({ orderId }) => (refunded.push(orderId), { orderId, refunded: true, note: 'card 4111 credited' }),
+  });
+  const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded to card 4111.' }]);
+  return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store })).build(), refunded, store };
+}
+
+const NOT_THERE = /is not waiting on anything: it never stopped to ask, or it was forgotten/;
+
+describe('a resume from someone the run does not belong to', () => {
+  it('the Runner: another user, or the same user in another session, holding the run id is refused as if it were not there', async () => {
+    const { agent, refunded } = refundAgent();
+    const runner = new Runner({ appName: 'shop', agent: toRunnableAgent(agent) });
+    const first = (await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'Refund order 42' }))).find(isRunnerCompletion);
+    const [question] = first?.response.interrupts ?? [];
+    expect(question?.runId).toBeTypeOf('string');
+    const resume = { runId: question!.runId, decisions: [{ id: question!.id, approved: true }] };
+
+    for (const [userId, sessionId] of [['mallory', 's1'], ['mallory', 'other'], ['alice', 'other']] as const) {
+      const events = await collect(runner.run({ userId, sessionId, resume }));
+      const refusal = events.find(isTerminalError);
+      expect(refusal?.response.error).toMatchObject({ type: 'resume', code: 'RUN_NOT_INTERRUPTED' });
+      expect(refusal?.response.error?.message).toMatch(NOT_THERE);
+      expect(JSON.stringify(events)).not.toContain('4111');
+    }
+    expect(refunded).toEqual([]);
+
+    const done = (await collect(runner.run({ userId: 'alice', sessionId: 's1', resume }))).find(isRunnerCompletion);
+    expect(done?.response.error).toBeUndefined();
+    expect(done?.response.choices?.[0]?.message?.content).toBe('Refunded to card 4111.');
+    expect(refunded).toEqual(['42']);
+
+    // The owner's own resume sent again is a replay of its outcome; from anyone else it is still refused, the outcome unread.
+    const replay = (await collect(runner.run({ userId: 'alice', sessionId: 's1', resume }))).find(isRunnerCompletion);
+    expect(replay?.response.error).toBeUndefined();
+    const stolen = await collect(runner.run({ userId: 'mallory', sessionId: 's1', resume }));
+    expect(stolen.find(isTerminalError)?.response.error).toMatchObject({ code: 'RUN_NOT_INTERRUPTED' });
+    expect(JSON.stringify(stolen)).not.toContain('4111');
+    expect(refunded).toEqual(['42']);
+  });
+
+  it('agent.run / agent.resume: a run started with an owner is resumed only with that owner; one started without, by anyone', async () => {
+    const { agent, refunded, store } = refundAgent();
+    const stopped = await collectAgentRun(agent.run('Refund order 42', { owner: 'user:alice' }));
+    const [question] = stopped.interrupts ?? [];
+    expect((await store.get(stopped.runId!))?.owner).toBe('user:alice');
+    const decisions = [{ id: question!.id, approved: true }];
+    for (const options of [{ owner: 'user:bob' }, {}]) {
+      await expect(collectAgentRun(agent.resume(stopped.runId!, decisions, options))).rejects.toMatchObject({ code: 'RUN_NOT_INTERRUPTED', message: expect.stringMatching(NOT_THERE) });
+    }
+    expect(refunded).toEqual([]);
+    const done = await collectAgentRun(agent.resume(stopped.runId!, decisions, { owner: 'user:alice' }));
+    expect(done.text).toBe('Refunded to card 4111.');
+    expect(refunded).toEqual(['42']);
+
+    const other = refundAgent();
+    const open = await collectAgentRun(other.agent.run('Refund order 42'));
+    const resumed = await collectAgentRun(other.agent.resume(open.runId!, [{ id: open.interrupts![0]!.id, approved: true }], { owner: 'anyone' }));
+    expect(resumed.text).toBe('Refunded to card 4111.');
+    expect(other.refunded).toEqual(['42']);
+  });
+
+  it('owner is checked like every option', () => {
+    const { agent } = refundAgent();
+    expect(() => agent.run('hi', { owner: '' })).toThrow(/owner must be a non-empty string/);
+    expect(() => agent.resume('run-1', [], { owner: 5 as never })).toThrow(/owner must be a non-empty string/);
+  });
+});
