@@ -248,7 +248,8 @@ export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
       const entry = { chatId: chat.id, scenario, turn: 'resume', resume: chat.resume, messages: chat.messages, model: kept.model, ran: kept.ran, observed: [] };
       journal.push(entry);
       const agent = kept.agent ?? refundAgent(refundModel(F), kept.ran);
-      return UI.toUIMessageStreamResponse(agent.resume(chat.resume.runId, chat.resume.decisions));
+      // The run belongs to the chat that asked (`owner`): a resume naming its run id from another chat is refused.
+      return UI.toUIMessageStreamResponse(agent.resume(chat.resume.runId, chat.resume.decisions, { owner: chat.id }));
     }
     const entry = { chatId: chat.id, scenario, turn: chat.messages.length > 1 ? 2 : 1, messages: chat.messages, observed: [] };
     journal.push(entry);
@@ -268,7 +269,7 @@ export function createChatHandler(F, UI, { realModel, journal = [] } = {}) {
       waiting.set(chat.id, kept);
       if (waiting.size > 100) waiting.delete(waiting.keys().next().value);
       Object.assign(entry, { model: kept.model, ran: kept.ran });
-      return UI.toUIMessageStreamResponse(kept.agent.run(chat.messages));
+      return UI.toUIMessageStreamResponse(kept.agent.run(chat.messages, { owner: chat.id }));
     }
     entry.model = modelFor(F, scenario, entry.observed, realModel);
     const agent = new F.AgentBuilder('orders-assistant')

@@ -26,7 +26,7 @@ export interface UIChatRequest {
   extra: Record<string, unknown>;
   /**
    * The resume the browser asks for: its last assistant message answers approvals (`addToolApprovalResponse`) — call
-   * `agent.resume(resume.runId, resume.decisions)` instead of a new run (see `resumeDecisionsFromUIMessages`).
+   * `agent.resume(resume.runId, resume.decisions, { owner })` instead of a new run (see `resumeDecisionsFromUIMessages`).
    */
   resume?: UIResume;
 }

@@ -25,7 +25,7 @@ const MAX_REASON = 2_000;
  * @example
  * ```ts
  * const resume = resumeDecisionsFromUIMessages(body.messages);
- * if (resume) return toUIMessageStreamResponse(agent.resume(resume.runId, resume.decisions));
+ * if (resume) return toUIMessageStreamResponse(agent.resume(resume.runId, resume.decisions, { owner: user.id })); // the owner agent.run was given
  * ```
  */
 export function resumeDecisionsFromUIMessages(messages: unknown): UIResume | undefined {
