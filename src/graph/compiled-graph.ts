@@ -11,7 +11,8 @@ import { unknownOptionProblems } from '../internal/option-names.js';
 import { NO_TELEMETRY, telemetryProblems } from '../telemetry/no-telemetry.js';
 import type { SpanHandle, Telemetry } from '../telemetry/telemetry.js';
 import { isCheckpointer } from './checkpoints/checkpoint.js';
-import { GraphRun, type GraphRunSettings } from './run/executor.js';
+import { GraphRun } from './run/executor.js';
+import type { GraphRunSettings } from './run/run-settings.js';
 import { endGraphRunSpan, graphRunSpan } from './run/node-span.js';
 import { CHILD_RUN_SEPARATOR, RUN_INTERRUPTED } from './core/constants.js';
 import type { GraphParts } from './core/graph-description.js';
@@ -30,6 +31,7 @@ function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId
     requestId: options.requestId,
     checkpointer: options.checkpointer,
     runId: options.runId,
+    owner: options.owner,
     lease: { leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, takeOver: (options as GraphResumeOptions).takeOver === true, child },
     decisions: (options as GraphResumeOptions).decisions,
     telemetry,
@@ -40,9 +42,9 @@ function runSettings(options: GraphResumeOptions | GraphRunOptions, invocationId
 /** How long a run's claim on its checkpoint holds without a renewal. */
 const DEFAULT_LEASE_MS = 30_000;
 
-const RUN_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName'];
+const RUN_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'owner', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName'];
 // Written out: a spread at module scope is code an app bundler keeps (test/package/side-effects.test.ts).
-const RESUME_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName', 'decisions', 'takeOver'];
+const RESUME_KEYS = ['signal', 'onEvent', 'invocationId', 'path', 'branch', 'requestId', 'checkpointer', 'runId', 'owner', 'leaseMs', 'telemetry', 'parentSpan', 'workflowName', 'decisions', 'takeOver'];
 
 /** The longest claim a run may hold: a run that dies holding it keeps its checkpoint from others this long. */
 const MAX_LEASE_MS = 604_800_000;
@@ -63,6 +65,7 @@ function optionProblems(options: GraphResumeOptions | GraphRunOptions, child: bo
     const id = runId ?? options.invocationId;
     if (!child && typeof id === 'string' && id.includes(CHILD_RUN_SEPARATOR) && options.checkpointer !== undefined) problems.push(`runId ${preview(id, 200)} contains U+001F (CHILD_RUN_SEPARATOR), which only subgraph run ids may contain: choose another`);
   }
+  if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) problems.push(`owner must be a non-empty string (got ${refusedValue(options.owner)})`);
   if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs >= 1000 && leaseMs <= MAX_LEASE_MS)) problems.push(`leaseMs must be an integer from 1000 to ${MAX_LEASE_MS} (7 days) (got ${refusedValue(leaseMs)})`);
   const { takeOver } = options as GraphResumeOptions;
   if (takeOver !== undefined && typeof takeOver !== 'boolean') problems.push('takeOver must be a boolean');

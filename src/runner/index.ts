@@ -18,4 +18,5 @@ export type { Invocation, RunnableAgent } from './runnable-agent.js';
 export { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED, type RunnerResume } from './resume-run.js';
 export { Runner, type RunEventStream, type RunnerOptions } from './runner.js';
 export type { RunnerRunOptions } from './run-options.js';
+export { sessionKeyOf } from './run-options.js';
 export { agentResponseError, toRunnableAgent } from './to-runnable-agent.js';

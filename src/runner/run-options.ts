@@ -66,7 +66,8 @@ export function checkRunOptions(options: RunnerRunOptions): ChatMessage | undefi
  * three joined by `/`, each with its `%` and `/` escaped (`%25`, `%2F`), so no two conversations share a key — joined
  * bare, user `acme/alice`'s session `c1` and user `acme`'s session `alice/c1` were one conversation, and a caller who
  * names its own session (an A2A `contextId`) could read another user's. Ids without either character are kept as
- * they are.
+ * they are. It is also the `owner` of every run the Runner starts: resume a graph agent's run directly with
+ * `graph.resume(invocationId, { checkpointer, decisions, owner: sessionKeyOf(appName, userId, sessionId) })`.
  * @example `sessionKeyOf('shop', 'acme/alice', 'c1') // 'shop/acme%2Falice/c1'`
  */
 export function sessionKeyOf(appName: string, userId: string, sessionId: string): string {

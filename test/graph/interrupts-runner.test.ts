@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGraphAgent, decodeStateDelta, END, InMemoryCheckpointer, interrupt, START, StateGraph, StateSchema, SUBGRAPH_INTERRUPTED } from '../../src/graph/index.js';
-import { isRunnerCompletion, isTerminalError, Runner, type RunEvent } from '../../src/runner/index.js';
+import { isRunnerCompletion, isTerminalError, Runner, sessionKeyOf, type RunEvent } from '../../src/runner/index.js';
 import { exported, otel, record } from '../telemetry/otel-sdk.js';
 import { counters, interruptsOf, refundGraph } from './interrupt-fixtures.js';
 
@@ -31,7 +31,9 @@ describe('an interrupted graph under the Runner', () => {
     expect(recorder.span('invoke_agent shop').status.code).not.toBe(otel.SpanStatusCode.ERROR);
     expect(count).toMatchObject({ before: 1, after: 0 });
     // Resumed with the graph agent's checkpointer (the run id is the invocation id), then replayed by the Runner.
-    expect(await graph.resume('inv-1', { checkpointer, decisions: [{ id: question!.id, value: { ok: true } }] })).toMatchObject({ status: 'completed' });
+    // The run is the session's: a direct resume names it as its owner.
+    expect(await graph.resume('inv-1', { checkpointer, decisions: [{ id: question!.id, value: { ok: true } }] })).toMatchObject({ status: 'failed' });
+    expect(await graph.resume('inv-1', { checkpointer, decisions: [{ id: question!.id, value: { ok: true } }], owner: sessionKeyOf('shop', 'u', 's') })).toMatchObject({ status: 'completed' });
     const again: RunEvent[] = [];
     for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'refund', invocationId: 'inv-1' })) again.push(event);
     expect(again.at(-1)!.response?.interrupts).toBeUndefined();

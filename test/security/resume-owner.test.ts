@@ -10,6 +10,8 @@ import { createScriptedChatClient } from '../../src/chat/index.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
 import { defineTool } from '../../src/tools/index.js';
+import { createGraphAgent, decodeStateDelta, InMemoryCheckpointer, RUN_ID_TAKEN } from '../../src/graph/index.js';
+import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
 
 async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
@@ -89,5 +91,62 @@ describe('a resume from someone the run does not belong to', () => {
     const { agent } = refundAgent();
     expect(() => agent.run('hi', { owner: '' })).toThrow(/owner must be a non-empty string/);
     expect(() => agent.resume('run-1', [], { owner: 5 as never })).toThrow(/owner must be a non-empty string/);
+  });
+});
+
+describe('a graph run resumed or re-run by someone it does not belong to', () => {
+  it('compiled.run / resume: another owner, or none, finds no checkpoint (a resume) or the id taken (a run); the owner goes on', async () => {
+    const count = counters();
+    const graph = refundGraph(count);
+    const checkpointer = new InMemoryCheckpointer();
+    const asked = await graph.run({ amount: 4111 }, { checkpointer, runId: 'refund-42', owner: 'alice' });
+    expect(asked.status).toBe('interrupted');
+    const id = asked.status === 'interrupted' ? asked.interrupts[0]!.id : '';
+    expect((await checkpointer.get('refund-42'))?.ownedBy).toBe('alice');
+    for (const owner of ['mallory', undefined]) {
+      const resumed = await graph.resume('refund-42', { checkpointer, decisions: [{ id, value: { ok: true } }], ...(owner ? { owner } : {}) });
+      expect(resumed.status).toBe('failed');
+      expect(resumed.status === 'failed' && resumed.error.code).toBe('CHECKPOINT_NOT_FOUND');
+      expect(JSON.stringify(resumed)).not.toContain('4111');
+      const rerun = await graph.run({ amount: 1 }, { checkpointer, runId: 'refund-42', ...(owner ? { owner } : {}) });
+      expect(rerun.status === 'failed' && rerun.error.code).toBe(RUN_ID_TAKEN);
+      expect(JSON.stringify(rerun)).not.toContain('4111');
+    }
+    expect(count).toMatchObject({ after: 0, refunds: 0 });
+    const done = await graph.resume('refund-42', { checkpointer, decisions: [{ id, value: { ok: true } }], owner: 'alice' });
+    expect(done.status).toBe('completed');
+    expect(count).toMatchObject({ refunds: 1 });
+    expect((await checkpointer.get('refund-42'))?.ownedBy).toBe('alice'); // every write keeps it
+    // The completed run's outcome is its owner's alone: anyone else's resume (a replay) finds nothing.
+    const replay = await graph.resume('refund-42', { checkpointer, owner: 'mallory' });
+    expect(replay.status === 'failed' && replay.error.code).toBe('CHECKPOINT_NOT_FOUND');
+    expect(JSON.stringify(replay)).not.toContain('4111');
+  });
+
+  it('the Runner: a graph agent run belongs to its session; another user resuming or re-running its invocation id reads nothing of it', async () => {
+    const count = counters();
+    const checkpointer = new InMemoryCheckpointer();
+    const runner = new Runner({ appName: 'shop', agent: createGraphAgent('refunds', refundGraph(count), { checkpointer }) });
+    const first = await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'refund', state: { amount: 4111 }, invocationId: 'inv-alice' }));
+    const [question] = first.at(-1)!.response!.interrupts!;
+    const resume = { runId: 'inv-alice', decisions: [{ id: question!.id, value: { ok: true } }] };
+    for (const [userId, sessionId] of [['mallory', 's1'], ['alice', 'other']] as const) {
+      const stolen = await collect(runner.run({ userId, sessionId, resume }));
+      expect(stolen.find(isTerminalError)?.response?.error).toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
+      expect(JSON.stringify(stolen)).not.toContain('4111');
+      const rerun = await collect(runner.run({ userId, sessionId, message: 'refund', state: { amount: 1 }, invocationId: 'inv-alice' }));
+      expect(rerun.find(isTerminalError)?.response?.error).toMatchObject({ code: RUN_ID_TAKEN });
+      expect(JSON.stringify(rerun)).not.toContain('4111');
+    }
+    expect(count).toMatchObject({ after: 0, refunds: 0 });
+    const done = await collect(runner.run({ userId: 'alice', sessionId: 's1', resume }));
+    expect(done.at(-1)!.response?.error).toBeUndefined();
+    expect(decodeStateDelta(done.at(-1)!.stateDelta ?? {})).toMatchObject({ approved: true });
+    expect(count).toMatchObject({ refunds: 1 });
+  });
+
+  it('owner is checked like every graph option', async () => {
+    const graph = refundGraph(counters());
+    await expect(graph.run({}, { checkpointer: new InMemoryCheckpointer(), owner: '' })).rejects.toThrow(/owner must be a non-empty string/);
   });
 });

@@ -76,7 +76,7 @@ function checkpointProblems(value: unknown, runId: string | undefined): string[]
   problems.push(...interruptFieldsProblems(value));
   if (typeof value.updatedAt !== 'string') problems.push('updatedAt must be an ISO 8601 string');
   if (value.revision !== undefined && !isIndex(value.revision)) problems.push(`revision must be an integer ≥ 0 (got ${quote(value.revision)})`);
-  for (const key of ['owner', 'leaseUntil', 'graph'] as const) {
+  for (const key of ['owner', 'ownedBy', 'leaseUntil', 'graph'] as const) {
     if (value[key] !== undefined && typeof value[key] !== 'string') problems.push(`${key} must be a string (got ${quote(value[key])})`);
   }
   return problems;

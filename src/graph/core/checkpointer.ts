@@ -101,6 +101,8 @@ export interface GraphCheckpoint {
   revision?: number;
   /** The random id of the live run that holds the checkpoint; none once the run ended (or released it). */
   owner?: string;
+  /** Who the run belongs to (its `owner` option): only a run or resume given the same reads this checkpoint. */
+  ownedBy?: string;
   /** When the owner's claim lapses unless renewed (ISO 8601): another run may take the checkpoint over after it. */
   leaseUntil?: string;
   /**

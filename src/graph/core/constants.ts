@@ -109,6 +109,13 @@ export const RESUME_IN_PROGRESS = 'RESUME_IN_PROGRESS';
  */
 export const RUN_TAKEN_OVER = 'RUN_TAKEN_OVER';
 /**
+ * `WorkflowError.code` of a run (not a resume) under a run id whose checkpoint belongs to another owner (the `owner`
+ * option): nothing ran, nothing of that run was read. Run under another id. (A resume finds no checkpoint there:
+ * `CHECKPOINT_NOT_FOUND`.)
+ * @example `if (error.code === RUN_ID_TAKEN) runAgainWith(crypto.randomUUID())`
+ */
+export const RUN_ID_TAKEN = 'RUN_ID_TAKEN';
+/**
  * What joins a run id and an agent node id into the run id of that node's child graph (`<run id>␟<node id>`, U+001F,
  * the unit separator): run ids and node ids may not contain it, so a child run's checkpoint key is one no run of yours
  * can have. A `Checkpointer.delete(runId)` removes the keys that start with `runId + CHILD_RUN_SEPARATOR` too.

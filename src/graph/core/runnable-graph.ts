@@ -34,6 +34,13 @@ export interface GraphRunOptions {
    */
   runId?: string | undefined;
   /**
+   * With a checkpointer: who the run belongs to (a user id, a session key), kept in its checkpoints. A run or resume
+   * with another `owner`, or none, finds no checkpoint there: a resume fails `CHECKPOINT_NOT_FOUND` (its outcome and
+   * state never read), a run under that id is refused. A graph agent under the Runner passes its session key. A run
+   * started without one may be resumed by anyone holding its id.
+   */
+  owner?: string | undefined;
+  /**
    * With a checkpointer: how long the run's claim on its checkpoint holds without a renewal, in ms (an integer ≥ 1,000).
    * A live run renews it with every checkpoint it writes and every third of it during a long step; a run whose
    * process died is taken over once it lapses (at once on an `exclusive` store such as `InMemoryCheckpointer`).

@@ -12,6 +12,7 @@ import { ResumeError } from '../../errors/resume-error.js';
 import type { ResponseError } from '../../errors/response-error.js';
 import { RESUME_ERROR_TYPE, RESUME_UNSUPPORTED } from '../../runner/resume-run.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
+import { sessionKeyOf } from '../../runner/run-options.js';
 import type { Invocation, RunnableAgent } from '../../runner/runnable-agent.js';
 import { isTelemetry } from '../../telemetry/no-telemetry.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
@@ -96,6 +97,9 @@ export function graphAsAgent<G extends RunnableGraph>(name: string, graph: G, op
         telemetry: options.telemetry ?? (isTelemetry(invocation.telemetry) ? invocation.telemetry : undefined),
         parentSpan: parseTraceparent(invocation.traceparent),
         workflowName: name,
+        // A top-level run belongs to the session it runs in: a run or resume of its id from any other session finds
+        // no checkpoint of it. A child run is its parent's, under its parent's claim.
+        ...(inherited === undefined ? { owner: sessionKeyOf(invocation.appName, invocation.userId, invocation.sessionId) } : {}),
       };
       // A resume answers the stopped run with its decisions (checked against its checkpoint before anything changes).
       const resume = invocation.resume;

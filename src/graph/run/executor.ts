@@ -11,11 +11,7 @@ import type { AgentError } from '../../errors/agent-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { preview } from '../../internal/json.js';
-import type { RunEvent } from '../../runner/event.js';
 import { traces } from '../../telemetry/no-telemetry.js';
-import type { SpanHandle, Telemetry } from '../../telemetry/telemetry.js';
-import type { LeaseSettings } from '../checkpoints/run-lease.js';
-import type { Checkpointer } from '../core/checkpointer.js';
 import type { GraphParts } from '../core/graph-description.js';
 import { nameIds } from '../core/quote.js';
 import type { GraphOutcome, StartMode } from '../core/runnable-graph.js';
@@ -25,33 +21,13 @@ import { runStepNodes } from './direct-step.js';
 import { ListenerErrors } from './listener-errors.js';
 import { judgeResume } from './resume-plan.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
+import type { GraphRunSettings } from './run-settings.js';
 import { checkpointNotFound, runFailure } from './run-error.js';
 import { emitFailedRun, emitInterrupt, emitResume, emitSnapshot } from './run-events.js';
 import { RunQuestions } from './run-questions.js';
 import { scopeNodeSignal, scopeSignalNow, type RunScope } from './run-scope.js';
 import { failuresOf, reduceFallback, reduceStep, route, type FailedNode, type SettledNode } from './superstep.js';
 
-/** @internal */
-export interface GraphRunSettings {
-  signal?: AbortSignal | undefined;
-  /** The run's listener; without one, no event is built. */
-  emit?: ((event: RunEvent) => void) | undefined;
-  invocationId: string;
-  path: readonly string[];
-  branch?: string | undefined;
-  requestId?: string | undefined;
-  /** Saves the run's checkpoints under `runId` (default: the invocation id). */
-  checkpointer?: Checkpointer | undefined;
-  runId?: string | undefined;
-  /** How the run claims its checkpoint (see `run-lease.ts`). */
-  lease: LeaseSettings;
-  /** How to give the first state, said when a typed state refuses one the caller did not build (a graph agent's default). */
-  stateHint?: string | undefined;
-  /** A resume's decisions, as given (`undefined`: none). */
-  decisions: unknown;
-  telemetry: Telemetry;
-  span: SpanHandle;
-}
 
 /** @internal One run of a compiled graph. */
 export class GraphRun {
@@ -97,7 +73,7 @@ export class GraphRun {
     };
     if (settings.checkpointer) {
       const runId = settings.runId ?? settings.invocationId;
-      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint, parts.schema.executionErrorKeys);
+      this.checkpoints = new RunCheckpoints(settings.checkpointer, runId, settings.signal, settings.lease, parts.fingerprint, parts.schema.executionErrorKeys, settings.owner);
       this.questions = new RunQuestions(runId);
       this.scope.checkpoint = { checkpointer: settings.checkpointer, runId, resuming: false, questions: this.questions };
     }
@@ -126,6 +102,7 @@ export class GraphRun {
       let loaded: LoadedCheckpoint | undefined;
       try {
         stored = await checkpoints.read();
+        if (checkpoints.isOthers(stored)) return this.fail({}, [], 0, mode === 'resume' ? checkpointNotFound(checkpoints.runId) : checkpoints.idTaken(), 0);
         if (mode !== 'run' && stored !== undefined && stored !== null) loaded = checkpoints.decode(stored, this.parts);
       } catch (error) {
         return this.stopped(error, {}, 0, 0);

@@ -8,14 +8,14 @@ import { WorkflowError } from '../../errors/workflow-error.js';
 import { isoTimestamp } from '../../internal/clock.js';
 import { abortPromise } from '../../internal/delay.js';
 import { messageOf } from '../../internal/error-chain.js';
-import { defineData, preview, truncate } from '../../internal/json.js';
+import { defineData, isPlainObject, preview, truncate } from '../../internal/json.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import { parseGraphCheckpoint } from '../checkpoints/checkpoint.js';
 import { RunLease, type Attempt, type LeaseSettings } from '../checkpoints/run-lease.js';
 import { usesInterrupts } from '../checkpoints/interrupt-fields.js';
 import type { CheckpointAnswer, CheckpointAnswers, Checkpointer, CheckpointNodeResult, CheckpointResume, GraphCheckpoint } from '../core/checkpointer.js';
 import { Command } from '../core/command.js';
-import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_TAKEN_OVER } from '../core/constants.js';
+import { CHECKPOINT_FAILED, CHECKPOINT_INVALID, END, RUN_ID_TAKEN, RUN_TAKEN_OVER } from '../core/constants.js';
 import type { GraphParts } from '../core/graph-description.js';
 import { listProblems, MAX_PROBLEMS } from '../core/quote.js';
 import type { State } from '../core/state-schema.js';
@@ -87,6 +87,8 @@ export class RunCheckpoints {
   readonly lease: RunLease;
   /** The last resume that decided interrupts of the run: every checkpoint it writes keeps it. */
   resumed: CheckpointResume | undefined;
+  /** Who the run belongs to: a fresh run's caller, a resumed run's as its checkpoint says; every write keeps it. */
+  private ownedBy: string | undefined;
 
   constructor(
     private readonly checkpointer: Checkpointer,
@@ -97,7 +99,10 @@ export class RunCheckpoints {
     private readonly graph: string,
     /** The state's execution-error fields: what a failed node's fallback updates leave in its checkpoint. */
     private readonly recordKeys: readonly string[],
+    /** Who this run or resume is for (its `owner` option): a checkpoint of another reads as none. */
+    private readonly caller?: string | undefined,
   ) {
+    this.ownedBy = caller;
     this.lease = new RunLease(checkpointer, runId, lease, (work) => this.wait(work));
   }
 
@@ -141,6 +146,7 @@ export class RunCheckpoints {
     if (questions?.interrupts !== undefined) checkpoint.interrupts = questions.interrupts;
     if (questions?.answers !== undefined) checkpoint.answers = questions.answers;
     if (this.resumed !== undefined) checkpoint.resumed = this.resumed;
+    if (this.ownedBy !== undefined) checkpoint.ownedBy = this.ownedBy;
     if (usesInterrupts(checkpoint as unknown as Record<string, unknown>)) checkpoint.version = 2;
     // A run holds its claim while it runs; its last write (completed, failed) lets it go.
     for (let tries = 1; ; tries++) {
@@ -170,6 +176,20 @@ export class RunCheckpoints {
       if (this.signal?.aborted || (WorkflowError.isInstance(error) && error.code === CHECKPOINT_INVALID)) throw error;
       throw new WorkflowError(`the checkpoint of run ${this.quoted} could not be read: the checkpointer's get() failed: ${messageOf(error)}`, { code: CHECKPOINT_FAILED, cause: error });
     }
+  }
+
+  /**
+   * Whether `stored` is another owner's: it names an owner (`ownedBy`) that is not this caller's. Such a checkpoint
+   * is never decoded, replayed or claimed: a resume finds none, a run under its id is refused.
+   */
+  isOthers(stored: unknown): boolean {
+    const ownedBy = isPlainObject(stored) ? stored['ownedBy'] : undefined;
+    return typeof ownedBy === 'string' && ownedBy !== this.caller; // one of another type is damaged: decoding says so
+  }
+
+  /** The refusal of a run under an id another owner's checkpoint holds. */
+  idTaken(): WorkflowError {
+    return new WorkflowError(`run ${this.quoted} belongs to another owner: this run ran nothing and read nothing of it; run under another id`, { code: RUN_ID_TAKEN, stepNumber: 0 });
   }
 
   /** Says whether this run may claim the stored checkpoint (see `RunLease.admit`). */
@@ -221,6 +241,7 @@ export class RunCheckpoints {
     }
     const answers = open && checkpoint.answers !== undefined ? new Map<string, CheckpointAnswer[]>(checkpoint.answers.map((each) => [each.nodeId, each.answers])) : undefined;
     this.resumed = checkpoint.resumed;
+    this.ownedBy = checkpoint.ownedBy;
     return { status: checkpoint.status, step: checkpoint.step, state, pending: checkpoint.pending, replayed, priors, interrupts: checkpoint.interrupts ?? [], answers, checkpoint };
   }
 
