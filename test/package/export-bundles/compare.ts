@@ -54,7 +54,9 @@ async function rollupMinified(code: string): Promise<number> {
  */
 async function esbuildMinified(pairs: Array<[string, string]>): Promise<Map<string, number>> {
   const result = await build({
-    entryPoints: pairs.map(([name]) => ({ in: `export:${name}`, out: name })),
+    // Output files named by position: esbuild compares output paths case-insensitively, so `StateSchema` and
+    // `stateSchema` named by export would collide whenever one shard holds both.
+    entryPoints: pairs.map(([name], index) => ({ in: `export:${name}`, out: String(index) })),
     bundle: true,
     minify: true,
     format: 'esm',
@@ -74,8 +76,8 @@ async function esbuildMinified(pairs: Array<[string, string]>): Promise<Map<stri
   });
   const sizes = new Map<string, number>();
   for (const file of result.outputFiles) {
-    const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.js$/, '');
-    sizes.set(name, Buffer.byteLength(file.text));
+    const index = Number(file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.js$/, ''));
+    sizes.set(pairs[index]![0], Buffer.byteLength(file.text));
   }
   return sizes;
 }
