@@ -2,11 +2,10 @@
 // interrupts; runner.run({ resume }) continues it with agent.resume — the approved tool runs once — and a wrong resume
 // is a terminal error of type `resume` with its ResumeError code, leaving the run waiting.
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { AgentBuilder, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
-import { defineTool } from '../../src/tools/index.js';
+import { refundTool } from '../agent/refund-tool.js';
 
 async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
@@ -17,13 +16,7 @@ async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
 describe('an agent that needs approval, under the Runner', () => {
   it('stops with its interrupts, refuses a wrong resume with a typed code, and runs the approved call once', async () => {
     const refunded: string[] = [];
-    const refund = defineTool({
-      name: 'refund',
-      description: 'Refunds an order.',
-      parameters: z.object({ orderId: z.string() }),
-      needsApproval: true,
-      execute: ({ orderId }) => (refunded.push(orderId), { orderId, refunded: true }),
-    });
+    const refund = refundTool(refunded);
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded.' }]);
     const agent = new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals()).build();
     const runner = new Runner({ appName: 'shop', agent: toRunnableAgent(agent) });

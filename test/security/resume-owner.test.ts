@@ -4,12 +4,11 @@
 // its owner (the Runner's session key), and a resume from any other owner is refused exactly as a run that is not
 // there (RUN_NOT_INTERRUPTED): no tool runs, nothing is told, the owner's resume still works.
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { AgentBuilder, collectAgentRun, toolApprovals, type Agent } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
-import { defineTool } from '../../src/tools/index.js';
+import { refundTool } from '../agent/refund-tool.js';
 import { createGraphAgent, decodeStateDelta, InMemoryCheckpointer, RUN_ID_TAKEN } from '../../src/graph/index.js';
 import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
 
@@ -21,13 +20,7 @@ async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
 
 function refundAgent(store = new InMemoryRunStateStore()): { agent: Agent; refunded: string[]; store: InMemoryRunStateStore } {
   const refunded: string[] = [];
-  const refund = defineTool({
-    name: 'refund',
-    description: 'Refunds an order.',
-    parameters: z.object({ orderId: z.string() }),
-    needsApproval: true,
-    execute: ({ orderId }) => (refunded.push(orderId), { orderId, refunded: true, note: 'card 4111 credited' }),
-  });
+  const refund = refundTool(refunded, { note: 'card 4111 credited' });
   const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded to card 4111.' }]);
   return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store })).build(), refunded, store };
 }
