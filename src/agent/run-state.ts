@@ -4,7 +4,7 @@
  * takes over a dead one).
  */
 import { AgentError } from '../errors/agent-error.js';
-import { isoTimestamp } from '../internal/clock.js';
+import { isoTimestamp, isTimestamp } from '../internal/clock.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
 import { errorJSON } from './agent-events.js';
@@ -81,7 +81,7 @@ const recordOf = (value: unknown, each: (item: unknown) => boolean): boolean => 
 const isMessage = (value: unknown): boolean => isPlainObject(value) && isString(value['role']);
 const isCall = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && isString(value['name']) && isString(value['arguments']);
 /** An agent run waits on approvals only: each names its tool call. */
-const isInterrupt = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && value['kind'] === 'approval' && isString(value['toolCallId']) && (value['toolName'] === undefined || isString(value['toolName'])) && (value['expiresAt'] === undefined || isString(value['expiresAt']));
+const isInterrupt = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && value['kind'] === 'approval' && isString(value['toolCallId']) && (value['toolName'] === undefined || isString(value['toolName'])) && (value['expiresAt'] === undefined || isTimestamp(value['expiresAt']));
 const isResume = (value: unknown): boolean => isPlainObject(value) && isString(value['key']) && listOf(value['interruptIds'], isString) && (value['outcome'] === undefined || isPlainObject(value['outcome']));
 
 /** The first field of a record of this module's format that does not hold what it writes, if any. */

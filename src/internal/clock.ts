@@ -18,3 +18,12 @@ export function isoTimestamp(time: number = Date.now()): string {
   }
   return lastText;
 }
+
+/**
+ * A time a stored record may hold (`expiresAt`, `createdAt`): a string of at most 40 characters that `Date.parse`
+ * reads. Garbage would read as `NaN`, which compares false with every time — an interrupt that never expires.
+ * @example `isTimestamp('2026-12-05T11:00:00.000Z') // true`
+ */
+export function isTimestamp(value: unknown): boolean {
+  return typeof value === 'string' && value.length <= 40 && !Number.isNaN(Date.parse(value));
+}

@@ -73,6 +73,20 @@ describe('a damaged run-state record', () => {
     expect(refused).toBeGreaterThan(damagedPaths.length); // most damage is found, not merely survived
   });
 
+  it('an interrupt whose expiresAt is not a time is damage (read as NaN it would never expire)', async () => {
+    const store = new InMemoryRunStateStore();
+    const first = await collectAgentRun(agentOn(store, { count: 0 }).run('Refund order 42'));
+    const record = (await store.get(first.runId!)) as AgentRunState;
+    const decisions = first.interrupts!.map((interrupt) => ({ id: interrupt.id, approved: true as const }));
+    for (const expiresAt of ['soon', 'x'.repeat(41), '2026-13-45T99:00:00Z']) {
+      const held = { ...structuredClone(record), interrupts: record.interrupts.map((interrupt) => ({ ...interrupt, expiresAt })) };
+      const damaged: RunStateStore = { get: async () => structuredClone(held), put: async () => true, delete: async () => {} };
+      const ran = { count: 0 };
+      await expect(collectAgentRun(agentOn(damaged, ran).resume(first.runId!, decisions))).rejects.toMatchObject({ code: 'RUN_STATE_FAILED', message: expect.stringContaining('damaged (interrupts)') });
+      expect(ran.count).toBe(0);
+    }
+  });
+
   it('a new message on the session passes over a damaged record (it waits on nothing a message could close)', async () => {
     const store = new InMemoryRunStateStore();
     const first = await collectAgentRun(agentOn(store, { count: 0 }).run('Refund order 42'));

@@ -2,12 +2,12 @@
  * @internal The check of a checkpoint's interrupt fields (format version 2): the questions an `interrupted` one waits
  * on, the answers a step's nodes get, the last resume. Every problem as a sentence, values quoted bounded.
  */
+import { isTimestamp } from '../../internal/clock.js';
 import { isPlainObject } from '../../internal/json.js';
 import { quote } from '../core/quote.js';
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 200;
-const isTime = (value: unknown): boolean => typeof value === 'string' && value.length <= 40 && !Number.isNaN(Date.parse(value));
 
 /** @internal Whether a checkpoint uses anything of format version 2. */
 export function usesInterrupts(value: Record<string, unknown>): boolean {
@@ -44,7 +44,7 @@ export function interruptFieldsProblems(value: Record<string, unknown>): string[
       } else seen.add(index);
       if (!Array.isArray(each.answers)) return void problems.push(`${where}.answers must be a list`);
       each.answers.forEach((answer: unknown, position) => {
-        const valid = isPlainObject(answer) && isText(answer.id) && (typeof answer.value === 'string' ? answer.expiredAt === undefined : isTime(answer.expiredAt) && answer.value === undefined);
+        const valid = isPlainObject(answer) && isText(answer.id) && (typeof answer.value === 'string' ? answer.expiredAt === undefined : isTimestamp(answer.expiredAt) && answer.value === undefined);
         if (!valid) problems.push(`${where}.answers[${position}] must be { id, value: JSON text } or { id, expiredAt: ISO 8601 }`);
       });
     });
@@ -61,8 +61,8 @@ function questionProblems(value: unknown, where: string, pending: readonly strin
   if (typeof value.runId !== 'string') problems.push(`${where}.runId must be a string`);
   if (value.kind !== 'input') problems.push(`${where}.kind must be input (got ${quote(value.kind)})`);
   if (typeof value.nodeId !== 'string' || !pending.includes(value.nodeId)) problems.push(`${where}.nodeId must be a pending node (got ${quote(value.nodeId)})`);
-  if (!isTime(value.createdAt)) problems.push(`${where}.createdAt must be an ISO 8601 time (got ${quote(value.createdAt)})`);
-  if (value.expiresAt !== undefined && !isTime(value.expiresAt)) problems.push(`${where}.expiresAt must be an ISO 8601 time (got ${quote(value.expiresAt)})`);
+  if (!isTimestamp(value.createdAt)) problems.push(`${where}.createdAt must be an ISO 8601 time (got ${quote(value.createdAt)})`);
+  if (value.expiresAt !== undefined && !isTimestamp(value.expiresAt)) problems.push(`${where}.expiresAt must be an ISO 8601 time (got ${quote(value.expiresAt)})`);
   if (value.responseSchema !== undefined && !isPlainObject(value.responseSchema)) problems.push(`${where}.responseSchema must be a JSON Schema object`);
   return problems;
 }
