@@ -10,6 +10,7 @@ import { isPlainObject, positiveIntegerProblems, refusedValue } from '../interna
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 import { secretsProblem } from '../internal/secret-forms.js';
+import { missingMethods } from './binding-checks.js';
 
 /**
  * Where the objects live: the name of the Durable Object binding in the Worker's `env` (`'A2A_TASKS'`), or a function
@@ -143,10 +144,9 @@ export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AW
  */
 export function resolveNamespace<Env>(option: NamespaceOption<Env>, env: Env): DurableObjectNamespaceLike {
   const found = typeof option === 'function' ? option(env) : (env as Record<string, unknown> | undefined)?.[option];
-  const namespace = found as Partial<DurableObjectNamespaceLike> | undefined;
-  if (typeof namespace?.idFromName !== 'function' || typeof namespace.get !== 'function' || typeof namespace.newUniqueId !== 'function' || typeof namespace.idFromString !== 'function') {
+  if (missingMethods(found, ['idFromName', 'get', 'newUniqueId', 'idFromString']).length > 0) {
     const what = typeof option === 'string' ? `env.${option}` : 'the namespace function';
     throw ConfigError.fromProblems('A2A Durable Object deployment', [`${what} is not a Durable Object namespace: add the binding to wrangler.toml ([[durable_objects.bindings]])`]);
   }
-  return namespace as DurableObjectNamespaceLike;
+  return found as DurableObjectNamespaceLike;
 }
