@@ -188,13 +188,17 @@ export class Agent {
    * a new message arrives on a session whose last round still waits): a later `resume` of it is refused with
    * `RUN_NOT_INTERRUPTED`, and nothing runs. One compare-and-swap on the run's record, so of a resume and this, exactly
    * one wins. Resolves to false when the run was not waiting (already resumed, ended, or unknown) — always, for an agent
-   * built without `toolApprovals()`.
-   * @example `if (await agent.supersede(first.runId!)) console.log('the pending approvals are void');`
+   * built without `toolApprovals()`. A run started with an `owner` is closed only by that owner (`options.owner`, as
+   * its `resume` takes): for anyone else it is a run that is not there (false, nothing changed).
+   * @example `if (await agent.supersede(first.runId!, { owner: 'user-42' })) console.log('the pending approvals are void');`
    */
-  async supersede(runId: string): Promise<boolean> {
-    if (typeof runId !== 'string' || runId === '' || runId.length > 200) throw ConfigError.fromProblems('supersede', ['runId must be a non-empty string of at most 200 characters']);
+  async supersede(runId: string, options: { owner?: string } = {}): Promise<boolean> {
+    const problems = typeof runId !== 'string' || runId === '' || runId.length > 200 ? ['runId must be a non-empty string of at most 200 characters'] : [];
+    if (!isPlainObject(options)) problems.push('options must be an object');
+    else problems.push(...runOptionProblems({ owner: options.owner }));
+    if (problems.length > 0) throw ConfigError.fromProblems('supersede', problems);
     const approvals = this.settings.approvals as ApprovalMachinery | undefined;
-    return approvals ? approvals.supersede(this.settings.name, runId) : false;
+    return approvals ? approvals.supersede(this.settings.name, runId, options.owner) : false;
   }
 
   private start(context: RunContext, settings: AgentRunOptions, wrap?: (batches: AsyncGenerator<AgentRunItem[], void, undefined>) => AsyncGenerator<AgentRunItem[], void, undefined>): AgentRunStream {

@@ -63,6 +63,6 @@ export interface ApprovalMachinery extends ToolApprovals {
   resumeStart(runId: string, given: unknown): ResumeStart & { key?: string };
   /** A resumed run's batches, with how it ended recorded for replays of the same resume. */
   recordingOutcome(batches: AsyncGenerator<AgentRunItem[], void, undefined>, context: LoopContext, start: { key?: string }): AsyncGenerator<AgentRunItem[], void, undefined>;
-  /** Closes a waiting run of `agent` without running its calls; false when it was not waiting. */
-  supersede(agent: string, runId: string): Promise<boolean>;
+  /** Closes a waiting run of `agent` without running its calls; false when it was not waiting or is another owner's. */
+  supersede(agent: string, runId: string, owner: string | undefined): Promise<boolean>;
 }

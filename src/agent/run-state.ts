@@ -38,9 +38,10 @@ export class RunStateHandle {
 /**
  * Closes `runId` when it still waits on a person, in one compare-and-swap: no interrupts left, ended, marked
  * superseded — so a resume that comes later (or loses the race) is refused and runs nothing. False when the run was
- * not waiting (a resume claimed it first, it ended, or the store never kept it).
+ * not waiting (a resume claimed it first, it ended, or the store never kept it) or is not `owner`'s (a run kept with an
+ * owner is closed only by that owner, as only that owner resumes it).
  */
-export async function supersedeRun(store: RunStateStore, agent: string, runId: string): Promise<boolean> {
+export async function supersedeRun(store: RunStateStore, agent: string, runId: string, owner?: string): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
     const read = await store.get(runId);
     let record: AgentRunState | undefined;
@@ -49,7 +50,7 @@ export async function supersedeRun(store: RunStateStore, agent: string, runId: s
     } catch {
       return false; // a damaged record waits on nothing a new message could close: its resume is refused RUN_STATE_FAILED
     }
-    if (record?.status !== 'interrupted') return false;
+    if (record?.status !== 'interrupted' || (record.owner !== undefined && record.owner !== owner)) return false;
     const at = isoTimestamp();
     const written = await new RunStateHandle(store, record).write((next) => {
       next.status = 'ended';

@@ -66,7 +66,7 @@ export function toolApprovals(options: ToolApprovalsOptions = {}): ToolApprovals
     gate: gatedTools,
     resumeStart,
     recordingOutcome,
-    supersede: (agent, runId) => supersedeRun(store, agent, runId),
+    supersede: (agent, runId, owner) => supersedeRun(store, agent, runId, owner),
   };
   return Object.freeze(machinery);
 }

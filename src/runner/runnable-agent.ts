@@ -60,8 +60,8 @@ export interface RunnableAgent {
   runEvents(invocation: Invocation): AsyncIterable<RunEvent>;
   /**
    * Closes the stopped run `runId` without running what it waits on: the Runner calls it when a new message arrives
-   * on a session whose last round still waits, so a later resume of that run is refused. An LLM agent's is
-   * `agent.supersede`.
+   * on a session whose last round still waits, so a later resume of that run is refused. `owner` is that session's
+   * key (`sessionKeyOf`): a run kept for another owner is not closed. An LLM agent's is `agent.supersede`.
    */
-  supersede?(runId: string): Promise<unknown>;
+  supersede?(runId: string, options: { owner: string }): Promise<unknown>;
 }

@@ -148,7 +148,7 @@ export class Runner {
       for (const runId of new Set(session.pending.map((round) => round.runId))) {
         if (runId === undefined || this.agent.supersede === undefined) continue;
         try {
-          await this.agent.supersede(runId);
+          await this.agent.supersede(runId, { owner: sessionKey });
         } catch (error) {
           yield emit(notice(origin, error)); // the calls are closed all the same; only a late resume is not refused
         }

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentBuilder, collectAgentRun, toolApprovals, type Agent } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
-import { isRunnerCompletion, isTerminalError, Runner, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
+import { isRunnerCompletion, isTerminalError, Runner, sessionKeyOf, toRunnableAgent, type RunEvent } from '../../src/runner/index.js';
+import { ConfigError } from '../../src/errors/index.js';
 import { refundTool } from '../agent/refund-tool.js';
 import { createGraphAgent, decodeStateDelta, InMemoryCheckpointer, RUN_ID_TAKEN } from '../../src/graph/index.js';
 import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
@@ -80,10 +81,43 @@ describe('a resume from someone the run does not belong to', () => {
     expect(other.refunded).toEqual(['42']);
   });
 
-  it('owner is checked like every option', () => {
+  it('agent.supersede: a run kept with an owner is closed only by that owner; for anyone else it is not there', async () => {
+    const { agent, refunded, store } = refundAgent();
+    const stopped = await collectAgentRun(agent.run('Refund order 42', { owner: 'user:alice' }));
+    const before = await store.get(stopped.runId!);
+    for (const options of [{ owner: 'user:bob' }, {}, undefined]) expect(await agent.supersede(stopped.runId!, options)).toBe(false);
+    expect(await store.get(stopped.runId!)).toEqual(before); // untouched: the owner can still answer
+    const done = await collectAgentRun(agent.resume(stopped.runId!, [{ id: stopped.interrupts![0]!.id, approved: true }], { owner: 'user:alice' }));
+    expect(done.text).toBe('Refunded to card 4111.');
+    expect(refunded).toEqual(['42']);
+
+    const second = refundAgent();
+    const next = await collectAgentRun(second.agent.run('Refund order 42', { owner: 'user:alice' }));
+    expect(await second.agent.supersede(next.runId!, { owner: 'user:alice' })).toBe(true);
+    await expect(collectAgentRun(second.agent.resume(next.runId!, [{ id: next.interrupts![0]!.id, approved: true }], { owner: 'user:alice' }))).rejects.toMatchObject({ code: 'RUN_NOT_INTERRUPTED' });
+    expect(second.refunded).toEqual([]);
+    const third = refundAgent();
+    const open = await collectAgentRun(third.agent.run('Refund order 42'));
+    expect(await third.agent.supersede(open.runId!, { owner: 'anyone' })).toBe(true); // started without an owner: anyone's
+  });
+
+  it('the Runner closes a waiting run with its own session as the owner', async () => {
+    const { agent } = refundAgent();
+    const closed: unknown[] = [];
+    const runnable = toRunnableAgent(agent);
+    const runner = new Runner({ appName: 'shop', agent: { ...runnable, supersede: (runId, options) => (closed.push(options), runnable.supersede!(runId, options)) } });
+    await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'Refund order 42' }));
+    await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'Never mind' }));
+    expect(closed).toEqual([{ owner: sessionKeyOf('shop', 'alice', 's1') }]);
+  });
+
+  it('owner is checked like every option', async () => {
     const { agent } = refundAgent();
     expect(() => agent.run('hi', { owner: '' })).toThrow(/owner must be a non-empty string/);
     expect(() => agent.resume('run-1', [], { owner: 5 as never })).toThrow(/owner must be a non-empty string/);
+    for (const options of [{ owner: '' }, { owner: 5 as never }, 'user:bob' as never]) {
+      await expect(agent.supersede('run-1', options)).rejects.toThrow(ConfigError);
+    }
   });
 });
 
