@@ -63,5 +63,5 @@ export interface RunnableAgent {
    * on a session whose last round still waits, so a later resume of that run is refused. `owner` is that session's
    * key (`sessionKeyOf`): a run kept for another owner is not closed. An LLM agent's is `agent.supersede`.
    */
-  supersede?(runId: string, options: { owner: string }): Promise<unknown>;
+  supersede?(runId: string, options?: { owner?: string }): Promise<unknown>;
 }

@@ -46,7 +46,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
   const runnable: RunnableAgent = {
     name: agent.name,
     resumable: true,
-    supersede: (runId, options) => agent.supersede(runId, { owner: options.owner }),
+    supersede: (runId, options) => agent.supersede(runId, options),
     async *runEvents(invocation: Invocation): AsyncGenerator<RunEvent> {
       const origin: EventOrigin = { invocationId: invocation.invocationId, author: agent.name, branch: invocation.branch, requestId: invocation.requestId };
       const input = [...invocation.history, ...(invocation.message ? [invocation.message] : [])];

@@ -105,6 +105,7 @@ describe('a resume from someone the run does not belong to', () => {
     const { agent } = refundAgent();
     const closed: unknown[] = [];
     const runnable = toRunnableAgent(agent);
+    // Inline, as an app writes it: the Runner's `agent` option (RunnableAgent | Agent) types the parameters.
     const runner = new Runner({ appName: 'shop', agent: { ...runnable, supersede: (runId, options) => (closed.push(options), runnable.supersede!(runId, options)) } });
     await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'Refund order 42' }));
     await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'Never mind' }));
