@@ -7,8 +7,8 @@ import { signalProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue, truncate } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
 import { secretsProblem } from '../internal/secret-forms.js';
-import { statusText } from '../internal/http-status.js';
-import { redactHeaders, urlView } from '../internal/redact.js';
+import { NO_REDIRECTS, statusText } from '../internal/http-status.js';
+import { headerSecrets, redactError, redactHeaders, urlView } from '../internal/redact.js';
 import { Attempt, attemptBody } from '../internal/attempt.js';
 import { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, type A2AProtocolVersion } from './constants.js';
 import { decodeAgentCard } from './decode.js';
@@ -57,8 +57,8 @@ export interface FetchAgentCardOptions {
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
   /**
-   * Values to keep out of errors (the credentials in `headers`). Credentials in the URL's user info, query or path
-   * are masked in errors without being listed.
+   * Values to keep out of errors. The credentials in `headers` (as every client of ours reads them) and in the URL's
+   * user info, query or path are kept out without being listed.
    */
   secrets?: readonly string[] | undefined;
   /**
@@ -88,7 +88,7 @@ export async function fetchAgentCard(url: string, options: FetchAgentCardOptions
   problems.push(...signalProblems(signal));
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0)) problems.push(`timeoutMs must be a number > 0 or Infinity (got ${refusedValue(timeoutMs)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('fetchAgentCard', problems);
-  const known = [...(secrets ?? [])];
+  const known = [...(secrets ?? []), ...headerSecrets(headers)]; // as every client of ours: credential headers are secrets
   known.push(...urlView(url, known).hidden);
   return loadAgentCard(url, { ...options, secrets: known });
 }
@@ -113,7 +113,7 @@ export async function loadAgentCard(url: string, options: FetchAgentCardOptions)
       asked = urlView(candidate, secrets).url;
       let response: Response;
       try {
-        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.signal }));
+        response = await attempt.race(options.fetch(candidate, { headers: { accept: 'application/json', ...options.headers }, signal: attempt.signal, redirect: NO_REDIRECTS }));
       } catch (error) {
         if (attempt.signal.aborted) throw attempt.signal.reason; // the caller's reason, or the time limit
         throw networkError(`Could not fetch the agent card from ${asked}`, asked, error, secrets);
@@ -121,7 +121,7 @@ export async function loadAgentCard(url: string, options: FetchAgentCardOptions)
       if (!response.ok) {
         response.body?.cancel().catch(() => {}); // a failed answer's body is never read
         if (response.status === 404 && index < candidates.length - 1) continue;
-        throw new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status, response.statusText)}`, {
+        throw new A2ATransportError(`Could not fetch the agent card from ${asked}: ${statusText(response.status)}`, {
           status: response.status,
           headers: redactHeaders(response.headers, secrets),
           url: asked,
@@ -132,8 +132,8 @@ export async function loadAgentCard(url: string, options: FetchAgentCardOptions)
       let json: unknown;
       try {
         json = JSON.parse(text);
-      } catch (error) {
-        throw new SerializeError(`The agent card at ${asked} is not JSON`, { subject: 'agent card', cause: error });
+      } catch {
+        throw new SerializeError(`The agent card at ${asked} is not JSON`, { subject: 'agent card' });
       }
       return { card: decodeAgentCard(json), url: candidate };
     }

@@ -5,7 +5,7 @@ import { isAbortSignal } from '../internal/call-options.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject } from '../internal/json.js';
 import { removeSecrets, urlView, type URLView } from '../internal/redact.js';
-import { delay } from '../internal/delay.js';
+import { delay, untilAborted } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
 import { checkOrigin, validateClientOptions, type A2AClientOptions } from './client-options.js';
 
@@ -124,13 +124,15 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   const resubscribe = settings.resubscribe ? resolveRetryOptions(settings.resubscribe) : undefined;
   const timeoutMs = settings.timeoutMs ?? 60_000;
-  const connection = (signal?: AbortSignal) => {
-    if (resolved) return resolved;
+  // Shared by every caller, so it runs on the client's own terms (bounded by timeoutMs): one caller giving up must not
+  // fail the others, who each wait on their own signal.
+  const connection = (signal: AbortSignal | undefined) => {
+    if (resolved) return untilAborted(resolved, signal);
     resolved = (async () => {
       let card = settings.card;
       let cardURL: string | undefined;
       if (!card && settings.agentCardUrl) {
-        ({ card, url: cardURL } = await loadAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, signal, secrets, timeoutMs }));
+        ({ card, url: cardURL } = await loadAgentCard(settings.agentCardUrl, { fetch: fetchImpl, headers: settings.headers, secrets, timeoutMs }));
       }
       const endpoint: AgentEndpoint = settings.url ? { url: settings.url, version: settings.protocolVersion ?? '0.3' } : endpointOf(card as AgentCard, settings.protocolVersion);
       if (cardURL !== undefined && !settings.url) checkOrigin(endpoint.url, cardURL, settings.allowCrossOrigin, secrets);
@@ -140,7 +142,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       return { endpoint, view, card, transport };
     })();
     resolved.catch(() => (resolved = undefined)); // a failed discovery is tried again by the next call
-    return resolved;
+    return untilAborted(resolved, signal);
   };
 
   const method = (version: A2AProtocolVersion, name: keyof typeof CLIENT_METHODS): string => CLIENT_METHODS[name][version === '1.0' ? 1 : 0];

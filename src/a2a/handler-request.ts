@@ -6,7 +6,8 @@
  * error it deserves and the agent never runs.
  */
 import { readBoundedBody } from '../internal/http-body.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, truncate } from '../internal/json.js';
+import { isJSONContentType } from '../internal/media-types.js';
 import { nestingProblem } from '../wire/safe-json.js';
 import { A2AErrorCode } from './constants.js';
 import type { RequestId } from './jsonrpc.js';
@@ -30,8 +31,9 @@ export type Fail = (id: RequestId, code: number, message?: string, data?: unknow
 
 /** The checked request, or the error response to send. */
 export async function readRPCRequest(request: Request, limits: RequestLimits, fail: Fail): Promise<RPCRequest | Response> {
-  if (!(request.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) {
-    return fail(null, A2AErrorCode.ContentTypeNotSupported, `Content-Type must be application/json (got ${request.headers.get('content-type') ?? 'none'})`, undefined, 415);
+  const type = request.headers.get('content-type');
+  if (!isJSONContentType(type)) {
+    return fail(null, A2AErrorCode.ContentTypeNotSupported, `Content-Type must be application/json (got ${type === null ? 'none' : truncate(type, 100)})`, undefined, 415);
   }
   const declaredLength = Number(request.headers.get('content-length') ?? '0');
   if (declaredLength > limits.maxBodyBytes) return fail(null, A2AErrorCode.InvalidRequest, `The request body exceeds ${limits.maxBodyBytes} bytes`, undefined, 413);

@@ -31,8 +31,8 @@ export function streamItem(ctx: AnswerContext, event: SSEEvent, method: string, 
   let envelope: unknown;
   try {
     envelope = JSON.parse(event.data);
-  } catch (error) {
-    throw new SerializeError(`The A2A stream from ${ctx.url} sent data that is not JSON: ${truncate(redactText(event.data, ctx.secrets), 200)}`, { subject: 'A2A stream event', cause: error });
+  } catch {
+    throw new SerializeError(`The A2A stream from ${ctx.url} sent data that is not JSON: ${truncate(redactText(event.data, ctx.secrets), 200)}`, { subject: 'A2A stream event' });
   }
   return unwrap(ctx, envelope, method, id, true, 200);
 }
@@ -45,9 +45,9 @@ export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, re
   let envelope: unknown;
   try {
     envelope = JSON.parse(text);
-  } catch (error) {
+  } catch {
     if (!response.ok) throw httpError(ctx, response, method, text);
-    throw new SerializeError(`The A2A answer from ${ctx.url} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, { subject: 'A2A response', cause: error });
+    throw new SerializeError(`The A2A answer from ${ctx.url} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, { subject: 'A2A response' });
   }
   // A failed HTTP answer is JSON-RPC only when it says so; a gateway's `{"error": …}` body is an HTTP failure.
   if (!response.ok && !(isPlainObject(envelope) && envelope.jsonrpc === '2.0' && isPlainObject(envelope.error))) throw httpError(ctx, response, method, text);
@@ -68,7 +68,8 @@ function unwrap(ctx: AnswerContext, envelope: unknown, method: string, id: numbe
     throw new JSONRPCError(code, redactText(message, ctx.secrets), { data: redactValue(error.data, ctx.secrets), method, status, inStream });
   }
   if (envelope.id !== undefined && envelope.id !== null && envelope.id !== id) {
-    throw notResponse(ctx, `has id ${JSON.stringify(envelope.id)}, not ${id}`, 'invalid_value', 'id', `expected ${id}`);
+    // The peer's id is not quoted: it may echo what it was sent, and be of any size.
+    throw notResponse(ctx, `has another id than ${id}`, 'invalid_value', 'id', `expected ${id}`);
   }
   if (!('result' in envelope)) throw notResponse(ctx, 'has neither result nor error', 'invalid_type', 'result', 'expected a result');
   return envelope.result;
@@ -76,7 +77,7 @@ function unwrap(ctx: AnswerContext, envelope: unknown, method: string, id: numbe
 
 function httpError(ctx: AnswerContext, response: Response, method: string, body: string): A2ATransportError {
   const said = body.trim() === '' ? '' : `: ${truncate(redactText(body.trim(), ctx.secrets), 300)}`;
-  return new A2ATransportError(`A2A request to ${ctx.url} failed with ${statusText(response.status, response.statusText)}${said}`, {
+  return new A2ATransportError(`A2A request to ${ctx.url} failed with ${statusText(response.status)}${said}`, {
     status: response.status,
     headers: redactHeaders(response.headers, ctx.secrets),
     url: ctx.url,

@@ -12,6 +12,7 @@ import { StreamError } from '../errors/stream-error.js';
 import { SerializeError } from '../errors/serialize-error.js';
 import { startTimer } from '../internal/delay.js';
 import { readBody } from '../internal/http-body.js';
+import { NO_REDIRECTS } from '../internal/http-status.js';
 import type { URLView } from '../internal/redact.js';
 import { resolveRetryOptions, retry } from '../internal/retry.js';
 import { dependencyOf, resilienceGuard } from '../resilience/guard.js';
@@ -132,7 +133,7 @@ export function createTransport(endpoint: AgentEndpoint, view: URLView, settings
           const sent: Record<string, string> = { ...headers, 'content-type': 'application/json', accept, [A2A_VERSION_HEADER]: endpoint.version };
           if (options.traceparent !== undefined) sent.traceparent = options.traceparent;
           const response = await attempt.race(
-            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.signal }),
+            fetch(endpoint.url, { method: 'POST', headers: sent, body: requestBody(id, method, encoded), signal: attempt.signal, redirect: NO_REDIRECTS }),
           );
           return await read(response, attempt, id);
         } catch (error) {

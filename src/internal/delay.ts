@@ -151,6 +151,17 @@ export class AbortRace {
 }
 
 /**
+ * `promise`, or the rejection of `signal` when it aborts first: how each caller waits on work shared by several (a
+ * client's handshake, its discovery), which goes on for the others — one caller's abort fails that caller only.
+ * @example `const card = await untilAborted(discovery, callOptions.signal);`
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  const racer = new AbortRace(signal);
+  return racer.race(promise).finally(() => racer.dispose());
+}
+
+/**
  * A controller whose signal aborts when `parent` aborts (same reason) or when `abort()` is called.
  * `dispose()` detaches it from the parent so nothing leaks after the operation.
  */

@@ -27,8 +27,20 @@ const REASONS: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
-/** `"401 Unauthorized"`, or just the number for unusual statuses. */
-export function statusText(status: number, given?: string): string {
-  const reason = given?.trim() || REASONS[status];
-  return reason ? `${status} ${reason}` : String(status);
+/**
+ * `"401 Unauthorized"`, or just the number for unusual statuses; `label` is a reason of our own (`Overloaded`). Never
+ * the answer's reason phrase: the peer writes it (it may quote the credential it refused), and no redaction of ours
+ * can know every form of what it put there. A redirect (3xx, or status 0: what a browser shows of one refused, its
+ * target hidden) says that it was not followed (see {@link NO_REDIRECTS}); its target is never quoted either.
+ */
+export function statusText(status: number, label?: string): string {
+  const reason = label ?? ((status > 299 && status < 400) || !status ? 'redirect, not followed' : REASONS[status]);
+  return reason ? `${status || 'a'} ${reason}` : String(status);
 }
+
+/**
+ * How every request of ours that carries credentials is sent: fetch would follow a redirect with the request's headers
+ * — an `x-api-key`, an `api-key`, any custom one (it drops only `Authorization`) — to wherever the server points, so a
+ * redirect is an answer (a typed failure that {@link statusText} names), never followed.
+ */
+export const NO_REDIRECTS = 'manual' satisfies RequestRedirect;

@@ -8,7 +8,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { describeBytes, type BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
-import { redactHeaders, redactText, redactValue, removeSecrets } from '../internal/redact.js';
+import { redactError, redactHeaders, redactText, redactValue, removeSecrets } from '../internal/redact.js';
 import { parseRetryAfter } from '../internal/retry-after.js';
 import { nestingProblem } from '../wire/safe-json.js';
 import type { MCPRequestId } from './protocol.js';
@@ -42,7 +42,7 @@ export function parseMessages(ctx: AnswerContext, text: string, where: string): 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw protocolError(ctx, `${where} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, error);
+    throw protocolError(ctx, `${where} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, redactError(error, ctx.secrets)); // V8 quotes the text's start
   }
   const nesting = nestingProblem(value, 'message', MAX_MESSAGE_DEPTH);
   if (nesting !== undefined) throw protocolError(ctx, `${where} is nested too deeply (${nesting.message})`);
@@ -126,7 +126,7 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
   if (answer && !byStatus) return rpcFailure(ctx, answer.error, method, response.status, false, `HTTP ${response.status} and `);
   const said = body.text.trim() === '' ? '' : `: ${truncate(redactText(body.text.trim(), ctx.secrets), 300)}`;
-  return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status, response.statusText)}${said}`, {
+  return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status)}${said}`, {
     reason: 'http',
     status: response.status,
     headers: redactHeaders(response.headers, ctx.secrets),

@@ -8,7 +8,7 @@ import { MCPError } from '../errors/mcp-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { callOptionsProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue, truncate } from '../internal/json.js';
-import { AbortRace } from '../internal/delay.js';
+import { untilAborted } from '../internal/delay.js';
 import { resolveRetryOptions } from '../internal/retry.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveClientOptions, timeoutProblems, type MCPClientOptions, type ResolvedClientOptions } from './client-options.js';
@@ -240,14 +240,6 @@ function subjectCheck(call: string, what: string, name: unknown, argsName: strin
   if (typeof name !== 'string' || name === '') problems.push(`${what} must be a non-empty string (got ${refusedValue(name)})`);
   if (!isPlainObject(args)) problems.push(`${argsName} must be an object (got ${refusedValue(args)})`);
   if (problems.length > 0) throw ConfigError.fromProblems(`MCP ${call}`, problems);
-}
-
-/** `promise`, or the rejection of `signal` when it aborts first (the shared work goes on for the others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  const racer = new AbortRace(signal);
-  return racer.race(promise).finally(() => racer.dispose());
 }
 
 function guarded(listener: () => void): void {

@@ -16,7 +16,8 @@ import { initializeAnswer, isInitialize, type Dispatcher, type DispatchScope } f
 import type { MCPSettings } from './handler-options.js';
 import { classifyMessage, readJSONBody, type InboundMessage } from './handler-request.js';
 import type { MCPSession, MCPSessionStore } from './handler-sessions.js';
-import { accepted, acceptsBoth, errorMessage, isJSONContentType, refusal, resultMessage, type Answer } from './handler-wire.js';
+import { isJSONContentType } from '../internal/media-types.js';
+import { accepted, acceptsBoth, errorMessage, refusal, resultMessage, type Answer } from './handler-wire.js';
 import { MCP_PROTOCOL_VERSIONS, MCPErrorCode, SESSION_HEADER, VERSION_HEADER } from './protocol.js';
 
 /** @internal Messages one batch may hold. */

@@ -4,6 +4,7 @@
  * the Streamable HTTP transport (`Accept`, `Content-Type`).
  */
 import { removeSecrets } from '../internal/redact.js';
+import { mediaTypes } from '../internal/media-types.js';
 import { MCPErrorCode, type MCPRequestId } from './protocol.js';
 
 /** @internal A JSON-RPC id as answered: `null` when the request's id could not be read. */
@@ -87,20 +88,8 @@ export function accepted(): Response {
   return new Response(null, { status: 202 });
 }
 
-/** The media types of an `Accept` or `Content-Type` header, lower case, parameters dropped. */
-function mediaTypes(header: string | null): string[] {
-  if (header === null) return [];
-  return header.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase());
-}
-
 /** @internal True when `Accept` lists both `application/json` and `text/event-stream`, as the spec requires of clients. */
 export function acceptsBoth(header: string | null): boolean {
   const types = mediaTypes(header);
   return types.includes('application/json') && types.includes('text/event-stream');
-}
-
-/** @internal True for `application/json` (with any parameters, `charset=utf-8`…), never for a type that merely contains it. */
-export function isJSONContentType(header: string | null): boolean {
-  const types = mediaTypes(header);
-  return types.length === 1 && types[0] === 'application/json';
 }

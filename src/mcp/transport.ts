@@ -8,6 +8,7 @@
 import { MCPError } from '../errors/mcp-error.js';
 import { Attempt } from '../internal/attempt.js';
 import { linkedController, startTimer } from '../internal/delay.js';
+import { NO_REDIRECTS } from '../internal/http-status.js';
 import { messageOf } from '../internal/error-chain.js';
 import { readBodyUntil } from '../internal/http-body.js';
 import { redactText } from '../internal/redact.js';
@@ -191,7 +192,7 @@ export class MCPTransport {
     this.sessionId = undefined;
     const attempt = new Attempt(undefined, (controller) => startTimer(() => controller.abort(), timeoutMs));
     try {
-      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.signal });
+      const response = await this.config.fetch(this.config.url, { method: 'DELETE', headers: this.headers('application/json', sessionId), signal: attempt.signal, redirect: NO_REDIRECTS });
       await readBodyUntil(response, attempt.signal);
     } catch {
       // the session ends on the server's own clock then (405: the server does not let clients end sessions)
@@ -224,7 +225,7 @@ export class MCPTransport {
   private post(body: string, signal: AbortSignal, traceparent?: string): Promise<Response> {
     const headers = this.headers('application/json, text/event-stream');
     if (traceparent !== undefined) headers.traceparent = traceparent;
-    return this.config.fetch(this.config.url, { method: 'POST', headers, body, signal });
+    return this.config.fetch(this.config.url, { method: 'POST', headers, body, signal, redirect: NO_REDIRECTS });
   }
 
   /** A GET of the server's stream, resuming after `lastEventId` when there is one (it has no body: no content type). */
@@ -232,7 +233,7 @@ export class MCPTransport {
     const headers = this.headers('text/event-stream');
     delete headers['content-type'];
     if (lastEventId !== undefined) headers[LAST_EVENT_ID_HEADER] = lastEventId;
-    return this.config.fetch(this.config.url, { method: 'GET', headers, signal });
+    return this.config.fetch(this.config.url, { method: 'GET', headers, signal, redirect: NO_REDIRECTS });
   }
 
   private headers(accept: string, sessionId = this.sessionId): Record<string, string> {

@@ -89,7 +89,7 @@ export async function toolErrorFromResponse(response: Response, given: HTTPToolE
   if (provider.message) context.providerMessage = provider.message;
   if (provider.code) context.providerCode = provider.code;
   const said = provider.message ? `: ${provider.message}` : '.';
-  const label = statusText(status, response.statusText);
+  const label = statusText(status);
   // The developer's side only (the model never sees a cause): the full URL and the body as read.
   const cause: Record<string, unknown> = { status, body: provider.text };
   if (logURL) cause.url = logURL;

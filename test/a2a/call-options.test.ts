@@ -69,3 +69,41 @@ describe('A2A call options', () => {
     expect(fetched).toBe(2);
   });
 });
+
+describe('a discovery shared by concurrent calls', () => {
+  const CARD = { name: 'shared', url: 'http://127.0.0.1:9/a2a', version: '1', protocolVersion: '0.3', capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+  /** A client whose card endpoint answers only when `answer()` is called; its fetches counted. */
+  function slowCard() {
+    let answer!: () => void;
+    const ready = new Promise<void>((resolve) => (answer = resolve));
+    const fetched: string[] = [];
+    const fetch = async (input: RequestInfo | URL) => {
+      fetched.push(String(input));
+      await ready;
+      return Response.json(CARD);
+    };
+    return { client: createA2AClient({ agentCardUrl: 'http://127.0.0.1:9', fetch, retry: false }), answer, fetched };
+  }
+
+  it("one caller's abort fails that caller only, with its own reason; the others get the card from the one fetch", async () => {
+    const { client, answer, fetched } = slowCard();
+    const first = new AbortController();
+    const a = client.getAgentCard({ signal: first.signal });
+    const b = client.getAgentCard();
+    first.abort(new Error('A gave up'));
+    await expect(a).rejects.toThrow('A gave up');
+    answer();
+    await expect(b).resolves.toMatchObject({ name: 'shared' });
+    expect(fetched).toHaveLength(1);
+  });
+
+  it("a later caller's signal ends its own wait, though the discovery it joined goes on", async () => {
+    const { client, answer } = slowCard();
+    const a = client.getAgentCard();
+    const started = Date.now();
+    await expect(client.getAgentCard({ signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    answer();
+    await expect(a).resolves.toMatchObject({ name: 'shared' });
+  });
+});

@@ -561,6 +561,12 @@ describe('createA2AHandler: JSON-RPC errors', () => {
     expect(body.error.message).toBe('Content-Type must be application/json (got text/plain)');
   });
 
+  it.each(['text/plain; x=application/json', 'application/jsonx', 'text/plain, application/json'])('answers a type that merely contains application/json (%s) with HTTP 415 too: browsers send text/plain cross-origin unasked', async (type) => {
+    const response = await handler(new Request(`${ORIGIN}/`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(rpc('message/send', { message: userMessage() })) }));
+    const body = await errorOf(response, 415);
+    expect(body.error.code).toBe(-32005);
+  });
+
   it('accepts application/json with a charset parameter', async () => {
     const body = await call(handler, 'tasks/get', { id: 'task-missing' }, { 'content-type': 'application/json; charset=utf-8' });
     expect(body.error.code).toBe(-32001);

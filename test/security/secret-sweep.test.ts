@@ -14,7 +14,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createA2AAgent, createA2AClient, createA2AHandler } from '../../src/a2a/index.js';
+import { createA2AAgent, createA2AClient, createA2AHandler, fetchAgentCard } from '../../src/a2a/index.js';
+import { createMCPClient } from '../../src/mcp/index.js';
 import { AgentBuilder, type AgentEvents, type AgentRunItem } from '../../src/agent/index.js';
 import { createOpenAICompatibleClient } from '../../src/chat/index.js';
 import { createErrorEvent, createEvent, Runner, type RunEvent, type RunnableAgent } from '../../src/runner/index.js';
@@ -35,8 +36,11 @@ const FORMS: ReadonlyArray<[string, string]> = [
   ['JSON-escaped', JSON.stringify(`"${SECRET}"`).slice(1, -1)],
 ];
 
-/** Every form, as the needles to look for (the longer base64 text is searched by the secret's own base64 core). */
-const NEEDLES = [SECRET, btoa(SECRET).slice(0, 24), btoa(SECRET).replace(/\+/g, '-').replace(/\//g, '_').slice(0, 24), btoa(`user:${SECRET}:tail`).slice(8, 32), encodeURIComponent(SECRET)];
+/**
+ * Every form, as the needles to look for (the longer base64 text is searched by the secret's own base64 core), and
+ * the secret's first 10 characters: what V8 quotes of a text `JSON.parse` refused, in the error kept as a cause.
+ */
+const NEEDLES = [SECRET, SECRET.slice(0, 10), btoa(SECRET).slice(0, 24), btoa(SECRET).replace(/\+/g, '-').replace(/\//g, '_').slice(0, 24), btoa(`user:${SECRET}:tail`).slice(8, 32), encodeURIComponent(SECRET)];
 
 const LLM = 'https://llm.sweep.test';
 const REMOTE = 'https://remote.sweep.test';
@@ -62,6 +66,8 @@ const CHAT_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
   ['a mid-stream error code', (value) => sse(sseText([chunk({ content: 'Hel' }), { error: { message: 'revoked', code: `Bearer ${value}` } }]))],
   ['an `event: error` frame', (value) => sse(`${sseText([chunk({ content: 'Hel' })])}event: error\ndata: expired ${value}\n\n`)],
   ['a malformed chunk', (value) => sse(`${sseText([chunk({ content: 'Hel' })])}data: {"broken": "${value}\n\n`)],
+  ['the reason phrase of a 401', (value) => new HttpResponse('', { status: 401, statusText: `bad key ${value}` })],
+  ['a stream frame that is not JSON (V8 quotes its start)', (value) => sse(`${sseText([chunk({ content: 'Hel' })])}data: ${value}\n\n`)],
   ['the id of a chunk (the response id)', (value) => sse(sseText([{ ...chunk({ content: 'Hel' }), id: value }, { error: { message: 'then failed' } }]))],
 ];
 
@@ -70,6 +76,11 @@ const A2A_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
   ['a JSON-RPC error message', (value) => HttpResponse.json({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: `failed for ${value}` } })],
   ['a JSON-RPC error data', (value) => HttpResponse.json({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'failed', data: { echoed: value } } })],
   ['an HTTP 500 body', (value) => new HttpResponse(`proxy saw ${value}`, { status: 500 })],
+  ['the reason phrase of a 401', (value) => new HttpResponse('', { status: 401, statusText: `bad key ${value}` })],
+  ['a 200 body that is not JSON (V8 quotes its start)', (value) => new HttpResponse(value, { headers: { 'content-type': 'application/json' } })],
+  ['the id of the answer', (value) => HttpResponse.json({ jsonrpc: '2.0', id: `echo ${value}`, result: {} })],
+  ['a stream event that is not JSON (V8 quotes its start)', (value) => sse(`data: ${value}\n\n`)],
+  ['the id of a stream event', (value) => sse(`data: ${JSON.stringify({ jsonrpc: '2.0', id: `echo ${value}`, result: {} })}\n\n`)],
   ['a www-authenticate header of a 401', (value) => new HttpResponse('', { status: 401, headers: { 'www-authenticate': `Bearer error_description="token ${value} expired"` } })],
   ['an x-debug header of a 403', (value) => new HttpResponse('', { status: 403, headers: { 'x-debug': `received Bearer ${value}` } })],
   ['error_message of a failed task', (value) => failedTask({ error_message: `denied ${value}` })],
@@ -94,6 +105,23 @@ function failedTask(metadata: Record<string, unknown>, text = 'denied'): Respons
   });
 }
 
+/** Remote MCP server fields: each makes the server's answer to `initialize` carry `value` there. */
+const MCP_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
+  ['an HTTP 500 body', (value) => new HttpResponse(`proxy saw ${value}`, { status: 500 })],
+  ['the reason phrase of a 401', (value) => new HttpResponse('', { status: 401, statusText: `bad key ${value}` })],
+  ['a 200 body that is not JSON (V8 quotes its start)', (value) => new HttpResponse(value, { headers: { 'content-type': 'application/json' } })],
+  ['a JSON-RPC error message', (value) => HttpResponse.json({ jsonrpc: '2.0', id: 0, error: { code: -32603, message: `failed for ${value}` } })],
+  ['a JSON-RPC error data', (value) => HttpResponse.json({ jsonrpc: '2.0', id: 0, error: { code: -32603, message: 'failed', data: { echoed: value } } })],
+  ['a stream event that is not JSON (V8 quotes its start)', (value) => sse(`data: ${value}\n\n`)],
+];
+
+/** Agent card fields: each makes the card endpoint's answer carry `value` there. */
+const CARD_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
+  ['an HTTP 500 body', (value) => new HttpResponse(`proxy saw ${value}`, { status: 500 })],
+  ['the reason phrase of a 401', (value) => new HttpResponse('', { status: 401, statusText: `bad key ${value}` })],
+  ['a 200 body that is not JSON (V8 quotes its start)', (value) => new HttpResponse(value, { headers: { 'content-type': 'application/json' } })],
+];
+
 /** Tool HTTP API fields. */
 const TOOL_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
   ['error.message', (value) => HttpResponse.json({ error: { message: `bad key ${value}` } }, { status: 401 })],
@@ -101,6 +129,7 @@ const TOOL_FIELDS: ReadonlyArray<[string, (value: string) => Response]> = [
   ['detail', (value) => HttpResponse.json({ detail: `saw ${value}` }, { status: 403 })],
   ['a plain-text body', (value) => new HttpResponse(`upstream saw ${value}`, { status: 500 })],
   ['the request-id header', (value) => new HttpResponse('', { status: 404, headers: { 'request-id': value } })],
+  ['the reason phrase', (value) => new HttpResponse('', { status: 418, statusText: `saw ${value}` })],
 ];
 
 function expectClean(evidence: Evidence): void {
@@ -156,7 +185,35 @@ describe.each(FORMS)('the secret %s', (_form, planted) => {
       } catch (error) {
         evidence.error('A2A client failure', error); // headers, data, cause chain and toJSON included
       }
+      try {
+        for await (const event of createA2AClient(options).streamMessage('go')) evidence.value('A2A stream event', event);
+      } catch (error) {
+        evidence.error('A2A stream failure', error);
+      }
       await runEverywhere(createA2AAgent({ ...options, streaming: false }), evidence);
+      expectClean(evidence);
+    });
+  });
+
+  describe.each(MCP_FIELDS)('in the MCP server field: %s', (_field, respond) => {
+    it('reaches no error of the MCP client', async () => {
+      server.use(http.post(`${REMOTE}/mcp`, () => respond(planted)));
+      const evidence = new Evidence(NEEDLES);
+      const client = createMCPClient({ url: `${REMOTE}/mcp`, headers: { authorization: `Bearer ${SECRET}` }, retry: false });
+      await client.listTools().then((tools) => evidence.value('tools', tools), (error: unknown) => evidence.error('MCP client failure', error));
+      expect(evidence.counts.errors).toBe(1);
+      expectClean(evidence);
+    });
+  });
+
+  describe.each(CARD_FIELDS)('in the agent card field: %s', (_field, respond) => {
+    it('reaches no error of fetchAgentCard or of the A2A client', async () => {
+      server.use(http.get(`${REMOTE}/.well-known/agent-card.json`, () => respond(planted)));
+      const evidence = new Evidence(NEEDLES);
+      const headers = { authorization: `Bearer ${SECRET}` };
+      await fetchAgentCard(REMOTE, { fetch, headers }).then((card) => evidence.value('card', card), (error: unknown) => evidence.error('fetchAgentCard failure', error));
+      await createA2AClient({ agentCardUrl: REMOTE, headers, retry: false }).sendMessage('go').then((result) => evidence.value('A2A result', result), (error: unknown) => evidence.error('A2A client failure', error));
+      expect(evidence.counts.errors).toBe(2);
       expectClean(evidence);
     });
   });

@@ -168,7 +168,7 @@ describe('toolErrorFromResponse', () => {
         Class: APIFailure,
         type: 'APIFailure',
         retryable: false,
-        message: `The Weather API answered 418 I'm a Teapot: ${PROVIDER_MESSAGE}`,
+        message: `The Weather API answered 418: ${PROVIDER_MESSAGE}`,
         suggestion: 'Do not retry this request unchanged; continue without this tool or tell the user the service failed.',
       },
     ];

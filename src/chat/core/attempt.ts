@@ -9,6 +9,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import type { Deadline } from '../../internal/deadlines.js';
 import { clampDelay } from '../../internal/delay.js';
+import { NO_REDIRECTS } from '../../internal/http-status.js';
 import { RaceSet } from '../../internal/race-set.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { describeBytes, readBoundedBody, type BoundedText } from '../../internal/http-body.js';
@@ -160,6 +161,7 @@ export class Attempt {
           headers: { ...this.config.headers, 'content-type': 'application/json', accept },
           body,
           signal: this.controller.signal,
+          redirect: NO_REDIRECTS,
         }),
       );
     } catch (error) {

@@ -35,7 +35,7 @@ export async function chatErrorFromResponse(response: Response, context: ChatErr
   const provider = parseProviderError((await readBoundedBody(body)).text, context.secrets);
   const said = provider.message ?? (provider.text === '' ? undefined : provider.text);
   const status = response.status;
-  const label = statusText(status, status === OVERLOADED ? 'Overloaded' : response.statusText);
+  const label = statusText(status, status === OVERLOADED ? 'Overloaded' : undefined);
   // A code or type that says the limit will not pass (`insufficient_quota`) overrules a transient status.
   const lasting = isLasting(provider.code) || isLasting(provider.type);
   return new ChatClientError(`${context.label} returned ${label}${said ? `: ${said}` : ''}`, {

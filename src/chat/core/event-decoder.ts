@@ -8,7 +8,7 @@
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
-import { redactText } from '../../internal/redact.js';
+import { redactError, redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { detachDeltas } from './frame-template.js';
 import { codeClass } from './provider-error-codes.js';
@@ -162,7 +162,7 @@ export abstract class EventDecoder implements StreamDecoder {
 
   protected malformed(what: string, raw: string, cause?: unknown): StreamError {
     const chunk = this.excerpt(raw);
-    return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
+    return new StreamError(`The ${this.options.label} stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause: redactError(cause, this.options.secrets) }); // V8 quotes the frame's start
   }
 
   /** Remote text that reaches chunks, events and errors: redacted and bounded. */

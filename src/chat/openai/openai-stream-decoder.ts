@@ -12,7 +12,7 @@
  */
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
-import { redactText } from '../../internal/redact.js';
+import { redactError, redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
@@ -283,6 +283,6 @@ export class OpenAIStreamDecoder {
 
   private malformed(what: string, data: string, cause?: unknown): StreamError {
     const chunk = this.excerpt(data);
-    return new StreamError(`The model stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause });
+    return new StreamError(`The model stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause: redactError(cause, this.options.secrets ?? []) }); // V8 quotes the frame's start
   }
 }
