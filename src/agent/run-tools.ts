@@ -126,9 +126,16 @@ function reportTool(
         : { type: 'ToolInternalError', message: `The tool '${toolName}' failed with an unexpected internal error.` },
     );
   }
-  // A finished run carries the text runTool checked: the model gets exactly that, nothing is serialized again.
-  const content = settled.ok ? toolRunContent(settled.run, settings.toolErrorFormat) : serializeToolResult(result, { errorFormat: settings.toolErrorFormat });
-  const json: ToolResultJSON = result.toJSON();
+  // A finished run carries the text runTool checked: the model gets exactly that, nothing is serialized again — but
+  // without the agent's secrets: a tool's failure may quote the key it was refused with, and the model provider, the
+  // session, the Runner's events and every screen downstream get this text as it is.
+  const secrets = settings.secrets;
+  let content = settled.ok ? toolRunContent(settled.run, settings.toolErrorFormat) : serializeToolResult(result, { errorFormat: settings.toolErrorFormat });
+  let json: ToolResultJSON = result.toJSON();
+  if (secrets.length > 0) {
+    content = redactText(content, secrets);
+    json = redactValue(json, secrets) as ToolResultJSON;
+  }
   const item: AgentRunItem = { type: 'tool-result', iteration, callId: call.id, toolName, outcome, ok: result.ok, result: json, content, attempts, durationMs, synthetic: !settled.ok };
   if (ToolFailure.isInstance(cause)) {
     item.retryable = cause.retryable;
@@ -136,9 +143,9 @@ function reportTool(
   }
   if (cause !== undefined) item.cause = redactError(cause, settings.secrets);
   items.push(item);
-  safeEmit(context, queue, 'tool-end', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, ok: result.ok, attempts, durationMs, result: redactValue(json, settings.secrets) as ToolResultJSON }));
+  safeEmit(context, queue, 'tool-end', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, ok: result.ok, attempts, durationMs, result: json }));
   if (json.error && outcome !== 'success' && outcome !== 'partial') {
-    safeEmit(context, queue, 'tool-error', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, error: redactValue(json.error, settings.secrets) as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
+    safeEmit(context, queue, 'tool-error', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, outcome, error: json.error as ToolErrorInfo, ...(cause !== undefined ? { cause: redactValue(describeError(cause), settings.secrets) } : {}) }));
   }
   return { items, message: { role: 'tool', content, toolCallId: call.id } };
 }

@@ -1001,14 +1001,16 @@ describe('Agent.on: payloads stay secret-free and plain', () => {
     expect(JSON.parse(JSON.stringify(end))).toStrictEqual(end);
   });
 
-  it("a 'tool-end' payload does not carry the agent's configured secrets", async () => {
+  it("a 'tool-end' payload, and the tool result the model is sent, do not carry the agent's configured secrets", async () => {
     serve(() => fixtureStream('openai-tool-call.sse'), () => sseResponse(textEvents(['Noted.'])));
     const agent = builder([weatherTool(({ city }) => ({ city, source: 'https://weather.test/?key=tool-secret-123' }))])
       .secrets(['tool-secret-123'])
       .build();
     const { events } = observe(agent);
     const items = await readRun(await agent.run('Weather in Paris?'));
-    expect(items.find((item) => item.type === 'tool-result')).toMatchObject({ content: expect.stringContaining('tool-secret-123') });
+    // Nor does the tool result itself: it is what the model is sent (and the session, the Runner's events, screens).
+    expect(items.find((item) => item.type === 'tool-result')).toMatchObject({ content: expect.stringContaining('key=[REDACTED]') });
+    expect(JSON.stringify(items)).not.toContain('tool-secret-123');
     expect(events.filter(({ payload }) => stringsIn(payload).some((text) => text.includes('tool-secret-123')))).toEqual([]);
   });
 });

@@ -4,12 +4,12 @@
 // the Runner's own events carry no failure message holding them, though no adapter was given them again.
 import { describe, expect, it } from 'vitest';
 import { createA2AHandler } from '../../src/a2a/index.js';
-import { AgentBuilder, type Agent } from '../../src/agent/index.js';
+import { AgentBuilder, InMemorySessionStore, type Agent } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ChatChunk, type ChatClient, type ChatStream } from '../../src/chat/index.js';
 import { createGraphAgent, END, messagesStateSchema, START, StateGraph } from '../../src/graph/index.js';
 import { secretForms } from '../../src/internal/redact.js';
-import { Runner, toRunnableAgent, type RunEventStream } from '../../src/runner/index.js';
-import { defineTool, jsonSchema } from '../../src/tools/index.js';
+import { Runner, sessionKeyOf, toRunnableAgent, type RunEventStream } from '../../src/runner/index.js';
+import { defineTool, jsonSchema, ToolFailure } from '../../src/tools/index.js';
 import { toAGUIResponse, toUIMessageStreamResponse } from '../../src/ui/index.js';
 
 /** Not credential-shaped: only the agent's `secrets` can catch it. */
@@ -88,6 +88,49 @@ describe("an agent's secrets travel with it to every adapter that serves its run
         const text = await response.text();
         expect(response.status, text.slice(0, 300)).toBe(200);
         expectClean(text);
+      }
+    });
+  });
+
+  describe('a tool whose failure quotes the secret (an API refusing the key it was given)', () => {
+    const leaky = defineTool({
+      name: 'weather',
+      description: 'Weather.',
+      parameters: jsonSchema({ type: 'object', properties: {} }),
+      execute: async () => {
+        throw new ToolFailure('AuthenticationError', `Weather API rejected key ${SECRET}`, { context: { key: SECRET } });
+      },
+    });
+    const build = () => {
+      const model = createScriptedChatClient([{ toolCalls: [{ id: 'c1', name: 'weather', arguments: {} }] }, { text: 'Sorry, the weather service refused.' }], { loop: true });
+      return { model, agent: new AgentBuilder('keeper').chatClient(model).tools([leaky]).toolLogger(false).secrets([SECRET]).build() };
+    };
+
+    it('reaches neither the model, nor the run items and events, nor the Runner events, session, UI, AG-UI or A2A', async () => {
+      const { model, agent } = build();
+      const items: unknown[] = [];
+      const events: unknown[] = [];
+      for (const name of ['tool-end', 'tool-error'] as const) agent.on(name, (payload: unknown) => events.push(payload));
+      for await (const item of agent.run('Weather?')) items.push(item);
+      expect(JSON.stringify(items)).toContain('Weather API rejected key'); // the failure is there, without its key
+      expectClean(JSON.stringify(items));
+      expectClean(JSON.stringify(events));
+      expectClean(JSON.stringify(model.requests));
+
+      for (const [name, wrap] of WRAPPERS) {
+        const served = wrap(build().agent);
+        const runnerEvents: unknown[] = [];
+        const sessions = new InMemorySessionStore();
+        for await (const event of new Runner({ appName: 'app', agent: served, sessionStore: sessions }).run({ userId: 'u', sessionId: 's', message: 'Go.' })) runnerEvents.push(event);
+        expectClean(JSON.stringify(runnerEvents));
+        const kept = await sessions.load(sessionKeyOf('app', 'u', 's'));
+        if (!name.startsWith('a graph')) expect(kept.some((message) => message.role === 'tool'), name).toBe(true); // a graph keeps its own in state
+        expectClean(JSON.stringify(kept));
+        expectClean(await toUIMessageStreamResponse(runnerRun(wrap(build().agent)), { expose: 'developer' }).text());
+        expectClean(await toAGUIResponse(runnerRun(wrap(build().agent))).text());
+        const handler = createA2AHandler({ agent: wrap(build().agent), card: { name: 'keeper' } });
+        const body = { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'Weather?' }] } } };
+        expectClean(await (await handler(new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).text());
       }
     });
   });
