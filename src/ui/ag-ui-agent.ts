@@ -37,7 +37,9 @@ interface RetryNotice {
 /** @internal An item of an agent run, or a retry notice. */
 export type AgentItem = AgentRunItem | RetryNotice;
 
-function tokenUsage(usage: Usage): AGUITokenUsage {
+/** The finish's usage in AG-UI's names; none when the finish has none (the writer keeps only counts that are counts). */
+function tokenUsage(usage: Usage | undefined): AGUITokenUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
   const counted: AGUITokenUsage = { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, totalTokens: usage.totalTokens };
   if (usage.reasoningTokens !== undefined) counted.reasoningTokens = usage.reasoningTokens;
   if (usage.cachedPromptTokens !== undefined) counted.cachedInputTokens = usage.cachedPromptTokens;

@@ -1,12 +1,15 @@
 import type { AgentRunItem } from '../agent/types.js';
 import { ConfigError } from '../errors/config-error.js';
+import { StreamError } from '../errors/stream-error.js';
 import { watchAbort } from '../internal/delay.js';
+import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { unknownOptionProblems } from '../internal/option-names.js';
 import { runSecrets, streamFromBatches } from '../internal/streams.js';
 import type { RunEvent } from '../runner/event.js';
 import { AgentAGUIMapper, type AgentItem } from './ag-ui-agent.js';
+import { thrownErrorValue } from './ag-ui-error-value.js';
 import type { AGUIEvent, AGUIOptions } from './ag-ui-events.js';
 import { RunnerAGUIMapper } from './ag-ui-runner.js';
 import { AGUIWriter } from './ag-ui-writer.js';
@@ -15,7 +18,20 @@ import { secretsProblem } from '../internal/secret-forms.js';
 
 /** True for a runner event (`{id, invocationId, author, timestamp, …}`); an agent item has a `type` instead. */
 function isRunEvent(value: unknown): value is RunEvent {
-  return isPlainObject(value) && typeof value.invocationId === 'string' && typeof value.timestamp === 'string' && value.type === undefined;
+  try {
+    return isPlainObject(value) && typeof value.invocationId === 'string' && typeof value.timestamp === 'string' && value.type === undefined;
+  } catch {
+    return false; // a value that cannot be read (a throwing getter): not a runner event; the agent mapping fails it
+  }
+}
+
+/**
+ * What the run's end is when a value of the run could not be mapped (a malformed run event: a null item, a tool call
+ * without its call, `toolCalls` that is not a list, a hostile value that throws when read): a typed `StreamError`
+ * (`malformed_chunk`), never the `TypeError` itself.
+ */
+function unreadable(error: unknown) {
+  return thrownErrorValue(new StreamError(`A run event could not be read as AG-UI events: ${messageOf(error)}`, { reason: 'malformed_chunk', cause: error }), 'run');
 }
 
 function optionProblems(run: unknown, options: unknown): string[] {
@@ -47,7 +63,9 @@ function optionProblems(run: unknown, options: unknown): string[] {
  *
  * Every event is redacted (`secrets` in every form, credential shapes). The events are pulled from the run as they
  * are read: a reader that stops reading stops the run's work with it, and one that cancels (a client that went away)
- * cancels the run. Bad arguments are a `ConfigError`.
+ * cancels the run. Bad arguments are a `ConfigError`. A malformed run event (a custom or remote agent's) never breaks
+ * the stream: a part of it that is not of its type is read as absent, and one the mapping cannot read at all ends the
+ * run with a typed `RUN_ERROR` (a `StreamError`, kind `stream`) after `RUN_STARTED`.
  *
  * @example
  * ```ts
@@ -76,14 +94,20 @@ export function toAGUIEvents(run: ReadableStream<AgentRunItem> | ReadableStream<
       const mapper = runner ? new RunnerAGUIMapper(writer, () => stopped, settings.executionErrorsKey ?? 'execution_errors') : new AgentAGUIMapper(writer, () => stopped);
       writer.started();
       while (!writer.ended) {
-        if (stopped) writer.cancelled();
-        else if (next.done) {
-          if (runner) (mapper as RunnerAGUIMapper).end();
-          else writer.failed({ type: 'StreamError', message: 'The run ended without a finish or an error item.', kind: 'stream', retryable: false, scope: 'run' });
-        } else if ('error' in next) {
-          writer.failed({ type: 'StreamError', message: `The run stream failed: ${String((next.error as Error | undefined)?.message ?? next.error)}`.slice(0, 2_000), kind: 'stream', retryable: false, scope: 'run' });
-        } else if (runner) (mapper as RunnerAGUIMapper).map(next.value as RunEvent);
-        else (mapper as AgentAGUIMapper).map(next.value as AgentItem);
+        // One guard for every value of the run: whatever a malformed event makes the mapping throw, the events end
+        // as AG-UI says a failed run ends (what was written, its open messages and steps closed, one RUN_ERROR).
+        try {
+          if (stopped) writer.cancelled();
+          else if (next.done) {
+            if (runner) (mapper as RunnerAGUIMapper).end();
+            else writer.failed({ type: 'StreamError', message: 'The run ended without a finish or an error item.', kind: 'stream', retryable: false, scope: 'run' });
+          } else if ('error' in next) {
+            writer.failed({ type: 'StreamError', message: `The run stream failed: ${messageOf(next.error)}`.slice(0, 2_000), kind: 'stream', retryable: false, scope: 'run' });
+          } else if (runner) (mapper as RunnerAGUIMapper).map(next.value as RunEvent);
+          else (mapper as AgentAGUIMapper).map(next.value as AgentItem);
+        } catch (error) {
+          writer.failed(unreadable(error));
+        }
         const events = writer.take();
         if (events.length > 0) yield events;
         if (!writer.ended) next = await read();
