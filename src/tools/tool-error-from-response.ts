@@ -123,12 +123,19 @@ export async function toolErrorFromResponse(response: Response, given: HTTPToolE
       const retryable = isRetryableStatus(status);
       const retryAfterMs = retryable ? parseRetryAfter(response.headers) : undefined;
       const what = status >= 500 ? `failed with ${label}` : status === 409 ? `reported a conflict (${label})` : `answered ${label}`;
+      // The wait a 503 asks for is the model's to know too, as a 429's is (in whole seconds, as it reads it).
+      const seconds = retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
+      if (seconds !== undefined) context.retryAfterMs = seconds * 1000;
       return new APIFailure(`The ${api} ${what}${said}`, {
         context,
         cause,
         retryable,
         retryAfterMs,
-        suggestion: retryable ? undefined : 'Do not retry this request unchanged; continue without this tool or tell the user the service failed.',
+        suggestion: !retryable
+          ? 'Do not retry this request unchanged; continue without this tool or tell the user the service failed.'
+          : seconds === undefined
+            ? undefined
+            : `The service asked to wait ${seconds} second${seconds === 1 ? '' : 's'}; call this tool again after that at the earliest, or continue without it.`,
       });
     }
   }

@@ -370,12 +370,13 @@ describe('toolErrorFromResponse', () => {
       expect(failure.retryAfterMs).toBeUndefined();
     });
 
-    it('keeps Retry-After on a retryable 503', async () => {
+    it('keeps Retry-After on a retryable 503, and tells the model the wait as a 429 does', async () => {
       server.use(http.get(`${BASE}/v1/forecast`, () => new HttpResponse(null, { status: 503, headers: { 'Retry-After': '120' } })));
       const failure = await toolErrorFromResponse(await callWeather('/v1/forecast'), { service: 'Weather API' });
       expect(failure).toBeInstanceOf(APIFailure);
       expect(failure.retryable).toBe(true);
       expect(failure.retryAfterMs).toBe(120_000);
+      expect(failure.toErrorInfo()).toMatchObject({ context: { retryAfterMs: 120_000 }, suggestion: 'The service asked to wait 120 seconds; call this tool again after that at the earliest, or continue without it.' });
     });
 
     it('ignores Retry-After on a non-retryable 501', async () => {
