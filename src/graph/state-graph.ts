@@ -13,7 +13,7 @@ import { CHILD_RUN_SEPARATOR, END, NodeType, START } from './core/constants.js';
 import type { GraphBranch, GraphNode } from './core/graph-description.js';
 import type { ExtensionState, GraphExtension, WithExtension } from './core/graph-extension.js';
 import type { NodeCallbacks } from './core/node-callbacks.js';
-import type { DeclaredTargets, InitialNodeIds, NodeFunction, NodeOutput, Router } from './core/node-function.js';
+import type { DeclaredTargets, InitialNodeIds, KnownKeysOnly, NodeFunction, NodeOutput, Router } from './core/node-function.js';
 import type { NodeBehaviourOptions, NodeOptions } from './core/node-options.js';
 import { StateSchema, type State, type StateUpdate } from './core/state-schema.js';
 import { CompiledGraph } from './compiled-graph.js';
@@ -66,7 +66,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
    * go: in a typed graph, `goto` is checked against them); all checked at `compile()`.
    * @example `graph.addNode('lookup', lookup, { timeoutMs: 2_000, fallback: { update: { status: 'unknown' }, goto: 'ask' } })`
    */
-  addNode<Id extends string, const E extends readonly string[] = readonly string[]>(id: Id, run: NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>>, options: NodeOptions<U, E> = {}): StateGraph<S, U, N | Id> {
+  addNode<Id extends string, const E extends readonly string[] = readonly string[], F extends NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>> = NodeFunction<S, NodeOutput<S, U, DeclaredTargets<E>>>>(id: Id, run: F & KnownKeysOnly<F, U, S>, options: NodeOptions<U, E> = {}): StateGraph<S, U, N | Id> {
     if (typeof id !== 'string' || id.trim() === '') {
       this.problems.push(`a node id must be a non-empty string (got ${refusedValue(id)})`);
       return this.widened<Id>();
@@ -210,7 +210,7 @@ export class StateGraph<S extends State = State, U extends State = StateUpdate<S
 
   /** A node built by one of the `add…Node` helpers, with the behaviour options it forwards. */
   private addBuilt<Id extends string>(id: Id, run: NodeFunction<any, any>, type: string, options: NodeBehaviourOptions<U> & { name?: string | undefined }): StateGraph<S, U, N | Id> {
-    return this.addNode(id, run as NodeFunction<S, NodeOutput<S, U>>, { name: options.name, type, retry: options.retry, callbacks: options.callbacks, timeoutMs: options.timeoutMs, fallback: options.fallback });
+    return this.addNode(id, run as NodeFunction<S, never>, { name: options.name, type, retry: options.retry, callbacks: options.callbacks, timeoutMs: options.timeoutMs, fallback: options.fallback });
   }
 
   /** Checks the graph and returns the runnable graph, or throws one `WorkflowError` listing every problem. */

@@ -62,6 +62,20 @@ describe('stateSchema(zod object, fields): typed state and updates', () => {
     graph.addNode('bad_value', () => ({ status: 'sold_out' }));
     // @ts-expect-error no such field
     graph.addNode('bad_key', () => ({ stauts: 'unknown' }));
+    // A misspelt key beside a known one: TypeScript checks no extra keys of a returned object by itself.
+    // @ts-expect-error no such field, beside a known one
+    graph.addNode('mixed_key', () => ({ status: 'unknown', stauts: 'unknown' }));
+    // @ts-expect-error the same, from an async node
+    graph.addNode('mixed_async', async () => ({ status: 'unknown', log: ['x'], stauts: 'unknown' }));
+    // @ts-expect-error the same, from a block body
+    graph.addNode('mixed_block', () => {
+      return { status: 'in_stock', stauts: 'unknown' };
+    });
+    // Still fine: literals of a field's type, an update of either shape, nothing, a Command.
+    graph.addNode('literal', () => ({ status: 'in_stock' }));
+    graph.addNode('either', (state) => (state.order_id === '' ? { status: 'unknown' } : { log: ['x'] }));
+    graph.addNode('maybe', async (state) => (state.order_id === '' ? undefined : { log: ['x'] }));
+    graph.addNode('command', () => new Command({ update: { status: 'unknown' } }));
     const built = graph.addNode('a', () => ({})).addNode('b', () => undefined);
     // @ts-expect-error 'c' is not a node of this graph
     built.addEdge('a', 'c');

@@ -25,6 +25,23 @@ export type NodeFunction<S extends State = State, R = NodeOutput<S>> = (state: S
  */
 export type NodeOutput<S, U = StateUpdate<S>, G extends string = string> = string extends keyof S ? unknown : NodeResult<U, G>;
 
+/** The keys of the update(s) `R` that `U` does not have (each object of a union on its own). */
+type ExtraKeys<R, U> = R extends Command<any, any> | void | undefined ? never : R extends object ? Exclude<keyof R, keyof U> : never;
+
+/**
+ * `unknown` for a node function `F` whose update(s) hold only keys of `U` (or over an open state `S`); otherwise a type
+ * no function is, naming the keys — so a misspelt key is a type error where TypeScript would not check it (it checks
+ * no extra keys of an arrow function's returned object).
+ * @internal
+ */
+export type KnownKeysOnly<F, U, S> = string extends keyof S
+  ? unknown
+  : F extends (...args: any[]) => infer R
+    ? [ExtraKeys<Awaited<R>, U>] extends [never]
+      ? unknown
+      : { 'update keys the state does not have': ExtraKeys<Awaited<R>, U> }
+    : unknown;
+
 /**
  * Picks the next node(s) (`R`: node ids or `END`, or the keys of a path map) from the state after a step.
  * @example `const route: Router<{ ok: boolean }, 'ship' | 'ask'> = (state) => (state.ok ? 'ship' : 'ask');`
