@@ -1,9 +1,8 @@
 /**
- * @internal The client side of MCP's Streamable HTTP transport: every request a POST that accepts a JSON or an SSE
- * answer, the session id and protocol-version headers, server messages met on the way (notifications, requests)
- * handed to the client, a stream that ends before its response resumed with `Last-Event-ID` where the server gave
- * event ids, retries of transient failures, one time limit per request that only the response ends (keep-alive
- * comments and notifications do not extend it), and `notifications/cancelled` for a request given up.
+ * @internal The client side of MCP's Streamable HTTP transport: every request a POST accepting a JSON or SSE answer,
+ * the session and protocol-version headers, server messages met on the way handed to the client, a stream that ends
+ * before its response resumed with `Last-Event-ID`, retries of transient failures, one time limit per request that
+ * only the response ends (not keep-alives or notifications), and `notifications/cancelled` for a request given up.
  */
 import { MCPError } from '../errors/mcp-error.js';
 import { Attempt } from '../internal/attempt.js';
