@@ -241,7 +241,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
  */
 function checkCallOptions(options: A2ACallOptions | undefined): AbortSignal | undefined {
   if (options !== undefined && !(typeof options === 'object' && options && (options.signal === undefined || isAbortSignal(options.signal)))) {
-    throw ConfigError.fromProblems('A2A call options', ['options must be an object whose signal, if any, is an AbortSignal']);
+    throw ConfigError.fromProblems('A2A call options', ['options must be an object, its signal an AbortSignal']);
   }
   return options?.signal as AbortSignal | undefined;
 }

@@ -35,8 +35,9 @@ export interface UIMessageStreamOptions {
   /**
    * Bound, in bytes, on frames waiting in the stream for a reader that is not reading. The run is read only while the
    * reader wants more (backpressure), 16 KiB ahead at most; frames that outgrow the bound anyway — a huge tool output
-   * while the reader is away — end the stream: the run is aborted, and the stream ends with a `StreamError`
-   * (`buffer_full`), `error` and `finish`. A reader that is reading holds nothing, whatever the frames' size.
+   * while the reader is away — and stay untaken for 10 s end the stream: the run is aborted, and the stream ends with
+   * a `StreamError` (`buffer_full`), `error` and `finish`. A reader that keeps reading takes every frame, whatever its
+   * size (a large frame waits between two of its reads: only time tells that reader from one that stopped).
    * @default 1048576 (1 MiB, {@link DEFAULT_MAX_BUFFERED_BYTES})
    */
   maxBufferedBytes?: number | undefined;

@@ -44,7 +44,7 @@ describe('A2A call options', () => {
     for (const call of everyCall(client, options)) {
       const error = await call.catch((caught: unknown) => caught);
       expect(ConfigError.isInstance(error), String(error)).toBe(true);
-      expect((error as ConfigError).problems).toEqual(['options must be an object whose signal, if any, is an AbortSignal']);
+      expect((error as ConfigError).problems).toEqual(['options must be an object, its signal an AbortSignal']);
     }
     expect(fetched).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 20));

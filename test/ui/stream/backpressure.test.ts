@@ -8,6 +8,7 @@ import { createScriptedChatClient } from '../../../src/chat/index.js';
 import { ConfigError } from '../../../src/errors/index.js';
 import { defineTool } from '../../../src/tools/index.js';
 import { DEFAULT_MAX_BUFFERED_BYTES, faultlineErrors, toUIMessageStream, toUIMessageStreamResponse } from '../../../src/ui/index.js';
+import { STALL_MS } from '../../../src/ui/stream-pump.js';
 import { checkedBody } from './ui-stream.js';
 
 /** A run that never ends on its own: a text delta per pull, counted. */
@@ -67,12 +68,15 @@ describe('backpressure reaches the run', () => {
     expect(body.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
   });
 
-  it('frames that outgrow maxBufferedBytes while the reader is away: the run is stopped, the stream ends with a buffer_full StreamError, error and finish', async () => {
+  it('frames that outgrow maxBufferedBytes while the reader is away (none taken for STALL_MS): the run is stopped, the stream ends with a buffer_full StreamError, error and finish', async () => {
+    vi.useFakeTimers();
     const big = defineTool({ name: 'dump', description: 'Returns a lot.', parameters: z.object({}), execute: () => 'x'.repeat(200_000) });
     const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_big', name: 'dump', arguments: {} }] }, { text: 'never asked' }]);
     const agent = new AgentBuilder('big').chatClient(model).tools([big]).toolLogger(false).build();
     const stream = toUIMessageStream(agent.run('Dump it.'), { maxBufferedBytes: 100_000 });
-    await settle(); // nobody reads: the frames wait in the stream
+    await vi.advanceTimersByTimeAsync(0); // nobody reads: the frames wait in the stream
+    await vi.advanceTimersByTimeAsync(STALL_MS); // … and nobody takes them
+    vi.useRealTimers();
     const body = await checkedBody(stream);
     const [error] = faultlineErrors(body.message).filter((entry) => entry.scope === 'run');
     expect(error).toMatchObject({ type: 'StreamError', kind: 'stream', retryable: false });
