@@ -222,6 +222,28 @@ describe('a live run', () => {
     expect(JSON.parse(checkpointer.store.get('r') as string)).toEqual(theirs);
   });
 
+  it('a renewal whose timer fired while the completion was being written writes nothing after it (a slow store)', async () => {
+    vi.useFakeTimers();
+    const on = switches();
+    const fast = mapCheckpointer();
+    // A store that takes 200 ms per write (a remote database): the renewal timer fires while the completion is in flight.
+    const slow: Checkpointer = { ...fast, put: (checkpoint) => new Promise((resolve) => setTimeout(() => resolve(fast.put(checkpoint)), 200)) };
+    // One node of 200 ms: the renewal (a third of the lease after the first write) fires during the completion's write.
+    const charge = countingNode('charge', on);
+    const graph = graphWith()
+      .graph.addNode('charge', async (state, context) => (await new Promise((resolve) => setTimeout(resolve, 200)), charge(state, context)))
+      .setEntryPoint('charge')
+      .setFinishPoint('charge')
+      .compile();
+    const running = graph.run({}, { checkpointer: slow, runId: 'r', leaseMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    completed(await running);
+    await vi.advanceTimersByTimeAsync(5_000); // any renewal still queued has had its turn
+    expect(JSON.parse(fast.store.get('r') as string)).toMatchObject({ status: 'completed' });
+    completed(await graph.resume('r', { checkpointer: slow }).then(async (outcome) => (await vi.advanceTimersByTimeAsync(1_000), outcome)));
+    expect(on.calls.charge).toBe(1); // the completed run is replayed: nothing runs twice
+  });
+
   it('is refused options that cannot hold a claim', async () => {
     const graph = paymentGraph(switches());
     const checkpointer = new InMemoryCheckpointer();

@@ -149,10 +149,14 @@ export class RunLease {
   }
 
   private renew(): void {
-    const held = this.held;
-    if (held === undefined || this.ended || this.lost) return;
+    if (this.held === undefined || this.ended || this.lost) return;
     // A renewal the store refuses marks the run lost (its next write stops it); one that fails is tried again later.
-    this.enqueue(() => this.put(held, true, true)).catch(() => this.schedule());
+    // What it writes is read when its turn comes, not when the timer fired: a write queued before it (the run's
+    // completion) would otherwise be followed by the checkpoint it replaced — a finished run made pending again.
+    this.enqueue(() => {
+      const held = this.held;
+      return held === undefined || this.ended || this.lost ? Promise.resolve(true) : this.put(held, true, true);
+    }).catch(() => this.schedule());
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
