@@ -276,6 +276,26 @@ describe('supersteps', () => {
     expect(outcome.fallbackState).toEqual({ tier: 'gold' });
   });
 
+  it.each([
+    ['undefined', undefined, 'undefined'],
+    ['a number', 42, '42'],
+    ['an object', { to: 'b' }, '{"to":"b"}'],
+    ['a list holding a number', ['b', 7], '["b",7]'],
+    ['a promise of nothing', Promise.resolve(undefined), 'undefined'],
+  ])('fails the run with a WorkflowError naming the node and step when a router returns %s (not a nameless TypeError)', async (_name, answer, shown) => {
+    const compiled = new StateGraph(new StateSchema())
+      .addNode('a', () => ({ x: 1 }))
+      .addNode('b', () => ({}))
+      .setEntryPoint('a')
+      .addConditionalEdges('a', (() => answer) as never)
+      .setFinishPoint('b')
+      .compile();
+    const outcome = failed(await compiled.run());
+    expect(outcome.error).toBeInstanceOf(WorkflowError);
+    expect(outcome.error).toMatchObject({ nodeId: 'a', stepNumber: 0 });
+    expect(outcome.error.message).toBe(`the router after node a returned ${shown} at step 0: a router returns a node id, END, or a list of them`);
+  });
+
   it('treats a node that returns a string as a node failure', async () => {
     const collector = new ExecutionErrorCollector();
     const compiled = new StateGraph(collector.addField())
