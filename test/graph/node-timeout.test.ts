@@ -7,9 +7,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkflowError } from '../../src/errors/index.js';
 import {
   emitCustomStateDelta,
+  END,
   ExecutionErrorCollector,
+  InMemoryCheckpointer,
+  interrupt,
   messagesStateSchema,
   NODE_TIMEOUT,
+  START,
   StateGraph,
   type ExecutionError,
   type GraphOutcome,
@@ -98,6 +102,38 @@ describe('addNode timeoutMs', () => {
     expect(records(outcome.state)).toMatchObject([{ severity: 'recoverable', nodeId: 'slow', error: { code: NODE_TIMEOUT } }]);
     expect(events).toHaveLength(seen); // the late emission went nowhere
     expect(JSON.stringify(events)).not.toContain('late_emission');
+  });
+
+  it("ignores a question the node asks after its time is up: the timeout stands, the run waits on nothing", async () => {
+    const late = deferred<void>();
+    let threw: unknown;
+    const sibling = deferred<void>();
+    const graph = new StateGraph(messagesStateSchema())
+      .use(new ExecutionErrorCollector()) // NODE_TIMEOUT is fatal by default
+      .addNode('slow', async (_state, context) => {
+        await late.promise;
+        try {
+          interrupt(context, { question: 'too late' });
+        } catch (error) {
+          threw = error;
+        }
+        return {};
+      }, { timeoutMs: 20 })
+      .addNode('sibling', async () => (await sibling.promise, { sibling: true })) // the step goes on after the timeout
+      .addEdge(START, 'slow')
+      .addEdge(START, 'sibling')
+      .addEdge('slow', END)
+      .addEdge('sibling', END)
+      .compile();
+    const running = graph.run({}, { checkpointer: new InMemoryCheckpointer(), runId: 'late-question' });
+    await vi.advanceTimersByTimeAsync(20);
+    late.resolve(); // the timed-out attempt asks while its step still runs
+    await vi.advanceTimersByTimeAsync(0);
+    sibling.resolve();
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: NODE_TIMEOUT, nodeId: 'slow' } });
+    expect((outcome as { interrupts?: unknown }).interrupts).toBeUndefined();
+    expect(threw).toBeDefined(); // interrupt() threw in the abandoned attempt, which nothing reads
   });
 
   it('is retried by the default retryOn: a timed-out attempt, then one in time', async () => {

@@ -59,6 +59,7 @@ export class NodeTimer implements SignalSource {
   guard(hooks: ExecutionHooks | undefined): ExecutionHooks | undefined {
     if (!hooks) return undefined;
     const signal = this.controller.signal;
+    const checkpoint = hooks.checkpoint;
     return {
       ...hooks,
       emit: (event) => {
@@ -66,6 +67,17 @@ export class NodeTimer implements SignalSource {
       },
       addFallbackUpdate: (update) => {
         if (!signal.aborted) hooks.addFallbackUpdate(update);
+      },
+      // A question asked after the attempt ended is not the run's: it would drop the attempt's failure and leave the
+      // run waiting on a question nobody can answer. `interrupt()` throws in the node instead, which nothing reads.
+      checkpoint: checkpoint && {
+        ...checkpoint,
+        questions: {
+          ask: (context, value, options) => {
+            if (signal.aborted) throw signal.reason;
+            return checkpoint.questions.ask(context, value, options);
+          },
+        },
       },
     };
   }
