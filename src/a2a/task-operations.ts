@@ -36,7 +36,15 @@ export interface TaskOperationsSettings extends StreamLimits {
   waitUntil?: ((platform: readonly unknown[]) => WaitUntil | undefined) | undefined;
   /** Called when a run starts (a Durable Object schedules its heartbeat). */
   onStart?: ((execution: TaskExecution) => void) | undefined;
+  /**
+   * The user who started a task (a Durable Object reads its record). @default who started it here, the last
+   * {@link MAX_OWNERS_KEPT} tasks remembered
+   */
+  ownerOf?: ((taskId: string) => Promise<string | undefined>) | undefined;
 }
+
+/** Task owners an in-memory backend remembers (more than its default store keeps: 1,000 tasks). */
+export const MAX_OWNERS_KEPT = 10_000;
 
 /** @internal What a task is started with (a Durable Object keeps it, to resume the run). */
 export interface NewTask {
@@ -59,6 +67,13 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   const { runner, store, structured, secrets, maxLiveTasks } = settings;
   const live = settings.live ?? new Map<string, TaskExecution>();
   const resumes = new TaskResumes<TaskExecution>();
+  // A task is its starter's: another user holding its id reads, follows, cancels and answers nothing of it — it is
+  // not there for them. A task whose owner is not known (a store of the app's own, past a restart) is anyone's.
+  const owners = new Map<string, string>();
+  const othersTask = async (taskId: string, userId: string): Promise<boolean> => {
+    const owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
+    return owner !== undefined && owner !== userId;
+  };
 
   const track = (execution: TaskExecution, platform: readonly unknown[] = []) => {
     live.set(execution.task.id, execution);
@@ -68,6 +83,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
     const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
+    owners.set(task.taskId, call.userId);
+    if (owners.size > MAX_OWNERS_KEPT) owners.delete(owners.keys().next().value as string);
     const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent });
     track(execution, platform);
     return execution;
@@ -81,6 +98,9 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const { id, version } = call;
     const taskId = call.params.message.taskId;
     if (typeof taskId !== 'string' || taskId === '') return undefined;
+    // Before its turn, not in it: a follow-up's turn takes no step more than it did (identical concurrent answers
+    // still find the run they join).
+    if (await othersTask(taskId, call.userId)) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
     const outcome = await resumes.inTurn(taskId, () => decide(call, taskId, platform));
     if (outcome === undefined || outcome instanceof Response) return outcome;
     if (call.operation === 'StreamMessage') {
@@ -147,6 +167,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
       case 'GetTask': {
         const { params } = call;
+        if (await othersTask(params.id, call.userId)) return notFound(params.id);
         const task = live.get(params.id)?.task ?? (await store.get(params.id));
         if (!task) return notFound(params.id);
         const keep = params.historyLength === undefined ? undefined : Math.max(0, Math.floor(params.historyLength));
@@ -155,6 +176,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
       case 'CancelTask': {
         const { params } = call;
+        if (await othersTask(params.id, call.userId)) return notFound(params.id);
         const execution = live.get(params.id);
         if (execution && !execution.terminal) {
           execution.cancel();
@@ -169,6 +191,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
       case 'Resubscribe': {
         const { params } = call;
+        if (await othersTask(params.id, call.userId)) return notFound(params.id);
         const execution = live.get(params.id);
         if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, settings);
         const task = execution?.task ?? (await store.get(params.id));

@@ -78,6 +78,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
       maxQueuedEvents: options.maxQueuedEvents ?? 10_000,
       maxLiveTasks: 1,
       onStart: parts.watch,
+      ownerOf: async () => (await parts.store.record())?.userId, // one task per object: its record says whose
     });
   try {
     const given: unknown = typeof options.secrets === 'function' ? options.secrets(env) : options.secrets;

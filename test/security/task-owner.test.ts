@@ -1,0 +1,81 @@
+// An A2A task is its starter's. `userId` tells the callers of one deployment apart, and a task id travels (to a
+// screen, a log, a link) — but tasks/get, tasks/cancel and tasks/resubscribe compared no user: another user holding
+// the id read the task's history, followed its stream, canceled it, and, by answering its approval with the same
+// decisions while the owner's own answer ran, joined that resume and read its outcome. Now a task is not there for
+// anyone else (-32001 Task not found), in memory and on Durable Objects; its owner goes on as before.
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { createA2AHandler } from '../../src/a2a/index.js';
+import { AgentBuilder, toolApprovals } from '../../src/agent/index.js';
+import { createScriptedChatClient } from '../../src/chat/index.js';
+import { createA2ADurableObject, createA2AWorker, DurableObjectRunStateStore } from '../../src/cloudflare/index.js';
+import { defineTool } from '../../src/tools/index.js';
+import { FakeNamespace } from '../cloudflare/fake-platform.js';
+
+const CARD = { name: 'refunds' };
+const userId = (request: Request) => request.headers.get('x-user') ?? 'anon';
+const NOT_FOUND = -32001;
+
+function refundAgent(refunded: string[], store?: DurableObjectRunStateStore) {
+  const refund = defineTool({
+    name: 'refund',
+    description: 'Refund an order.',
+    parameters: z.object({ orderId: z.string() }),
+    needsApproval: true,
+    execute: async ({ orderId }) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      refunded.push(orderId);
+      return { orderId, note: 'credited to card 4111' };
+    },
+  });
+  const model = createScriptedChatClient([(request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'Refunded to card 4111.' } : { toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] })], { loop: true });
+  return new AgentBuilder('refunds').chatClient(model).tools([refund]).toolLogger(false).approvals(toolApprovals(store ? { store } : {})).build();
+}
+
+type Fetcher = (request: Request) => Promise<Response>;
+
+const BACKENDS: Array<[string, (refunded: string[]) => Fetcher]> = [
+  ['createA2AHandler', (refunded) => createA2AHandler({ agent: refundAgent(refunded), card: CARD, userId })],
+  [
+    'createA2AWorker + its Durable Object',
+    (refunded) => {
+      const namespace = new FakeNamespace(createA2ADurableObject({ agent: ({ storage }) => refundAgent(refunded, new DurableObjectRunStateStore(storage)), card: CARD, namespace: 'A2A_TASKS' }));
+      const worker = createA2AWorker({ namespace: 'A2A_TASKS', card: CARD, userId });
+      return (request) => worker.fetch(request, namespace.env);
+    },
+  ],
+];
+
+describe.each(BACKENDS)('a task of one user, %s', (_name, backend) => {
+  it('is not there for another user holding its id: get, resubscribe, cancel and an answer to its approval (alone or joining the owner’s)', async () => {
+    const refunded: string[] = [];
+    const fetcher = backend(refunded);
+    let n = 0;
+    const call = async (user: string, method: string, params: unknown) => fetcher(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }) }));
+    const rpc = async (user: string, method: string, params: unknown) => (await (await call(user, method, params)).json()) as { result?: Record<string, any>; error?: { code: number } };
+
+    const task = (await rpc('alice', 'message/send', { message: { kind: 'message', messageId: 'a1', role: 'user', parts: [{ kind: 'text', text: 'Refund order 42, card 4111' }] } })).result!;
+    expect(task.status.state).toBe('input-required');
+    const question = task.metadata.faultline.interrupts[0].id as string;
+    const answer = (messageId: string) => ({ message: { kind: 'message', messageId, role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions: [{ id: question, approved: true }] } }] } });
+
+    for (const [method, params] of [['tasks/get', { id: task.id }], ['tasks/cancel', { id: task.id }], ['message/send', answer('m1')]] as const) {
+      const refused = await rpc('mallory', method, params);
+      expect(refused.error?.code, method).toBe(NOT_FOUND);
+      expect(JSON.stringify(refused)).not.toContain('4111');
+    }
+    const followed = await (await call('mallory', 'tasks/resubscribe', { id: task.id })).text();
+    expect(followed).toContain(`"code":${NOT_FOUND}`);
+    expect(followed).not.toContain('4111');
+
+    // Mallory's identical answer sent while alice's runs joins nothing.
+    const alices = rpc('alice', 'message/send', answer('a2'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const joined = await rpc('mallory', 'message/send', answer('m2'));
+    expect(joined.error?.code).toBe(NOT_FOUND);
+    expect(JSON.stringify(joined)).not.toContain('4111');
+    expect((await alices).result?.status.state).toBe('completed');
+    expect(refunded).toEqual(['42']);
+    expect((await rpc('alice', 'tasks/get', { id: task.id })).result?.status.state).toBe('completed');
+  });
+});
