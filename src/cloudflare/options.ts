@@ -7,6 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { Checkpointer } from '../graph/core/checkpointer.js';
 import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
 import { isPlainObject, positiveIntegerProblems, refusedValue } from '../internal/json.js';
+import { unknownOptionProblems } from '../internal/option-names.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './types.js';
 import { secretsProblem } from '../internal/secret-forms.js';
@@ -93,6 +94,19 @@ export interface A2AWorkerOptions<Env = unknown> {
   allowedOrigins?: readonly string[] | '*' | undefined;
 }
 
+/**
+ * Every name each factory takes, as a record of its options type: an option added to the type and not here (or here
+ * and not in the type) fails to compile, so a name the factory reads is never refused as unknown.
+ */
+const OBJECT_KEYS = Object.keys({
+  agent: true, card: true, namespace: true, structuredTaskErrors: true, keepAliveMs: true, maxQueuedEvents: true, secrets: true,
+  heartbeatMs: true, retainTaskMs: true, maxSessionBytes: true, retainSessionMs: true, resume: true, maxResumes: true,
+} satisfies Record<keyof A2ADurableObjectOptions, true>);
+const WORKER_KEYS = Object.keys({
+  namespace: true, card: true, basePath: true, protocolVersions: true, maxBodyBytes: true, bodyTimeoutMs: true, maxDepth: true,
+  userId: true, allowedHosts: true, allowedOrigins: true,
+} satisfies Record<keyof A2AWorkerOptions, true>);
+
 function commonProblems(options: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const card = options.card as Record<string, unknown> | undefined;
@@ -106,7 +120,7 @@ function commonProblems(options: Record<string, unknown>): string[] {
 /** @internal Checks the options of `createA2ADurableObject`, listing every problem in one `ConfigError`. */
 export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>): A2ADurableObjectOptions<Env> {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A Durable Object options', ['options must be an object']);
-  const problems = commonProblems(options);
+  const problems = [...unknownOptionProblems(options, OBJECT_KEYS), ...commonProblems(options)];
   const agent = options.agent as unknown;
   if (typeof agent !== 'function' && !isAgent(agent) && typeof (agent as RunnableAgent | undefined)?.runEvents !== 'function') {
     problems.push('agent must be an Agent, a RunnableAgent, or a function returning one');
@@ -126,7 +140,9 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
 /** @internal Checks the options of `createA2AWorker`; resolves who may call. */
 export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AWorkerOptions<Env> & { caller: CallerSettings } {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A Worker options', ['options must be an object']);
-  const problems = commonProblems(options);
+  const problems = [...unknownOptionProblems(options, WORKER_KEYS), ...commonProblems(options)];
+  // as createA2AHandler says it (validateHandlerOptions): else every request failed with -32603
+  if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');
   problems.push(...positiveIntegerProblems(options, ['maxDepth']));
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
   if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
