@@ -96,8 +96,9 @@ export class DurableTaskStore implements A2ATaskStore {
     return {
       status: (task) => (TERMINAL_STATES.has(task.status.state) ? this.writeFinal({ v: 1, task, ...meta, endedAt: Date.now() }) : this.write({ v: 1, task, ...meta })),
       chunk: async (task, event) => {
-        if (event.lastChunk || this.unfolded >= CHUNKS_PER_FOLD) await this.write({ v: 1, task, ...meta }); // the task's artifact holds every chunk so far
-        if (!event.lastChunk) await this.appendChunk(event);
+        // `task` already holds this chunk: a fold writes it in the record and no chunk key (else it would be read twice)
+        if (event.lastChunk || this.unfolded >= CHUNKS_PER_FOLD) await this.write({ v: 1, task, ...meta });
+        else await this.appendChunk(event);
       },
     };
   }
