@@ -14,7 +14,8 @@
  * else a `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a
  * block type this client does not know, an index missing or invalid, a `content_block_start` out of the blocks' order
  * — an index that started already or one past the next — a delta or stop for a block that ended or never started, a
- * delta of a kind its block does not take, an id, a name or thinking to send back past its bound:
+ * delta of a kind its block does not take, a tool_use id seen already in this answer (the same call twice), an id, a
+ * name or thinking to send back past its bound:
  * `core/replay-bounds.ts`); `incomplete` (the body ended before `message_stop`); `line_too_long`. Blocks may
  * interleave; one still open at `message_stop` ends there as its `content_block_stop` would have ended it.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
@@ -39,9 +40,16 @@ interface OpenBlock {
 
 export type AnthropicStreamDecoderOptions = EventDecoderOptions;
 
+/** A stop reason that means the output was cut (`max_tokens`, `model_context_window_exceeded`: finish `length`). */
+function cutBy(stopReason: unknown): boolean {
+  return typeof stopReason === 'string' && finishReasonOf(stopReason) === 'length';
+}
+
 export class AnthropicStreamDecoder extends EventDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
   private calls = 0;
+  /** The tool_use ids of this answer: a second call with one would run the same call twice. */
+  private readonly callIds = new Set<string>();
   /** Content blocks started so far: the index the next `content_block_start` must have. */
   private started = 0;
   private readonly replay: ReplayItem[] = [];
@@ -63,7 +71,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
     // event types added later say nothing, so they leave it pending.
     if (this.emptyEnd) {
       const telling = type.startsWith('content_block_') || type === 'message_delta' || type === 'message_stop';
-      if (telling && !(type === 'message_delta' && field(data.delta, 'stop_reason') === 'max_tokens')) this.endEmpty('{}');
+      if (telling && !(type === 'message_delta' && cutBy(field(data.delta, 'stop_reason')))) this.endEmpty('{}');
     }
     switch (type) {
       case 'message_start':
@@ -110,6 +118,8 @@ export class AnthropicStreamDecoder extends EventDecoder {
       if (typeof id !== 'string' || id === '' || typeof name !== 'string') throw this.malformed('a tool_use block without an id or name', raw);
       const long = overLimit('a tool_use id', id.length, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
       if (long) throw this.malformed(long, raw);
+      if (this.callIds.has(id)) throw this.malformed(`a second tool call with the id ${this.excerpt(id, 60)}`, raw);
+      this.callIds.add(id);
       open.call = { index: this.calls++, id, name, arguments: '' };
       this.out.push({ type: 'tool-call-start', index: open.call.index, id, name });
       // The API starts every tool_use with `input: {}` and streams the rest; a gateway may send the whole input here.
@@ -217,7 +227,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
     }
   }
 
-  /** A tool_use block ended: its arguments; none at all are `{}`, or held until the next event shows no `max_tokens` cut. */
+  /** A tool_use block ended: its arguments; none at all are `{}`, or held until the next event shows no output-limit cut. */
   private endCall(call: NonNullable<OpenBlock['call']>): void {
     if (call.arguments === '') this.emptyEnd = call;
     else this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: call.arguments });
@@ -233,12 +243,12 @@ export class AnthropicStreamDecoder extends EventDecoder {
     const stopReason = field(data.delta, 'stop_reason');
     if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = this.excerpt(stopReason, 100);
     // A tool_use block cut by the output limit keeps what arrived (maybe nothing): the agent loop refuses to run it.
-    if (this.emptyEnd) this.endEmpty(this.stopReason === 'max_tokens' ? '' : '{}');
+    if (this.emptyEnd) this.endEmpty(cutBy(this.stopReason) ? '' : '{}');
     readTokens(data.usage, this.tokens);
   }
 
   private complete(): void {
-    const cut = this.stopReason === 'max_tokens';
+    const cut = cutBy(this.stopReason);
     // Blocks still open end here as their content_block_stop would have ended them: nothing they hold is lost (each
     // call without arguments is decided at once, so a second one does not take the first one's place).
     for (const open of this.blocks.values()) {
