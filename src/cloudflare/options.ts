@@ -143,6 +143,7 @@ export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AW
   const problems = [...unknownOptionProblems(options, WORKER_KEYS), ...commonProblems(options)];
   // as createA2AHandler says it (validateHandlerOptions): else every request failed with -32603
   if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');
+  if (options.basePath !== undefined && typeof options.basePath !== 'string') problems.push(`basePath must be a string (got ${refusedValue(options.basePath)})`);
   problems.push(...positiveIntegerProblems(options, ['maxDepth']));
   if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
   if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');

@@ -55,6 +55,10 @@ describe('a userId that is not a function', () => {
   ])('createA2AWorker({ userId: %s }) is a ConfigError when it is made', (_name, userId) => {
     expect(problemsOf(worker({ userId }))).toContain('userId must be a function (request) => string');
   });
+
+  it('createA2AWorker({ basePath: 5 }) is a ConfigError, as createA2AHandler says it', () => {
+    expect(problemsOf(worker({ basePath: 5 }))).toContain('basePath must be a string (got 5)');
+  });
 });
 
 describe('every option the factories take', () => {
