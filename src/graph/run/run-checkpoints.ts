@@ -4,12 +4,15 @@
  * `CHECKPOINT_FAILED`), and a checkpoint read back for a resume, checked and decoded against the graph
  * (→ `CHECKPOINT_INVALID`). Store calls give way to the run's signal.
  */
+import { SerializeError } from '../../errors/serialize-error.js';
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { isoTimestamp } from '../../internal/clock.js';
 import { abortPromise } from '../../internal/delay.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { defineData, isPlainObject, preview, truncate } from '../../internal/json.js';
+import { STATE_NOT_SERIALIZABLE } from '../../runner/constants.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
+import { droppedValues } from '../../wire/safe-json.js';
 import { parseGraphCheckpoint } from '../checkpoints/checkpoint.js';
 import { RunLease, type Attempt, type LeaseSettings } from '../checkpoints/run-lease.js';
 import { usesInterrupts } from '../checkpoints/interrupt-fields.js';
@@ -43,10 +46,20 @@ export interface LoadedCheckpoint {
 
 /**
  * Each key's JSON text; a key whose value is `undefined` is left out of a state (`keepUndefined`: written as `null`,
- * for updates, where setting a key to `undefined` is a change). Throws what could not be encoded, key by key.
+ * for updates, where setting a key to `undefined` is a change). Throws what could not be encoded, key by key — and
+ * what JSON would silently drop or empty at any depth (a Map, a Set, a function, a Symbol…: `droppedValues`), which
+ * a resume would otherwise read back changed. A Date (or anything with a `toJSON`) is kept as what it says it is.
  */
 function encodeTexts(values: State, keepUndefined: boolean): Record<string, string | null> {
   const { delta, failures } = encodeStateKeys(values);
+  for (const key of Object.keys(delta)) {
+    if (delta[key] === null) continue;
+    const [dropped] = droppedValues(values[key], truncate(key, 200), 1); // the path starts at the key, as encodeStateKeys' does
+    if (dropped === undefined) continue;
+    const subject = `state key ${preview(key, 200)}`;
+    const found = { code: 'not_json', path: dropped.path, message: `is ${dropped.kind}, which JSON cannot represent (it would be dropped or emptied)` };
+    failures.push(new SerializeError(`marshal state delta key ${preview(key, 200)}: ${truncate(found.path, 400)} ${found.message}`, { subject, issues: [found], code: STATE_NOT_SERIALIZABLE }));
+  }
   if (failures.length > 0) {
     // `state key "total": total is a BigInt…` (the delta wording, "marshal state delta key", is not what failed here)
     const why = failures.slice(0, 10).map((failure) => `${failure.subject}: ${failure.issues[0] ? `${truncate(failure.issues[0].path, 400)} ${failure.issues[0].message}` : messageOf(failure.cause)}`);
