@@ -18,6 +18,7 @@ import type { GraphOutcome, StartMode } from '../core/runnable-graph.js';
 import type { State } from '../core/state-schema.js';
 import { checkInitialState } from '../core/typed-state.js';
 import { runStepNodes } from './direct-step.js';
+import { untilRunAborted } from './node-attempts.js';
 import { ListenerErrors } from './listener-errors.js';
 import { judgeResume } from './resume-plan.js';
 import { RunCheckpoints, type LoadedCheckpoint } from './run-checkpoints.js';
@@ -196,7 +197,7 @@ export class GraphRun {
         if (questions?.asked !== undefined) return await this.interruptStep(snapshot, pending, reduced.settled, step);
         try {
           const routing = route(this.scope, reduced.settled, state, step);
-          pending = routing instanceof Promise ? await routing : routing;
+          pending = routing instanceof Promise ? await untilRunAborted(this.scope, routing) : routing; // an async router ends at the run's abort
         } catch (error) {
           if (this.scope.signal?.aborted) throw error;
           return await this.failStep(snapshot, pending, reduced.settled, [], state, step, error as WorkflowError);

@@ -3,7 +3,7 @@
  * it), raced against the run's abort, retried by the node's policy with its backoff (each retry an `onNodeError`
  * call, a `graph.node.error` event and an event on the node's span).
  */
-import { abortPromise, delay } from '../../internal/delay.js';
+import { abortPromise, delay, untilAborted } from '../../internal/delay.js';
 import { backoffDelay } from '../../internal/retry.js';
 import { ObjectType } from '../../runner/constants.js';
 import type { SpanHandle } from '../../telemetry/telemetry.js';
@@ -75,7 +75,7 @@ export async function attempts(
         if (isNodeInterrupt(error)) throw error; // it asked: not a failure, never retried
         const willRetry = attempt < node.retryOptions.maxAttempts && retries(node, error, context.stepNumber);
         try {
-          for (const each of node.callbacksBefore) await each.onNodeError?.(context, { ...state }, error, { attempt, willRetry });
+          for (const each of node.callbacksBefore) await untilRunAborted(scope, each.onNodeError?.(context, { ...state }, error, { attempt, willRetry }));
         } catch (thrown) {
           if (scope.signal?.aborted) throw scope.signal.reason;
           throw callbackFailure(node, context.stepNumber, 'onNodeError', thrown, error); // not retried: the callback is broken
@@ -104,6 +104,18 @@ export function retries(node: CompiledNode, error: unknown, step: number): boole
   } catch (thrown) {
     throw callbackFailure(node, step, 'retryOn', thrown, error);
   }
+}
+
+/**
+ * @internal What the app's code the run awaits (a node callback, a collector's policy through `afterNode`, a router)
+ * returned, raced against the run's abort as a node's attempt is: its promise, or the abort reason as soon as the run
+ * aborts, whether that code listens or ever settles (its late settling is handled: no unhandled rejection). A value
+ * that is no promise, or a run without a signal, is handed back as it is: no promise, no race.
+ */
+export function untilRunAborted<T>(scope: RunScope, value: T): T | Promise<Awaited<T>> {
+  const signal = scope.signal;
+  if (signal === undefined || !isThenable(value)) return value;
+  return untilAborted(Promise.resolve(value), signal);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -13,7 +13,7 @@ import type { CompiledNode, GraphNode } from '../core/graph-description.js';
 import { EXECUTION, type ExecutionHooks, type NodeCallbackContext } from '../core/node-context.js';
 import type { State } from '../core/state-schema.js';
 import { PHASE_AFTER_CALLBACK, PHASE_COMPLETE, PHASE_COMPLETE_RECOVERED, PHASE_ERROR, PHASE_REDUCE, PHASE_START } from './metadata-tails.js';
-import { attempts, type StartedAttempt } from './node-attempts.js';
+import { attempts, untilRunAborted, type StartedAttempt } from './node-attempts.js';
 import { emitNodeEvent } from './node-events.js';
 import { callbackFailure, failureOf } from './node-failure.js';
 import { fallbackUpdatesOf, nodeHooks, type NodeHooks } from './node-hooks.js';
@@ -129,7 +129,7 @@ async function runFrom(scope: RunScope, node: CompiledNode, state: State, step: 
     let skipped = false;
     for (const callbacks of node.callbacksBefore) {
       if (started || !callbacks.beforeNode) continue;
-      const early = await callbacks.beforeNode(context, { ...state });
+      const early = await untilRunAborted(scope, callbacks.beforeNode(context, { ...state }));
       if (early !== undefined) {
         result = early;
         skipped = true;
@@ -198,7 +198,7 @@ async function settleUntraced(scope: RunScope, node: CompiledNode, context: Node
   for (const callbacks of node.callbacksAfter) {
     if (!callbacks.afterNode) continue;
     try {
-      const override = await callbacks.afterNode(context, { ...state }, result, failed ? error : undefined);
+      const override = await untilRunAborted(scope, callbacks.afterNode(context, { ...state }, result, failed ? error : undefined));
       if (override !== undefined && override !== null) {
         result = checkResult(node, override);
         if (failed) recovered = true;
