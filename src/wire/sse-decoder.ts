@@ -22,7 +22,10 @@ export interface SSEParserOptions {
   onRetry?: ((milliseconds: number) => void) | undefined;
   /** Longest line accepted, in UTF-16 code units. @default 1048576 */
   maxLineLength?: number | undefined;
-  /** Longest `data` of one event. @default 8388608 */
+  /**
+   * Longest `data` of one event. @default 8388608, or `maxLineLength` when that is larger: a line the line bound
+   * accepts is never refused as an event (a chat client's `maxLineLength` is the one option for both).
+   */
   maxEventLength?: number | undefined;
 }
 
@@ -52,8 +55,9 @@ export class SSEParser {
 
   constructor(options: SSEParserOptions) {
     this.#options = options;
-    this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
-    this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
+    const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+    this.maxLineLength = maxLineLength;
+    this.maxEventLength = options.maxEventLength ?? Math.max(DEFAULT_MAX_EVENT_LENGTH, maxLineLength);
   }
 
   /** Feeds the next piece of decoded text. */

@@ -100,6 +100,23 @@ export class Attempt {
     } else if (!this.closed) this.abortHook = hook;
   }
 
+  /**
+   * Takes the idle limit off the scope's deadlines (no timer is cleared) while the consumer holds what was read: the
+   * limit measures the provider, not the consumer. True when it was paused; `resumeIdle` puts it back.
+   */
+  pauseIdle(): boolean {
+    if (this.entry === undefined || this.limit !== 'idle' || this.closed || this.aborted) return false;
+    this.scope.deadlines.cancel(this.entry);
+    return true;
+  }
+
+  /** Puts the paused idle limit back, `idleMs` from now, as an event does; what arrived without progress is kept. */
+  resumeIdle(): void {
+    const partial = this.partial;
+    this.arm('idle');
+    this.partial = partial;
+  }
+
   /** (Re)starts the limit `limit`: `first_chunk` when the attempt starts, `idle` at each SSE event after that. */
   arm(limit: 'first_chunk' | 'idle'): void {
     if (this.closed) return;

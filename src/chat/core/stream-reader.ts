@@ -18,6 +18,13 @@
  * generator, the caller's stream pulling) once per burst instead of once per read. The chunks are those of each read,
  * in order (deltas are joined within a read, as before, not across reads). A failure met after chunks of the batch
  * waits for the next call, as the decoders hold theirs: the chunks decoded before it are never lost.
+ *
+ * The idle limit measures the provider, not the consumer: it runs only while a read of the body is pending. Once a
+ * batch is returned and no read is pending (or the read asked for ahead settles while the consumer still holds the
+ * batch) its deadline is taken off the attempt's deadlines — no timer is cleared or armed — and the next call
+ * puts it back, `idleMs` from then, as an event does. So a consumer slower than `idleMs` (a UI stream's backpressure, a
+ * tool run between chunks) never turns bytes that had all arrived into an idle timeout blaming the provider, while a
+ * provider that goes silent while the reader waits still times out. The first-chunk and total limits are unchanged.
  */
 import { MAX_STREAM_BYTES, type Attempt } from './attempt.js';
 import type { ChatChunk } from './types.js';
@@ -53,13 +60,21 @@ export class StreamReader {
   private settled: 'pending' | 'fulfilled' | 'rejected' = 'pending';
   /** Its result, or its failure. */
   private outcome: unknown;
+  /**
+   * The consumer holds a batch: the idle limit pauses when no read is pending (at once, or when the read asked for
+   * ahead settles). `paused`: its deadline is off the attempt's deadlines until the next call puts it back.
+   */
+  private holding = false;
+  private paused = false;
   private readonly fulfilled = (result: ReadableStreamReadResult<Uint8Array>): void => {
     this.settled = 'fulfilled';
     this.outcome = result;
+    if (this.holding) this.pauseIdle();
   };
   private readonly rejected = (error: unknown): void => {
     this.settled = 'rejected';
     this.outcome = error;
+    if (this.holding) this.pauseIdle();
   };
   /** A failure met after chunks of a batch: raised by the next call (`{ error }` keeps an `undefined` reason). */
   private failed: { error: unknown } | undefined;
@@ -80,6 +95,8 @@ export class StreamReader {
 
   /** The next non-empty batch, or `undefined` at the end. */
   async next(): Promise<ChatChunk[] | undefined> {
+    this.holding = false;
+    if (this.paused) this.resumeIdle();
     if (this.failed !== undefined) {
       const { error } = this.failed;
       this.failed = undefined;
@@ -185,11 +202,30 @@ export class StreamReader {
     return this.stamp(batch);
   }
 
-  /** The answer's request id on its finish chunk (the last of a batch: decoders ignore everything after it). */
+  /**
+   * The answer's request id on its finish chunk (the last of a batch: decoders ignore everything after it). Every
+   * batch goes out here: the consumer holds it from now, and the idle limit pauses unless a read is pending.
+   */
   private stamp(batch: ChatChunk[]): ChatChunk[] {
     const last = batch[batch.length - 1];
     if (this.requestId !== undefined && last?.type === 'finish') last.requestId = this.requestId;
+    if (!this.finished) {
+      if (this.ahead === undefined || this.settled !== 'pending') this.pauseIdle();
+      else this.holding = true;
+    }
     return batch;
+  }
+
+  /** Pauses the attempt's idle limit: the consumer holds a batch (see {@link Attempt.pauseIdle}). */
+  private pauseIdle(): void {
+    this.holding = false;
+    if (this.attempt.pauseIdle()) this.paused = true;
+  }
+
+  /** Puts the idle limit back, `idleMs` from now, as an event does. */
+  private resumeIdle(): void {
+    this.paused = false;
+    this.attempt.resumeIdle();
   }
 
   /** Stops reading: the attempt's timers end and the body is cancelled (releasing the connection). */
