@@ -22,10 +22,7 @@ export interface SSEParserOptions {
   onRetry?: ((milliseconds: number) => void) | undefined;
   /** Longest line accepted, in UTF-16 code units. @default 1048576 */
   maxLineLength?: number | undefined;
-  /**
-   * Longest `data` of one event. @default 8388608, or `maxLineLength` when that is larger: a line the line bound
-   * accepts is never refused as an event (a chat client's `maxLineLength` is the one option for both).
-   */
+  /** Longest `data` of one event. @default 8388608 */
   maxEventLength?: number | undefined;
 }
 
@@ -55,9 +52,8 @@ export class SSEParser {
 
   constructor(options: SSEParserOptions) {
     this.#options = options;
-    const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
-    this.maxLineLength = maxLineLength;
-    this.maxEventLength = options.maxEventLength ?? Math.max(DEFAULT_MAX_EVENT_LENGTH, maxLineLength);
+    this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+    this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next piece of decoded text. */

@@ -1,7 +1,8 @@
 // `maxLineLength` is the one option bounding a chat stream's SSE lines (docs/bounds.md): above 8 MiB (or Infinity) it
-// also lifts the bound on one event's data, which stayed a fixed 8,388,608 characters (src/wire/sse-decoder.ts).
+// also lifts the bound on one event's data, which stayed a fixed 8,388,608 characters (the chat decoders pass it on).
 import { describe, expect, it } from 'vitest';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, type ChatClient } from '../../src/chat/index.js';
+import { eventBound } from '../../src/chat/core/event-decoder.js';
 import { SSEParser, type SSEEvent } from '../../src/wire/sse-decoder.js';
 
 const MiB = 1024 * 1024;
@@ -59,25 +60,17 @@ describe('maxLineLength above the default event bound', () => {
   });
 });
 
-describe('SSEParser event bound', () => {
-  const parse = (text: string, options: { maxLineLength?: number; maxEventLength?: number }): SSEEvent[] => {
-    const events: SSEEvent[] = [];
-    const parser = new SSEParser({ onEvent: (one) => events.push(one), ...options });
-    parser.feed(text);
-    return events;
-  };
-  const line = 'y'.repeat(8_388_608 + 10);
-
-  it('follows maxLineLength when that is larger than the default 8,388,608', () => {
-    expect(parse(`data: ${line}\n\n`, { maxLineLength: 16 * MiB })[0]?.data.length).toBe(line.length);
-    expect(parse(`data: ${line}\n\n`, { maxLineLength: Number.POSITIVE_INFINITY })[0]?.data.length).toBe(line.length);
+describe("a chat stream's event bound (eventBound)", () => {
+  it('is the SSE default 8,388,608, or maxLineLength when that is larger', () => {
+    expect(eventBound(undefined)).toBe(8_388_608);
+    expect(eventBound(1_000)).toBe(8_388_608);
+    expect(eventBound(16 * MiB)).toBe(16 * MiB);
+    expect(eventBound(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('keeps 8,388,608 by default, and an explicit maxEventLength wins', () => {
-    expect(() => parse(`data: ${line}\n\n`, { maxLineLength: 16 * MiB, maxEventLength: 8_388_608 })).toThrow(/exceeded 8388608 characters of data/);
-    expect(() => parse(`data: ${'z'.repeat(20)}\ndata: ${'z'.repeat(20)}\n\n`, { maxLineLength: 30 })).not.toThrow();
-    expect(() => parse(`data: ${'z'.repeat(20)}\ndata: ${'z'.repeat(20)}\n\n`, { maxLineLength: 30, maxEventLength: 30 })).toThrow(/exceeded 30 characters of data/);
-    const many = `data: ${'w'.repeat(MiB - 16)}\n`.repeat(9) + '\n';
-    expect(() => parse(many, {})).toThrow(/exceeded 8388608 characters of data/);
+  it('leaves the SSE parser default as it was for everyone else (the A2A and MCP clients pass their own)', () => {
+    const events: SSEEvent[] = [];
+    const parser = new SSEParser({ onEvent: (one) => events.push(one), maxLineLength: 16 * MiB });
+    expect(() => parser.feed(`data: ${'y'.repeat(8_388_608 + 10)}\n\n`)).toThrow(/exceeded 8388608 characters of data/);
   });
 });

@@ -9,7 +9,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { truncate } from '../../internal/json.js';
 import { redactError, redactText } from '../../internal/redact.js';
-import { SSEDataParser } from '../../wire/sse-decoder.js';
+import { DEFAULT_MAX_EVENT_LENGTH, SSEDataParser } from '../../wire/sse-decoder.js';
 import { detachDeltas } from './frame-template.js';
 import { codeClass } from './provider-error-codes.js';
 import type { StreamDecoder } from './stream-reader.js';
@@ -57,7 +57,7 @@ export abstract class EventDecoder implements StreamDecoder {
     this.parser = new SSEDataParser((type, data) => {
       this.dispatched++;
       if (!this.finished) this.json(type, data);
-    }, { maxLineLength: options.maxLineLength });
+    }, { maxLineLength: options.maxLineLength, maxEventLength: eventBound(options.maxLineLength) });
   }
 
   /** SSE events dispatched so far: the stream's progress (comments, blank lines and parts of a line are not events). */
@@ -227,4 +227,12 @@ export function providerFailure(context: EventDecoderOptions, found: ProviderFai
     });
   }
   return new StreamError(`The model provider reported an error mid-stream${code ? ` (${code})` : ''}: ${said}`, { reason: 'provider_error', chunk: found.chunk, code });
+}
+
+/**
+ * The bound on one event's data in a chat stream: the SSE default, or `maxLineLength` when that is larger — a chat
+ * client's `maxLineLength` is the one option for both, and a line it accepts is never refused as an event.
+ */
+export function eventBound(maxLineLength: number | undefined): number {
+  return Math.max(DEFAULT_MAX_EVENT_LENGTH, maxLineLength ?? 0);
 }

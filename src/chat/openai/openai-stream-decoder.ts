@@ -16,7 +16,7 @@ import { redactError, redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
-import { field, isJSONObject } from '../core/event-decoder.js';
+import { eventBound, field, isJSONObject } from '../core/event-decoder.js';
 import { detachDeltas, detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
 import { ToolCalls, type OpenCall } from './openai-tool-calls.js';
@@ -68,7 +68,7 @@ export class OpenAIStreamDecoder {
     this.parser = new SSEDataParser((type, data) => {
       this.dispatched++;
       this.event(type, data);
-    }, { maxLineLength: options.maxLineLength });
+    }, { maxLineLength: options.maxLineLength, maxEventLength: eventBound(options.maxLineLength) });
   }
 
   /** Feeds network bytes; returns the chunks they completed (possibly none). */
