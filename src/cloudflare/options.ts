@@ -98,14 +98,18 @@ export interface A2AWorkerOptions<Env = unknown> {
  * Every name each factory takes, as a record of its options type: an option added to the type and not here (or here
  * and not in the type) fails to compile, so a name the factory reads is never refused as unknown.
  */
-const OBJECT_KEYS = Object.keys({
-  agent: true, card: true, namespace: true, structuredTaskErrors: true, keepAliveMs: true, maxQueuedEvents: true, secrets: true,
-  heartbeatMs: true, retainTaskMs: true, maxSessionBytes: true, retainSessionMs: true, resume: true, maxResumes: true,
-} satisfies Record<keyof A2ADurableObjectOptions, true>);
-const WORKER_KEYS = Object.keys({
-  namespace: true, card: true, basePath: true, protocolVersions: true, maxBodyBytes: true, bodyTimeoutMs: true, maxDepth: true,
-  userId: true, allowedHosts: true, allowedOrigins: true,
-} satisfies Record<keyof A2AWorkerOptions, true>);
+const OBJECT_KEYS = [
+  'agent', 'card', 'namespace', 'structuredTaskErrors', 'keepAliveMs', 'maxQueuedEvents', 'secrets',
+  'heartbeatMs', 'retainTaskMs', 'maxSessionBytes', 'retainSessionMs', 'resume', 'maxResumes',
+] as const satisfies ReadonlyArray<keyof A2ADurableObjectOptions>;
+const WORKER_KEYS = [
+  'namespace', 'card', 'basePath', 'protocolVersions', 'maxBodyBytes', 'bodyTimeoutMs', 'maxDepth',
+  'userId', 'allowedHosts', 'allowedOrigins',
+] as const satisfies ReadonlyArray<keyof A2AWorkerOptions>;
+type Listed<Options, Keys extends readonly PropertyKey[]> = Exclude<keyof Options, Keys[number]> extends never ? true : false;
+type Holds<T extends true> = T;
+/** @internal Compiles only while each list names every option of its type (plain arrays: nothing a bundler keeps). */
+export type OptionListsComplete = [Holds<Listed<A2ADurableObjectOptions, typeof OBJECT_KEYS>>, Holds<Listed<A2AWorkerOptions, typeof WORKER_KEYS>>];
 
 function commonProblems(options: Record<string, unknown>): string[] {
   const problems: string[] = [];

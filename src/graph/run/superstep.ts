@@ -276,10 +276,8 @@ function routerFailed(routing: Routing, id: string, error: unknown): WorkflowErr
 }
 
 function choose(routing: Routing, id: string, branch: GraphBranch, choice: string | readonly string[]): void {
-  // A router is the app's code: what it returns is checked like a node's result, and named with its node and step.
-  if (typeof choice !== 'string' && !(Array.isArray(choice) && choice.every((key) => typeof key === 'string'))) {
-    throw new WorkflowError(`the router after node ${truncate(id, 200)} returned ${preview(choice, 200)} at step ${routing.step}: a router returns a node id, END, or a list of them`, { nodeId: id, stepNumber: routing.step });
-  }
+  const named = typeof choice === 'string' || (Array.isArray(choice) && choice.every((key) => typeof key === 'string')); // app code: checked
+  if (!named) throw new WorkflowError(`the router after node ${truncate(id, 200)} returned ${preview(choice, 200)} at step ${routing.step}: a router returns a node id, END, or a list of them`, { nodeId: id, stepNumber: routing.step });
   for (const key of typeof choice === 'string' ? [choice] : [...choice]) {
     const target = branch.pathMap ? (Object.hasOwn(branch.pathMap, key) ? branch.pathMap[key] : undefined) : key;
     if (target === undefined) throw new WorkflowError(`the router after node ${truncate(id, 200)} chose ${preview(key, 200)} at step ${routing.step}, which its path map does not contain`, { nodeId: id, stepNumber: routing.step });
