@@ -101,18 +101,28 @@ export function validateHandlerOptions(options: A2AHandlerOptions): A2AHandlerOp
   if (secrets) problems.push(secrets);
   const store = options.taskStore as Partial<A2ATaskStore> | null | undefined;
   if (store !== undefined && (typeof store?.get !== 'function' || typeof store.save !== 'function')) problems.push('taskStore must have get(taskId) and save(task) (an A2ATaskStore)'); // else every task would be lost
-  if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');
   if (options.structuredTaskErrors !== undefined && typeof options.structuredTaskErrors !== 'boolean') problems.push('structuredTaskErrors must be a boolean');
-  if (options.basePath !== undefined && typeof options.basePath !== 'string') problems.push(`basePath must be a string (got ${refusedValue(options.basePath)})`);
-  if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
-  problems.push(...positiveIntegerProblems(options, ['maxDepth', 'maxLiveTasks', 'maxQueuedEvents', 'storeTimeoutMs']));
-  if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
+  problems.push(...frontProblems(options), ...positiveIntegerProblems(options, ['maxLiveTasks', 'maxQueuedEvents', 'storeTimeoutMs']));
   if (options.keepAliveMs !== undefined && options.keepAliveMs !== false && !(typeof options.keepAliveMs === 'number' && options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs))) problems.push('keepAliveMs must be a finite number > 0 or false');
-  if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
-    problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
-  }
   problems.push(...telemetryProblems(options.telemetry));
   const caller = callerSettings(options, problems);
   if (problems.length > 0) throw ConfigError.fromProblems('A2A handler options', problems);
   return { ...options, caller };
+}
+
+/**
+ * @internal The problems of the options every A2A server front takes — `createA2AHandler`'s and `createA2AWorker`'s:
+ * who a caller is, where it is served, and what a request may be.
+ */
+export function frontProblems(options: Pick<A2AHandlerOptions, 'userId' | 'basePath' | 'maxBodyBytes' | 'bodyTimeoutMs' | 'maxDepth' | 'protocolVersions'>): string[] {
+  const problems: string[] = [];
+  if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string'); // else every request fails with -32603
+  if (options.basePath !== undefined && typeof options.basePath !== 'string') problems.push(`basePath must be a string (got ${refusedValue(options.basePath)})`);
+  if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
+  if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
+  problems.push(...positiveIntegerProblems(options, ['maxDepth']));
+  if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
+    problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
+  }
+  return problems;
 }

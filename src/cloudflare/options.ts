@@ -3,6 +3,7 @@ import type { Agent } from '../agent/agent.js';
 import { isAgent } from '../agent/agent-brand.js';
 import type { AgentCardInput } from '../a2a/agent-card.js';
 import type { A2AProtocolVersion } from '../a2a/constants.js';
+import { frontProblems } from '../a2a/handler-options.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Checkpointer } from '../graph/core/checkpointer.js';
 import { callerSettings, type CallerSettings } from '../internal/caller-check.js';
@@ -145,15 +146,7 @@ export function validateObjectOptions<Env>(options: A2ADurableObjectOptions<Env>
 export function validateWorkerOptions<Env>(options: A2AWorkerOptions<Env>): A2AWorkerOptions<Env> & { caller: CallerSettings } {
   if (!isPlainObject(options)) throw ConfigError.fromProblems('A2A Worker options', ['options must be an object']);
   const problems = [...unknownOptionProblems(options, WORKER_KEYS), ...commonProblems(options)];
-  // as createA2AHandler says it (validateHandlerOptions): else every request failed with -32603
-  if (options.userId !== undefined && typeof options.userId !== 'function') problems.push('userId must be a function (request) => string');
-  if (options.basePath !== undefined && typeof options.basePath !== 'string') problems.push(`basePath must be a string (got ${refusedValue(options.basePath)})`);
-  problems.push(...positiveIntegerProblems(options, ['maxDepth']));
-  if (options.maxBodyBytes !== undefined && !(typeof options.maxBodyBytes === 'number' && options.maxBodyBytes > 0)) problems.push('maxBodyBytes must be a number > 0');
-  if (options.bodyTimeoutMs !== undefined && !(typeof options.bodyTimeoutMs === 'number' && options.bodyTimeoutMs > 0)) problems.push('bodyTimeoutMs must be a number > 0 or Infinity');
-  if (options.protocolVersions !== undefined && (!Array.isArray(options.protocolVersions) || options.protocolVersions.length === 0 || options.protocolVersions.some((version) => version !== '0.3' && version !== '1.0'))) {
-    problems.push(`protocolVersions must list '0.3' and/or '1.0'`);
-  }
+  problems.push(...frontProblems(options)); // the handler's own checks: the Worker is its front
   const caller = callerSettings(options, problems);
   if (problems.length > 0) throw ConfigError.fromProblems('A2A Worker options', problems);
   return { ...options, caller };
