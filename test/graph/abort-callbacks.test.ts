@@ -1,11 +1,12 @@
 /**
  * An abort ends a run promptly even while the app's code it awaits never settles: `beforeNode`, `afterNode` (a
- * collector's `policy` among them), `onNodeError` and an async router are each raced against the run's signal, as a
- * node body is. The run settles `aborted` within about a second of the abort, and the callback's promise settling
+ * collector's `policy` among them), `onNodeError`, an async router and a typed state schema's async `validate` (at a
+ * fresh run's start and at a resume's) are each raced against the run's signal, as a node body is. The run settles `aborted` within about a second of the abort, and the callback's promise settling
  * afterwards (resolving or rejecting) changes nothing and leaves no unhandled rejection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExecutionErrorCollector, messagesStateSchema, StateGraph, type GraphOutcome, type NodeCallbacks } from '../../src/graph/index.js';
+import { ExecutionErrorCollector, InMemoryCheckpointer, messagesStateSchema, StateGraph, stateSchema, type GraphOutcome, type NodeCallbacks, type State } from '../../src/graph/index.js';
+import type { StandardSchemaV1 } from '../../src/tools/index.js';
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
@@ -55,12 +56,41 @@ const waiting = (entry: Hang) => () => {
   return entry.promise;
 };
 
-const rows: Array<[string, (entry: Hang) => ReturnType<typeof graph>]> = [
-  ['beforeNode', (entry) => graph({ callbacks: { beforeNode: waiting(entry) } })],
-  ['afterNode', (entry) => graph({ callbacks: { afterNode: waiting(entry) } })],
-  ['a collector policy (afterNode)', (entry) => graph({ fails: true, collector: new ExecutionErrorCollector({ policy: waiting(entry) }) })],
-  ['onNodeError', (entry) => graph({ fails: true, callbacks: { onNodeError: waiting(entry) } })],
-  ['an async router', (entry) => graph({ router: waiting(entry) })],
+type Start = (signal: AbortSignal) => Promise<GraphOutcome>;
+const fresh = (compiled: ReturnType<typeof graph>): Start => (signal) => compiled.run({}, { signal });
+
+/** A graph whose typed state's schema `validate` passes until `hangs` is set, then waits on the entry. */
+function validated(entry: Hang, hangs: { now: boolean }) {
+  const validate = (value: unknown) => (hangs.now ? waiting(entry)() : { value });
+  const schema = stateSchema({ '~standard': { version: 1, vendor: 'test', validate } } as unknown as StandardSchemaV1<unknown, State>);
+  return new StateGraph(schema)
+    .addNode('work', () => {
+      if (!hangs.now) throw new Error('the node failed'); // the first run fails, leaving a checkpoint to resume
+      return {};
+    })
+    .setEntryPoint('work')
+    .setFinishPoint('work')
+    .compile();
+}
+
+const rows: Array<[string, (entry: Hang) => Start]> = [
+  ['beforeNode', (entry) => fresh(graph({ callbacks: { beforeNode: waiting(entry) } }))],
+  ['afterNode', (entry) => fresh(graph({ callbacks: { afterNode: waiting(entry) } }))],
+  ['a collector policy (afterNode)', (entry) => fresh(graph({ fails: true, collector: new ExecutionErrorCollector({ policy: waiting(entry) }) }))],
+  ['onNodeError', (entry) => fresh(graph({ fails: true, callbacks: { onNodeError: waiting(entry) } }))],
+  ['an async router', (entry) => fresh(graph({ router: waiting(entry) }))],
+  ["a typed state's async validate at the run's start", (entry) => fresh(validated(entry, { now: true }) as never)],
+  [
+    "a typed state's async validate at a resume",
+    (entry) => async (signal) => {
+      const hangs = { now: false };
+      const compiled = validated(entry, hangs);
+      const checkpointer = new InMemoryCheckpointer();
+      expect((await compiled.run({}, { checkpointer, runId: 'r' })).status).toBe('failed');
+      hangs.now = true;
+      return compiled.resume('r', { checkpointer, signal });
+    },
+  ],
 ];
 
 const PENDING = Symbol('still pending');
@@ -71,7 +101,7 @@ describe('an abort while the run awaits the app’s code that never settles', ()
       const entry = hang();
       const controller = new AbortController();
       const reason = new Error('caller aborted');
-      const running = build(entry).run({}, { signal: controller.signal });
+      const running = build(entry)(controller.signal);
       for (let tick = 0; tick < 100 && !entry.called; tick++) await new Promise((resolve) => setTimeout(resolve, 1));
       expect(entry.called).toBe(true);
       const abortedAt = Date.now();

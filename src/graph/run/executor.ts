@@ -121,9 +121,8 @@ export class GraphRun {
       }
       if (loaded.status === 'interrupted' && plan.kind === 'replay') return { status: 'interrupted', interrupts: loaded.interrupts, state: loaded.state, steps: loaded.step, ...this.listenerReport() };
       // A typed state is checked as a fresh run's is: a checkpoint from before a schema change fails here, not later.
-      const { validator } = this.parts.schema;
-      const checked = validator && (await checkInitialState(validator, loaded.state, `the state of run ${preview(checkpoints.runId, 200)}'s checkpoint`, loaded.step));
-      if (checked && !checked.ok) return this.fail(loaded.state, [], loaded.step, checked.error, 0);
+      const checked = await this.startState(loaded.state, loaded.step, `the state of run ${preview(checkpoints.runId, 200)}'s checkpoint`);
+      if ('outcome' in checked) return checked.outcome;
       const refusal = checkpoints.admit(stored, 'resume');
       if (refusal) return this.fail({}, [], 0, refusal, 0);
       let claimed: boolean;
@@ -133,7 +132,7 @@ export class GraphRun {
         return this.stopped(error, loaded.state, loaded.step, 0);
       }
       if (claimed && plan.kind === 'answer') emitResume(this.scope, loaded.step, { decided: plan.decided, expired: plan.expired });
-      if (claimed) return this.loop(checked ? checked.state : loaded.state, loaded.pending, loaded.step, loaded);
+      if (claimed) return this.loop(checked.state, loaded.pending, loaded.step, loaded);
       if (tries === 3) return this.fail({}, [], 0, checkpoints.lease.conflict('resume'), 0);
     }
   }
@@ -145,9 +144,9 @@ export class GraphRun {
     } catch (error) {
       return this.fail({}, [], 0, new WorkflowError(`the run's input could not be reduced into the state: ${messageOf(error)}`, { stepNumber: 0, cause: error }), 0);
     }
-    const checked = this.parts.schema.validator && (await checkInitialState(this.parts.schema.validator, state, undefined, 0, this.settings.stateHint)); // a typed state's schema
-    if (checked && !checked.ok) return this.fail(state, [], 0, checked.error, 0);
-    if (checked) state = checked.state;
+    const checked = await this.startState(state, 0, undefined, this.settings.stateHint);
+    if ('outcome' in checked) return checked.outcome;
+    state = checked.state;
     const pending = [...this.parts.entries];
     if (this.checkpoints) {
       try {
@@ -219,6 +218,21 @@ export class GraphRun {
   }
 
   /** An abort (its reason, the state so far) or a run failure (a `WorkflowError`, the fatal path). */
+  /**
+   * The state a run starts from, checked by a typed state's schema — its async `validate` ends at the run's abort, as
+   * a node's code does — or the run's outcome when the check fails or the run aborts during it.
+   */
+  private async startState(state: State, step: number, subject?: string, hint?: string): Promise<{ state: State } | { outcome: GraphOutcome }> {
+    const { validator } = this.parts.schema;
+    if (!validator) return { state };
+    try {
+      const checked = await untilRunAborted(this.scope, checkInitialState(validator, state, subject, step, hint));
+      return checked.ok ? { state: checked.state } : { outcome: this.fail(state, [], step, checked.error, 0) };
+    } catch (error) {
+      return { outcome: this.stopped(error, state, step, 0) }; // only the run's abort rejects here
+    }
+  }
+
   private stopped(error: unknown, state: State, step: number, stepsRun = step + 1): GraphOutcome {
     if (this.scope.signal?.aborted) return { status: 'aborted', reason: this.scope.signal.reason, state, steps: step, ...this.listenerReport() };
     return this.fail(state, [], step, error instanceof WorkflowError ? error : new WorkflowError(`the run failed at step ${step}: ${messageOf(error)}`, { stepNumber: step, cause: error }), stepsRun);
