@@ -27,4 +27,9 @@ export interface TaskExecutionOptions {
   traceparent?: string | undefined;
   /** Answer the task's stopped run (a follow-up message's decisions) instead of running the message. */
   resume?: RunnerResume | undefined;
+  /**
+   * The `resume` was accepted before the process that ran it ended (a restarted Durable Object continues it): the
+   * agent replays its decisions, nothing is decided again and the follow-up is not added to the history a second time.
+   */
+  accepted?: boolean | undefined;
 }

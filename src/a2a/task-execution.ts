@@ -58,7 +58,7 @@ export class TaskExecution {
    */
   constructor(message: A2AMessage, private readonly options: TaskExecutionOptions, resumed?: Task) {
     this.invocationId = options.resume?.runId ?? options.invocationId ?? createId('invocation');
-    this.deciding = options.resume !== undefined;
+    this.deciding = options.resume !== undefined && options.accepted !== true;
     this.accepted = new Promise((resolve) => (this.decide = resolve));
     if (!this.deciding) this.decide(undefined);
     if (resumed) {

@@ -52,6 +52,8 @@ export interface NewTask {
   invocationId: string;
   userId: string;
   message: A2AMessage;
+  /** The message is a follow-up whose decisions the run was resumed with (a restarted object continues that resume). */
+  answered?: true | undefined;
 }
 
 /** @internal The backend, and its live-run map. */
@@ -107,8 +109,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       if (outcome.terminal) return new Response(sseFrame(resultBody(id, encodeEvent(version)(outcome.task))), { headers: SSE_HEADERS });
       return streamResponse(id, outcome, encodeEvent(version), outcome.task, settings);
     }
-    await outcome.done;
-    return jsonResponse(resultBody(id, encodeEvent(version)(outcome.result)));
+    if (!returnsAtOnce(call)) await outcome.done;
+    return jsonResponse(resultBody(id, encodeEvent(version)(returnsAtOnce(call) ? outcome.task : outcome.result)));
   };
   /** A follow-up's turn: a refusal, no resume at all (`undefined`), or the run that answers it (its own, or the one it joins). */
   const decide = async (call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, taskId: string, platform: readonly unknown[]): Promise<Response | TaskExecution | undefined> => {
@@ -131,7 +133,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const runId = waiting ? pendingRunId(task) : undefined;
     if (runId === undefined) return refuse('RUN_NOT_INTERRUPTED', `Task ${taskId.slice(0, 200)} is ${task.status.state}, not waiting on interrupts: nothing to resume`);
     if (live.size >= maxLiveTasks) return busy(id, version);
-    const execution = new TaskExecution(message, { runner, journal: settings.journal({ taskId, invocationId: runId, userId: call.userId, message }), structured, userId: call.userId, secrets, taskId, resume: { runId, decisions: carried.decisions as never }, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent }, task);
+    const execution = new TaskExecution(message, { runner, journal: settings.journal({ taskId, invocationId: runId, userId: call.userId, message, answered: true }), structured, userId: call.userId, secrets, taskId, resume: { runId, decisions: carried.decisions as never }, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent }, task);
     const refusal = await execution.accepted;
     if (refusal) return failure(id, A2AErrorCode.InvalidParams, refusal.message, version, refusalData(refusal));
     track(execution, platform);
@@ -153,8 +155,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
         if (resumed) return resumed;
         if (live.size >= maxLiveTasks) return busy(id, version);
         const execution = start(call.params.message, call, platform);
-        const configuration = call.params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
-        if (configuration?.blocking === false || configuration?.returnImmediately === true) return jsonResponse(resultBody(id, encodeEvent(execution.task)));
+        if (returnsAtOnce(call)) return jsonResponse(resultBody(id, encodeEvent(execution.task)));
         await execution.done;
         return jsonResponse(resultBody(id, encodeEvent(execution.result)));
       }
@@ -212,4 +213,10 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
     },
   };
+}
+
+/** A `message/send` that asks not to wait for the run (0.3 `blocking: false`, 1.0 `returnImmediately`): answered with the task as it is. */
+function returnsAtOnce(call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }): boolean {
+  const configuration = call.params.configuration as { blocking?: boolean; returnImmediately?: boolean } | undefined;
+  return configuration?.blocking === false || configuration?.returnImmediately === true;
 }

@@ -29,10 +29,12 @@ export interface TaskRecord {
   endedAt?: number | undefined;
   /** How many times its run was resumed after its object restarted. */
   resumes?: number | undefined;
+  /** `message` is a follow-up whose decisions resumed the run: a restart continues that resume, never runs it as a new turn. */
+  answered?: true | undefined;
 }
 
 /** What a journal keeps in the record besides the task. */
-export type TaskMeta = Pick<TaskRecord, 'invocationId' | 'userId' | 'message' | 'resumes'>;
+export type TaskMeta = Pick<TaskRecord, 'invocationId' | 'userId' | 'message' | 'resumes' | 'answered'>;
 
 /** Chunks written between two folds into the record: a long stream keeps a bounded number of chunk keys. */
 export const CHUNKS_PER_FOLD = 256;
@@ -92,7 +94,7 @@ export class DurableTaskStore implements A2ATaskStore {
 
   /** The journal of the task this object runs, with what its record keeps besides the task. */
   journal(of: TaskMeta): TaskJournal {
-    const meta: TaskMeta = { invocationId: of.invocationId, userId: of.userId, message: of.message, resumes: of.resumes }; // nothing else of `of` (a whole record) rides along
+    const meta: TaskMeta = { invocationId: of.invocationId, userId: of.userId, message: of.message, resumes: of.resumes, answered: of.answered }; // nothing else of `of` (a whole record) rides along
     return {
       status: (task) => (TERMINAL_STATES.has(task.status.state) ? this.writeFinal({ v: 1, task, ...meta, endedAt: Date.now() }) : this.write({ v: 1, task, ...meta })),
       chunk: async (task, event) => {

@@ -5,6 +5,7 @@
 import type { Agent } from '../agent/agent.js';
 import { isAgent } from '../agent/agent-brand.js';
 import { errorKind } from '../a2a/handler-front.js';
+import { decisionsOf } from '../a2a/task-interrupts.js';
 import { createTaskOperations, type TaskOperations } from '../a2a/task-operations.js';
 import { TaskExecution } from '../a2a/task-execution.js';
 import { ConfigError } from '../errors/config-error.js';
@@ -71,7 +72,7 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
     createTaskOperations({
       runner,
       store: parts.store,
-      journal: (task) => parts.store.journal({ invocationId: task.invocationId, userId: task.userId, message: task.message }),
+      journal: (task) => parts.store.journal({ invocationId: task.invocationId, userId: task.userId, message: task.message, answered: task.answered }),
       structured,
       secrets,
       keepAliveMs: options.keepAliveMs ?? 15_000,
@@ -125,9 +126,13 @@ export async function recoverTask<Env>(settings: ObjectSettings<Env>, setup: Set
   if (reason === undefined && setup.runner) {
     const resumed = { ...record, task, resumes: resumes + 1 };
     await parts.store.write(resumed);
+    // A run resumed by a follow-up's decisions goes on as that resume (the agent replays the same decisions), never
+    // with the follow-up as a new user turn; any other run, with the message that started it.
+    const carried = record.answered ? decisionsOf(record.message) : undefined;
+    const resume = carried && 'decisions' in carried ? { runId: record.invocationId, decisions: carried.decisions as never } : undefined;
     const execution = new TaskExecution(
       record.message,
-      { runner: setup.runner, journal: parts.store.journal(resumed), structured: setup.structured, userId: record.userId, secrets: setup.secrets, taskId: task.id, invocationId: record.invocationId },
+      { runner: setup.runner, journal: parts.store.journal(resumed), structured: setup.structured, userId: record.userId, secrets: setup.secrets, taskId: task.id, invocationId: record.invocationId, resume, accepted: true },
       task,
     );
     setup.operations.track(execution);

@@ -3,7 +3,8 @@
 // without arguments or planted secrets; a follow-up message/send or message/stream on the same task carrying
 // { decisions } in a data part resumes it through the Runner's resume (the side effect runs once); a wrong resume is a
 // JSON-RPC error (-32602, data { type: 'resume', code }) and the task stays input-required, answerable; concurrent
-// identical follow-ups share the one resumed run, conflicting ones are refused RESUME_CONFLICT.
+// identical follow-ups share the one resumed run, conflicting ones are refused RESUME_CONFLICT; a non-blocking
+// follow-up is answered at once, as a non-blocking new task is.
 import { describe, expect, it } from 'vitest';
 import { createA2AHandler, InMemoryA2ATaskStore } from '../../src/a2a/index.js';
 import { createGraphAgent, END, InMemoryCheckpointer, interrupt, START, StateGraph, StateSchema } from '../../src/graph/index.js';
@@ -55,6 +56,33 @@ describe('an A2A task whose run stops to ask', () => {
     expect(done.metadata?.faultline).toBeUndefined();
     expect(done.history.map((message: JSONObject) => message.messageId)).toEqual(expect.arrayContaining(['m-1', 'm-2']));
     expect(count).toMatchObject({ after: 1, refunds: 1 });
+  });
+
+  it('answers a non-blocking follow-up (configuration.blocking false) at once, working, while the resumed run goes on', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const graph = new StateGraph(new StateSchema().addField('answer'))
+      .addNode('ask', (_state, context) => ({ answer: interrupt(context, { refund: 30 }) }))
+      .addNode('pay', async () => {
+        await gate;
+        return {};
+      })
+      .addEdge(START, 'ask')
+      .addEdge('ask', 'pay')
+      .addEdge('pay', END)
+      .compile();
+    const handler = createA2AHandler({ agent: createGraphAgent('refunds', graph, { checkpointer: new InMemoryCheckpointer() }), card: { name: 'refunds' } });
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const reply = (await (await rpc(handler, 'message/send', { message: answer(task.id, [{ id, value: 'yes' }]), configuration: { blocking: false } })).json()) as JSONObject;
+    expect(reply.result).toMatchObject({ id: task.id, status: { state: 'working' } }); // the run waits at the gate, the answer does not
+    release();
+    for (let tries = 0; tries < 100; tries++) {
+      const got = (await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject;
+      if (got.result.status.state !== 'working') break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(((await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject).result.status.state).toBe('completed');
   });
 
   it('resumes on a follow-up message/stream: working, then the final completed status', async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
 import { createA2AWorker } from '../../src/cloudflare/a2a-worker.js';
-import { createGraphAgent, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
+import { createGraphAgent, interrupt, messagesStateSchema, StateGraph } from '../../src/graph/index.js';
 import { FakeNamespace } from './fake-platform.js';
 import { testAgent } from './node-agent.js';
 import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
@@ -145,6 +145,43 @@ describe('task object recovery (fake platform)', () => {
     // the task's keys are gone; the conversation it began (kept in its object) stays for its own retention
     expect([...storage.data.keys()].filter((key) => !key.startsWith('session:'))).toEqual([]);
     expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
+  });
+
+  it('recovers a task whose object died during the resume its answer started as that resume: the answer never becomes a user turn', async () => {
+    const counter = { runs: 0 };
+    const graph = new StateGraph(messagesStateSchema())
+      .addNode('ask', (_state, context) => {
+        interrupt(context, { refund: 30 });
+        return { last_response: 'approved' };
+      })
+      .addNode('pay', async (_state, context) => {
+        if (++counter.runs === 1) await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true })); // its object dies here
+        return { last_response: 'refunded' };
+      })
+      .addEdge('ask', 'pay')
+      .setEntryPoint('ask')
+      .setFinishPoint('pay')
+      .compile();
+    const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('refunds', graph, { checkpointer }) });
+    const task = (await d.rpc('message/send', message('refund order 42'))).result;
+    expect(task.status.state).toBe('input-required');
+    const decisions = [{ id: task.metadata.faultline.interrupts[0].id, value: "yes" }];
+    const follow = { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions } }] }, configuration: { blocking: false } };
+    const followed = await d.rpc('message/send', follow);
+    expect(followed.result?.status.state, JSON.stringify(followed)).toBe('working');
+    await flush(30);
+    expect(counter.runs).toBe(1);
+    d.namespace.restart();
+    await d.object(task.id).alarm();
+    await flush(30);
+    const read = (await d.rpc('tasks/get', { id: task.id })).result;
+    expect(read.status).toMatchObject({ state: 'completed', message: { parts: [{ kind: 'text', text: 'refunded' }] } });
+    expect(counter.runs).toBe(2);
+    expect(read.history.map((entry: { role: string }) => entry.role)).toEqual(['user', 'agent', 'user', 'agent']); // the question, its answer, once each
+    // The conversation holds the user's one turn, never the answer's `{"decisions":…}` as a second one.
+    const kept = [...d.storage(task.id).data.entries()].filter(([key]) => key.startsWith('session:m:')).map(([, value]) => String(value));
+    expect(kept.join('\n')).toContain('refund order 42');
+    expect(kept.join('\n')).not.toContain('decisions');
   });
 
   it('folds a long stream into the record every 256 chunks: its chunk keys stay bounded', async () => {
