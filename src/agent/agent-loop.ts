@@ -15,9 +15,9 @@ import { StreamError } from '../errors/stream-error.js';
 import { monotonic } from '../internal/clock.js';
 import { redactText, redactValue } from '../internal/redact.js';
 import { truncate } from '../internal/json.js';
-import { ChatClientError } from '../errors/chat-client-error.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
+import { noCallsSent, stoppedByProvider } from './provider-stops.js';
 import { initialConversation, modelRequest, requestHooks } from './model-request.js';
 import { endModelSpan, failSpan, recordModelInput, startModelSpan } from './run-span.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
@@ -227,6 +227,10 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
         safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
       }
       if (calls.length === 0) {
+        if (finishReason === 'tool_calls') {
+          yield await terminal(noCallsSent(settings.chatClient.name));
+          return;
+        }
         if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
           const checked = await checkOutput(context.output, text);
           if (!checked.ok) {
@@ -284,15 +288,4 @@ function addUsage(total: Usage, step: Usage): Usage {
   if (total.reasoningTokens !== undefined || step.reasoningTokens !== undefined) sum.reasoningTokens = (total.reasoningTokens ?? 0) + (step.reasoningTokens ?? 0);
   if (total.cachedPromptTokens !== undefined || step.cachedPromptTokens !== undefined) sum.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + (step.cachedPromptTokens ?? 0);
   return sum;
-}
-
-/** The error item of a turn the model refused or the provider's content filter stopped; undefined otherwise. */
-function stoppedByProvider(reason: FinishReason, text: string, settings: AgentSettings): ChatClientError | undefined {
-  if (reason !== 'refusal' && reason !== 'content_filter') return undefined;
-  const model = settings.chatClient.name;
-  const said = redactText(text, settings.secrets);
-  if (reason === 'refusal') {
-    return new ChatClientError(`${model} refused to answer${said === '' ? '' : `: ${truncate(said, 300)}`}`, { reason: 'refused', retryable: false, providerMessage: truncate(said, 2000) });
-  }
-  return new ChatClientError(`The content filter of ${model} stopped its answer${said === '' ? '' : ` after ${said.length} characters`}`, { reason: 'content_filter', retryable: false });
 }

@@ -1,6 +1,7 @@
 // A turn the output limit cut, a refusal, a content filter (issue 14): never an empty success, never a tool run with
 // half its arguments. The cut turn's calls are answered with an InputValidationError saying why, the transcript stays
-// a valid next request, and the run's finish says `length`; a refusal or a filter is an error item to branch on.
+// a valid next request, and the run's finish says `length`; a refusal or a filter is an error item to branch on; a
+// turn that finishes to call tools and sends none the client can read fails the run (never its text as the answer).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpResponse } from 'msw';
@@ -91,6 +92,19 @@ describe('a refusal and a content filter are typed outcomes', () => {
     const result = await collectAgentRun(await agent([]).run('Something filtered'));
     expect(result.finishReason).toBe('content_filter');
     expect(result.errors.map((error) => ChatClientError.isInstance(error) && error.reason)).toEqual(['content_filter']);
+  });
+
+  it('a turn that finishes tool_calls with no call it could read ends the run with a terminal invalid_response, never as the answer', async () => {
+    // e.g. a server that writes its call into the text instead of tool_calls
+    server.use(completions(() => sseResponse([chunk({ content: '<tool_call>{"name":"lookup"}</tool_call>' }, null), chunk({}, 'tool_calls'), '[DONE]'])));
+    const executed: string[] = [];
+    const error = await collectAgentRun(await agent(executed).run('Where is order 42?')).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(ChatClientError.isInstance(error) && [error.reason, error.retryable]).toEqual(['invalid_response', false]);
+    expect((error as Error).message).toMatch(/finished its turn to call tools \(finish_reason tool_calls\) but sent no tool call/);
+    expect(executed).toEqual([]);
   });
 
   it('a plain answer has no such item', async () => {

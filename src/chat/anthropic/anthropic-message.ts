@@ -9,6 +9,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
+import { misfit } from '../core/event-decoder.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
@@ -111,6 +112,13 @@ export function excerpt(text: string, secrets: readonly string[], length = 200):
   return truncate(redactText(text, secrets), length);
 }
 
+/**
+ * @internal The types of a content block's fields that carry the answer, streamed or whole (`misfit`: another type is
+ * a typed error, never read as absent — a quieter answer than the one sent).
+ */
+export const BLOCK = { id: 's', name: 's', input: 'o', text: 's', thinking: 's', signature: 's', data: 's' } as const;
+const MESSAGE = { stop_reason: 's', usage: 'o' } as const;
+
 /** Decodes a non-streamed Messages answer; anything that is not one is a `ChatClientError` (`invalid_response`). */
 export function decodeMessage(body: unknown, label: string, secrets: readonly string[]): ChatResponse {
   const content = read(body, 'content');
@@ -124,7 +132,13 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   const unknown: string[] = [];
   /** The first id, name or thinking past its bound (`core/replay-bounds.ts`): kept to go back, so refused. */
   let long: string | undefined;
+  /** The first field of another type than its own, or a call id given twice (the same call would run twice). */
+  const messageWrong = misfit(body, MESSAGE);
+  let wrong = messageWrong && `a message with ${messageWrong}`;
+  const ids = new Set<string>();
   for (const block of content) {
+    const blockWrong = misfit(block, BLOCK);
+    wrong ??= blockWrong && `a content block with ${blockWrong}`;
     const type = isPlainObject(block) && typeof block.type === 'string' ? block.type : typeof block;
     const kind = isPlainObject(block) ? blockKind(type) : 'unknown';
     if (kind === 'text' && typeof read(block, 'text') === 'string') text += read(block, 'text') as string;
@@ -146,10 +160,13 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
       const id = read(block, 'id') as string;
       const name = read(block, 'name') as string;
       long ??= overLimit('a tool_use id', id.length, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
+      if (ids.has(id)) wrong ??= `a second tool_use with the id ${excerpt(id, secrets, 60)}`;
+      ids.add(id);
       const args = toolArgumentsText(read(block, 'input') ?? {}, name);
       toolCalls.push({ id, name, arguments: args === '' ? '{}' : args });
     } else if (kind !== 'skipped') unknown.push(excerpt(type, secrets, 60));
   }
+  long ??= wrong;
   if (long) throw new ChatClientError(`${label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
   if (unknown.length > 0) {
     throw new ChatClientError(`${label} answered with content blocks of a type this client does not decode (${[...new Set(unknown)].join(', ')})`, {

@@ -12,6 +12,7 @@
  * classification table lists it (`core/provider-error-codes.ts`: `overloaded_error`, `api_error`, `rate_limit_error`
  * and `timeout_error` are HTTP 529, 500, 429 and 504, retried, with fallback; `billing_error` is a 402, not retried),
  * else a `StreamError` `provider_error` with the error type as `code`; `malformed_chunk` (not JSON, not an object, a
+ * field of the answer of another JSON type than its own (`BLOCK`, `DELTA`), a
  * block type this client does not know, an index missing or invalid, a `content_block_start` out of the blocks' order
  * — an index that started already or one past the next — a delta or stop for a block that ended or never started, a
  * delta of a kind its block does not take, a tool_use id seen already in this answer (the same call twice), an id, a
@@ -25,10 +26,10 @@ import { StreamError } from '../../errors/stream-error.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { detached } from '../core/frame-template.js';
-import { EventDecoder, field, isJSONObject, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
+import { EventDecoder, field, isJSONObject, misfit, providerFailure, type EventDecoderOptions } from '../core/event-decoder.js';
 import type { ChatChunk, FinishReason, ReplayItem } from '../core/types.js';
 import { readDeltaFrame, type DeltaFrame, type DeltaFrameKind } from './anthropic-delta-frame.js';
-import { blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
+import { BLOCK, blockKind, finishReasonOf, readTokens, thinkingReplay, toUsage, type AnthropicTokens } from './anthropic-message.js';
 
 interface OpenBlock {
   kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped';
@@ -39,6 +40,11 @@ interface OpenBlock {
 }
 
 export type AnthropicStreamDecoderOptions = EventDecoderOptions;
+
+/** The types of the fields that carry the answer (`misfit`: another type is a typed error, never read as absent). */
+const DELTA = { type: 's', text: 's', thinking: 's', partial_json: 's', signature: 's' } as const;
+const EVENT = { content_block: 'o', delta: 'o', usage: 'o' } as const;
+const STOP = { stop_reason: 's' } as const;
 
 /** A stop reason that means the output was cut (`max_tokens`, `model_context_window_exceeded`: finish `length`). */
 function cutBy(stopReason: unknown): boolean {
@@ -83,7 +89,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
       case 'content_block_stop':
         return this.blockStop(data, raw);
       case 'message_delta':
-        return this.messageDelta(data);
+        return this.messageDelta(data, raw);
       case 'message_stop':
         return this.complete();
       case 'error':
@@ -107,6 +113,8 @@ export class AnthropicStreamDecoder extends EventDecoder {
     // index) or hide (a skipped one) a block, so it is no stream this client reads.
     if (index !== this.started) throw this.malformed(`a content_block_start for block ${index} where block ${this.started} was next`, raw);
     const block = data.content_block;
+    const wrong = misfit(data, EVENT) ?? misfit(block, BLOCK);
+    if (wrong) throw this.malformed(`a content_block_start with ${wrong}`, raw);
     const type = field(block, 'type');
     const kind = typeof type === 'string' ? blockKind(type) : 'unknown';
     if (kind === 'unknown') throw this.malformed(`a content block of a type this client does not decode (${this.excerpt(String(type), 60)})`, raw);
@@ -161,6 +169,8 @@ export class AnthropicStreamDecoder extends EventDecoder {
     const open = this.openBlock(data, 'content_block_delta', raw);
     const delta = data.delta;
     const type = field(delta, 'type');
+    const wrong = misfit(data, EVENT) ?? misfit(delta, DELTA) ?? (type === undefined ? 'no delta type' : undefined);
+    if (wrong) throw this.malformed(`a content_block_delta with ${wrong}`, raw);
     let taken = true;
     if (type === 'text_delta') taken = this.deltaOf(open, type, field(delta, 'text'), raw);
     else if (type === 'thinking_delta') taken = this.deltaOf(open, type, field(delta, 'thinking'), raw);
@@ -239,7 +249,9 @@ export class AnthropicStreamDecoder extends EventDecoder {
     if (call) this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
   }
 
-  private messageDelta(data: Record<string, unknown>): void {
+  private messageDelta(data: Record<string, unknown>, raw: string): void {
+    const wrong = misfit(data, EVENT) ?? misfit(data.delta, STOP);
+    if (wrong) throw this.malformed(`a message_delta with ${wrong}`, raw);
     const stopReason = field(data.delta, 'stop_reason');
     if (typeof stopReason === 'string' && stopReason !== '') this.stopReason = this.excerpt(stopReason, 100);
     // A tool_use block cut by the output limit keeps what arrived (maybe nothing): the agent loop refuses to run it.

@@ -28,6 +28,26 @@ export function isJSONObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What a provider's field holds when it is there (neither absent nor null): `s` a string, `o` a JSON object, `a` an array. */
+export type FieldKind = 's' | 'o' | 'a';
+
+const KINDS: Record<FieldKind, string> = { s: 'a string', o: 'an object', a: 'an array' };
+
+/**
+ * The first field of `value` that is there with a value of another JSON type than `shape` gives it, said for a
+ * `malformed_chunk` (`tool_calls as an object where an array belongs`); `undefined` when each one is of its type. A
+ * field of the wrong type is never read as absent: the answer would be quieter than the one the provider sent.
+ */
+export function misfit(value: unknown, shape: Readonly<Record<string, FieldKind>>): string | undefined {
+  for (const key in shape) {
+    const given = field(value, key);
+    const kind = shape[key] as FieldKind;
+    if (given === undefined || given === null || (kind === 's' ? typeof given === 'string' : kind === 'a' ? Array.isArray(given) : isJSONObject(given))) continue;
+    return `${key} as ${Array.isArray(given) ? 'an array' : typeof given === 'object' ? 'an object' : `a ${typeof given}`} where ${KINDS[kind]} belongs`;
+  }
+  return undefined;
+}
+
 /** What every JSON-event decoder needs. */
 export interface EventDecoderOptions {
   maxLineLength?: number | undefined;

@@ -14,6 +14,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
+import { misfit } from '../core/event-decoder.js';
 import { codeClass } from '../core/provider-error-codes.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
@@ -140,6 +141,8 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
   if (!isPlainObject(body) || !Array.isArray(output)) {
     throw new ChatClientError(`${context.label} answered with something that is not a Responses answer (no output array)`, { reason: 'invalid_response', retryable: false });
   }
+  const wrong = responseMisfit(body);
+  if (wrong) throw new ChatClientError(`${context.label} answered with a response with ${wrong}`, { reason: 'invalid_response', retryable: false });
   if (body.status === 'failed') {
     const given = read(body.error, 'code');
     const code = typeof given === 'string' && given !== '' ? excerpt(given, context.secrets, 100) : undefined;
@@ -207,4 +210,50 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
   if (typeof body.id === 'string') response.responseId = excerpt(body.id, context.secrets);
   if (typeof body.model === 'string') response.model = excerpt(body.model, context.secrets);
   return response;
+}
+
+/** The events the stream decoder reads, and the types of their fields that carry the answer. */
+const READS = [
+  'response.completed',
+  'response.incomplete',
+  'response.output_item.added',
+  'response.output_item.done',
+  'response.output_text.delta',
+  'response.refusal.delta',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_text.delta',
+  'response.function_call_arguments.delta',
+  'response.function_call_arguments.done',
+];
+const EVENT = { delta: 's', arguments: 's', item: 'o', response: 'o' } as const;
+const ITEM = { id: 's', call_id: 's', name: 's', arguments: 's', status: 's', content: 'a', summary: 'a' } as const;
+const PART = { text: 's', refusal: 's' } as const;
+const RESPONSE = { status: 's', output: 'a', usage: 'o', incomplete_details: 'o' } as const;
+const INCOMPLETE = { reason: 's' } as const;
+
+/**
+ * @internal In an event of a `type` the stream decoder reads, the first field of the answer of another JSON type than
+ * its own (`misfit`: it would be read as absent, a quieter answer), said; `undefined` when there is none. Event types
+ * it ignores are not checked (types added later are skipped whatever they hold).
+ */
+export function answerMisfit(type: string, data: Record<string, unknown>): string | undefined {
+  return READS.includes(type) ? (misfit(data, EVENT) ?? itemMisfit(data.item) ?? responseMisfit(data.response)) : undefined;
+}
+
+/** @internal The same for a whole response: its status, output, usage and each output item. */
+export function responseMisfit(response: unknown): string | undefined {
+  let wrong = misfit(response, RESPONSE) ?? misfit(read(response, 'incomplete_details'), INCOMPLETE);
+  const output = read(response, 'output');
+  for (const item of Array.isArray(output) ? output : []) wrong ??= itemMisfit(item);
+  return wrong;
+}
+
+/** The same for an output item, and the parts of its content or summary. */
+function itemMisfit(item: unknown): string | undefined {
+  let wrong = misfit(item, ITEM);
+  for (const key of ['content', 'summary']) {
+    const parts = read(item, key);
+    for (const part of Array.isArray(parts) ? parts : []) wrong ??= isPlainObject(part) ? misfit(part, PART) : `${key} holding a part that is no object`;
+  }
+  return wrong;
 }

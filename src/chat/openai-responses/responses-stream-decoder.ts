@@ -17,7 +17,8 @@
  * Errors: `response.failed` and an `error` event before any output are the `ChatClientError` of the HTTP status their
  * code stands for when the classification table lists it (`core/provider-error-codes.ts`: `server_error`,
  * `rate_limit_exceeded` retried; `insufficient_quota` a 429 that is not), else a `StreamError` `provider_error` with
- * the code; `malformed_chunk` (not JSON, an item of a type this client does not know, an `output_index` missing or
+ * the code; `malformed_chunk` (not JSON, a field of the answer of another JSON type than its own (`answerMisfit`), an
+ * item of a type this client does not know, an `output_index` missing or
  * invalid, another item at an index that holds one, a second call with a `call_id` seen already, arguments for an
  * index that holds no call or for a call that had ended, an id or reasoning item to send back past its bound:
  * `core/replay-bounds.ts`); `incomplete` (the body ended without a final event).
@@ -29,7 +30,7 @@ import { responseChunks } from '../core/collect-chat-stream.js';
 import { detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import type { ChatChunk, ReplayItem } from '../core/types.js';
 import { hotFrame, type DeltaContext } from './responses-delta-frame.js';
-import { decodeResponse, finishOf, itemKind, messageText, reasoningText, replayProblem, replaySlot, toUsage } from './responses-output.js';
+import { answerMisfit, decodeResponse, finishOf, itemKind, messageText, reasoningText, replayProblem, replaySlot, toUsage } from './responses-output.js';
 
 interface OpenItem {
   kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
@@ -62,7 +63,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
   protected override frame(raw: string): boolean {
     if (!this.templates.match(raw, this.matched)) return false;
     const { context, text } = this.matched;
-    this.event(context.type, { output_index: context.outputIndex, item_id: context.itemId, delta: text }, raw);
+    this.dispatch(context.type, { output_index: context.outputIndex, item_id: context.itemId, delta: text }, raw);
     return true;
   }
 
@@ -75,6 +76,13 @@ export class ResponsesStreamDecoder extends EventDecoder {
   }
 
   protected event(type: string, data: Record<string, unknown>, raw: string): void {
+    const wrong = answerMisfit(type, data); // a field of another type would be read as absent: a quieter answer
+    if (wrong) throw this.malformed(`a ${type} with ${wrong}`, raw);
+    this.dispatch(type, data, raw);
+  }
+
+  /** An event whose fields are of their types (a template's frame is: its delta is text). */
+  private dispatch(type: string, data: Record<string, unknown>, raw: string): void {
     switch (type) {
       case 'response.created':
       case 'response.in_progress':

@@ -17,11 +17,17 @@ export interface ContentParts {
   unknown: string[];
 }
 
-/** The text of a `thinking`/`reasoning` part: a string, or text parts. */
-function thoughtText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (!Array.isArray(value)) return '';
-  return value.map((part) => (typeof part === 'string' ? part : isPlainObject(part) && typeof part.text === 'string' ? part.text : '')).join('');
+/** The text of a `thinking`/`reasoning` part: a string, or text parts (`undefined` when it is neither: never read as none). */
+function thoughtText(value: unknown): string | undefined {
+  if (typeof value === 'string' || value === undefined || value === null) return value ?? '';
+  if (!Array.isArray(value)) return undefined;
+  let text = '';
+  for (const part of value) {
+    const piece: unknown = typeof part === 'string' ? part : isPlainObject(part) ? (part.text ?? '') : undefined;
+    if (typeof piece !== 'string') return undefined;
+    text += piece;
+  }
+  return text;
 }
 
 /** Decodes `content`: a string, `null`/absent, or an array of parts. Anything else: one unknown part named by its type. */
@@ -45,7 +51,9 @@ export function contentParts(content: unknown): ContentParts {
     if (!isPlainObject(part)) {
       parts.unknown.push(type);
     } else if (type === 'thinking' || type === 'reasoning') {
-      parts.reasoning += thoughtText(part.thinking ?? part.reasoning ?? part.text ?? part.summary);
+      const thought = thoughtText(part.thinking ?? part.reasoning ?? part.text ?? part.summary);
+      if (thought === undefined) parts.unknown.push(`${type} whose text is not text`);
+      else parts.reasoning += thought;
     } else if (type === 'refusal' && typeof part.refusal === 'string') {
       parts.refusal += part.refusal;
     } else if (typeof part.text === 'string') {

@@ -4,7 +4,8 @@
  * and `text`), a refusal (its words as text, the finish `refusal`), tool calls assembled by `index` (parallel
  * calls), usage, and one `finish`. Bytes in, batches of chunks out: one call per network chunk keeps per-event overhead low.
  *
- * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object; a choice other than index 0, or an index
+ * Errors are `StreamError`s: `malformed_chunk` (not JSON / not an object; a field of the answer of another JSON type
+ * than its own (`openai-fields.ts`); a choice other than index 0, or an index
  * that is no index; a tool-call fragment that starts and continues nothing, or repeats a call id seen already; an id
  * or name past its bound: `core/replay-bounds.ts`), `provider_error` (`data: {"error": …}` or `event: error`),
  * `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
@@ -17,6 +18,7 @@ import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
 import { eventBound, field, isJSONObject } from '../core/event-decoder.js';
+import { callMisfit, choiceMisfit } from './openai-fields.js';
 import { detachDeltas, detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
 import { ToolCalls, type OpenCall } from './openai-tool-calls.js';
@@ -179,6 +181,8 @@ export class OpenAIStreamDecoder {
 
   private choice(choice: Record<string, unknown>, data: string): void {
     const delta = choice.delta;
+    const wrong = choiceMisfit(choice); // a field of another type would be read as absent: a quieter answer
+    if (wrong) throw this.malformed(`a choice with ${wrong}`, data);
     if (isJSONObject(delta)) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === 'string' && reasoning !== '') this.textDelta('reasoning-delta', reasoning);
@@ -232,15 +236,17 @@ export class OpenAIStreamDecoder {
     if (!isJSONObject(toolCall)) throw this.malformed('a tool call that is not a JSON object', data);
     const index = toolCall.index ?? position;
     if (!Number.isSafeInteger(index) || (index as number) < 0) throw this.malformed(`a tool call with an invalid index ${this.excerpt(JSON.stringify(index), 40)}`, data);
+    const wrong = callMisfit(toolCall);
+    if (wrong) throw this.malformed(`a tool call with ${wrong}`, data);
     const fn = isJSONObject(toolCall.function) ? toolCall.function : {};
+    const given = fn.arguments; // text, or JSON some servers send instead (written back); null is none
     const id = typeof toolCall.id === 'string' && toolCall.id !== '' ? toolCall.id : undefined;
     const name = typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined;
     const long = overLimit('a tool call id', id?.length ?? 0, MAX_ID_LENGTH) ?? overLimit('a tool name', name?.length ?? 0, MAX_ID_LENGTH);
     if (long) throw this.malformed(long, data);
     const call = this.calls.fragment(index as number, id, name, this.out);
     if (typeof call === 'string') throw this.malformed(call, data);
-    // A delta is a string; a JSON object or array some servers send instead is written back, anything else (null) is no text.
-    const argumentsDelta = typeof fn.arguments === 'string' || (typeof fn.arguments === 'object' && fn.arguments !== null) ? toolArgumentsText(fn.arguments, call.name) : '';
+    const argumentsDelta = given === undefined || given === null ? '' : toolArgumentsText(given, call.name);
     this.appendArguments(call, argumentsDelta);
   }
 

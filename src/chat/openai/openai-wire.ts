@@ -11,6 +11,7 @@ import { redactText } from '../../internal/redact.js';
 import { requestProblems } from '../core/request-checks.js';
 import { toUsage } from './openai-usage.js';
 import { contentParts } from './openai-content.js';
+import { callMisfit, choiceMisfit } from './openai-fields.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import { MAX_ID_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ChatToolDefinition, ToolCall } from '../core/types.js';
@@ -107,18 +108,23 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       retryable: false,
     });
   }
+  const invalid = (what: string) => new ChatClientError(`${label} answered with ${what}`, { reason: 'invalid_response', retryable: false });
+  const wrong = choiceMisfit(choice); // a field of another type would be read as absent: a quieter answer
+  if (wrong) throw invalid(`a choice with ${wrong}`);
   const toolCalls: ToolCall[] = [];
   const rawCalls = message.tool_calls;
   if (Array.isArray(rawCalls)) {
     for (const raw of rawCalls) {
       const fn = read(raw, 'function');
-      const name = read(fn, 'name');
-      if (typeof name !== 'string') continue;
+      const given = read(fn, 'name');
+      const wrongCall = callMisfit(raw) ?? (typeof given === 'string' ? undefined : 'no function name'); // never a call dropped
+      if (wrongCall) throw invalid(`a tool call with ${wrongCall}`);
+      const name = given as string;
       const args = read(fn, 'arguments');
       const id = read(raw, 'id');
       // Kept to go back on the next request: past the bound (`core/replay-bounds.ts`), refused.
       const long = overLimit('a tool call id', typeof id === 'string' ? id.length : 0, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
-      if (long) throw new ChatClientError(`${label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
+      if (long) throw invalid(long);
       toolCalls.push({
         id: typeof id === 'string' && id !== '' ? id : createId(),
         name,
