@@ -34,6 +34,11 @@ export interface EventResponse {
    * run is not failed, it waits (resume it with a decision for each).
    */
   interrupts?: Interrupt[];
+  /**
+   * On the event that ends a resumed run: the same resume was sent again and this is the first one's outcome, given
+   * again — nothing new happened (the Runner adds nothing of it to the session).
+   */
+  replay?: true;
 }
 
 /**

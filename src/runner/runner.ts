@@ -205,7 +205,7 @@ function notice(origin: EventOrigin, error: unknown): RunEvent {
 function collectTranscript(event: RunEvent, transcript: ChatMessage[]): void {
   const response = event.response;
   if (response?.interrupts) markPending(transcript, response.interrupts); // its round stays open in the session until answered
-  if (!response || response.partial || response.error) return;
+  if (!response || response.partial || response.error || response.replay) return; // a replay's answer is in the session already
   if (response.object !== ObjectType.ChatCompletion && response.object !== ObjectType.ToolResponse) return;
   const message = response.choices?.[0]?.message;
   if (!message) return;

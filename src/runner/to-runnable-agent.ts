@@ -24,6 +24,9 @@ export function agentResponseError(error: unknown): ResponseError {
   return toResponseError(error, ErrorType.FlowError) ?? { type: ErrorType.FlowError, message: 'unknown failure' };
 }
 
+/** The mark of a resume's outcome given again (`EventResponse.replay`). */
+const replayed = (item: { replay?: true }): { replay?: true } => (item.replay ? { replay: true } : {});
+
 /**
  * An LLM `Agent` as a `RunnableAgent`, so it runs under the `Runner` or as a graph agent node. Its items become
  * events: text and reasoning as partial `chat.completion.chunk`s, each tool round as an assistant message with its
@@ -95,7 +98,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
               text = '';
               calls = [];
             }
-            yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: true, usage: item.usage, interrupts: item.interrupts } });
+            yield createEvent(origin, { response: { object: ObjectType.ChatCompletion, done: true, usage: item.usage, interrupts: item.interrupts, ...replayed(item) } });
             break;
           case 'finish':
             yield createEvent(origin, {
@@ -104,6 +107,7 @@ export function toRunnableAgent(agent: Agent): RunnableAgent {
                 done: true,
                 usage: item.usage,
                 choices: [{ index: 0, message: { role: 'assistant', content: item.text }, finishReason: item.finishReason }],
+                ...replayed(item),
               },
             });
             break;

@@ -1,6 +1,7 @@
 // An LLM agent's approvals through the Runner: the run that stopped to ask ends with a completion carrying its
 // interrupts; runner.run({ resume }) continues it with agent.resume — the approved tool runs once — and a wrong resume
-// is a terminal error of type `resume` with its ResumeError code, leaving the run waiting.
+// is a terminal error of type `resume` with its ResumeError code, leaving the run waiting; the same resume sent again
+// is answered with its outcome marked `replay`, which the session does not get twice.
 import { describe, expect, it } from 'vitest';
 import { AgentBuilder, toolApprovals } from '../../src/agent/index.js';
 import { createScriptedChatClient } from '../../src/chat/index.js';
@@ -37,5 +38,29 @@ describe('an agent that needs approval, under the Runner', () => {
     expect(completion?.response.error).toBeUndefined();
     expect(completion?.response.choices?.[0]?.message?.content).toBe('Refunded.');
     expect(refunded).toEqual(['42']);
+  });
+
+  it('answers the same resume sent again with its outcome, marked replay, adding nothing to the session', async () => {
+    const refunded: string[] = [];
+    const asked: string[][] = [];
+    const model = createScriptedChatClient([
+      { toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] },
+      { text: 'Order 42 was refunded.' },
+      (request) => {
+        asked.push(request.messages.map((message) => `${message.role}:${message.content ?? ''}`));
+        return { text: 'Anything else?' };
+      },
+    ]);
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(refunded)]).approvals(toolApprovals()).build();
+    const runner = new Runner({ appName: 'shop', agent });
+    const [question] = (await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Refund order 42' }))).find(isRunnerCompletion)?.response.interrupts ?? [];
+    const resume = { runId: question!.runId, decisions: [{ id: question!.id, approved: true as const }] };
+    const first = (await collect(runner.run({ userId: 'u', sessionId: 's', resume }))).filter((event) => event.response?.object === 'chat.completion' && event.response.done);
+    const again = (await collect(runner.run({ userId: 'u', sessionId: 's', resume }))).filter((event) => event.response?.object === 'chat.completion' && event.response.done); // a retried request
+    expect(first.at(-1)?.response?.replay).toBeUndefined();
+    expect(again.map((event) => [event.response?.choices?.[0]?.message?.content, event.response?.replay])).toEqual([['Order 42 was refunded.', true]]);
+    await collect(runner.run({ userId: 'u', sessionId: 's', message: 'Thanks' }));
+    expect(refunded).toEqual(['42']);
+    expect(asked[0]?.filter((line) => line === 'assistant:Order 42 was refunded.')).toHaveLength(1);
   });
 });
