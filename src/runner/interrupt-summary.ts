@@ -66,15 +66,16 @@ function summaryOf(value: unknown, secrets: readonly string[]): InterruptSummary
 
 /**
  * The pending interrupts of a run (a completion's `response.interrupts`, an agent's `interrupted` item), summarised:
- * at most {@link MAX_NAMED_INTERRUPTS} named, `count` all of them (entries that are not interrupts are skipped).
+ * at most `limit` ({@link MAX_NAMED_INTERRUPTS} by default) named, `count` all of them (entries that are not
+ * interrupts are skipped).
  * @example `const { interrupts, count } = summarizeInterrupts(completion.response.interrupts, secrets)`
  */
-export function summarizeInterrupts(interrupts: unknown, secrets: readonly string[] = []): { interrupts: InterruptSummary[]; count: number } {
+export function summarizeInterrupts(interrupts: unknown, secrets: readonly string[] = [], limit = MAX_NAMED_INTERRUPTS): { interrupts: InterruptSummary[]; count: number } {
   if (!Array.isArray(interrupts)) return { interrupts: [], count: 0 };
   const named: InterruptSummary[] = [];
   let count = 0;
   for (const each of interrupts) {
-    if (named.length >= MAX_NAMED_INTERRUPTS) {
+    if (named.length >= limit) {
       count++;
       continue;
     }

@@ -1,12 +1,16 @@
 // A run that stops to ask, on the UI message stream: an agent run's approvals as the protocol's tool-approval-request
-// on their tool parts (useChat shows them approval-requested), each question a kept data-faultline-interrupt part,
+// on their tool parts (useChat shows them approval-requested), each question a kept data-faultline-interrupt part
+// (every approval, so the page's answers to 51 of them resume the run; other questions up to 50),
 // the finish `tool-calls` with faultline's reason `interrupted` and the run id; a Runner run of a graph that asks as
 // an `interrupted` completion, ended normally — and nothing planted in arguments or reasons leaves the process.
 import { describe, expect, it } from 'vitest';
+import { AgentBuilder, collectAgentRun, toolApprovals } from '../../../src/agent/index.js';
 import type { AgentRunItem } from '../../../src/agent/types.js';
+import { createScriptedChatClient } from '../../../src/chat/index.js';
+import { defineTool, jsonSchema } from '../../../src/tools/index.js';
 import { createGraphAgent, InMemoryCheckpointer } from '../../../src/graph/index.js';
 import { Runner } from '../../../src/runner/index.js';
-import { toUIMessageStream, type FaultlineCompletionData, type FaultlineInterruptData } from '../../../src/ui/index.js';
+import { resumeDecisionsFromUIMessages, toUIMessageStream, type FaultlineCompletionData, type FaultlineInterruptData } from '../../../src/ui/index.js';
 import { counters, refundGraph } from '../../graph/interrupt-fixtures.js';
 import { checkedBody, chunksOfType } from './ui-stream.js';
 
@@ -76,13 +80,42 @@ describe('an agent run that stops for an approval', () => {
     }
   });
 
-  it('names at most 50 interrupts as parts, counts them all, and asks every approval on its part', async () => {
+  it('asks every approval on its part with its interrupt part (60 of 60), names at most 50 in the metadata, counts them all', async () => {
     const calls = Array.from({ length: 60 }, (_, index) => ({ type: 'tool-call', iteration: 1, call: { id: `c${index}`, name: 'refund', arguments: '{}' } }));
     const interrupts = calls.map((_, index) => ({ id: `i${index}`, runId: 'r', kind: 'approval', toolCallId: `c${index}`, toolName: 'refund', args: {}, createdAt: '2026-12-05T10:00:00.000Z' }));
     const body = await checkedBody(toUIMessageStream(items([...calls, { type: 'interrupted', runId: 'r', interrupts }])));
     expect(chunksOfType(body.chunks, 'tool-approval-request')).toHaveLength(60);
+    expect(partsOf<FaultlineInterruptData>(body.message, 'data-faultline-interrupt').map((part) => part.id)).toEqual(interrupts.map((each) => each.id));
+    expect(body.message?.metadata?.faultline?.interrupts).toBe(60);
+  });
+
+  it('names at most 50 questions that are no approvals as parts (nothing answers them on the page)', async () => {
+    const interrupts = Array.from({ length: 60 }, (_, index) => ({ id: `q${index}`, runId: 'r', kind: 'input', nodeId: 'ask', value: { n: index }, createdAt: '2026-12-05T10:00:00.000Z' }));
+    const body = await checkedBody(toUIMessageStream(items([{ type: 'interrupted', runId: 'r', interrupts }])));
     expect(partsOf(body.message, 'data-faultline-interrupt')).toHaveLength(50);
     expect(body.message?.metadata?.faultline?.interrupts).toBe(60);
+  });
+
+  it('resumes a run that waits on 51 approvals from the page’s answers: each one reaches its call', async () => {
+    const ran: string[] = [];
+    const remove = defineTool({
+      name: 'delete_file',
+      description: 'Delete a file.',
+      parameters: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+      needsApproval: true,
+      execute: ({ path }) => (ran.push(path), { deleted: path }),
+    });
+    const calls = Array.from({ length: 51 }, (_, index) => ({ id: `call_${index}`, name: 'delete_file', arguments: { path: `/tmp/f${index}` } }));
+    const agent = new AgentBuilder('files').chatClient(createScriptedChatClient([{ toolCalls: calls }, { text: 'Deleted.' }])).tools([remove]).approvals(toolApprovals()).toolLogger(false).build();
+    const body = await checkedBody(toUIMessageStream(agent.run('Delete the 51 temp files')));
+    const message = structuredClone(body.message) as unknown as { parts: Array<Record<string, unknown>> };
+    const asked = message.parts.filter((part) => part.state === 'approval-requested');
+    expect(asked).toHaveLength(51);
+    for (const part of asked) Object.assign(part, { state: 'approval-responded', approval: { ...(part.approval as object), approved: true } }); // what addToolApprovalResponse does
+    const resume = resumeDecisionsFromUIMessages([{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the 51 temp files' }] }, message]);
+    expect(resume?.decisions).toHaveLength(51);
+    expect((await collectAgentRun(agent.resume(resume!.runId, resume!.decisions))).status).toBe('finished');
+    expect(ran).toHaveLength(51);
   });
 });
 
