@@ -71,7 +71,8 @@ export function otelSpanHandle(span: OTelSpan, runtime: SpanRuntime): SpanHandle
       } catch {
         given = undefined;
       }
-      const type = typeof given === 'string' && given !== '' ? cleanName(given, runtime) : errorTypeOf(error);
+      // Either way the type is cleaned: one derived from the error is remote or app text too (a failure's `type`, a name).
+      const type = cleanName(typeof given === 'string' && given !== '' ? given : errorTypeOf(error), runtime);
       const message = cleanText(messageOf(error), runtime, runtime.maxStatusMessageLength);
       guard(() => span.setAttribute(ERROR_TYPE, type), undefined);
       const event: OTelAttributes = { [EXCEPTION_MESSAGE]: truncate(message, runtime.maxAttributeLength) };

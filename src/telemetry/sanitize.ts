@@ -67,7 +67,7 @@ export function cleanText(text: string, limits: CleanLimits, limit: number): str
   if (valueCache !== undefined && text.length <= SHORT_VALUE && text.length <= limit) {
     const cached = valueCache.get(text);
     if (cached !== undefined) return cached;
-    const clean = redactText(text, secrets);
+    const clean = truncate(redactText(text, secrets), limit); // a mask may be longer than what it hides
     if (valueCache.size >= KEY_CACHE_LIMIT) valueCache.clear(); // bounded: 512 values, then it starts afresh
     valueCache.set(text, clean);
     return clean;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatClientError } from '../../src/errors/chat-client-error.js';
 import { NetworkError } from '../../src/tools/network-error.js';
+import { ToolFailure } from '../../src/tools/tool-failure.js';
 import { truncate } from '../../src/internal/json.js';
 import { redactText } from '../../src/internal/redact.js';
 import { openTelemetry } from '../../src/telemetry/index.js';
@@ -68,6 +69,19 @@ describe('redaction of everything recorded', () => {
     expect(chat.attributes['key.[REDACTED]']).toBe('in the key');
   });
 
+  it('cleans the error.type a failed span derives from its error (a failure type, a plain error, an error name)', () => {
+    const { telemetry, spans } = record({ secrets: [PLANTED, PLAIN_SECRET] });
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`; // credential-shaped, not configured
+    const fails: unknown[] = [new ToolFailure(PLANTED, 'quota'), { type: PLANTED, message: 'x' }, Object.assign(new Error('m'), { name: token })];
+    fails.forEach((error, index) => {
+      const handle = telemetry.startSpan(`failed ${index}`);
+      handle.fail(error);
+      handle.end();
+    });
+    expect(spans().map((span) => span.attributes['error.type'])).toEqual(['[REDACTED]', '[REDACTED]', '[REDACTED]']);
+    for (const span of spans()) expect([...leaks(exported(span)), ...(exported(span).includes(token) ? ['token'] : [])], span.name).toEqual([]);
+  });
+
   it('never calls span.recordException with the raw error (no stack leaves the process)', () => {
     const { telemetry, spans } = record();
     const error = new Error('with a stack');
@@ -104,6 +118,15 @@ describe('bounds and value cleaning', () => {
     handle.end();
     expect(span('s').attributes.text).toBe(`${'x'.repeat(9)}…`);
     expect(span('s').status.message).toBe(`${'y'.repeat(19)}…`);
+  });
+
+  it('keeps a short value within maxAttributeLength when its mask is longer than what it hides (first read and cached)', () => {
+    const { telemetry, span } = record({ secrets: ['abcd'], maxAttributeLength: 8 });
+    const handle = telemetry.startSpan('s');
+    handle.setAttributes({ first: 'abcd abc' });
+    handle.setAttributes({ again: 'abcd abc' });
+    handle.end();
+    expect([span('s').attributes.first, span('s').attributes.again]).toEqual(['[REDACT…', '[REDACT…']);
   });
 
   it('cuts span names at 256 characters and arrays at 128 elements', () => {
