@@ -77,9 +77,11 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
       claimed(key);
       return begin(context, handle, new Set(), new Map());
     }
+    // Interrupts an earlier resume decided are its: whatever the run does now (waiting again included), other
+    // decisions of them conflict.
+    const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
+    if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(shown, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
     if (record.status !== 'interrupted') {
-      const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
-      if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(shown, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
       if (record.supersededAt !== undefined) throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: a new message on its session answered its pending calls as not run (${record.supersededAt}); nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
       throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
     }

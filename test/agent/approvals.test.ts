@@ -252,6 +252,21 @@ describe('a wrong resume', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('gets RESUME_CONFLICT for other decisions of a decided approval also once the run waits again on a new one', async () => {
+    const runs: Array<Record<string, unknown>> = [];
+    const model = createScriptedChatClient([
+      { toolCalls: [{ id: 'c1', name: 'refund', arguments: { orderId: '42', amount: 30 } }] },
+      { toolCalls: [{ id: 'c2', name: 'refund', arguments: { orderId: '43', amount: 30 } }] },
+    ]);
+    const agent = new AgentBuilder('refunds').chatClient(model).tools([refundTool(runs)]).approvals(toolApprovals()).toolLogger(false).build();
+    const first = await collectAgentRun(agent.run('Refund 42, then 43'));
+    const id = first.interrupts[0]!.id;
+    expect((await collectAgentRun(agent.resume(first.runId!, [{ id, approved: true }]))).status).toBe('interrupted'); // waits on c2 now
+    const late = await refusal(agent.resume(first.runId!, [{ id, approved: false, reason: 'no' }]));
+    expect([late.code, late.httpStatus]).toEqual(['RESUME_CONFLICT', 409]);
+    expect(runs).toHaveLength(1);
+  });
+
   it('is refused with APPROVAL_ARGUMENTS_CHANGED when the stored call no longer carries the approved arguments', async () => {
     const store = new InMemoryRunStateStore();
     const { agent, runId, id, runs } = await interrupted(store);
