@@ -17,7 +17,7 @@ import { redactText, redactValue } from '../internal/redact.js';
 import { truncate } from '../internal/json.js';
 import { errorJSON, safeEmit } from './agent-events.js';
 import { cutByOutputLimit } from './cut-off-calls.js';
-import { noCallsSent, stoppedByProvider } from './provider-stops.js';
+import { noCallsSent, repeatedCallId, stoppedByProvider } from './provider-stops.js';
 import { initialConversation, modelRequest, requestHooks } from './model-request.js';
 import { endModelSpan, failSpan, recordModelInput, startModelSpan } from './run-span.js';
 import type { SpanHandle } from '../telemetry/telemetry.js';
@@ -226,11 +226,12 @@ export async function* agentLoop(context: LoopContext): AsyncGenerator<AgentRunI
         queue.push({ type: 'error', iteration, terminal: false, error: stopped });
         safeEmit(context, queue, 'error', () => ({ runId: context.runId, agent, iteration, terminal: false, error: errorJSON(stopped, settings.secrets) }));
       }
+      const unreadable = calls.length === 0 ? (finishReason === 'tool_calls' ? noCallsSent(settings.chatClient.name) : undefined) : repeatedCallId(settings.chatClient.name, calls, settings.secrets);
+      if (unreadable) {
+        yield await terminal(unreadable);
+        return;
+      }
       if (calls.length === 0) {
-        if (finishReason === 'tool_calls') {
-          yield await terminal(noCallsSent(settings.chatClient.name));
-          return;
-        }
         if (context.output && !stopped && !cutByOutputLimit(finishReason)) {
           const checked = await checkOutput(context.output, text);
           if (!checked.ok) {

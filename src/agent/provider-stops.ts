@@ -1,8 +1,8 @@
 /**
  * @internal Turns a provider ended in a way that is no answer to return as one: a refusal, a content filter, a turn
- * that finished to call tools and sent none.
+ * that finished to call tools and sent none, a turn that gave two calls one id.
  */
-import type { FinishReason } from '../chat/core/types.js';
+import type { FinishReason, ToolCall } from '../chat/core/types.js';
 import { ChatClientError } from '../errors/chat-client-error.js';
 import { truncate } from '../internal/json.js';
 import { redactText } from '../internal/redact.js';
@@ -26,4 +26,18 @@ export function stoppedByProvider(reason: FinishReason, text: string, settings: 
  */
 export function noCallsSent(model: string): ChatClientError {
   return new ChatClientError(`${model} finished its turn to call tools (finish_reason tool_calls) but sent no tool call this client could read: there is no call to run and no answer`, { reason: 'invalid_response', retryable: false });
+}
+
+/**
+ * The terminal error of a turn whose calls share an id (a client or server that repeats one): each call's answer is
+ * matched by its id — in approvals, in the session, in the provider's next request — so one call could run twice or
+ * take another's result. `undefined` when every id is its own.
+ */
+export function repeatedCallId(model: string, calls: readonly ToolCall[], secrets: readonly string[]): ChatClientError | undefined {
+  const ids = new Set<string>();
+  for (const call of calls) {
+    if (ids.has(call.id)) return new ChatClientError(`${model} gave two tool calls of one turn the id ${truncate(redactText(call.id, secrets), 80)}: neither is run`, { reason: 'invalid_response', retryable: false });
+    ids.add(call.id);
+  }
+  return undefined;
 }

@@ -1,14 +1,15 @@
 // A turn the output limit cut, a refusal, a content filter (issue 14): never an empty success, never a tool run with
 // half its arguments. The cut turn's calls are answered with an InputValidationError saying why, the transcript stays
 // a valid next request, and the run's finish says `length`; a refusal or a filter is an error item to branch on; a
-// turn that finishes to call tools and sends none the client can read fails the run (never its text as the answer).
+// turn that finishes to call tools and sends none the client can read fails the run (never its text as the answer),
+// and so does a turn that gives two calls one id (neither runs: each answer is matched by its id).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentBuilder, collectAgentRun } from '../../src/agent/index.js';
-import { createOpenAICompatibleClient } from '../../src/chat/index.js';
+import { createOpenAICompatibleClient, createScriptedChatClient } from '../../src/chat/index.js';
 import { ChatClientError } from '../../src/errors/index.js';
 import { defineTool, jsonSchema } from '../../src/tools/index.js';
 import { BASE_URL, chunk, completions, sseResponse } from '../helpers/openai.js';
@@ -104,6 +105,23 @@ describe('a refusal and a content filter are typed outcomes', () => {
     );
     expect(ChatClientError.isInstance(error) && [error.reason, error.retryable]).toEqual(['invalid_response', false]);
     expect((error as Error).message).toMatch(/finished its turn to call tools \(finish_reason tool_calls\) but sent no tool call/);
+    expect(executed).toEqual([]);
+  });
+
+  it('a turn that gives two calls one id ends the run with a terminal invalid_response; neither call runs', async () => {
+    const executed: string[] = [];
+    const lookup = defineTool({ name: 'lookup', description: 'Looks up an order.', parameters: jsonSchema({ type: 'object', properties: { order: { type: 'string' } }, required: ['order'] }), execute: (args) => void executed.push((args as { order: string }).order) });
+    const calls = [
+      { id: 'call_same', name: 'lookup', arguments: { order: '42' } },
+      { id: 'call_same', name: 'lookup', arguments: { order: '43' } },
+    ];
+    const repeated = new AgentBuilder('support').chatClient(createScriptedChatClient([{ toolCalls: calls }, { text: 'Done.' }])).tools([lookup]).toolLogger(() => {}).build();
+    const error = await collectAgentRun(await repeated.run('Where are orders 42 and 43?')).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(ChatClientError.isInstance(error) && [error.reason, error.retryable]).toEqual(['invalid_response', false]);
+    expect((error as Error).message).toBe('scripted gave two tool calls of one turn the id call_same: neither is run');
     expect(executed).toEqual([]);
   });
 

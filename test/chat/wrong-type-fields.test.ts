@@ -267,3 +267,23 @@ describe('a field of the wrong type in a whole answer is invalid_response or cha
     expect(quieter).toEqual([]);
   });
 });
+
+describe('a call id given twice in a whole answer is invalid_response (the same call would run twice)', () => {
+  const twice = (wire: Wire['id'], body: unknown) => {
+    const outcome = decodeWhole(wire, body);
+    expect(outcome.failure?.name).toBe('ChatClientError');
+    expect(outcome.failure?.reason).toBe('invalid_response');
+    expect(outcome.failure?.message).toMatch(/second (tool call with the id call_1|tool_use with the id toolu_1|function_call call_1)/);
+  };
+  it.each(WHOLE.filter(([, , body]) => JSON.stringify(body).includes('call_1') || JSON.stringify(body).includes('toolu_')))('%s', (_name, wire, body) => {
+    const copy = structuredClone(body) as Record<string, any>;
+    if (wire === 'openai-chat') {
+      const calls = copy.choices[0].message.tool_calls;
+      calls[1].id = calls[0].id;
+    } else if (wire === 'anthropic-messages') {
+      copy.content[2].id = 'toolu_1';
+      copy.content.push({ ...copy.content[2] });
+    } else copy.output.push({ ...copy.output[2], id: 'fc_2' });
+    twice(wire, copy);
+  });
+});

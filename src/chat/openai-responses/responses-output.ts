@@ -184,6 +184,9 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
       if (typeof callId !== 'string' || callId === '' || typeof name !== 'string') {
         throw new ChatClientError(`${context.label} answered with a function_call without a call_id or name`, { reason: 'invalid_response', retryable: false });
       }
+      if (toolCalls.some((call) => call.id === callId)) {
+        throw new ChatClientError(`${context.label} answered with a second function_call ${excerpt(callId, context.secrets, 60)}`, { reason: 'invalid_response', retryable: false }); // one call run twice
+      }
       const args = toolArgumentsText(read(item, 'arguments') ?? '', name);
       toolCalls.push({ id: callId, name, arguments: args });
     } else if (kind === 'unknown') unknown.push(excerpt(String(read(item, 'type') ?? typeof item), context.secrets, 60));

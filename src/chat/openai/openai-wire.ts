@@ -125,6 +125,7 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       // Kept to go back on the next request: past the bound (`core/replay-bounds.ts`), refused.
       const long = overLimit('a tool call id', typeof id === 'string' ? id.length : 0, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
       if (long) throw invalid(long);
+      if (typeof id === 'string' && toolCalls.some((call) => call.id === id)) throw invalid(`a second tool call with the id ${truncate(redactText(id, secrets), 60)}`); // one call run twice
       toolCalls.push({
         id: typeof id === 'string' && id !== '' ? id : createId(),
         name,
