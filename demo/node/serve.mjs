@@ -1,6 +1,6 @@
 // A tiny adapter: serve any fetch handler `(Request, info) => Promise<Response>` with Node's `http` module. Like
-// Deno.serve (and faultline's toNodeListener), it passes `{ remoteAddr }` after the request: our handlers tell a
-// caller on this machine from one on the internet by it (allowedHosts, docs/security.md).
+// Deno.serve (and faultline's toNodeListener), it passes `{ remoteAddr, localAddr }` after the request: our handlers
+// tell a caller on this machine from one on the internet by it (allowedHosts, docs/security.md).
 // Usage: `const server = await serve(handler, { port: 0 }); … server.url … await server.close();`
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 /**
  * Starts an HTTP server on loopback for a fetch handler. Streams both ways; a client that disconnects cancels the
  * response body (so the handler sees its stream cancelled).
- * @param {(request: Request, info: { remoteAddr?: { hostname: string, port: number, transport: 'tcp' } }) => Promise<Response>} handler
+ * @param {(request: Request, info: { remoteAddr?: { hostname: string, port: number, transport: 'tcp' }, localAddr?: { hostname: string, port: number, transport: 'tcp' } }) => Promise<Response>} handler
  * @param {{ port?: number, host?: string }} [options]
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
@@ -31,8 +31,9 @@ export async function serve(handler, { port = 0, host = '127.0.0.1' } = {}) {
         duplex: hasBody ? 'half' : undefined,
         signal: controller.signal,
       });
-      const { remoteAddress, remotePort } = incoming.socket;
-      const response = await handler(request, remoteAddress ? { remoteAddr: { hostname: remoteAddress, port: remotePort ?? 0, transport: 'tcp' } } : {});
+      const { remoteAddress, remotePort, localAddress, localPort } = incoming.socket;
+      const localAddr = localAddress ? { localAddr: { hostname: localAddress, port: localPort ?? 0, transport: 'tcp' } } : {};
+      const response = await handler(request, remoteAddress ? { remoteAddr: { hostname: remoteAddress, port: remotePort ?? 0, transport: 'tcp' }, ...localAddr } : {});
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));
       if (!response.body) {
         outgoing.end();

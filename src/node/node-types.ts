@@ -15,8 +15,17 @@ export interface NodeIncomingRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** True once the whole message (body included) has arrived. */
   readonly complete?: boolean;
-  /** The connection: `encrypted: true` on TLS sockets; its client's address, passed on to the handler. */
-  readonly socket?: { readonly encrypted?: boolean | undefined; readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined } | null | undefined;
+  /** The connection: `encrypted: true` on TLS sockets; both ends' addresses, passed on to the handler. */
+  readonly socket?:
+    | {
+        readonly encrypted?: boolean | undefined;
+        readonly remoteAddress?: string | undefined;
+        readonly remotePort?: number | undefined;
+        readonly localAddress?: string | undefined;
+        readonly localPort?: number | undefined;
+      }
+    | null
+    | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -54,8 +63,9 @@ export interface NodeServerResponse {
 
 /**
  * What {@link toNodeListener} passes to the handler after the request, shaped like Deno's `ServeHandlerInfo`: the
- * client's end of the connection. Our handlers read it to tell a caller on this machine from one on the internet
- * (`allowedHosts`).
+ * client's end of the connection, and this server's end. Our handlers read it to tell a caller on this machine from
+ * one on the internet (`allowedHosts`): a caller whose address is the server's own end of the connection — a browser
+ * on this machine that came in through one of its own addresses — is on this machine, whatever that address is.
  * @example
  * ```ts
  * const handler = async (request: Request, info?: ServeHandlerInfo) => new Response(`hello ${info?.remoteAddr?.hostname}`);
@@ -64,4 +74,6 @@ export interface NodeServerResponse {
 export interface ServeHandlerInfo {
   /** The client's address and port (`socket.remoteAddress`, `socket.remotePort`); absent once the socket closed. */
   readonly remoteAddr?: { readonly hostname: string; readonly port: number; readonly transport: 'tcp' } | undefined;
+  /** This server's address and port on the connection (`socket.localAddress`, `socket.localPort`); absent once the socket closed. */
+  readonly localAddr?: { readonly hostname: string; readonly port: number; readonly transport: 'tcp' } | undefined;
 }

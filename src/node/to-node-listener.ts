@@ -40,7 +40,8 @@ const INTERNAL_ERROR_TEXT = 'Internal Server Error';
  * unread rest cannot break the next request. A handler that throws gets a plain 500 (no stack, no message), and so
  * does an answer that cannot be written (a status or header Node refuses); nothing the handler or `onError` does
  * leaves a request unanswered or a promise rejected unhandled. The handler's second argument is a
- * {@link ServeHandlerInfo}, `{ remoteAddr }`, as `Deno.serve` passes.
+ * {@link ServeHandlerInfo}, `{ remoteAddr }` as `Deno.serve` passes, with `localAddr`, the server's end of the
+ * connection.
  * @param handler the fetch handler: `createA2AHandler(…)`, `createMCPHandler(…)` or any other
  * @param options {@link NodeListenerOptions}
  * @returns a request listener for `http.createServer` (or `https.createServer`)
@@ -128,11 +129,17 @@ async function serve(handler: FetchHandler, options: NodeListenerOptions, incomi
   await send(response, method, body, incoming, outgoing, controller.signal);
 }
 
-/** Who is calling: the client's end of the connection, as `Deno.serve` reports it. */
+/**
+ * Who is calling: the client's end of the connection, as `Deno.serve` reports it, and this server's end (a caller whose
+ * address is the server's own is on this machine).
+ */
 function serveInfo(incoming: NodeIncomingRequest): ServeHandlerInfo {
   const socket = incoming.socket;
-  const hostname = socket?.remoteAddress;
-  return typeof hostname === 'string' ? { remoteAddr: { hostname, port: socket?.remotePort ?? 0, transport: 'tcp' } } : {};
+  const remote = socket?.remoteAddress;
+  const local = socket?.localAddress;
+  if (typeof remote !== 'string') return {};
+  const remoteAddr = { hostname: remote, port: socket?.remotePort ?? 0, transport: 'tcp' } as const;
+  return typeof local === 'string' ? { remoteAddr, localAddr: { hostname: local, port: socket?.localPort ?? 0, transport: 'tcp' } } : { remoteAddr };
 }
 
 /** The request's absolute URL: `http(s)://` + its Host header + its target. */

@@ -108,12 +108,13 @@ describe('toNodeListener: whatever throws or rejects, the client gets an answer 
 });
 
 describe('toNodeListener tells the handler who is calling', () => {
-  it('passes { remoteAddr } as Deno.serve does: the client end of the connection', async () => {
+  it('passes { remoteAddr } as Deno.serve does: the client end of the connection, and localAddr: the server end', async () => {
     let seen: ServeHandlerInfo | undefined;
     const port = await serve(async (_request, info) => ((seen = info), new Response('ok')));
     const answer = await ask(port, 'GET');
     expect(answer).not.toBe('cut');
     expect(seen?.remoteAddr).toMatchObject({ hostname: '127.0.0.1', transport: 'tcp' });
     expect(seen?.remoteAddr?.port).toBeGreaterThan(0);
+    expect(seen?.localAddr).toEqual({ hostname: '127.0.0.1', port, transport: 'tcp' });
   });
 });

@@ -30,6 +30,8 @@ export interface Caller {
   kind: 'none' | 'info' | 'workers';
   /** The remote address (`info`) or the `CF-Connecting-IP` header (`workers`; undefined: no header). */
   address?: string | undefined;
+  /** The server's end of the connection (`info.localAddr`, as toNodeListener passes it; undefined: not said, as Deno). */
+  local?: string | undefined;
 }
 
 export interface Subject {
@@ -42,10 +44,13 @@ export interface Subject {
   create(options: CallerOptions): (request: Request, ...platform: unknown[]) => Promise<Response>;
 }
 
-const info = (hostname: string) => ({ remoteAddr: { hostname, port: 50_000, transport: 'tcp' as const } });
+const info = (hostname: string, local: string | undefined) => ({
+  remoteAddr: { hostname, port: 50_000, transport: 'tcp' as const },
+  ...(local !== undefined ? { localAddr: { hostname: local, port: 8787, transport: 'tcp' as const } } : {}),
+});
 const workersContext = { waitUntil: () => {}, passThroughOnException: () => {} };
 /** What the platform passes after the request for `caller`. */
-export const platformOf = (caller: Caller): unknown[] => (caller.kind === 'info' ? [info(caller.address as string)] : caller.kind === 'workers' ? [{}, workersContext] : []);
+export const platformOf = (caller: Caller): unknown[] => (caller.kind === 'info' ? [info(caller.address as string, caller.local)] : caller.kind === 'workers' ? [{}, workersContext] : []);
 
 const agent: RunnableAgent = {
   name: 'callers',
@@ -91,7 +96,11 @@ export const SUBJECTS: readonly Subject[] = [
   },
 ];
 
-/** Where callers are. Callers without a Workers `ctx` also send a `CF-Connecting-IP` and `X-Forwarded-For` of their own: ignored. */
+/**
+ * Where callers are. Callers without a Workers `ctx` also send a `CF-Connecting-IP` and `X-Forwarded-For` of their own:
+ * ignored. Public callers are on real public unicast addresses: the documentation ranges (192.0.2/24, 198.51.100/24,
+ * 203.0.113/24, 2001:db8::/32) are special purpose, so not public.
+ */
 export const CALLERS: readonly Caller[] = [
   { name: 'unknown (no platform arguments)', where: 'local', kind: 'none' },
   { name: 'on 127.0.0.1', where: 'local', kind: 'info', address: '127.0.0.1' },
@@ -102,11 +111,18 @@ export const CALLERS: readonly Caller[] = [
   { name: 'on a private network (172.20.0.3)', where: 'local', kind: 'info', address: '172.20.0.3' },
   { name: 'on a unique local IPv6 address (fd12::7)', where: 'local', kind: 'info', address: 'fd12::7' },
   { name: 'on a link-local IPv6 address (fe80::1%eth0)', where: 'local', kind: 'info', address: 'fe80::1%eth0' },
-  { name: 'on a public address (203.0.113.9)', where: 'public', kind: 'info', address: '203.0.113.9' },
-  { name: 'on a public IPv6 address (2001:db8::9)', where: 'public', kind: 'info', address: '2001:db8::9' },
+  { name: 'on a documentation address (203.0.113.9)', where: 'local', kind: 'info', address: '203.0.113.9' },
+  { name: 'on a documentation IPv6 address (2001:db8::9)', where: 'local', kind: 'info', address: '2001:db8::9' },
+  { name: 'on a CGNAT address (100.64.0.9)', where: 'local', kind: 'info', address: '100.64.0.9' },
+  { name: 'on a public address (8.8.8.8)', where: 'public', kind: 'info', address: '8.8.8.8' },
+  { name: 'on a public IPv6 address (2a00:1450:4001::9)', where: 'public', kind: 'info', address: '2a00:1450:4001::9' },
+  { name: 'on a public address, to the server on its own (8.8.8.8 → 9.9.9.9)', where: 'public', kind: 'info', address: '8.8.8.8', local: '9.9.9.9' },
+  { name: 'on this machine, through its public address (9.9.9.9 → 9.9.9.9)', where: 'local', kind: 'info', address: '9.9.9.9', local: '9.9.9.9' },
+  { name: 'on this machine, through its public address, dual stack (::ffff:9.9.9.9 → ::ffff:9.9.9.9)', where: 'local', kind: 'info', address: '::ffff:9.9.9.9', local: '::ffff:9.9.9.9' },
+  { name: 'on this machine, through its global IPv6 address (2a00:1450:4001::9)', where: 'local', kind: 'info', address: '2a00:1450:4001::9', local: '2a00:1450:4001:0:0:0:0:9' },
   { name: 'behind workerd on loopback (wrangler dev)', where: 'local', kind: 'workers', address: '127.0.0.1' },
   { name: 'behind workerd without CF-Connecting-IP', where: 'local', kind: 'workers' },
-  { name: 'at the Cloudflare edge (198.51.100.7)', where: 'public', kind: 'workers', address: '198.51.100.7' },
+  { name: 'at the Cloudflare edge (1.1.1.1)', where: 'public', kind: 'workers', address: '1.1.1.1' },
 ];
 
 export interface Row {
