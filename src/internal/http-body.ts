@@ -49,8 +49,8 @@ export async function readBoundedBody(
   limit: number = DEFAULT_ERROR_BODY_LIMIT,
   options: ReadBodyOptions = {},
 ): Promise<BoundedText> {
-  if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
-  const reader = response.body.getReader();
+  const reader = bodyReader(response);
+  if (!reader) return { text: '', exceeded: false };
   let timedOut = false;
   const timeoutMs = options.timeoutMs;
   const timer =
@@ -74,8 +74,8 @@ export async function readBoundedBody(
  * attempt: its bundle holds no timer of its own.
  */
 export async function readBodyUntil(response: Pick<Response, 'body' | 'bodyUsed'>, signal: AbortSignal, limit: number = DEFAULT_ERROR_BODY_LIMIT): Promise<BoundedText> {
-  if (!response.body || response.bodyUsed) return { text: '', exceeded: false };
-  const reader = response.body.getReader();
+  const reader = bodyReader(response);
+  if (!reader) return { text: '', exceeded: false };
   const stopWatching = watchAbort(signal, () => void reader.cancel().catch(() => {}));
   try {
     return await readText(reader, limit);
@@ -89,7 +89,20 @@ export async function readBodyUntil(response: Pick<Response, 'body' | 'bodyUsed'
  * A2A client races it under its attempt, whose abort cancels the body), so its bundle holds no timer of its own.
  */
 export function readBody(response: Pick<Response, 'body' | 'bodyUsed'>, limit: number): Promise<BoundedText> {
-  return !response.body || response.bodyUsed ? Promise.resolve({ text: '', exceeded: false }) : readText(response.body.getReader(), limit);
+  const reader = bodyReader(response);
+  return reader ? readText(reader, limit) : Promise.resolve({ text: '', exceeded: false });
+}
+
+/**
+ * A reader of the body, or `undefined` when it cannot be read: none, already read, locked by another reader, or not a
+ * Web `ReadableStream` (node-fetch v2's Node `Readable`, any look-alike) — each then read as empty. Never throws.
+ */
+function bodyReader(response: Pick<Response, 'body' | 'bodyUsed'>): ReadableStreamDefaultReader<Uint8Array> | undefined {
+  try {
+    return response.bodyUsed ? undefined : (response.body?.getReader() ?? undefined);
+  } catch {
+    return undefined; // locked, no getReader (not a Web stream), a throwing getter
+  }
 }
 
 /** Reads `reader` as text up to `limit` bytes, then cancels it; never throws (a body that fails mid-way yields what was read, and `failed`). */

@@ -112,24 +112,59 @@ export function safeString(value: unknown): string {
  * Deep copy of JSON-like data: plain objects become fresh plain objects, arrays fresh arrays. Keys that could reach a
  * prototype (`__proto__`, `constructor`, `prototype`) are kept as own data properties, never assigned through.
  * Values that are not JSON-like (class instances, functions) are copied by reference. A property whose getter throws
- * becomes {@link UNREADABLE}; past 100 levels values are shared, not copied. Never throws.
+ * becomes {@link UNREADABLE}; an object or array met again inside itself (a cycle) becomes {@link CYCLE}, and
+ * `onCycle` (for a caller that refuses cycles) is called. Past 100 levels, or once {@link CLONE_NODE_BUDGET} objects
+ * and arrays have been copied (a huge DAG whose shared parts are copied once per route), values are shared, not
+ * copied. Never throws, never hangs.
  */
-export function cloneJSONLike<T>(value: T, depth = 0): T {
-  if (depth > 100 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => cloneJSONLike(item, depth + 1)) as T;
-  if (!isPlainObject(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    let item: unknown;
-    try {
-      item = value[key];
-    } catch {
-      item = UNREADABLE; // a throwing getter: the copy says so instead of throwing
+export function cloneJSONLike<T>(value: T, onCycle?: () => void): T {
+  const path = new Set<object>(); // the objects being copied, root to current: meeting one again is a cycle
+  let budget = CLONE_NODE_BUDGET;
+  const clone = (node: unknown, depth: number): unknown => {
+    if (depth > 100 || node === null || typeof node !== 'object') return node;
+    if (path.has(node)) {
+      onCycle?.();
+      return CYCLE;
     }
-    defineData(copy, key, cloneJSONLike(item, depth + 1));
-  }
-  return copy as T;
+    let array: boolean;
+    try {
+      array = Array.isArray(node);
+      if (!array && !isPlainObject(node)) return node;
+    } catch {
+      return UNREADABLE; // a revoked Proxy: even asking what it is throws
+    }
+    if (budget-- <= 0) return node;
+    path.add(node);
+    try {
+      if (array) return (node as unknown[]).map((item) => clone(item, depth + 1));
+      const object: Record<string, unknown> = {};
+      for (const key of Object.keys(node)) {
+        let item: unknown;
+        try {
+          item = (node as Record<string, unknown>)[key];
+        } catch {
+          item = UNREADABLE; // a throwing getter: the copy says so instead of throwing
+        }
+        defineData(object, key, clone(item, depth + 1));
+      }
+      return object;
+    } catch {
+      return UNREADABLE; // a Proxy whose traps throw
+    } finally {
+      path.delete(node); // off the path: a shared part (no cycle) met again elsewhere is copied again
+    }
+  };
+  return clone(value, 0) as T;
 }
+
+/** How many objects and arrays one {@link cloneJSONLike} call copies at most; past it, values are shared. */
+export const CLONE_NODE_BUDGET = 1_000_000;
+
+/**
+ * What {@link cloneJSONLike} puts where an object or array refers back to one that contains it (a cycle, as
+ * `encodeJSON` calls it: a parent link, an ORM entity), whose copy would never end.
+ */
+export const CYCLE = '[cycle]';
 
 /** What {@link cloneJSONLike} puts where a getter threw. */
 export const UNREADABLE = '[unreadable value]';

@@ -6,7 +6,7 @@
  * URL is redacted by the position of each part too (`urlView`).
  */
 import { looksLikeCredential, maskCredentials, REDACTED } from './credential-patterns.js';
-import { defineData, isPlainObject } from './json.js';
+import { CYCLE, defineData, isPlainObject } from './json.js';
 import { replaceSecrets, secretForms } from './secret-forms.js';
 
 export { REDACTED, secretForms };
@@ -63,20 +63,29 @@ export function redactText(text: string, secrets: readonly string[] = [], option
 }
 
 /**
- * A deep copy of JSON-like `value` with secret-keyed values replaced by `[REDACTED]` and secrets removed from
- * strings. Bounded in depth; never mutates the input.
+ * The objects and arrays on a walk's path, by depth (`path[d]`: the one at depth d; entries past the current depth are
+ * stale): one met again inside itself (a cycle, a parent link) is {@link CYCLE} — a walk that followed it would visit
+ * it once per route, exponentially in the depth. Depth bounds the rest (20 levels).
  */
-export function redactValue(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+type Path = object[];
+
+/**
+ * A deep copy of JSON-like `value` with secret-keyed values replaced by `[REDACTED]` and secrets removed from
+ * strings. Bounded in depth and cycles (`Path`); never mutates the input.
+ */
+export function redactValue(value: unknown, secrets: readonly string[] = [], depth = 0, path: Path = []): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 20) return '[Truncated]';
+  if (path.lastIndexOf(value, depth - 1) >= 0) return CYCLE; // an ancestor (at depth 0 the path is empty)
+  path[depth] = value;
   try {
-    if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
+    if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1, path));
     if (!isPlainObject(value)) return value;
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = value[key];
-      defineData(copy, key, isSecretKey(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactValue(item, secrets, depth + 1));
+      defineData(copy, key, isSecretKey(key) && item !== null && item !== undefined && item !== '' ? REDACTED : redactValue(item, secrets, depth + 1, path));
     }
     return copy;
   } catch {
@@ -88,17 +97,19 @@ export function redactValue(value: unknown, secrets: readonly string[] = [], dep
  * `value` with every occurrence of a configured secret in its strings and its object keys replaced by `[REDACTED]`
  * (nothing else is touched: no key- or pattern-based masking). Returns `value` itself when no string holds a secret, so the common
  * case allocates nothing. Walks plain objects and arrays; past 20 levels a part is cleaned through its JSON text, so
- * depth hides nothing. Never mutates the input.
+ * depth hides nothing; a cycle is marked (`Path`). Never mutates the input.
  */
-export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0): T {
+export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0, path: Path = []): T {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return replaceSecrets(value, secrets) as T;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 20) return removeSecretsDeep(value, secrets);
+  if (path.lastIndexOf(value, depth - 1) >= 0) return CYCLE as T;
+  path[depth] = value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, index) => {
-      const clean = removeSecrets(item, secrets, depth + 1);
+      const clean = removeSecrets(item, secrets, depth + 1, path);
       if (clean !== item) (copy ??= [...value])[index] = clean;
     });
     return (copy ?? value) as T;
@@ -109,7 +120,7 @@ export function removeSecrets<T>(value: T, secrets: readonly string[], depth = 0
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
     const item = value[key];
-    const clean = removeSecrets(item, secrets, depth + 1);
+    const clean = removeSecrets(item, secrets, depth + 1, path);
     const cleanKey = replaceSecrets(key, secrets); // a key is data a remote party controls too
     if (copy === undefined) {
       if (clean === item && cleanKey === key) continue;

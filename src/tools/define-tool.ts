@@ -225,7 +225,9 @@ function deriveJSONSchema(parameters: StandardSchemaV1, explicit: unknown, probl
 
 /** A copy of `schema` without `$schema`; a problem when it describes something else than an object. */
 function objectSchema(schema: JSONSchema, problems: string[]): JSONSchema {
-  const { $schema: _ignored, ...rest } = cloneJSONLike(schema);
+  let cycle = false;
+  const { $schema: _ignored, ...rest } = cloneJSONLike(schema, () => (cycle = true));
+  if (cycle) problems.push('jsonSchema contains a cycle: use "$ref" for recursion');
   if (rest.type !== undefined && rest.type !== 'object') {
     problems.push(`parameters must describe a JSON object of named arguments (its JSON Schema type is ${JSON.stringify(rest.type)})`);
   }

@@ -11,7 +11,7 @@ import { toolLogSink } from './tool-log-option.js';
 import { ToolNotFound } from './tool-not-found.js';
 import { ToolResult } from './tool-result.js';
 import { finishToolRun } from './seal-tool-result.js';
-import { findTool, shownToolName, toolNames, type ToolSet } from './tool-call-name.js';
+import { findTool, shownToolName, toolNames, toolSetOnce, type ToolSet } from './tool-call-name.js';
 import { runToolOptionProblems } from './run-tool-options.js';
 
 /** A tool call as a model issues it. */
@@ -42,14 +42,16 @@ const MAX_LISTED = 50;
  * ```
  */
 export async function runToolCall(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions = {}): Promise<ToolRun> {
-  const problems = [...toolSetProblems(tools), ...runToolOptionProblems(options)];
+  const set = toolSetOnce(tools); // a generator is checked, searched and listed as one and the same set
+  const problems = [...toolSetProblems(set), ...runToolOptionProblems(options)];
   if (call === null || typeof call !== 'object') problems.push(`the call must be an object { id, name, arguments } (got ${refusedValue(call)})`);
   if (problems.length > 0) throw ConfigError.fromProblems('runToolCall call', problems);
-  return runToolCallUnder(tools, call, options, options?.signal);
+  return runToolCallUnder(set as ToolSet, call, options, options?.signal);
 }
 
 /** @internal {@link runToolCall} cancelled by `parent` (a caller's signal, or the `AbortSource` of an agent run). */
-export async function runToolCallUnder(tools: ToolSet, call: ToolCallRequest, options: RunToolOptions, parent: AbortParent | undefined): Promise<ToolRun> {
+export async function runToolCallUnder(given: ToolSet, call: ToolCallRequest, options: RunToolOptions, parent: AbortParent | undefined): Promise<ToolRun> {
+  const tools = toolSetOnce(given) as ToolSet; // searched, then shown and listed: one walk of a one-shot iterable
   const settings = options ?? {};
   const rawName = read(call, 'name');
   const rawId = read(call, 'id');

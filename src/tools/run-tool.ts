@@ -3,6 +3,7 @@ import { ToolError } from '../errors/tool-error.js';
 import { monotonic } from '../internal/clock.js';
 import { messageOf } from '../internal/error-chain.js';
 import { createId } from '../internal/ids.js';
+import { quietCall } from '../internal/quiet-call.js';
 import { AbortSource, type AbortParent } from '../internal/abort-source.js';
 import { redactError, redactText } from '../internal/redact.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
@@ -45,9 +46,9 @@ export interface RunToolOptions {
    * @default `consoleToolLogSink`: crashes only, one line each on `console.error`
    */
   logger?: ToolLogOption | undefined;
-  /** Called before each retry wait. */
+  /** Called before each retry wait; what it throws (or an `async` one rejects with) is dropped. */
   onRetry?: ((notice: ToolRetryNotice) => void) | undefined;
-  /** One chance to fix rejected arguments. */
+  /** One chance to fix rejected arguments; not called once the call is aborted, and raced against the abort and `timeoutMs`. */
   repair?: ArgumentRepair | undefined;
   /** `'result'`: a crash becomes a sanitized `ToolInternalError` result; `'throw'`: a `ToolError` rejects (RAF's mode). @default 'result' */
   onToolCrash?: 'result' | 'throw' | undefined;
@@ -94,7 +95,8 @@ class Crash {
  * - a thrown `ToolFailure` → that structured error (retried if retryable and `retry` is configured);
  * - a crash → a sanitized `ToolInternalError`; the developer log gets the real error, stack, arguments (redacted),
  *   attempt and duration;
- * - a timeout → `TimeoutError`, even if the tool ignores its signal.
+ * - a timeout → `TimeoutError`, even if the tool ignores its signal; an asynchronous schema or `repair` hook that takes
+ *   longer than `timeoutMs` gives one too (outcome `'timeout'`), and an abort while either runs rejects at once.
  *
  * @example
  * ```ts
@@ -136,10 +138,25 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
   const log = new ToolLogWriter(toolLogSink(settings.logger), tool.name, callId, secrets);
   const finish = (run: Omit<ToolRun<T>, 'toolName' | 'callId' | 'durationMs' | 'content'>): ToolRun<T> => completeToolRun(run, tool.name, callId, monotonic() - started, log);
 
+  const timeoutMs = settings.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  // The argument phase (an async schema, the repair hook) ends with the caller's abort and within timeoutMs too; its
+  // scope is made at its first asynchronous step, so a synchronous schema costs no timer and no watch.
+  let phase: ToolAttempt | undefined;
   const parsed = await parseToolArguments(tool, rawArguments, {
     maxLength: settings.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH,
     repair: settings.repair,
-  });
+    parent,
+    race: (work) => Promise.race([work, (phase ??= new ToolAttempt(parent, timeoutMs, tool.name)).stopped]),
+  })
+    .catch((ended: unknown) => {
+      if (parent?.aborted || !phase?.timedOut) throw parent?.aborted ? parent.reason : ended; // an abort: its reason
+    })
+    .finally(() => phase?.dispose());
+  if (!parsed) {
+    log.write('warn', 'tool.timeout', `did not finish within ${timeoutMs} ms (checking its arguments)`, { arguments: rawArguments });
+    const failure = new TimeoutError(`The tool '${tool.name}' did not finish within ${timeoutMs} ms.`, { context: { timeoutMs } });
+    return finish({ result: ToolResult.error(failure) as ToolResult<T>, outcome: 'timeout', attempts: 0, error: failure });
+  }
   if (!parsed.ok) {
     if (parsed.crash !== undefined) return crashed(parsed.crash, 0, rawArguments);
     log.write('warn', 'tool.invalid_arguments', parsed.failure.message, { arguments: rawArguments });
@@ -153,7 +170,6 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
   const args = parsed.value;
   const argumentFlags = { arguments: args, argumentsCoerced: parsed.coerced, argumentsRepaired: parsed.repaired };
 
-  const timeoutMs = settings.timeoutMs ?? tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const retryOptions = resolveRetryOptions(settings.retry !== undefined ? settings.retry : (tool.retry ?? false));
   let attempts = 0;
   let timeoutFailure: TimeoutError | undefined;
@@ -205,7 +221,7 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
         traceRetry(span, notice, info.type);
         const what = notice.budgetExhausted ? 'not retrying: the retry budget is spent' : `retrying in ${notice.delayMs} ms`;
         log.write('info', 'tool.retry', `attempt ${notice.attempt} failed (${info.type}: ${info.message}); ${what}`, { attempt: notice.attempt });
-        settings.onRetry?.({
+        quietCall(settings.onRetry, {
           toolName: tool.name,
           callId,
           attempt: notice.attempt,

@@ -46,22 +46,29 @@ export type ArgumentsOutcome =
 interface ParseOptions {
   maxLength: number;
   repair?: ArgumentRepair | undefined;
+  /** The call's abort: once it is aborted, the repair hook is not called and parsing rejects with its reason. */
+  parent?: { readonly aborted: boolean; readonly reason?: unknown } | undefined;
+  /** `work`, or a rejection with the call's end (its abort, its time limit): what async validation and repair race. */
+  race?: (<V>(work: Promise<V>) => Promise<V>) | undefined;
 }
 
 /**
  * Turns raw model arguments into validated input for `execute`: JSON parsing, a bound on size, safe coercion of
  * JSON-encoded strings (the whole object or a field sent as a JSON string), schema validation, and one optional
- * repair. Never throws for bad input: failures are `InputValidationError`s naming each bad field.
+ * repair. Never throws for bad input: failures are `InputValidationError`s naming each bad field. Rejects only with
+ * the call's end (`options.parent`'s abort, or what `options.race` rejects with: an abort, the time limit).
  */
 export async function parseToolArguments(tool: AnyTool, raw: unknown, options: ParseOptions): Promise<ArgumentsOutcome> {
   const first = await attempt(tool, raw, options);
   if (first.ok || first.crash !== undefined || !options.repair) return first;
-  let repairedRaw: unknown;
-  try {
-    repairedRaw = await options.repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema });
-  } catch (error) {
-    return { ...first, repairFailure: error };
-  }
+  const { repair, parent, race = (work) => work } = options;
+  if (parent?.aborted) throw parent.reason; // an aborted call asks no one (a model, a service) to repair its arguments
+  const repairing = Promise.resolve()
+    .then(() => repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema }))
+    .then((value: unknown) => ({ value }), (error: unknown) => ({ error }));
+  const repaired = await race(repairing); // the call's end rejects: past the hook's own failure
+  if ('error' in repaired) return { ...first, repairFailure: repaired.error };
+  const repairedRaw = repaired.value;
   if (repairedRaw === undefined) return first;
   const second = await attempt(tool, repairedRaw, options);
   return second.ok ? { ...second, repaired: true } : second;
@@ -79,12 +86,12 @@ async function attempt(tool: AnyTool, raw: unknown, options: ParseOptions): Prom
       coerced = true;
     }
   }
-  let validation = await validate(tool.parameters, candidate);
+  let validation = await validate(tool.parameters, candidate, options.race);
   if ('crash' in validation) return { ok: false, failure: invalid(tool, `Tool '${tool.name}' could not check its arguments: its schema failed.`, [], raw), crash: validation.crash };
   if (validation.issues && !decoded.empty) {
     const fixed = coerceFields(candidate, validation.issues);
     if (fixed !== undefined) {
-      const retried = await validate(tool.parameters, fixed);
+      const retried = await validate(tool.parameters, fixed, options.race);
       if (!('crash' in retried) && !retried.issues) {
         candidate = fixed;
         validation = retried;
@@ -138,13 +145,20 @@ function parseJSONContainer(text: string): unknown {
 
 type Validation = { value?: unknown; issues?: ReadonlyArray<StandardSchemaV1.Issue> } | { crash: unknown };
 
-async function validate(schema: StandardSchemaV1, value: unknown): Promise<Validation> {
+/** The schema's verdict (its throw or rejection as a `crash`); an asynchronous one through `race`. */
+async function validate(schema: StandardSchemaV1, value: unknown, race: ParseOptions['race']): Promise<Validation> {
+  let pending: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+  let deferred: boolean;
   try {
-    const result = await schema['~standard'].validate(value);
-    return result.issues ? { issues: result.issues } : { value: result.value };
+    pending = schema['~standard'].validate(value);
+    deferred = typeof (pending as Partial<PromiseLike<unknown>> | null)?.then === 'function'; // an async schema: raced
   } catch (crash) {
     return { crash };
   }
+  const verdict = Promise.resolve(pending)
+    .then((result): Validation => (result.issues ? { issues: result.issues } : { value: result.value }))
+    .then(undefined, (crash: unknown): Validation => ({ crash }));
+  return race && deferred ? race(verdict) : verdict;
 }
 
 /** For issues at fields holding a JSON-encoded object/array/number/boolean string, a copy with those fields decoded. */

@@ -16,6 +16,15 @@ export type ToolSet = Iterable<AnyTool> | ReadonlyMap<string, AnyTool>;
 /** Longest unknown name shown. */
 const MAX_SHOWN_NAME = 80;
 
+/**
+ * `tools` walked once, for every later check, lookup and listing: a one-shot iterable (a generator, `map.values()`)
+ * as an array of what it yields; an array or a Map (anything with `get`) as it is, and anything else as it is (the
+ * check names it). Each entry point takes its tool set through this once.
+ */
+export function toolSetOnce<T>(tools: T): T | unknown[] {
+  return tools && typeof tools === 'object' && !Array.isArray(tools) && !('get' in tools) && Symbol.iterator in tools ? Array.from(tools as Iterable<unknown>) : tools;
+}
+
 /** The tool of `tools` named `name`, if there is one. */
 export function findTool(tools: ToolSet, name: string): AnyTool | undefined {
   if (isMap(tools)) return tools.get(name);

@@ -1,7 +1,8 @@
 import { isoTimestamp } from '../internal/clock.js';
 import { read } from '../internal/error-chain.js';
 import { describeError } from '../internal/error-json.js';
-import { safeString } from '../internal/json.js';
+import { cloneJSONLike, safeString } from '../internal/json.js';
+import { quietCall } from '../internal/quiet-call.js';
 import { redactText, redactValue } from '../internal/redact.js';
 
 /** Severity of a developer log record. */
@@ -78,7 +79,7 @@ export function toolLogLine(record: ToolLogRecord): string {
   return `[faultline] ${record.event} ${record.toolName} (${record.callId}): ${record.message}`.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
-/** Builds redacted records for one tool call. */
+/** Builds redacted records for one tool call; what the sink throws or rejects with is dropped. */
 export class ToolLogWriter {
   constructor(
     private readonly sink: ToolLogSink,
@@ -98,10 +99,10 @@ export class ToolLogWriter {
     };
     if (fields.attempt !== undefined) record.attempt = fields.attempt;
     if (fields.durationMs !== undefined) record.durationMs = Math.round(fields.durationMs * 1000) / 1000;
-    if (fields.arguments !== undefined) record.arguments = redactValue(fields.arguments, this.secrets);
+    if (fields.arguments !== undefined) record.arguments = redactValue(cloneJSONLike(fields.arguments), this.secrets); // cycles cut (marked) first
     if (fields.error !== undefined) record.error = fields.error;
-    if (fields.data !== undefined) record.data = redactValue(fields.data, this.secrets);
-    this.sink(record);
+    if (fields.data !== undefined) record.data = redactValue(cloneJSONLike(fields.data), this.secrets);
+    quietCall(this.sink, record); // a sink that throws (a log transport down) must not turn a handled outcome into a crash
   }
 
   /** The real error, redacted: name, message, stack and cause chain. */
@@ -126,3 +127,4 @@ export class ToolLogWriter {
     return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   }
 }
+

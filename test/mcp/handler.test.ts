@@ -3,8 +3,9 @@
 // of a faultline tool, unknown tools and methods, unexpected failures. The SSE response mode: handler-sse.test.ts;
 // transport refusals: handler-transport.test.ts; sessions and cancellation: handler-sessions.test.ts; hostile input
 // and planted secrets: handler-hostile.test.ts; the SDK's client over loopback HTTP: interop-server.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
+import { ToolCatalog } from '../../src/mcp/handler-tools.js';
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from '../../src/mcp/protocol.js';
 import { defineTool, ToolResult } from '../../src/tools/index.js';
 import {
@@ -244,15 +245,25 @@ describe('tools/call', () => {
 
   it('answers -32603 with a generic message when something unexpected fails, and tells onError (redacted)', async () => {
     const errors: unknown[] = [];
-    const logger = () => {
-      throw new Error('log sink down at sk-live-PLANTED123456');
-    };
-    const { handler, session } = await ready({ logger, onError: (error) => errors.push(error), secrets: ['sk-live-PLANTED123456'] });
+    const { handler, session } = await ready({ onError: (error) => errors.push(error), secrets: ['sk-live-PLANTED123456'] });
+    // A failure no tool result covers: the handler's own catalog breaks (a throwing log sink no longer can: it is quiet).
+    vi.spyOn(ToolCatalog.prototype, 'plan').mockImplementation(() => {
+      throw new Error('catalog broke at sk-live-PLANTED123456');
+    });
     const response = await post(handler, rpc('tools/call', { name: 'crash', arguments: {} }, 8), { session });
     const body = await jsonOf(response);
     expect(body).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32603, message: 'Internal error while handling tools/call' } });
     expect(errors).toHaveLength(1);
-    expect(String((errors[0] as Error).message)).toBe('log sink down at [REDACTED]');
+    expect(String((errors[0] as Error).message)).toBe('catalog broke at [REDACTED]');
+  });
+
+  it('answers a tool whose log sink throws with the tool result (the sink is quiet)', async () => {
+    const logger = () => {
+      throw new Error('log sink down');
+    };
+    const { handler, session } = await ready({ logger });
+    const body = (await jsonOf(await post(handler, rpc('tools/call', { name: 'crash', arguments: {} }, 9), { session }))) as { result?: { isError?: boolean } };
+    expect(body.result?.isError).toBe(true);
   });
 
   it('passes the arguments to the tool as the schema parsed them, with a callId', async () => {

@@ -8,6 +8,7 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { StreamError } from '../../errors/stream-error.js';
 import { describeError } from '../../internal/error-json.js';
 import { truncate } from '../../internal/json.js';
+import { quietCall } from '../../internal/quiet-call.js';
 import { requestIdOf } from '../../internal/http-body.js';
 import { redactError, redactText } from '../../internal/redact.js';
 import { retry, type RetryNotice } from '../../internal/retry.js';
@@ -64,7 +65,7 @@ function parsed(protocol: CallProtocol, text: string, config: CallConfig, reques
 
 function notify(request: ChatRequest): (notice: RetryNotice) => void {
   return (notice) =>
-    request.onRetry?.({
+    quietCall(request.onRetry, {
       attempt: notice.attempt,
       delayMs: notice.delayMs,
       fromRetryAfter: notice.fromRetryAfter,

@@ -110,7 +110,7 @@ export interface ChatRequest {
   responseFormat?: { name: string; schema: JSONSchema } | undefined;
   /** Cancels the call; the stream then errors with `signal.reason`. */
   signal?: AbortSignal | undefined;
-  /** Observes retries made before any output. */
+  /** Observes retries made before any output; what it throws (or an `async` one rejects with) is dropped. */
   onRetry?: ((notice: ChatRetryNotice) => void) | undefined;
   /** Observes a fallback client moving on to its next client. */
   onFallback?: ((notice: ChatFallbackNotice) => void) | undefined;
