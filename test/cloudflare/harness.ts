@@ -9,6 +9,8 @@ import { Miniflare } from 'miniflare';
 import { bundle } from '../conformance/bundle.js';
 import { COMPATIBILITY_DATE, ROOT, requireDist } from '../conformance/dist.js';
 
+export { until } from '../helpers/async.js';
+
 let script: Promise<string> | undefined;
 
 /** The fixture bundled once per test file. */
@@ -100,17 +102,6 @@ export async function deploy(options: { persist?: string; bindings?: Record<stri
 /** A user message. */
 export function message(text: string, contextId?: string) {
   return { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...(contextId ? { contextId } : {}) } };
-}
-
-/** Polls `check` until it returns something truthy (or fails after `ms`). */
-export async function until<T>(check: () => Promise<T | undefined | false>, ms = 10_000, what = 'the condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** A loopback server the fixture's agent reports to (`PROBE`): counts each path it is sent. */

@@ -8,6 +8,7 @@ import { createGraphAgent, interrupt, messagesStateSchema, StateGraph } from '..
 import { FakeNamespace } from './fake-platform.js';
 import { testAgent } from './node-agent.js';
 import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
+import { until } from '../helpers/async.js';
 
 const CARD = { name: 'node-agent' };
 type Options = Partial<Parameters<typeof createA2ADurableObject>[0]>;
@@ -71,11 +72,13 @@ describe('task object recovery (fake platform)', () => {
     const counter = { runs: 0 };
     const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('g', stuckGraph(counter), { checkpointer }), maxResumes: 3 });
     const id = (await d.rpc('message/send', nonBlocking('go'))).result.id;
-    await flush(30);
+    await until(() => counter.runs === 1, 10_000, 'the first run to reach its stuck node');
+    const state = async () => (await d.rpc('tasks/get', { id })).result.status.state;
     for (let restart = 0; restart < 6; restart++) {
+      const before = counter.runs;
       d.namespace.restart(); // the step kills its object every time (a CPU or memory limit)
       await d.object(id).alarm();
-      await flush(30);
+      await until(async () => counter.runs > before || (await state()) === 'failed', 10_000, `restart ${restart} to resume or end the task`);
     }
     const read = (await d.rpc('tasks/get', { id })).result;
     expect(counter.runs).toBe(4); // the first run and three resumes
@@ -88,12 +91,14 @@ describe('task object recovery (fake platform)', () => {
     const counter = { runs: 0 };
     const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('g', stuckGraph(counter), { checkpointer }) });
     const id = (await d.rpc('message/send', nonBlocking('go'))).result.id;
-    await flush(30);
+    await until(() => counter.runs === 1, 10_000, 'the run to reach its stuck node');
     d.namespace.restart();
     d.storage(id).failKeys = /^checkpoint:/;
     await d.object(id).alarm();
-    await flush(30);
-    const read = (await d.rpc('tasks/get', { id })).result;
+    const read = await until(async () => {
+      const task = (await d.rpc('tasks/get', { id })).result;
+      return task.status.state !== 'working' && task;
+    }, 10_000, 'the resumed task to end');
     expect(read.status.state).toBe('failed');
     expect(read.metadata.error_code).toBe('CHECKPOINT_FAILED'); // it tried: not abandoned for a read that failed
   });
@@ -169,12 +174,13 @@ describe('task object recovery (fake platform)', () => {
     const follow = { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions } }] }, configuration: { blocking: false } };
     const followed = await d.rpc('message/send', follow);
     expect(followed.result?.status.state, JSON.stringify(followed)).toBe('working');
-    await flush(30);
-    expect(counter.runs).toBe(1);
+    await until(() => counter.runs === 1, 10_000, 'the resume to reach its paying node');
     d.namespace.restart();
     await d.object(task.id).alarm();
-    await flush(30);
-    const read = (await d.rpc('tasks/get', { id: task.id })).result;
+    const read = await until(async () => {
+      const now = (await d.rpc('tasks/get', { id: task.id })).result;
+      return now.status.state !== 'working' && now;
+    }, 10_000, 'the recovered task to end');
     expect(read.status).toMatchObject({ state: 'completed', message: { parts: [{ kind: 'text', text: 'refunded' }] } });
     expect(counter.runs).toBe(2);
     expect(read.history.map((entry: { role: string }) => entry.role)).toEqual(['user', 'agent', 'user', 'agent']); // the question, its answer, once each

@@ -7,6 +7,7 @@ import { createA2AWorker } from '../../src/cloudflare/a2a-worker.js';
 import { ConfigError } from '../../src/errors/config-error.js';
 import { FakeNamespace } from './fake-platform.js';
 import { SECRET, testAgent } from './node-agent.js';
+import { until } from '../helpers/async.js';
 
 const ENV_KEY = 'Zx81kQ0pLmN4vB7cR2tYw9envkey';
 
@@ -26,12 +27,15 @@ function deployment(options: Partial<Parameters<typeof createA2ADurableObject>[0
 const message = (text: string, contextId?: string) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...(contextId ? { contextId } : {}) } });
 const nonBlocking = (text: string) => ({ ...message(text), configuration: { blocking: false } });
 const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits until the "hang" task's first chunk is kept (it then waits for good). */
+const streamed = (d: ReturnType<typeof deployment>, id: string) =>
+  until(async () => (await d.rpc('tasks/get', { id })).body.result.artifacts?.length > 0, 10_000, 'the first chunk to be kept');
 
 describe('Durable Object A2A deployment (Node, fake platform)', () => {
   it('ends a task whose object restarted failed with TASK_ABANDONED, on the next request, keeping what it streamed', async () => {
     const d = deployment();
     const id = (await d.rpc('message/send', nonBlocking('hang'))).body.result.id;
-    await flush();
+    await streamed(d, id);
     expect((await d.rpc('tasks/get', { id })).body.result.status.state).toBe('working');
     d.namespace.restart();
     const read = (await d.rpc('tasks/get', { id })).body.result;
@@ -44,7 +48,7 @@ describe('Durable Object A2A deployment (Node, fake platform)', () => {
   it('ends it the same way from its alarm alone, and then schedules the end of its retention', async () => {
     const d = deployment({ retainTaskMs: 60_000 });
     const id = (await d.rpc('message/send', nonBlocking('hang'))).body.result.id;
-    await flush();
+    await streamed(d, id);
     const storage = d.taskStorage(id)!;
     expect(storage.alarm).toBeGreaterThan(Date.now()); // the heartbeat
     d.namespace.restart();

@@ -24,6 +24,17 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
   }
 }
 
+/** Polls `check` until it returns something truthy, every 10 ms; fails saying `what` after `ms`. */
+export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'the condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /**
  * A body that sends `first`, then `every()` `everyMs` after each read: pull-based, so nothing ticks once the reader
  * stops, and a cancel clears the pending timer. Alive, and useless unless what it drips is progress — the peer that
