@@ -4,14 +4,13 @@
  * run once, refused and expired ones answered, a call marked `started` without a result answered as of unknown
  * outcome — and records how the run ended, so the same resume sent again is answered with that outcome.
  */
-import type { ChatMessage } from '../chat/core/types.js';
 import { ResumeCode, ResumeError } from '../errors/resume-error.js';
 import { approvalDenied, approvalExpired } from '../interrupts/approval-answers.js';
 import { argumentsKey } from '../interrupts/arguments-key.js';
 import { checkDecisionsWith } from '../interrupts/check-decisions.js';
-import { executionUnknown } from '../interrupts/execution-unknown.js';
 import type { Interrupt } from '../interrupts/interrupt.js';
 import { isoTimestamp } from '../internal/clock.js';
+import { delay } from '../internal/delay.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import { removeSecrets } from '../internal/redact.js';
 import { EVENT_RESUME, FAULTLINE_INTERRUPT_COUNT, FAULTLINE_INTERRUPT_IDS } from '../telemetry/attribute-names.js';
@@ -20,15 +19,18 @@ import { DEFAULT_MAX_ARGUMENTS_LENGTH, parseToolArguments } from '../tools/tool-
 import { findTool, shownToolName } from '../tools/tool-call-name.js';
 import { safeEmit } from './agent-events.js';
 import { deniedKey } from './approval-gate.js';
-import type { LoopContext, ResumedRun, ResumeStart } from './loop-context.js';
+import type { ApprovalMachinery, LoopContext, ResumedRun, ResumeStart } from './loop-context.js';
 import { reportRefusal } from './not-resumable.js';
-import { liveRun, markLive, outcomeOf, replayOf, RunStateHandle, runStateOf } from './run-state.js';
-import { runTools } from './run-tools.js';
+import { answerRound, type FreshAnswer } from './resume-round.js';
+import { heldElsewhere, liveRun, markLive, outcomeOf, replayOf, RunStateHandle, runStateOf } from './run-state.js';
 import { syntheticAnswer } from './synthetic-answer.js';
 import type { AgentRunItem } from './types.js';
 
 /** Reads of the record before a resume gives up on a store that keeps changing under it. */
 const MAX_CLAIMS = 50;
+/** How often the same resume held by another process reads the record again: from 50 ms, doubling, up to 1 s. */
+const MIN_PAUSE_MS = 50;
+const MAX_PAUSE_MS = 1_000;
 
 /** The resume of `runId` with `given` decisions, as the loop starts it. */
 export function resumeStart(runId: string, given: unknown): ResumeStart & { key?: string } {
@@ -54,6 +56,8 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
   const decisions = removeSecrets(given, settings.secrets);
   const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
+  const leaseMs = (context.settings.approvals as ApprovalMachinery).leaseMs;
+  let pause = MIN_PAUSE_MS / 2;
   for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
     const kept = runStateOf(await store.get(runId), settings.name, `run ${preview(shown, 200)}`);
     // Another owner's run is refused in the words of a run that is not there: its replays and its existence included.
@@ -71,11 +75,20 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
         await running; // the same resume is running here: its outcome is the answer
         continue;
       }
-      // Its run stopped without an outcome (the process died): this resume goes on from the record, running nothing again.
-      const handle = new RunStateHandle(store, record);
+      const held = heldElsewhere(store, record);
+      if (held !== undefined) {
+        // The same resume runs in another process, which renews its hold: its outcome is the answer, once recorded.
+        await delay(Math.min(held, (pause = Math.min(pause * 2, MAX_PAUSE_MS))), context.abort.signal);
+        attempt--; // waiting is not a lost write
+        continue;
+      }
+      // Its run stopped without an outcome (the process died): this resume goes on from the record, running nothing
+      // again, and gives again the answers the dead one had recorded.
+      const handle = new RunStateHandle(store, record, leaseMs);
+      handle.hold();
       if (!(await handle.write(() => {}))) continue;
       claimed(key);
-      return begin(context, handle, new Set(), new Map());
+      return begin(context, handle, key, new Set(), new Map());
     }
     // Interrupts an earlier resume decided are its: whatever the run does now (waiting again included), other
     // decisions of them conflict.
@@ -87,7 +100,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     }
     const checked = checkDecisionsWith(shown, record.interrupts, decisions, Date.now(), () => []); // approvals carry no value to check
     const run = new Set<string>();
-    const fresh = new Map<string, { outcome: 'denied' | 'expired'; content: string; item: AgentRunItem }>();
+    const fresh = new Map<string, FreshAnswer>();
     const denied: string[] = [];
     for (const interrupt of record.interrupts) {
       const callId = interrupt.toolCallId as string;
@@ -103,10 +116,13 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
         denied.push(deniedKey(interrupt.toolName ?? '', interrupt.args));
       }
     }
-    const handle = new RunStateHandle(store, record);
+    const handle = new RunStateHandle(store, record, leaseMs);
+    handle.hold();
     const written = await handle.write((next) => {
       next.status = 'resuming';
-      next.resumes.push({ key, interruptIds: record.interrupts.map((each) => each.id) });
+      const calls: Record<string, string> = {};
+      for (const [callId, answer] of fresh) calls[callId] = answer.outcome;
+      next.resumes.push({ key, interruptIds: record.interrupts.map((each) => each.id), calls });
       next.interrupts = [];
       for (const callId of run) next.executions[callId] = { state: 'started' };
       for (const [callId, answer] of fresh) next.round.answered[callId] = answer.content;
@@ -119,7 +135,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
       const decided = record.interrupts.map((each) => each.id);
       context.span.addEvent(EVENT_RESUME, { [FAULTLINE_INTERRUPT_COUNT]: decided.length, [FAULTLINE_INTERRUPT_IDS]: decided.slice(0, 50).join(',') });
     }
-    return begin(context, handle, run, fresh);
+    return begin(context, handle, key, run, fresh);
   }
   throw new ResumeError(`Run ${preview(shown, 200)} kept changing while this resume read it; send it again.`, { code: ResumeCode.Conflict, runId });
 }
@@ -132,7 +148,7 @@ async function checkArguments(context: LoopContext, call: { id: string; name: st
   throw new ResumeError(`The call ${preview(interrupt.toolCallId, 80)} of run ${preview(context.runId, 200)} no longer carries the arguments approval ${interrupt.id} was asked for; nothing was run.`, { code: ResumeCode.ArgumentsChanged, ...base });
 }
 
-function begin(context: LoopContext, handle: RunStateHandle, run: ReadonlySet<string>, fresh: ReadonlyMap<string, { content: string; item: AgentRunItem }>): ResumedRun {
+function begin(context: LoopContext, handle: RunStateHandle, key: string, run: ReadonlySet<string>, fresh: ReadonlyMap<string, FreshAnswer>): ResumedRun {
   const record = handle.record;
   context.runState = handle;
   context.input = record.input;
@@ -141,71 +157,15 @@ function begin(context: LoopContext, handle: RunStateHandle, run: ReadonlySet<st
   const close = context.close;
   context.close = () => {
     release();
+    handle.release();
     close();
   };
   return {
     added: [...record.added],
     iterations: record.iterations,
     usage: record.usage,
-    answer: (loop, conversation, added, queue) => answerRound(loop, handle, run, fresh, conversation, added, queue),
+    answer: (loop, conversation, added, queue) => answerRound(loop, handle, key, run, fresh, conversation, added, queue),
   };
-}
-
-async function* answerRound(
-  context: LoopContext,
-  handle: RunStateHandle,
-  run: ReadonlySet<string>,
-  fresh: ReadonlyMap<string, { content: string; item: AgentRunItem }>,
-  conversation: ChatMessage[],
-  added: ChatMessage[],
-  queue: AgentRunItem[],
-): AsyncGenerator<AgentRunItem[], { error: unknown } | undefined, undefined> {
-  const { settings } = context;
-  const { calls, iteration, answered } = handle.record.round;
-  const contents = new Map<string, string>();
-  const done: Record<string, string> = {};
-  for (const call of calls) {
-    const kept = handle.record.executions[call.id];
-    const answer = fresh.get(call.id);
-    if (answer !== undefined) queue.push(answer.item);
-    if (answered[call.id] !== undefined) contents.set(call.id, answered[call.id] as string);
-    else if (kept?.state === 'done') contents.set(call.id, kept.content);
-    else if (!run.has(call.id)) {
-      // Marked started, never finished: it may have run, so it never runs again.
-      const name = shownToolName(settings.tools, call.name, settings.secrets);
-      const unknown = syntheticAnswer(settings, call.id, name, iteration, 'unknown', executionUnknown(name));
-      queue.push(unknown.item);
-      contents.set(call.id, unknown.content);
-      done[call.id] = unknown.content;
-      safeEmit(context, queue, 'execution-unknown', () => ({ runId: context.runId, agent: settings.name, callId: call.id, toolName: name }));
-    }
-  }
-  const runnable = calls.filter((call) => run.has(call.id));
-  const scratch: ChatMessage[] = [];
-  const failure = runnable.length > 0 ? yield* runTools(context, runnable, iteration, scratch, [], queue, false, run) : undefined;
-  for (const message of scratch) {
-    contents.set(message.toolCallId as string, message.content as string);
-    done[message.toolCallId as string] = message.content as string;
-  }
-  if (Object.keys(done).length > 0) {
-    const written = await writeDone(handle, done);
-    if (!written) queue.push({ type: 'error', iteration, terminal: false, error: new ResumeError(`The results of run ${preview(context.runId, 200)}'s approved calls could not be recorded: another resume took the run over.`, { code: ResumeCode.Conflict, runId: context.runId }) });
-  }
-  const messages = calls.map((call): ChatMessage => ({ role: 'tool', content: contents.get(call.id) as string, toolCallId: call.id }));
-  conversation.push(...messages);
-  added.push(...messages);
-  if (queue.length > 0) yield queue.splice(0);
-  return failure;
-}
-
-async function writeDone(handle: RunStateHandle, done: Record<string, string>): Promise<boolean> {
-  try {
-    return await handle.write((record) => {
-      for (const [callId, content] of Object.entries(done)) record.executions[callId] = { state: 'done', content };
-    });
-  } catch {
-    return false;
-  }
 }
 
 /**

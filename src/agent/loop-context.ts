@@ -57,6 +57,8 @@ export type RoundEnd = { error: unknown } | { interrupted: AgentRunItem } | unde
 
 /** @internal The machinery behind {@link ToolApprovals}: what the agent loop and `Agent` call. */
 export interface ApprovalMachinery extends ToolApprovals {
+  /** How long a resume's hold on its run lasts without a renewal, on a store that is not `exclusive` (ms). */
+  leaseMs: number;
   /** Runs a round of tool calls, stopping the run before each call a person must approve. */
   gate(context: LoopContext, calls: readonly ToolCall[], iteration: number, conversation: ChatMessage[], added: ChatMessage[], queue: AgentRunItem[], usage: Usage, cut: boolean): AsyncGenerator<AgentRunItem[], RoundEnd, undefined>;
   /** The resume of `runId` with the given decisions, as the loop starts it (`key` is set once it claimed the run). */

@@ -5,6 +5,7 @@
  */
 import { AgentError } from '../errors/agent-error.js';
 import { isoTimestamp, isTimestamp } from '../internal/clock.js';
+import { randomUUID } from '../internal/ids.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
 import { errorJSON } from './agent-events.js';
@@ -15,24 +16,94 @@ const MAX_RESUMES = 20;
 /** Reads of a record before closing it gives up on a store that keeps changing under it. */
 const MAX_WRITES = 50;
 
-/** The record of one run, and the writes of the run that holds it. */
+/** How long a resume's hold on its run lasts without a renewal, by default (ms): the graph's lease. */
+export const DEFAULT_RUN_LEASE_MS = 30_000;
+
+/**
+ * The record of one run, and the writes of the run that holds it, one at a time (a renewal and a run's write never
+ * expect the same revision). On a store other processes write (not `exclusive`), a resume holds its run while it is
+ * `resuming`: each write carries `holder` and `leaseUntil`, a timer renews them a third of a lease after the last
+ * write, and a write that leaves `resuming` (or {@link release}) lets the run go — so the same resume arriving at
+ * another process waits for this one's outcome instead of taking a live run over.
+ */
 export class RunStateHandle {
-  constructor(
-    readonly store: RunStateStore,
-    public record: AgentRunState,
-  ) {}
+  // Fields `declare`d and set in the constructor: no class-field definitions to bundle.
+  declare private queue: Promise<unknown>;
+  declare private holder: string | undefined;
+  declare private renewal: ReturnType<typeof setTimeout> | undefined;
+  declare readonly store: RunStateStore;
+  declare record: AgentRunState;
+  declare private readonly leaseMs: number;
+
+  constructor(store: RunStateStore, record: AgentRunState, leaseMs = DEFAULT_RUN_LEASE_MS) {
+    this.store = store;
+    this.record = record;
+    this.leaseMs = leaseMs;
+    this.queue = Promise.resolve();
+  }
 
   /** Writes the record changed by `change` as the next revision; false when another write came first. */
-  async write(change: (record: AgentRunState) => void): Promise<boolean> {
+  write(change: (record: AgentRunState) => void): Promise<boolean> {
+    const next = this.queue.then(
+      () => this.put(change),
+      () => this.put(change),
+    );
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Holds the run from the next write on, on a store other processes write (an `exclusive` one knows who is live). */
+  hold(): void {
+    if (this.store.exclusive !== true) this.holder = randomUUID();
+  }
+
+  /** The run is over here: no more renewals, and a hold still kept is let go (not waited for; a failure only lets it lapse). */
+  release(): void {
+    clearTimeout(this.renewal);
+    const held = this.holder !== undefined && this.record.holder === this.holder;
+    this.holder = undefined;
+    if (held) this.write(() => {}).catch(() => {});
+  }
+
+  private async put(change: (record: AgentRunState) => void): Promise<boolean> {
     const next = structuredClone(this.record);
     change(next);
     next.revision = this.record.revision + 1;
     next.updatedAt = isoTimestamp();
     if (next.resumes.length > MAX_RESUMES) next.resumes.splice(0, next.resumes.length - MAX_RESUMES);
-    if ((await this.store.put(next)) === false) return false;
+    delete next.holder;
+    delete next.leaseUntil;
+    if (this.holder !== undefined && next.status === 'resuming') {
+      next.holder = this.holder;
+      next.leaseUntil = isoTimestamp(Date.now() + this.leaseMs);
+    }
+    if ((await this.store.put(next)) === false) {
+      this.holder = undefined; // another write came first: whatever this run held is not its any more
+      return false;
+    }
     this.record = next;
+    clearTimeout(this.renewal);
+    if (next.holder !== undefined) this.renewal = setTimeout(() => this.renew(), this.leaseMs / 3);
     return true;
   }
+
+  private renew(): void {
+    // A renewal that fails (the store did not answer) is tried again a third of a lease later; a refused one lets go.
+    this.write(() => {}).catch(() => {
+      if (this.holder !== undefined) this.renewal = setTimeout(() => this.renew(), this.leaseMs / 3);
+    });
+  }
+}
+
+/**
+ * How long (ms) another process's resume still holds `record` — `undefined` when none does: the store is `exclusive`
+ * (liveness is known in this process), the run is not `resuming`, it names no holder, or its lease lapsed (one that
+ * cannot be read counts as lapsed).
+ */
+export function heldElsewhere(store: RunStateStore, record: AgentRunState): number | undefined {
+  if (store.exclusive === true || record.status !== 'resuming' || record.holder === undefined) return undefined;
+  const remaining = Date.parse(record.leaseUntil ?? '') - Date.now();
+  return remaining > 0 ? remaining : undefined;
 }
 
 /**
@@ -83,7 +154,8 @@ const isMessage = (value: unknown): boolean => isPlainObject(value) && isString(
 const isCall = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && isString(value['name']) && isString(value['arguments']);
 /** An agent run waits on approvals only: each names its tool call. */
 const isInterrupt = (value: unknown): boolean => isPlainObject(value) && isString(value['id']) && value['kind'] === 'approval' && isString(value['toolCallId']) && (value['toolName'] === undefined || isString(value['toolName'])) && (value['expiresAt'] === undefined || isTimestamp(value['expiresAt']));
-const isResume = (value: unknown): boolean => isPlainObject(value) && isString(value['key']) && listOf(value['interruptIds'], isString) && (value['outcome'] === undefined || isPlainObject(value['outcome']));
+const isResume = (value: unknown): boolean =>
+  isPlainObject(value) && isString(value['key']) && listOf(value['interruptIds'], isString) && (value['outcome'] === undefined || isPlainObject(value['outcome'])) && (value['calls'] === undefined || recordOf(value['calls'], isString));
 
 /** The first field of a record of this module's format that does not hold what it writes, if any. */
 function damagedField(value: Record<string, unknown>): string | undefined {
@@ -91,6 +163,8 @@ function damagedField(value: Record<string, unknown>): string | undefined {
   const checks: Array<[string, boolean]> = [
     ['revision', Number.isInteger(value['revision']) && (value['revision'] as number) >= 1],
     ['owner', value['owner'] === undefined || isString(value['owner'])],
+    ['holder', value['holder'] === undefined || isString(value['holder'])],
+    ['leaseUntil', value['leaseUntil'] === undefined || isString(value['leaseUntil'])],
     ['status', value['status'] === 'interrupted' || value['status'] === 'resuming' || value['status'] === 'ended'],
     ['input', listOf(value['input'], isMessage)],
     ['added', listOf(value['added'], isMessage)],

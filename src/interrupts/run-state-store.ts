@@ -28,6 +28,11 @@ export interface RunResumeRecord {
   interruptIds: string[];
   /** How the run it continued ended (the last item, as plain JSON); none while it runs. */
   outcome?: Record<string, unknown>;
+  /**
+   * The calls it answered without running them, by id, with how: `denied`, `expired`, `unknown` (marked started, no
+   * result). A resume that takes a dead one's run over gives these answers again, with the results of the calls it ran.
+   */
+  calls?: Record<string, string>;
 }
 
 /**
@@ -54,6 +59,13 @@ export interface AgentRunState {
   sessionId?: string;
   /** Who the run belongs to (`agent.run`'s `owner`): a resume naming another, or none, is refused. */
   owner?: string;
+  /**
+   * On a store that is not `exclusive`, while `resuming`: the resume that holds the run (an id of its own), until
+   * `leaseUntil` (ISO 8601) unless renewed. The same resume arriving elsewhere meanwhile waits for its outcome; once
+   * the lease lapses (its process died) it takes the run over.
+   */
+  holder?: string;
+  leaseUntil?: string;
   /** The caller's messages of this turn. */
   input: ChatMessage[];
   /** What the run added so far: its assistant and tool messages, up to the round that stopped. */
@@ -91,7 +103,9 @@ export interface AgentRunState {
  *   `record.revision - 1` (none held counts as 0) — the compare and the write as ONE atomic step — and otherwise
  *   writes nothing and resolves `false`. Exactly `Checkpointer.put`'s rule.
  * - **`exclusive: true`** says only this process (one JavaScript realm) writes the store — memory, a Durable Object's
- *   own storage: a resume whose run is not live here is then dead, and a retried resume takes it over at once.
+ *   own storage: a resume whose run is not live here is then dead, and a retried resume takes it over at once. On
+ *   any other store a resume holds its run with a lease it renews (`holder`, `leaseUntil`): the same resume sent to
+ *   another process waits for its outcome, and takes the run over only once the lease lapsed.
  * - `delete(runId)` forgets the run.
  *
  * @example
@@ -116,7 +130,7 @@ export interface RunStateStore {
   put(record: AgentRunState): Promise<boolean>;
   /** Forgets the run. */
   delete(runId: string): Promise<void>;
-  /** Only this process writes the store: a resume not live here is taken over at once. */
+  /** Only this process writes the store: a resume not live here is taken over at once (no lease is kept). */
   readonly exclusive?: boolean | undefined;
   /** @internal See {@link RUN_STATE_SCOPE}. */
   readonly [RUN_STATE_SCOPE]?: object;

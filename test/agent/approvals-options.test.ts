@@ -60,9 +60,12 @@ describe('toolApprovals: what an agent that asks is given', () => {
   });
 
   it('refuses options it does not know, a store given in place of the options, and options that are not an object', () => {
-    expect(problemsOf(() => toolApprovals({ stroe: new InMemoryRunStateStore() } as never))).toEqual(['unknown option "stroe" (did you mean store?) (toolApprovals takes { store })']);
+    expect(problemsOf(() => toolApprovals({ stroe: new InMemoryRunStateStore() } as never))).toEqual(['unknown option "stroe" (did you mean store?) (toolApprovals takes { store, leaseMs })']);
     expect(problemsOf(() => toolApprovals(new InMemoryRunStateStore() as never))).toEqual(['give the store as an option: toolApprovals({ store })']);
     expect(problemsOf(() => toolApprovals('memory' as never))).toEqual(['options must be an object { store? }']);
+    for (const leaseMs of [0, 9, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '30000'])
+      expect(problemsOf(() => toolApprovals({ leaseMs } as never))).toEqual([expect.stringMatching(/^leaseMs must be a number of milliseconds from 10 to 2147483647 \(got /)]);
+    expect(toolApprovals({ leaseMs: 10 }).store).toBeInstanceOf(InMemoryRunStateStore);
     expect(toolApprovals(undefined).store).toBeInstanceOf(InMemoryRunStateStore);
   });
 
