@@ -147,6 +147,7 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
     repair: settings.repair,
     parent,
     race: (work) => Promise.race([work, (phase ??= new ToolAttempt(parent, timeoutMs, tool.name)).stopped]),
+    signal: () => (phase ??= new ToolAttempt(parent, timeoutMs, tool.name)).signal,
   })
     .catch((ended: unknown) => {
       if (parent?.aborted || !phase?.timedOut) throw parent?.aborted ? parent.reason : ended; // an abort: its reason

@@ -31,11 +31,24 @@ export interface ArgumentRepairRequest {
   /** Why they were rejected. */
   failure: InputValidationError;
   jsonSchema: JSONSchema;
+  /**
+   * Aborts when the call ends before the repair does — the caller's abort, or the tool's `timeoutMs` (which the
+   * repair counts against): pass it on to the model call or request the repair makes, so it stops too.
+   */
+  signal: AbortSignal;
 }
 
 /**
  * Gets one chance to fix rejected arguments (e.g. ask a small model, or apply a known quirk); return the new arguments
  * (JSON text or a value), or `undefined` to give up.
+ *
+ * @example
+ * ```ts
+ * const repair: ArgumentRepair = async ({ arguments: sent, failure, jsonSchema, signal }) => {
+ *   const fixed = await small.complete({ messages: [{ role: 'user', content: `Fix ${JSON.stringify(sent)} for ${JSON.stringify(jsonSchema)}: ${failure.message}` }], signal });
+ *   return typeof fixed.message.content === 'string' ? fixed.message.content : undefined; // its JSON text, or give up
+ * };
+ * ```
  */
 export type ArgumentRepair = (request: ArgumentRepairRequest) => unknown | Promise<unknown>;
 
@@ -50,6 +63,8 @@ interface ParseOptions {
   parent?: { readonly aborted: boolean; readonly reason?: unknown } | undefined;
   /** `work`, or a rejection with the call's end (its abort, its time limit): what async validation and repair race. */
   race?: (<V>(work: Promise<V>) => Promise<V>) | undefined;
+  /** The signal the repair hook gets: aborts with the call's end (made when the hook is called). None: never aborts. */
+  signal?: (() => AbortSignal) | undefined;
 }
 
 /**
@@ -63,8 +78,9 @@ export async function parseToolArguments(tool: AnyTool, raw: unknown, options: P
   if (first.ok || first.crash !== undefined || !options.repair) return first;
   const { repair, parent, race = (work) => work } = options;
   if (parent?.aborted) throw parent.reason; // an aborted call asks no one (a model, a service) to repair its arguments
+  const signal = options.signal?.() ?? new AbortController().signal;
   const repairing = Promise.resolve()
-    .then(() => repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema }))
+    .then(() => repair({ toolName: tool.name, arguments: raw, failure: first.failure, jsonSchema: tool.jsonSchema, signal }))
     .then((value: unknown) => ({ value }), (error: unknown) => ({ error }));
   const repaired = await race(repairing); // the call's end rejects: past the hook's own failure
   if ('error' in repaired) return { ...first, repairFailure: repaired.error };

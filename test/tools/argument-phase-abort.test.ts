@@ -76,3 +76,48 @@ describe('runTool: the argument phase is bounded by timeoutMs', () => {
     expect(failed.outcome).toBe('invalid_arguments');
   });
 });
+
+describe('the repair hook gets the call\'s signal, so the model call it makes stops with the call', () => {
+  /** A repair that waits for its signal, as a model call given it does; notes how the signal ended. */
+  const listening = (seen: { reason?: unknown; aborted?: boolean }) => ({ signal }: { signal: AbortSignal }) =>
+    new Promise<never>((_resolve, reject) => {
+      expect(signal).toBeInstanceOf(AbortSignal);
+      expect(signal.aborted).toBe(false);
+      signal.addEventListener('abort', () => {
+        seen.aborted = true;
+        seen.reason = signal.reason;
+        reject(signal.reason);
+      });
+    });
+
+  it('aborts with the caller\'s abort, with its reason', async () => {
+    const seen: { reason?: unknown; aborted?: boolean } = {};
+    const outcome = await settle(runTool(echo, '{"message": 5}', { signal: abortSoon(), logger: false, repair: listening(seen) }));
+    expect(outcome).toBe('rejected: Error: user cancelled');
+    expect(seen).toEqual({ aborted: true, reason: new Error('user cancelled') });
+  });
+
+  it('aborts when timeoutMs ends the argument phase (a TimeoutError reason)', async () => {
+    const seen: { reason?: unknown; aborted?: boolean } = {};
+    const run = await runTool(echo, '{"message": 5}', { logger: false, timeoutMs: 50, repair: listening(seen) });
+    expect(run.outcome).toBe('timeout');
+    expect(seen.aborted).toBe(true);
+    expect((seen.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('aborts under an agent run whose caller aborts (repairArguments)', async () => {
+    const seen: { reason?: unknown; aborted?: boolean } = {};
+    const model = createScriptedChatClient([{ toolCalls: [{ name: 'echo', arguments: '{"message": 5}' }] }, { text: 'done' }]);
+    const agent = new AgentBuilder('a').chatClient(model).tools([echo]).repairArguments(listening(seen)).toolLogger(false).build();
+    const outcome = await settle(collectAgentRun(await agent.run('hi', { signal: abortSoon(100) })), 1_500);
+    expect(outcome).toBe('rejected: Error: user cancelled');
+    expect(seen).toEqual({ aborted: true, reason: new Error('user cancelled') });
+  });
+
+  it('stays unaborted for a repair that answers in time', async () => {
+    let given: AbortSignal | undefined;
+    const run = await runTool(echo, '{"message": 5}', { logger: false, repair: async ({ signal }) => ((given = signal), '{"message": "fixed"}') });
+    expect(run.outcome).toBe('success');
+    expect(given?.aborted).toBe(false);
+  });
+});
