@@ -215,8 +215,11 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
   return response;
 }
 
-/** The events the stream decoder reads, and the types of their fields that carry the answer. */
-const READS = [
+/**
+ * @internal The events the stream decoder reads the answer from (responses-stream-decoder.ts `dispatch`; a test keeps
+ * the two in step: test/chat/responses-reads-in-step.test.ts), and the types of their fields that carry it.
+ */
+export const READS = [
   'response.completed',
   'response.incomplete',
   'response.output_item.added',
