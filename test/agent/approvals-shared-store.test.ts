@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AgentBuilder, collectAgentRun, toolApprovals, type AgentRunItem } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, InMemorySessionStore, toolApprovals, type AgentRunItem } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ScriptedTurn } from '../../src/chat/index.js';
 import { AgentError } from '../../src/errors/agent-error.js';
 import { InMemoryRunStateStore, type AgentRunState, type RunStateStore } from '../../src/interrupts/index.js';
+import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { deferred, until } from '../helpers/async.js';
 
@@ -219,5 +220,50 @@ describe('a resume whose process died', () => {
       expect(AgentError.isInstance(error) && error.code, field).toBe('RUN_STATE_FAILED');
       expect((error as Error).message).toContain(`(${field === 'calls' ? 'resumes' : field})`);
     }
+  });
+});
+
+describe('under the Runner, a takeover after the holder died', () => {
+  it('leaves every answer of the round in the session: the next turn\'s model gets the refund\'s result and the denial, not "not run"', async () => {
+    const rows: Rows = new Map();
+    const sessions = new InMemorySessionStore();
+    const runs: unknown[] = [];
+    let dead = false;
+    const collect = async (stream: AsyncIterable<RunEvent>) => {
+      const events: RunEvent[] = [];
+      for await (const event of stream) events.push(event);
+      return events;
+    };
+    const hanging: ScriptedTurn = () => new Promise(() => {});
+    const a = processOf([TWO_REFUNDS, hanging], runs, { store: storeOver(rows, () => dead), leaseMs: 200 });
+    const runnerA = new Runner({ appName: 'shop', agent: a.agent, sessionStore: sessions });
+    const stopped = (await collect(runnerA.run({ userId: 'u', sessionId: 's', message: 'Refund orders 42 and 43' }))).find(isRunnerCompletion);
+    const [approve, deny] = stopped!.response.interrupts!;
+    const resume = { runId: approve!.runId, decisions: [{ id: approve!.id, approved: true }, { id: deny!.id, approved: false, reason: 'too much' }] };
+    void collect(runnerA.run({ userId: 'u', sessionId: 's', resume }));
+    await until(() => recordOf(rows, approve!.runId).executions['call_a']?.state === 'done', 10_000, 'the approved refund to be recorded done');
+    dead = true;
+
+    let asked: Array<{ id: string | undefined; content: unknown }> = [];
+    const b = processOf(
+      [
+        { text: 'Refunded 30; 900 was refused.' },
+        (request) => {
+          asked = request.messages.filter((message) => message.role === 'tool').map((message) => ({ id: message.toolCallId, content: JSON.parse(message.content as string) }));
+          return { text: 'You are welcome.' };
+        },
+      ],
+      runs,
+      { store: storeOver(rows), leaseMs: 200 },
+    );
+    const runnerB = new Runner({ appName: 'shop', agent: b.agent, sessionStore: sessions });
+    const resumed = (await collect(runnerB.run({ userId: 'u', sessionId: 's', resume }))).find(isRunnerCompletion);
+    expect(resumed?.response.choices?.[0]?.message?.content).toBe('Refunded 30; 900 was refused.');
+    await collect(runnerB.run({ userId: 'u', sessionId: 's', message: 'Thanks' }));
+    expect(asked.map((each) => [each.id, each.content])).toEqual([
+      ['call_a', { ok: true, data: { refunded: 30 } }],
+      ['call_b', expect.objectContaining({ ok: false, error: expect.objectContaining({ type: 'ToolApprovalDenied' }) })],
+    ]);
+    expect(runs).toEqual([{ orderId: '42', amount: 30 }]);
   });
 });
