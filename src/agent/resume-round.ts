@@ -7,10 +7,9 @@
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ResumeCode, ResumeError } from '../errors/resume-error.js';
 import { executionUnknown } from '../interrupts/execution-unknown.js';
-import { isPlainObject, preview } from '../internal/json.js';
+import { preview } from '../internal/json.js';
 import { shownToolName } from '../tools/tool-call-name.js';
-import type { ToolErrorInfo } from '../tools/tool-failure.js';
-import type { ToolResultJSON } from '../tools/tool-result.js';
+import { ToolResult, type ToolResultJSON } from '../tools/tool-result.js';
 import { safeEmit } from './agent-events.js';
 import type { LoopContext } from './loop-context.js';
 import type { RunStateHandle } from './run-state.js';
@@ -110,18 +109,13 @@ function keptAnswer(settings: AgentSettings, call: ToolCall, iteration: number, 
   return { type: 'tool-result', iteration, callId: call.id, toolName, outcome: outcome as AgentToolOutcome, ok: result.ok, result, content, attempts: 0, durationMs: 0, synthetic };
 }
 
-/** A tool message's content (`{ok, data?, error?}`; a flat error is a string) read back as a result. */
+/** A tool message's content read back as its result (what is not one is an error result saying so). */
 function resultOf(content: string): ToolResultJSON {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
-    // a record of another writer: not a result, so not a success
+    // not JSON: `fromJSON` answers it as no result
   }
-  const kept = isPlainObject(parsed) ? parsed : {};
-  const result: ToolResultJSON = { ok: kept['ok'] === true };
-  if ('data' in kept) result.data = kept['data'];
-  const error = kept['error'];
-  if (error !== undefined) result.error = isPlainObject(error) ? (error as unknown as ToolErrorInfo) : { type: 'ToolError', message: typeof error === 'string' ? error : preview(error, 2_000) };
-  return result;
+  return ToolResult.fromJSON(parsed as ToolResultJSON).toJSON();
 }

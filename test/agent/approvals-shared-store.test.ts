@@ -193,7 +193,7 @@ describe('a resume whose process died', () => {
     ]);
     expect(results[0]).toMatchObject({ toolName: 'refund', content: kept.executions['call_a']!.state === 'done' ? (kept.executions['call_a'] as { content: string }).content : '', result: { ok: true, data: { refunded: 30 } } });
     const denial = kept.round.answered['call_b']!;
-    const error = errorFormat === 'flat' ? { type: 'ToolError', message: JSON.parse(denial).error } : { type: 'ToolApprovalDenied' };
+    const error = errorFormat === 'flat' ? { type: 'ToolExecutionFailed', message: JSON.parse(denial).error } : { type: 'ToolApprovalDenied' }; // a flat error keeps its text only
     expect(results[1]).toMatchObject({ content: denial, result: { ok: false, error } });
     expect(items.at(-1)).toMatchObject({ type: 'finish', text: 'Refunded 30; 900 was refused.' });
     expect(runs).toEqual([{ orderId: '42', amount: 30 }]); // not run again
