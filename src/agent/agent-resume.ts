@@ -54,7 +54,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
   // secret cut in two is no longer found): the run id (Agent.resume redacted it) and the decisions.
   const shown = context.runId;
   const decisions = removeSecrets(given, settings.secrets);
-  const key = argumentsKey(Array.isArray(given) ? [...given].sort(byId) : given);
+  const key = argumentsKey(Array.isArray(decisions) ? [...decisions].sort(byId) : decisions); // kept in the record: no secret
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
   const leaseMs = (context.settings.approvals as ApprovalMachinery).leaseMs;
   let pause = MIN_PAUSE_MS / 2;
@@ -65,35 +65,47 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     if (record === undefined) throw new ResumeError(`Run ${preview(shown, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
     const base = { runId, pendingIds: record.interrupts.map((each) => each.id) };
     const past = record.resumes.find((each) => each.key === key);
-    if (past !== undefined) {
-      if (past.outcome !== undefined) {
-        safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
-        return { replay: replayOf(past.outcome) };
-      }
+    if (past?.outcome !== undefined) {
+      safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
+      return { replay: replayOf(past.outcome) };
+    }
+    // Interrupts an earlier resume decided are its: whatever the run does now (waiting again included), other
+    // decisions of them conflict.
+    const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
+    if (past === undefined && ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(shown, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
+    // The same resume running here or in another process (which renews its hold), or another one that has just
+    // stopped to ask again and not yet recorded it: its outcome comes first.
+    if (past !== undefined || record.status === 'interrupted') {
       const running = liveRun(store, runId);
       if (running !== undefined) {
-        await running; // the same resume is running here: its outcome is the answer
+        await running;
         continue;
       }
       const held = heldElsewhere(store, record);
       if (held !== undefined) {
-        // The same resume runs in another process, which renews its hold: its outcome is the answer, once recorded.
         await delay(Math.min(held, (pause = Math.min(pause * 2, MAX_PAUSE_MS))), context.abort.signal);
         attempt--; // waiting is not a lost write
         continue;
       }
-      // Its run stopped without an outcome (the process died): this resume goes on from the record, running nothing
-      // again, and gives again the answers the dead one had recorded.
+    }
+    if (past !== undefined) {
+      // Its run stopped without an outcome kept: its process died, or the outcome's write failed.
+      if (record.status === 'ended') throw new ResumeError(`Run ${preview(shown, 200)} already ended after this resume; how it ended was not kept. Nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
       const handle = new RunStateHandle(store, record, leaseMs);
+      if (record.status === 'interrupted') {
+        // It had stopped to ask again: that stop is its outcome (kept now), and no one decided the new questions.
+        const stop = outcomeOf({ type: 'interrupted', runId: record.runId, iteration: record.round.iteration, interrupts: record.interrupts, usage: record.usage }, settings.secrets);
+        if (!(await handle.write((next) => void (next.resumes.find((each) => each.key === key)!.outcome = stop)))) continue;
+        safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
+        return { replay: replayOf(stop) };
+      }
+      // It was resuming: this resume goes on from the record, running nothing again, and gives again the answers
+      // the dead one had recorded.
       handle.hold();
       if (!(await handle.write(() => {}))) continue;
       claimed(key);
       return begin(context, handle, key, new Set(), new Map());
     }
-    // Interrupts an earlier resume decided are its: whatever the run does now (waiting again included), other
-    // decisions of them conflict.
-    const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
-    if (ids.some((id) => decided.has(id))) throw new ResumeError(`Another resume of run ${preview(shown, 200)} already decided ${ids.filter((id) => decided.has(id)).slice(0, 5).join(', ')}; this one, different, is refused.`, { code: ResumeCode.Conflict, ...base });
     if (record.status !== 'interrupted') {
       if (record.supersededAt !== undefined) throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: a new message on its session answered its pending calls as not run (${record.supersededAt}); nothing was run.`, { code: ResumeCode.NotInterrupted, ...base });
       throw new ResumeError(`Run ${preview(shown, 200)} is not waiting on anything: it already went on.`, { code: ResumeCode.NotInterrupted, ...base });
@@ -154,6 +166,8 @@ function begin(context: LoopContext, handle: RunStateHandle, key: string, run: R
   context.input = record.input;
   context.sessionId = record.sessionId;
   const release = markLive(handle.store, record.runId);
+  // Another process took the run over (this one's hold lapsed): it is that one's now, so this one stops.
+  handle.onLost = () => context.abort.abort(new ResumeError(`Run ${preview(context.runId, 200)} was taken over by another process while this resume ran it (its hold lapsed); this one stopped.`, { code: ResumeCode.Conflict, runId: context.runId }));
   const close = context.close;
   context.close = () => {
     release();
@@ -187,6 +201,7 @@ function isLast(item: AgentRunItem): boolean {
 
 async function recordOutcome(handle: RunStateHandle, key: string, item: AgentRunItem, secrets: readonly string[]): Promise<void> {
   const outcome = outcomeOf(item, secrets);
+  handle.letGo(); // the outcome's write ends the hold
   try {
     await handle.write((record) => {
       const resume = record.resumes.find((each) => each.key === key);

@@ -53,7 +53,7 @@ export async function* answerRound(
     } else if (kept?.state === 'done') {
       // Executions start empty at each stop: a result already here is the dead holder's, never seen on this stream.
       contents.set(call.id, kept.content);
-      queue.push(keptAnswer(settings, call, iteration, earlier, kept.content));
+      queue.push(keptAnswer(settings, call, iteration, kept.outcome, kept.content));
     } else if (!run.has(call.id)) {
       // Marked started, never finished: it may have run, so it never runs again.
       const name = shownToolName(settings.tools, call.name, settings.secrets);
@@ -67,14 +67,20 @@ export async function* answerRound(
   }
   const runnable = calls.filter((call) => run.has(call.id));
   const scratch: ChatMessage[] = [];
-  const failure = runnable.length > 0 ? yield* runTools(context, runnable, iteration, scratch, [], queue, false, run) : undefined;
+  const failure = runnable.length > 0 ? yield* noting(runTools(context, runnable, iteration, scratch, [], queue, false, run), outcomes) : undefined;
+  for (const item of queue) if (item.type === 'tool-result') outcomes[item.callId] = item.outcome;
   for (const message of scratch) {
     contents.set(message.toolCallId as string, message.content as string);
     done[message.toolCallId as string] = message.content as string;
   }
   if (Object.keys(done).length > 0) {
-    const written = await writeDone(handle, key, done, outcomes);
-    if (!written) queue.push({ type: 'error', iteration, terminal: false, error: new ResumeError(`The results of run ${preview(context.runId, 200)}'s approved calls could not be recorded: another resume took the run over.`, { code: ResumeCode.Conflict, runId: context.runId }) });
+    const written = await writeDone(handle, done, outcomes);
+    if (written !== true) {
+      const error = new ResumeError(`The results of run ${preview(context.runId, 200)}'s approved calls could not be recorded: ${written === 'lost' ? 'another process took the run over' : 'the store failed'}.`, { code: ResumeCode.Conflict, runId: context.runId });
+      // Refused: the run is another process's now, and stops here. Failed: it goes on; a takeover would answer them unknown.
+      if (written === 'lost') return failure ?? { error };
+      queue.push({ type: 'error', iteration, terminal: false, error });
+    }
   }
   const messages = calls.map((call): ChatMessage => ({ role: 'tool', content: contents.get(call.id) as string, toolCallId: call.id }));
   conversation.push(...messages);
@@ -83,28 +89,40 @@ export async function* answerRound(
   return failure;
 }
 
-async function writeDone(handle: RunStateHandle, key: string, done: Record<string, string>, outcomes: Record<string, string>): Promise<boolean> {
+/** `batches` as they are, noting the outcome of each `tool-result` they carry. */
+async function* noting<R>(batches: AsyncGenerator<AgentRunItem[], R, undefined>, outcomes: Record<string, string>): AsyncGenerator<AgentRunItem[], R, undefined> {
   try {
-    return await handle.write((record) => {
-      const resume = record.resumes.find((each) => each.key === key);
-      for (const [callId, content] of Object.entries(done)) {
-        record.executions[callId] = { state: 'done', content };
-        if (resume !== undefined && outcomes[callId] !== undefined) (resume.calls ??= {})[callId] = outcomes[callId];
-      }
+    for (;;) {
+      const step = await batches.next();
+      if (step.done === true) return step.value;
+      for (const item of step.value) if (item.type === 'tool-result') outcomes[item.callId] = item.outcome;
+      yield step.value;
+    }
+  } finally {
+    await batches.return(undefined as R); // a consumer that stopped early stops the tools too (a no-op once they ended)
+  }
+}
+
+/** Records the round's results with how each ended: true, `lost` (refused: another process holds the run) or `failed`. */
+async function writeDone(handle: RunStateHandle, done: Record<string, string>, outcomes: Record<string, string>): Promise<true | 'lost' | 'failed'> {
+  try {
+    const written = await handle.write((record) => {
+      for (const [callId, content] of Object.entries(done)) record.executions[callId] = { state: 'done', content, ...(outcomes[callId] !== undefined ? { outcome: outcomes[callId] } : {}) };
     });
+    return written || 'lost';
   } catch {
-    return false;
+    return 'failed';
   }
 }
 
 /**
- * The `tool-result` of an answer kept in the record, given again by the resume that took its run over: answered by
- * the framework (`outcome` kept), or a tool's result (`success` or `error_result`, from the result itself).
+ * The `tool-result` of an answer kept in the record, given again by the resume that took its run over, with how the
+ * call ended as kept (a record without it: `success` or `error_result`, from the result itself).
  */
 function keptAnswer(settings: AgentSettings, call: ToolCall, iteration: number, kept: string | undefined, content: string): AgentRunItem {
   const result = resultOf(content);
-  const synthetic = kept !== undefined;
   const outcome = kept ?? (result.ok ? 'success' : 'error_result');
+  const synthetic = outcome === 'denied' || outcome === 'expired' || outcome === 'unknown';
   const toolName = shownToolName(settings.tools, call.name, settings.secrets);
   return { type: 'tool-result', iteration, callId: call.id, toolName, outcome: outcome as AgentToolOutcome, ok: result.ok, result, content, attempts: 0, durationMs: 0, synthetic };
 }

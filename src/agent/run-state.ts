@@ -5,6 +5,7 @@
  */
 import { AgentError } from '../errors/agent-error.js';
 import { isoTimestamp, isTimestamp } from '../internal/clock.js';
+import { startTimer } from '../internal/delay.js';
 import { randomUUID } from '../internal/ids.js';
 import { isPlainObject, preview } from '../internal/json.js';
 import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../interrupts/run-state-store.js';
@@ -21,10 +22,12 @@ export const DEFAULT_RUN_LEASE_MS = 30_000;
 
 /**
  * The record of one run, and the writes of the run that holds it, one at a time (a renewal and a run's write never
- * expect the same revision). On a store other processes write (not `exclusive`), a resume holds its run while it is
- * `resuming`: each write carries `holder` and `leaseUntil`, a timer renews them a third of a lease after the last
- * write, and a write that leaves `resuming` (or {@link release}) lets the run go — so the same resume arriving at
- * another process waits for this one's outcome instead of taking a live run over.
+ * expect the same revision). On a store other processes write (not `exclusive`), a resume holds its run from its
+ * claim until its outcome is recorded: each write carries `holder` and `leaseUntil` — a stop that asks again included
+ * —, a timer renews them a third of a lease after the last write, and {@link letGo} (the outcome's write) or
+ * {@link release} ends the hold; so the same resume arriving at another process waits for this one's outcome instead
+ * of taking a live run over. A write the store refuses once the run was claimed means another process took it over:
+ * `onLost` is told (the run stops: it is not this process's any more).
  */
 export class RunStateHandle {
   // Fields `declare`d and set in the constructor: no class-field definitions to bundle.
@@ -34,12 +37,16 @@ export class RunStateHandle {
   declare readonly store: RunStateStore;
   declare record: AgentRunState;
   declare private readonly leaseMs: number;
+  /** Called once when a write is refused after the claim: another process took the run over. */
+  declare onLost: (() => void) | undefined;
+  declare private claimed: boolean;
 
   constructor(store: RunStateStore, record: AgentRunState, leaseMs = DEFAULT_RUN_LEASE_MS) {
     this.store = store;
     this.record = record;
     this.leaseMs = leaseMs;
     this.queue = Promise.resolve();
+    this.claimed = false;
   }
 
   /** Writes the record changed by `change` as the next revision; false when another write came first. */
@@ -57,11 +64,17 @@ export class RunStateHandle {
     if (this.store.exclusive !== true) this.holder = randomUUID();
   }
 
+  /** The next write ends the hold (it records the outcome): no more renewals after it. */
+  letGo(): void {
+    this.holder = undefined;
+    clearTimeout(this.renewal);
+  }
+
   /** The run is over here: no more renewals, and a hold still kept is let go (not waited for; a failure only lets it lapse). */
   release(): void {
-    clearTimeout(this.renewal);
     const held = this.holder !== undefined && this.record.holder === this.holder;
-    this.holder = undefined;
+    this.letGo();
+    this.onLost = undefined;
     if (held) this.write(() => {}).catch(() => {});
   }
 
@@ -73,35 +86,39 @@ export class RunStateHandle {
     if (next.resumes.length > MAX_RESUMES) next.resumes.splice(0, next.resumes.length - MAX_RESUMES);
     delete next.holder;
     delete next.leaseUntil;
-    if (this.holder !== undefined && next.status === 'resuming') {
+    if (this.holder !== undefined) {
       next.holder = this.holder;
       next.leaseUntil = isoTimestamp(Date.now() + this.leaseMs);
     }
     if ((await this.store.put(next)) === false) {
-      this.holder = undefined; // another write came first: whatever this run held is not its any more
+      const lost = this.claimed ? this.onLost : undefined;
+      this.letGo(); // whatever this run held is not its any more
+      this.onLost = undefined;
+      lost?.();
       return false;
     }
     this.record = next;
+    this.claimed = true;
     clearTimeout(this.renewal);
-    if (next.holder !== undefined) this.renewal = setTimeout(() => this.renew(), this.leaseMs / 3);
+    if (next.holder !== undefined) this.renewal = startTimer(() => this.renew(), this.leaseMs / 3);
     return true;
   }
 
   private renew(): void {
     // A renewal that fails (the store did not answer) is tried again a third of a lease later; a refused one lets go.
     this.write(() => {}).catch(() => {
-      if (this.holder !== undefined) this.renewal = setTimeout(() => this.renew(), this.leaseMs / 3);
+      if (this.holder !== undefined) this.renewal = startTimer(() => this.renew(), this.leaseMs / 3);
     });
   }
 }
 
 /**
  * How long (ms) another process's resume still holds `record` — `undefined` when none does: the store is `exclusive`
- * (liveness is known in this process), the run is not `resuming`, it names no holder, or its lease lapsed (one that
- * cannot be read counts as lapsed).
+ * (liveness is known in this process), the record names no holder, or its lease lapsed (one that cannot be read counts
+ * as lapsed).
  */
 export function heldElsewhere(store: RunStateStore, record: AgentRunState): number | undefined {
-  if (store.exclusive === true || record.status !== 'resuming' || record.holder === undefined) return undefined;
+  if (store.exclusive === true || record.holder === undefined) return undefined;
   const remaining = Date.parse(record.leaseUntil ?? '') - Date.now();
   return remaining > 0 ? remaining : undefined;
 }
@@ -172,7 +189,7 @@ function damagedField(value: Record<string, unknown>): string | undefined {
     ['usage', isPlainObject(value['usage'])],
     ['round', isPlainObject(round) && isCount(round['iteration']) && listOf(round['calls'], isCall) && recordOf(round['answered'], isString)],
     ['interrupts', listOf(value['interrupts'], isInterrupt)],
-    ['executions', recordOf(value['executions'], (each) => isPlainObject(each) && (each['state'] === 'started' || (each['state'] === 'done' && isString(each['content']))))],
+    ['executions', recordOf(value['executions'], (each) => isPlainObject(each) && (each['state'] === 'started' || (each['state'] === 'done' && isString(each['content']) && (each['outcome'] === undefined || isString(each['outcome'])))))],
     ['denied', listOf(value['denied'], isString)],
     ['resumes', listOf(value['resumes'], isResume)],
   ];

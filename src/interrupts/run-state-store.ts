@@ -16,9 +16,10 @@ export const RUN_STATE_SCOPE = Symbol.for('faultline.agent.runStateScope');
 /**
  * How far one approved call of a resumed run got: `started` is written (a compare-and-swap) before its tool runs,
  * `done` with the tool message after. A `started` mark without `done` means the process stopped in between: the call
- * may have run, and it is never run again.
+ * may have run, and it is never run again. `outcome` is how the call ended (`success`, `crash`, `timeout`, `unknown`…),
+ * for a resume that takes a dead one's run over and gives its answers again.
  */
-export type RunCallExecution = { state: 'started' } | { state: 'done'; content: string };
+export type RunCallExecution = { state: 'started' } | { state: 'done'; content: string; outcome?: string };
 
 /** One resume that won, kept so the same resume sent again is answered with its outcome (a replay). */
 export interface RunResumeRecord {
@@ -29,8 +30,8 @@ export interface RunResumeRecord {
   /** How the run it continued ended (the last item, as plain JSON); none while it runs. */
   outcome?: Record<string, unknown>;
   /**
-   * The calls it answered without running them, by id, with how: `denied`, `expired`, `unknown` (marked started, no
-   * result). A resume that takes a dead one's run over gives these answers again, with the results of the calls it ran.
+   * The calls it answered without running them, by id, with how: `denied` or `expired`. A resume that takes a dead
+   * one's run over gives these answers again, with those of the calls it ran (`executions`).
    */
   calls?: Record<string, string>;
 }

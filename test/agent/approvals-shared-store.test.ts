@@ -6,66 +6,12 @@
  * over its own store object; the rows are shared.
  */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { AgentBuilder, collectAgentRun, InMemorySessionStore, toolApprovals, type AgentRunItem } from '../../src/agent/index.js';
-import { createScriptedChatClient, type ScriptedTurn } from '../../src/chat/index.js';
+import { collectAgentRun, InMemorySessionStore } from '../../src/agent/index.js';
 import { AgentError } from '../../src/errors/agent-error.js';
-import { InMemoryRunStateStore, type AgentRunState, type RunStateStore } from '../../src/interrupts/index.js';
+import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
-import { defineTool } from '../../src/tools/index.js';
 import { deferred, until } from '../helpers/async.js';
-
-type Rows = Map<string, string>;
-
-/** A store over shared rows, as one process sees them (compare-and-swap `put`); `dead()` says its process is gone. */
-function storeOver(rows: Rows, dead: () => boolean = () => false): RunStateStore {
-  return {
-    get: async (runId) => (rows.has(runId) ? (JSON.parse(rows.get(runId)!) as AgentRunState) : undefined),
-    put: async (record) => {
-      if (dead()) return new Promise<boolean>(() => {}); // nothing it writes lands any more
-      const held = rows.has(record.runId) ? (JSON.parse(rows.get(record.runId)!) as AgentRunState).revision : 0;
-      if (held !== record.revision - 1) return false;
-      rows.set(record.runId, JSON.stringify(record));
-      return true;
-    },
-    delete: async (runId) => void rows.delete(runId),
-  };
-}
-
-const REFUND: ScriptedTurn = { toolCalls: [{ id: 'call_refund', name: 'refund', arguments: { orderId: '42', amount: 30 } }] };
-const TWO_REFUNDS: ScriptedTurn = {
-  toolCalls: [
-    { id: 'call_a', name: 'refund', arguments: { orderId: '42', amount: 30 } },
-    { id: 'call_b', name: 'refund', arguments: { orderId: '43', amount: 900 } },
-  ],
-};
-
-function processOf(turns: ScriptedTurn[], runs: unknown[], options: { store: RunStateStore; leaseMs?: number; gate?: () => Promise<void>; errorFormat?: 'structured' | 'flat' }) {
-  const refund = defineTool({
-    name: 'refund',
-    description: 'Refund an order.',
-    parameters: z.object({ orderId: z.string(), amount: z.number() }),
-    needsApproval: true,
-    execute: async (args) => {
-      runs.push(args);
-      await options.gate?.();
-      return { refunded: args.amount };
-    },
-  });
-  const model = createScriptedChatClient(turns);
-  const approvals = toolApprovals({ store: options.store, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
-  const builder = new AgentBuilder('refunds').chatClient(model).tools([refund]).toolLogger(false).approvals(approvals);
-  return { agent: builder.toolErrorFormat(options.errorFormat ?? 'structured').build(), model };
-}
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const recordOf = (rows: Rows, runId: string) => JSON.parse(rows.get(runId)!) as AgentRunState;
-
-async function itemsOf(stream: ReadableStream<AgentRunItem>): Promise<AgentRunItem[]> {
-  const out: AgentRunItem[] = [];
-  for await (const item of stream as unknown as AsyncIterable<AgentRunItem>) out.push(item);
-  return out;
-}
+import { diesWhen, HANGING, itemsOf, pause, processOf, readInBackground, recordOf, REFUND, storeOver, TWO_REFUNDS, type Rows } from './shared-store.js';
 
 describe('the same resume at a second process while the first runs it', () => {
   it('waits for the first one’s outcome: one continuation, one model answer, the tool once; the hold is let go at the end', async () => {
@@ -166,19 +112,14 @@ describe('a resume whose process died', () => {
     const rows: Rows = new Map();
     const runs: unknown[] = [];
     let dead = false;
-    const hanging: ScriptedTurn = () => new Promise(() => {}); // the process dies while the model answers
-    const a = processOf([TWO_REFUNDS, hanging], runs, { store: storeOver(rows, () => dead), leaseMs: 200, errorFormat });
+    const a = processOf([TWO_REFUNDS, HANGING], runs, { store: storeOver(rows, diesWhen(() => dead)), leaseMs: 200, errorFormat });
     const first = await collectAgentRun(a.agent.run('Refund orders 42 and 43'));
     const [approve, deny] = first.interrupts;
     const decisions = [
       { id: approve!.id, approved: true },
       { id: deny!.id, approved: false, reason: 'too much' },
     ];
-    const streamA = a.agent.resume(first.runId!, decisions);
-    const readerA = streamA.getReader();
-    void (async () => {
-      while (!(await readerA.read()).done);
-    })();
+    const readerA = readInBackground(a.agent.resume(first.runId!, decisions));
     await until(() => recordOf(rows, first.runId!).executions['call_a']?.state === 'done', 10_000, 'the approved refund to be recorded done');
     dead = true;
     const kept = recordOf(rows, first.runId!);
@@ -199,7 +140,7 @@ describe('a resume whose process died', () => {
     expect(runs).toEqual([{ orderId: '42', amount: 30 }]); // not run again
     const sent = b.model.requests[0]!.messages.filter((message) => message.role === 'tool');
     expect(sent.map((message) => [message.toolCallId, message.content])).toEqual(results.map((item) => [item.callId, item.content]));
-    void readerA.cancel().catch(() => {});
+    readerA.stop();
   });
 
   it('a damaged hold or answer list is a typed error naming the field, never a TypeError', async () => {
@@ -234,8 +175,7 @@ describe('under the Runner, a takeover after the holder died', () => {
       for await (const event of stream) events.push(event);
       return events;
     };
-    const hanging: ScriptedTurn = () => new Promise(() => {});
-    const a = processOf([TWO_REFUNDS, hanging], runs, { store: storeOver(rows, () => dead), leaseMs: 200 });
+    const a = processOf([TWO_REFUNDS, HANGING], runs, { store: storeOver(rows, diesWhen(() => dead)), leaseMs: 200 });
     const runnerA = new Runner({ appName: 'shop', agent: a.agent, sessionStore: sessions });
     const stopped = (await collect(runnerA.run({ userId: 'u', sessionId: 's', message: 'Refund orders 42 and 43' }))).find(isRunnerCompletion);
     const [approve, deny] = stopped!.response.interrupts!;
