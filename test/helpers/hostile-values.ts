@@ -59,6 +59,17 @@ export function cyclic(): Record<string, unknown> {
   return value;
 }
 
+/**
+ * A cycle reached by two keys (`left` and `right` both lead back): JSON.stringify refuses it at once, but a walk
+ * without cycle marks visits it once per route — 2^depth times, a synchronous hang.
+ */
+export function cyclicTwice(): Record<string, unknown> {
+  const value: Record<string, unknown> = { name: 'node' };
+  value.left = value;
+  value.right = value;
+  return value;
+}
+
 /** Something that makes a fresh value each time (unstable values must not be read by the test before the subject). */
 export interface Producer {
   label: string;
@@ -71,6 +82,7 @@ const producer = (label: string, make: () => unknown): Producer => ({ label, mak
 export const nonJSONValue: fc.Arbitrary<Producer> = fc.oneof(
   fc.bigInt().map((big) => producer('a BigInt', () => ({ total: big }))),
   fc.constant(producer('a cycle', cyclic)),
+  fc.constant(producer('a cycle reached by two keys', cyclicTwice)),
   fc.constant(producer('a function', () => () => 'a function')),
   fc.constant(producer('a Symbol', () => Symbol('a symbol'))),
   fc.constant(producer('a Map inside', () => ({ rows: new Map([[1, 'one']]) }))),
