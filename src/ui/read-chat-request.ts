@@ -4,7 +4,7 @@ import { isPlainObject } from '../internal/json.js';
 import { IssueList, resolveOptions, transcriptOf, UI_MESSAGES_LIMITS, type FromUIMessagesOptions } from './from-ui-messages.js';
 import { quote, snapshotBody } from './ui-body-snapshot.js';
 import type { UIMessagesError } from './ui-messages-error.js';
-import { resumeDecisionsFromUIMessages, type UIResume } from './resume-decisions.js';
+import { resumeOfChecked, type UIResume } from './resume-decisions.js';
 
 /** Options of {@link readChatRequest}: those of `fromUIMessages`, and how long the body may take to arrive. */
 export interface ReadChatRequestOptions extends FromUIMessagesOptions {
@@ -25,7 +25,7 @@ export interface UIChatRequest {
   /** Every other field of the body (what `useChat`'s `body` option added), checked as plain JSON like the rest. */
   extra: Record<string, unknown>;
   /**
-   * The resume the browser asks for: its last assistant message answers approvals (`addToolApprovalResponse`) — call
+   * The resume the browser asks for: its last message, the assistant's, answers approvals (`addToolApprovalResponse`) — call
    * `agent.resume(resume.runId, resume.decisions, { owner })` instead of a new run (see `resumeDecisionsFromUIMessages`).
    */
   resume?: UIResume;
@@ -145,7 +145,7 @@ export async function readChatRequest(request: Request | unknown, options?: Read
   for (const [key, value] of Object.entries(copy)) if (!OWN_FIELDS.has(key)) extra[key] = value;
   const chat: UIChatRequest = { id: id as string, messages, trigger: trigger as UIChatRequest['trigger'], extra };
   if (typeof messageId === 'string') chat.messageId = messageId;
-  const resume = resumeDecisionsFromUIMessages(copy.messages);
+  const resume = resumeOfChecked(copy.messages);
   if (resume) chat.resume = resume;
   return chat;
 }

@@ -14,10 +14,11 @@ export interface UIResume {
 const MAX_REASON = 2_000;
 
 /**
- * The resume a browser asks for after `useChat`'s `addToolApprovalResponse`: the last assistant message's tool parts
- * in state `approval-responded` (`approval: { id, approved, reason? }`) as `ResumeDecision`s, and the run they answer
- * (the `runId` of that message's `data-faultline-interrupt` parts, or of its `metadata.faultline`). `undefined` when
- * the message answers nothing. Each answer must name an approval the message was asked (a `data-faultline-interrupt`
+ * The resume a browser asks for after `useChat`'s `addToolApprovalResponse`: the last message's tool parts, when it is
+ * the assistant's, in state `approval-responded` (`approval: { id, approved, reason? }`) as `ResumeDecision`s, and the
+ * run they answer (the `runId` of that message's `data-faultline-interrupt` parts, or of its `metadata.faultline`).
+ * `undefined` when the last message answers nothing — a user message after it included: the user moved on, and that
+ * message is the turn (as the AI SDK reads approvals only from a last assistant message). Each answer must name an approval the message was asked (a `data-faultline-interrupt`
  * part with that id, for that tool call), once, all of one run — else a `UIMessagesError` (HTTP 400) listing every
  * problem: a forged id, a duplicate, a mismatched tool call or run, a malformed approval. The agent still checks the
  * decisions against what the run waits on (`ResumeError`s): this only reads what the browser said.
@@ -32,13 +33,21 @@ export function resumeDecisionsFromUIMessages(messages: unknown): UIResume | und
   const list = new IssueList();
   const copy = snapshotBody(messages, UI_MESSAGES_LIMITS, list.add, ['messages']);
   if (list.count > 0) throw list.error();
+  return resumeOfChecked(copy);
+}
+
+/**
+ * @internal {@link resumeDecisionsFromUIMessages} of messages already copied and checked within their reader's limits
+ * (`readChatRequest`'s, which may be raised): not read again under the default ones.
+ */
+export function resumeOfChecked(copy: unknown): UIResume | undefined {
+  const list = new IssueList();
   if (!Array.isArray(copy)) {
     list.add({ code: 'invalid', path: 'messages', message: `must be an array of UIMessages (got ${quote(copy)})` });
     throw list.error();
   }
-  let at = copy.length - 1;
-  while (at >= 0 && !(isPlainObject(copy[at]) && (copy[at] as Record<string, unknown>).role === 'assistant')) at--;
-  if (at < 0) return undefined;
+  const at = copy.length - 1;
+  if (at < 0 || !(isPlainObject(copy[at]) && (copy[at] as Record<string, unknown>).role === 'assistant')) return undefined;
   const message = copy[at] as Record<string, unknown>;
   const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
   const issue = (path: ReadonlyArray<string | number>, text: string, code: 'invalid' | 'duplicate_call' = 'invalid') => void list.add({ code, path: pathOf(['messages', at, ...path]), message: text });

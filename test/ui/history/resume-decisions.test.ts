@@ -76,4 +76,25 @@ describe('resumeDecisionsFromUIMessages', () => {
     const chat = await readChatRequest(new Request('http://127.0.0.1/chat', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
     expect(chat.resume).toEqual({ runId: 'run-7', decisions: [{ id: 'int_1', approved: true }, { id: 'int_2', approved: true }] });
   });
+
+  it('is undefined when a user message follows the answered approvals: the user moved on, and that message is the turn', async () => {
+    const message = respond(respond(await askedMessage(), 'int_1', true), 'int_2', true);
+    const moved = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Actually, do not refund them. What is my balance?' }] };
+    expect(resumeDecisionsFromUIMessages([user, message])).toBeDefined();
+    expect(resumeDecisionsFromUIMessages([user, message, moved])).toBeUndefined();
+    const chat = await readChatRequest({ id: 'chat-1', trigger: 'submit-message', messages: [user, message, moved] });
+    expect(chat.resume).toBeUndefined();
+    expect(chat.messages.at(-1)).toMatchObject({ role: 'user', content: 'Actually, do not refund them. What is my balance?' });
+  });
+
+  it('is read by readChatRequest within the limits it was given, raised ones included (not the defaults again)', async () => {
+    const message = respond(await askedMessage(), 'int_1', true);
+    respond(message, 'int_2', false, 'no');
+    const long = { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(1_500_000) }] };
+    const body = { id: 'chat-1', trigger: 'submit-message', messages: [long, message] };
+    const chat = await readChatRequest(new Request('http://127.0.0.1/chat', { method: 'POST', body: JSON.stringify(body) }), { maxStringLength: 2_000_000, maxBodyBytes: 8_000_000 });
+    expect(chat.resume).toEqual({ runId: 'run-7', decisions: [{ id: 'int_1', approved: true }, { id: 'int_2', approved: false, reason: 'no' }] });
+    const big = { id: 'chat-1', trigger: 'submit-message', messages: [{ id: 'u1', role: 'user', parts: Array.from({ length: 10 }, () => ({ type: 'text', text: 'y'.repeat(500_000) })) }] };
+    expect((await readChatRequest(new Request('http://127.0.0.1/chat', { method: 'POST', body: JSON.stringify(big) }), { maxBodyBytes: 16_000_000 })).messages).toHaveLength(1);
+  });
 });
