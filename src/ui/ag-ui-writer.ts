@@ -73,8 +73,9 @@ export class AGUIWriter {
     return typeof text === 'string' ? this.redactor.text(text) : '';
   }
 
+  /** Every event leaves redacted as a whole — its ids too (a run id, a tool call id a remote party chose) — as every UI frame does. */
   private push(event: AGUIEvent): void {
-    if (!this.ended) this.pending.push(event);
+    if (!this.ended) this.pending.push(this.redactor.value(event) as AGUIEvent);
   }
 
   started(): void {
