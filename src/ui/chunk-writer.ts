@@ -126,18 +126,21 @@ export class ChunkWriter {
   }
 
   /** `tool-input-start` and `tool-input-available`: the arguments parsed (the raw text when not JSON), and as sent. */
-  toolInput(toolCallId: string, toolName: string, args: string): void {
+  toolInput(id: string, name: string, args: string): void {
+    const [toolCallId, toolName] = [idOf(id), nameOf(name)];
     this.closeParts();
     this.step();
     this.announced.set(toolCallId, toolName);
     this.unanswered.add(toolCallId);
     this.write({ type: 'tool-input-start', toolCallId, toolName });
-    this.write({ type: 'tool-input-available', toolCallId, toolName, input: parsed(args), providerMetadata: { faultline: { arguments: args } } });
+    const text = typeof args === 'string' ? args : '';
+    this.write({ type: 'tool-input-available', toolCallId, toolName, input: parsed(text), providerMetadata: { faultline: { arguments: text } } });
   }
 
   /** `tool-output-available` with the exact tool-message content the model got. */
-  toolOutput(toolCallId: string, toolName: string, output: unknown, content: string): void {
-    this.answering(toolCallId, toolName);
+  toolOutput(id: string, name: string, output: unknown, content: string): void {
+    const toolCallId = idOf(id);
+    this.answering(toolCallId, nameOf(name));
     this.write({ type: 'tool-output-available', toolCallId, output, providerMetadata: { faultline: { content } } });
   }
 
@@ -146,8 +149,9 @@ export class ChunkWriter {
    * call). A call a person refused is no failure: it is the protocol's `tool-output-denied` (the part shows
    * `output-denied`, its `approval` holding the reason), as `streamText` writes it.
    */
-  toolError(toolCallId: string, toolName: string, error: FaultlineErrorData, content: string | undefined): void {
-    this.answering(toolCallId, toolName);
+  toolError(id: string, name: string, error: FaultlineErrorData, content: string | undefined): void {
+    const toolCallId = idOf(id);
+    this.answering(toolCallId, nameOf(name));
     if (error.type === APPROVAL_DENIED_TYPE) {
       this.write({ type: 'tool-output-denied', toolCallId });
       return;
@@ -160,7 +164,8 @@ export class ChunkWriter {
    * `tool-approval-request` for a call that waits on a person (`useChat` shows its part as `approval-requested`): the
    * call is announced first when it was not, and is no longer owed an output part.
    */
-  approvalRequest(toolCallId: string, toolName: string, approvalId: string, args: string): void {
+  approvalRequest(id: string, toolName: string, approvalId: string, args: string): void {
+    const toolCallId = idOf(id);
     if (!this.announced.has(toolCallId)) this.toolInput(toolCallId, toolName, args);
     this.closeParts();
     this.step();
@@ -253,3 +258,11 @@ function parsed(args: string): unknown {
     return args;
   }
 }
+
+/**
+ * A tool call's id or name as the protocol needs it, a string, whatever a hand-built or remote run put there: a
+ * number or a boolean as its text, anything else a stand-in (the AI SDK refuses a frame whose id is not a string).
+ */
+const textOf = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : fallback);
+const idOf = (value: unknown): string => textOf(value, 'call');
+const nameOf = (value: unknown): string => textOf(value, 'tool');
