@@ -5,7 +5,7 @@ import { isoTimestamp } from '../internal/clock.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
 import { isPlainObject, preview, truncate } from '../internal/json.js';
 import { HeldText } from '../internal/held-text.js';
-import { headerSecrets, removeSecrets, secretForms } from '../internal/redact.js';
+import { headerSecrets, removeSecrets, secretForms, urlView } from '../internal/redact.js';
 import type { Interrupt, ResumeDecision } from '../interrupts/interrupt.js';
 import { ObjectType } from '../runner/constants.js';
 import { cancelledError, createErrorEvent, createEvent, isTerminalError, type RunEvent } from '../runner/event.js';
@@ -47,7 +47,10 @@ export function createA2AAgent(options: A2AAgentOptions): RunnableAgent {
   // What the remote sends back may quote the credentials we sent it (a failed task forwarding our Authorization
   // header's refusal): they are removed from every event before it reaches the runner, a collector or our own A2A
   // answers.
+  // A credential the URLs given hide (`?api_key=…`, user info) too: the client removes it from each event, but a text
+  // split across two deltas is only whole here.
   const secrets = [...(options.secrets ?? []), ...headerSecrets(options.headers)];
+  for (const url of [options.url, options.agentCardUrl]) if (typeof url === 'string') secrets.push(...urlView(url, secrets).hidden);
   const convert = (run: () => RunEvent[]): RunEvent[] => {
     const events = convertWith(run);
     return secrets.length === 0 ? events : events.map((event) => removeSecrets(event, secrets));

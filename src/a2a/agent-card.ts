@@ -45,7 +45,8 @@ export function endpointOf(card: AgentCard, prefer?: A2AProtocolVersion): AgentE
   const [any] = interfaces;
   if (typeof card.url === 'string' && card.url !== '' && (prefer !== '1.0' || !any)) return { url: card.url, version: prefer ?? '0.3' };
   if (any) return { url: any.url, version: major(any.protocolVersion) };
-  throw new SerializeError(`The agent card of ${JSON.stringify(card.name)} names no JSON-RPC endpoint`, {
+  // The card's own words (its name) are not quoted: a remote wrote them, and they may hold what it was sent.
+  throw new SerializeError('The agent card names no JSON-RPC endpoint', {
     subject: 'agent card',
     issues: [{ code: 'invalid_type', path: 'agent card.url', message: 'expected a JSON-RPC endpoint (url or supportedInterfaces)' }],
   });

@@ -1,9 +1,10 @@
 import { A2ATransportError } from '../errors/a2a-transport-error.js';
 import { StreamError } from '../errors/stream-error.js';
 import { ConfigError } from '../errors/config-error.js';
+import { SerializeError } from '../errors/serialize-error.js';
 import { isAbortSignal } from '../internal/call-options.js';
 import { createId } from '../internal/ids.js';
-import { isPlainObject } from '../internal/json.js';
+import { isPlainObject, preview } from '../internal/json.js';
 import { removeSecrets, urlView, type URLView } from '../internal/redact.js';
 import { delay, untilAborted } from '../internal/delay.js';
 import { backoffDelay, resolveRetryOptions } from '../internal/retry.js';
@@ -193,7 +194,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
           for await (const result of stream) {
             const event = clean(decode(result, endpoint.version)) as A2AStreamEvent;
             tracing.result(span, event);
-            taskId ??= event.kind === 'task' ? event.id : event.taskId;
+            const of = event.kind === 'task' ? event.id : event.taskId;
+            // One stream follows one task: an event of another (a confused or hostile server) would end it or stand for it.
+            if (taskId !== undefined && of !== undefined && of !== taskId) throw new SerializeError(`The A2A stream of task ${preview(taskId, 200)} sent an event of task ${preview(of, 200)}`, { subject: 'A2A stream' });
+            taskId ??= of;
             final = unary || isFinalStreamEvent(event, { inTask });
             if (event.kind !== 'message') inTask = true;
             yield event as T;
@@ -224,7 +228,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   return {
     async getAgentCard(callOptions) {
-      return (await connection(checkCallOptions(callOptions))).card;
+      return clean((await connection(checkCallOptions(callOptions))).card); // a card may quote what it was sent
     },
     sendMessage: (message, callOptions) => single(call('SendMessage', message, callOptions, decodeSendResult)),
     streamMessage: (message, callOptions) => eventStream(call('StreamMessage', message, callOptions)),
@@ -282,3 +286,4 @@ function eventStream(events: AsyncGenerator<A2AStreamEvent, void, undefined>): A
     ),
   );
 }
+

@@ -5,7 +5,7 @@
  * every deployment answers malformed requests with the same JSON-RPC errors.
  */
 import { SerializeError } from '../errors/serialize-error.js';
-import { checkCaller, type CallerSettings } from '../internal/caller-check.js';
+import { checkCaller, echo, type CallerSettings } from '../internal/caller-check.js';
 import { read } from '../internal/error-chain.js';
 import { buildAgentCard, type AgentCardInput } from './agent-card.js';
 import { A2A_VERSION_HEADER, A2AErrorCode, A2AMethod, A2AMethodV1, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, PUSH_NOTIFICATION_METHODS, type A2AProtocolVersion } from './constants.js';
@@ -121,7 +121,7 @@ export function createRPCFront(settings: FrontSettings, backend: CallBackend): (
     const { id, method } = checked;
     const known = methodOf(method);
     const version: A2AProtocolVersion = known?.version ?? declared;
-    if (parsedVersion === undefined) return failure(id, A2AErrorCode.VersionNotSupported, `A2A version ${headerVersion} is not supported; supported: ${versions.join(', ')}`, declared);
+    if (parsedVersion === undefined) return failure(id, A2AErrorCode.VersionNotSupported, `A2A version ${echo(headerVersion as string)} is not supported; supported: ${versions.join(', ')}`, declared);
     if (!versions.includes(version)) return failure(id, A2AErrorCode.VersionNotSupported, `A2A ${version} is not served here; supported: ${versions.join(', ')}`, version);
     if (PUSH_NOTIFICATION_METHODS.has(method)) return failure(id, A2AErrorCode.PushNotificationNotSupported, undefined, version);
     const operation = known?.operation;

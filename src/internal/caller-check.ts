@@ -212,4 +212,5 @@ export function checkCaller(request: Request, platform: readonly unknown[], sett
 }
 
 /** A caller's value quoted for a message: credentials masked, at most 200 characters. */
-const echo = (value: string): string => truncate(JSON.stringify(redactText(value.slice(0, 1000))), 200);
+/** @internal A value a caller sent, as a refusal may quote it: credential shapes masked, at most 200 characters. */
+export const echo = (value: string): string => truncate(JSON.stringify(redactText(value.slice(0, 1000))), 200);

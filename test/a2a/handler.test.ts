@@ -681,7 +681,7 @@ describe('createA2AHandler: JSON-RPC errors', () => {
     const body = await errorOf(await post(handler, rpc('message/send', { message: userMessage() }), { 'A2A-Version': '2.0' }));
     expect(body.id).toBe(1);
     expect(body.error.code).toBe(-32009);
-    expect(body.error.message).toBe('A2A version 2.0 is not supported; supported: 0.3, 1.0');
+    expect(body.error.message).toBe('A2A version "2.0" is not supported; supported: 0.3, 1.0');
   });
 
   it('accepts A2A-Version 1.1 and 0.3.0 (same major as a served version)', async () => {
