@@ -51,6 +51,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent, telemetry: settings.telemetry });
   const store = settings.taskStore ?? new InMemoryA2ATaskStore();
   const journal = storeJournal(store);
+  const maxLiveTasks = settings.maxLiveTasks ?? 1_000;
+  // An in-memory store's tasks live no longer than this process's memory of who started them.
+  const inMemory = store instanceof InMemoryA2ATaskStore;
   const operations = createTaskOperations({
     runner,
     store,
@@ -60,7 +63,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     secrets: [...runSecrets(runner), ...(settings.secrets ?? [])],
     keepAliveMs: settings.keepAliveMs ?? 15_000,
     maxQueuedEvents: settings.maxQueuedEvents ?? 10_000,
-    maxLiveTasks: settings.maxLiveTasks ?? 1_000,
+    maxLiveTasks,
+    ownersComplete: inMemory,
+    maxOwners: inMemory ? store.maxTasks + maxLiveTasks : undefined,
     journalTimeoutMs: settings.storeTimeoutMs ?? 10_000,
     waitUntil: findWaitUntil,
   });

@@ -41,6 +41,13 @@ export interface TaskOperationsSettings extends StreamLimits {
    * {@link MAX_OWNERS_KEPT} tasks remembered
    */
   ownerOf?: ((taskId: string) => Promise<string | undefined>) | undefined;
+  /**
+   * No task outlives what this process remembers (the default in-memory store): a task whose owner is not known is
+   * then nobody's to read, follow, cancel or answer — never anyone's. @default false (an app's store, past a restart)
+   */
+  ownersComplete?: boolean | undefined;
+  /** How many owners to remember (at least {@link MAX_OWNERS_KEPT}: as many as the store keeps, and the live ones). */
+  maxOwners?: number | undefined;
 }
 
 /** Task owners an in-memory backend remembers (more than its default store keeps: 1,000 tasks). */
@@ -70,11 +77,23 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   const live = settings.live ?? new Map<string, TaskExecution>();
   const resumes = new TaskResumes<TaskExecution>();
   // A task is its starter's: another user holding its id reads, follows, cancels and answers nothing of it — it is
-  // not there for them. A task whose owner is not known (a store of the app's own, past a restart) is anyone's.
+  // not there for them. A task whose owner is not known is anyone's only where a task can outlive what this process
+  // remembers (a store of the app's own, past a restart); with the default store it is nobody's.
   const owners = new Map<string, string>();
+  const maxOwners = Math.max(MAX_OWNERS_KEPT, settings.maxOwners ?? 0);
   const othersTask = async (taskId: string, userId: string): Promise<boolean> => {
     const owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
-    return owner !== undefined && owner !== userId;
+    return owner === undefined ? settings.ownersComplete === true && (live.has(taskId) || (await store.get(taskId)) !== undefined) : owner !== userId;
+  };
+  /** Remembers `taskId`'s owner; past the bound, forgets the oldest owner of a task no longer running (a live one's never). */
+  const remember = (taskId: string, userId: string): void => {
+    owners.set(taskId, userId);
+    if (owners.size <= maxOwners) return;
+    for (const id of owners.keys()) {
+      if (live.has(id) || id === taskId) continue;
+      owners.delete(id);
+      return;
+    }
   };
 
   const track = (execution: TaskExecution, platform: readonly unknown[] = []) => {
@@ -85,8 +104,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
     const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
-    owners.set(task.taskId, call.userId);
-    if (owners.size > MAX_OWNERS_KEPT) owners.delete(owners.keys().next().value as string);
+    remember(task.taskId, call.userId);
     const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent });
     track(execution, platform);
     return execution;

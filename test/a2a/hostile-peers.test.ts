@@ -90,3 +90,32 @@ describe('the A2A handler against a hostile caller', () => {
     }
   });
 });
+
+describe('the A2A handler keeps each task its starter’s', () => {
+  const slowAgent: RunnableAgent = {
+    name: 'probe',
+    async *runEvents(invocation: Invocation) {
+      if (invocation.message?.content === 'slow') {
+        await new Promise((resolve) => invocation.signal.addEventListener('abort', resolve, { once: true }));
+        return;
+      }
+      yield createEvent({ invocationId: invocation.invocationId, author: 'probe' }, { response: { object: 'chat.completion', done: true, choices: [{ index: 0, message: { role: 'assistant', content: 'ok' } }] } } as never);
+    },
+  };
+  let n = 0;
+  const call = (method: string, params: unknown, user: string) =>
+    new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }) });
+  const send = (text: string, blocking = true) => ({ message: { kind: 'message', messageId: `m${++n}`, role: 'user', parts: [{ kind: 'text', text }] }, configuration: { blocking } });
+
+  it('a running task stays refused to another user after 10,000 newer tasks (its owner is never forgotten while it runs)', async () => {
+    const handler = createA2AHandler({ agent: slowAgent, card: { name: 'probe' }, userId: (request) => request.headers.get('x-user') ?? 'anon' });
+    const victim = ((await (await handler(call('message/send', send('slow', false), 'alice'))).json()) as { result: { id: string } }).result.id;
+    for (let i = 0; i < 10_001; i++) await handler(call('message/send', send('hi'), 'bob'));
+    for (const [method, params] of [['tasks/get', { id: victim }], ['tasks/cancel', { id: victim }]] as const) {
+      const body = (await (await handler(call(method, params, 'bob'))).json()) as { result?: unknown; error?: { code: number } };
+      expect(body.error?.code, method).toBe(-32001);
+    }
+    const own = (await (await handler(call('tasks/cancel', { id: victim }, 'alice'))).json()) as { result?: { status: { state: string } } };
+    expect(own.result?.status.state).toBe('canceled');
+  }, 60_000);
+});
