@@ -30,6 +30,11 @@ describe('a malformed checkpoint read back', () => {
     ['a route to an unknown node', { ...valid, status: 'failed', succeeded: [{ index: 0, nodeId: 'b', updates: [], goto: ['zeta'] }] }, 'routes to "zeta"'],
     ['no updatedAt', { ...valid, updatedAt: undefined }, 'updatedAt must be an ISO 8601 string'],
     ['a BigInt', { ...valid, step: 1n }, 'it cannot be read as JSON'],
+    // a revision +1 cannot change (past 2^53) could never be written again: every claim would lose, retryable, forever
+    ['a revision past 2^53', { ...valid, revision: 2 ** 53 }, 'revision must be an integer ≥ 0 (got 9007199254740992)'],
+    ['a step past 2^53', { ...valid, step: 2 ** 53 + 2 }, 'step must be an integer ≥ 0'],
+    ['a node pending twice (it would run twice in one step)', { ...valid, pending: ['b', 'b'] }, 'pending must name each node once'],
+    ['an answer value that is not JSON text', { ...valid, status: 'running', resumed: { key: 'k', ids: ['q1'] }, answers: [{ index: 0, nodeId: 'b', answers: [{ id: 'q1', value: '{not json' }] }] }, 'answers[0].answers[0] must be { id, value: JSON text }'],
   ];
   for (const [what, value, problem] of cases) {
     it(`fails the resume with CHECKPOINT_INVALID: ${what}`, async () => {

@@ -27,11 +27,12 @@ export const LIVENESS_SCOPE = Symbol.for('faultline.graph.livenessScope');
 /** @internal The revision of a stored checkpoint: its `revision`, 0 without a valid one (or without a checkpoint). */
 export function storedRevision(value: unknown): number {
   const revision = isPlainObject(value) ? value.revision : undefined;
-  return typeof revision === 'number' && Number.isInteger(revision) && revision >= 0 ? revision : 0;
+  return isIndex(revision) ? revision : 0;
 }
 
 const STATUSES = new Set(['running', 'failed', 'interrupted', 'completed']);
-const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+/** An integer ≥ 0 that +1 still changes (past 2^53 it does not: a revision there could never be written again). */
+const isIndex = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < Number.MAX_SAFE_INTEGER;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** Problems of one encoded state or update: a plain object of JSON texts (`null` too when `nulls`). */
@@ -71,6 +72,7 @@ function checkpointProblems(value: unknown, runId: string | undefined): string[]
   if (!isIndex(value.step)) problems.push(`step must be an integer ≥ 0 (got ${quote(value.step)})`);
   problems.push(...textsProblems(value.state, 'state', false));
   if (!isStringList(value.pending)) problems.push('pending must be a list of node ids');
+  else if (new Set(value.pending).size !== value.pending.length) problems.push('pending must name each node once (a node listed twice would run twice in one step)');
   const seen = new Set<number>();
   problems.push(...resultsProblems(value.succeeded, 'succeeded', value.pending, seen), ...resultsProblems(value.failures, 'failures', value.pending, seen));
   problems.push(...interruptFieldsProblems(value));

@@ -44,7 +44,7 @@ export function interruptFieldsProblems(value: Record<string, unknown>): string[
       } else seen.add(index);
       if (!Array.isArray(each.answers)) return void problems.push(`${where}.answers must be a list`);
       each.answers.forEach((answer: unknown, position) => {
-        const valid = isPlainObject(answer) && isText(answer.id) && (typeof answer.value === 'string' ? answer.expiredAt === undefined : isTimestamp(answer.expiredAt) && answer.value === undefined);
+        const valid = isPlainObject(answer) && isText(answer.id) && (typeof answer.value === 'string' ? answer.expiredAt === undefined && isJSONText(answer.value) : isTimestamp(answer.expiredAt) && answer.value === undefined);
         if (!valid) problems.push(`${where}.answers[${position}] must be { id, value: JSON text } or { id, expiredAt: ISO 8601 }`);
       });
     });
@@ -65,4 +65,14 @@ function questionProblems(value: unknown, where: string, pending: readonly strin
   if (value.expiresAt !== undefined && !isTimestamp(value.expiresAt)) problems.push(`${where}.expiresAt must be an ISO 8601 time (got ${quote(value.expiresAt)})`);
   if (value.responseSchema !== undefined && !isPlainObject(value.responseSchema)) problems.push(`${where}.responseSchema must be a JSON Schema object`);
   return problems;
+}
+
+/** Whether `text` is JSON (an answer's value is read back with `JSON.parse`: one that is not must not run the node). */
+function isJSONText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
