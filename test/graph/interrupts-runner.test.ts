@@ -60,6 +60,35 @@ describe('a subgraph whose node asks', () => {
     expect(outcome.status).toBe('failed');
     if (outcome.status === 'failed') expect(outcome.error).toMatchObject({ code: SUBGRAPH_INTERRUPTED, nodeId: 'child', message: expect.stringMatching(/stopped to ask \("interrupt-/) });
   });
+
+  it('fails it the same way when the parent is resumed: never run on past the unanswered question', async () => {
+    const count = { before: 0, after: 0, next: 0 };
+    const child = new StateGraph(new StateSchema().addField('approved'))
+      .addNode('ask', (_state, context) => {
+        count.before++;
+        const answer = interrupt<{ ok: boolean }>(context, { q: 1 });
+        count.after++;
+        return { approved: answer.ok };
+      })
+      .addEdge(START, 'ask')
+      .addEdge('ask', END)
+      .compile();
+    const parent = new StateGraph(new StateSchema().addField('out'))
+      .addSubgraph('sub', child)
+      .addNode('next', () => (count.next++, { out: 'ran past the question' }))
+      .addEdge(START, 'sub')
+      .addEdge('sub', 'next')
+      .addEdge('next', END)
+      .compile();
+    const checkpointer = new InMemoryCheckpointer();
+    const first = await parent.run({}, { checkpointer, runId: 'p' });
+    expect(first.status === 'failed' && first.error.code).toBe(SUBGRAPH_INTERRUPTED);
+    for (let resume = 0; resume < 2; resume++) {
+      const again = await parent.resume('p', { checkpointer });
+      expect(again.status === 'failed' && again.error.code).toBe(SUBGRAPH_INTERRUPTED);
+    }
+    expect(count).toEqual({ before: 1, after: 0, next: 0 });
+  });
 });
 
 describe('what was asked and answered', () => {

@@ -8,7 +8,8 @@ import { cloneResponseError, type ResponseError } from '../../errors/response-er
 import { WorkflowError } from '../../errors/workflow-error.js';
 import { messageOf } from '../../internal/error-chain.js';
 import { createId } from '../../internal/ids.js';
-import { preview } from '../../internal/json.js';
+import { untilAborted } from '../../internal/delay.js';
+import { isPlainObject, preview } from '../../internal/json.js';
 import { ObjectType } from '../../runner/constants.js';
 import { isTerminalError, type RunEvent } from '../../runner/event.js';
 import type { RunnableAgent } from '../../runner/runnable-agent.js';
@@ -59,7 +60,16 @@ async function childInvocationId(id: string, context: NodeContext): Promise<stri
   const checkpoint = context[EXECUTION]?.checkpoint;
   if (!checkpoint) return createId('invocation');
   const child = childRunId(checkpoint.runId, id);
-  if (checkpoint.resuming && context.attempt === 1) return child;
+  if (checkpoint.resuming && context.attempt === 1) {
+    // A child that stopped to ask still asks, and nothing in its parent's resume can answer it: the node fails as it
+    // did (never a child "resumed" without its answer, refused, and the parent run on past the question).
+    const kept: unknown = await untilAborted(Promise.resolve(checkpoint.checkpointer.get(child)), context.signal).catch((error: unknown) => {
+      if (context.signal.aborted) throw error;
+      return undefined; // unreadable: the child's own resume says what is wrong with it
+    });
+    if (isPlainObject(kept) && kept.status === 'interrupted') throw stoppedToAsk(id, Array.isArray(kept.interrupts) ? kept.interrupts : []);
+    return child;
+  }
   try {
     await checkpoint.checkpointer.delete(child);
   } catch (error) {
@@ -123,13 +133,7 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
       }
     }
     context.signal.throwIfAborted();
-    if (asked !== undefined) {
-      const ids = asked.slice(0, 10).map((each) => preview(each.id, 80)).join(', ');
-      throw new WorkflowError(`agent node ${preview(id, 200)}'s child run stopped to ask (${ids}): a child cannot stop its parent to ask; ask in a node of the parent graph (interrupt(context, …)) instead`, {
-        nodeId: id,
-        code: SUBGRAPH_INTERRUPTED,
-      });
-    }
+    if (asked !== undefined) throw stoppedToAsk(id, asked);
     const failure = finalError ?? childFailure;
     if (result.rawStateDelta === undefined && failure && failure.type !== ErrorType.StopAgentError && Object.keys(fallbackRaw).length > 0) {
       result.fallbackStateDelta = fallbackRaw;
@@ -146,4 +150,16 @@ export function agentNode(id: string, agent: RunnableAgent, schema: StateSchema,
         : undefined;
     return mapped ?? {};
   };
+}
+
+/** A child run that stopped to ask: it cannot stop its parent to ask. */
+function stoppedToAsk(id: string, asked: readonly unknown[]): WorkflowError {
+  const ids = asked
+    .slice(0, 10)
+    .map((each) => preview(isPlainObject(each) ? each.id : each, 80))
+    .join(', ');
+  return new WorkflowError(`agent node ${preview(id, 200)}'s child run stopped to ask (${ids}): a child cannot stop its parent to ask; ask in a node of the parent graph (interrupt(context, …)) instead`, {
+    nodeId: id,
+    code: SUBGRAPH_INTERRUPTED,
+  });
 }
