@@ -11,7 +11,7 @@ import { DurableObjectCheckpointer } from '../../src/cloudflare/index.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { InMemoryCheckpointer, RESUME_IN_PROGRESS, RUN_TAKEN_OVER, type Checkpointer, type CompiledGraph, type GraphCheckpoint, type GraphOutcome } from '../../src/graph/index.js';
 import { FakeStorage } from '../cloudflare/fake-platform.js';
-import { completed, countingNode, expectCode, failed, graphWith, mapCheckpointer, switches, type Switches } from './checkpoint-fixtures.js';
+import { chainGraph, completed, countingNode, expectCode, failed, graphWith, mapCheckpointer, switches, type Switches } from './checkpoint-fixtures.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -253,5 +253,39 @@ describe('a live run', () => {
     await expect(graph.run({}, { checkpointer, leaseMs: 1e20 })).rejects.toThrow(/leaseMs must be an integer from 1000 to 604800000 \(7 days\) \(got 100000000000000000000\)/);
     await expect(graph.run({}, { checkpointer, leaseMs: 604_800_001 })).rejects.toThrow(ConfigError);
     await expect(graph.resume('r', { checkpointer, takeOver: 'yes' as never })).rejects.toThrow(/takeOver must be a boolean/);
+  });
+});
+
+describe('an abort while a step’s checkpoint is being written', () => {
+  it('releases the claim once that write lands, so a resume is not held off for the lease', async () => {
+    const rows = new Map<string, string>();
+    let inOrder: Promise<unknown> = Promise.resolve();
+    let release!: () => void;
+    const slowWrite = new Promise<void>((resolve) => (release = resolve));
+    const controller = new AbortController();
+    const checkpointer: Checkpointer = {
+      get: async (runId) => (rows.has(runId) ? (JSON.parse(rows.get(runId)!) as GraphCheckpoint) : undefined),
+      // one connection: writes are applied in the order they were given
+      put: (checkpoint) => {
+        const mine = inOrder.then(async () => {
+          if (checkpoint.status === 'running' && checkpoint.step === 1 && checkpoint.owner !== undefined) {
+            controller.abort(new Error('stop'));
+            await slowWrite;
+          }
+          const held = rows.has(checkpoint.runId) ? ((JSON.parse(rows.get(checkpoint.runId)!) as GraphCheckpoint).revision ?? 0) : 0;
+          if (checkpoint.revision !== undefined && held !== checkpoint.revision - 1) return false;
+          rows.set(checkpoint.runId, JSON.stringify(checkpoint));
+          return true;
+        });
+        inOrder = mine.catch(() => {});
+        return mine;
+      },
+      delete: async (runId) => void rows.delete(runId),
+    };
+    const graph = chainGraph(switches());
+    expect((await graph.run({}, { checkpointer, runId: 'ab', signal: controller.signal })).status).toBe('aborted');
+    release();
+    await vi.waitFor(() => expect((JSON.parse(rows.get('ab')!) as GraphCheckpoint).owner).toBeUndefined());
+    completed(await graph.resume('ab', { checkpointer }));
   });
 });

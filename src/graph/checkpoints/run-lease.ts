@@ -45,6 +45,8 @@ export class RunLease {
   private ended = false;
   /** Writes, one at a time: a renewal and a step's write never expect the same revision. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last write given to the store, settled (however it went): the next write waits for it. */
+  private landing: Promise<void> = Promise.resolve();
   private deadlines: Deadlines | undefined;
   private renewal: Deadline | undefined;
 
@@ -94,10 +96,12 @@ export class RunLease {
     this.ended = true;
     this.deadlines?.close();
     liveHere().delete(this.owner);
-    const held = this.held;
-    if (held === undefined || this.lost) return Promise.resolve();
     // Not bound to the signal (an aborted run releases too); a store that does not answer is not waited for then.
-    const release = this.enqueue(() => this.put(held, false, !background)).then(
+    // What it releases is read when its turn comes: a write the run's abort gave up on may land before it.
+    const release = this.enqueue(() => {
+      const held = this.held;
+      return held === undefined || this.lost ? Promise.resolve(true) : this.put(held, false, !background);
+    }).then(
       () => {},
       () => {},
     );
@@ -105,6 +109,7 @@ export class RunLease {
   }
 
   private async put(checkpoint: GraphCheckpoint, hold: boolean, bound: boolean): Promise<boolean> {
+    await this.landing; // a write the run gave up waiting for (its abort) may still land: the next one expects its revision
     if (this.lost) throw this.takenOver();
     const next: GraphCheckpoint = { ...checkpoint, updatedAt: isoTimestamp(), revision: this.revision + 1 };
     delete next.owner;
@@ -114,18 +119,29 @@ export class RunLease {
       next.leaseUntil = isoTimestamp(Date.now() + this.settings.leaseMs);
     }
     if (!this.claimed && !this.ended) liveHere().set(this.owner, this.scope()); // before the claim can be read back: live once stored
-    const written = bound ? await this.call(() => this.checkpointer.put(next)) : await this.checkpointer.put(next);
+    const storing = Promise.resolve().then(() => this.checkpointer.put(next));
+    this.landing = storing.then(
+      (written) => void (written !== false && this.landed(next, hold)),
+      () => {},
+    );
+    const written = bound ? await this.call(() => storing) : await storing;
     if (written === false) {
       if (!this.claimed) return false;
       this.lost = true;
       this.held = undefined;
       throw this.takenOver();
     }
+    this.landed(next, hold);
+    this.schedule();
+    return true;
+  }
+
+  /** `next` is the stored checkpoint now (whether this run still waited for it or not). */
+  private landed(next: GraphCheckpoint, hold: boolean): void {
+    if ((next.revision as number) < this.revision) return;
     this.revision = next.revision as number;
     this.claimed = true;
     this.held = hold ? next : undefined;
-    this.schedule();
-    return true;
   }
 
   /** Whether `owner` is a run live in this process (for an exclusive store: one of this store's writers). */
