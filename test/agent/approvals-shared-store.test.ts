@@ -11,18 +11,14 @@ import { AgentError } from '../../src/errors/agent-error.js';
 import { InMemoryRunStateStore } from '../../src/interrupts/index.js';
 import { isRunnerCompletion, Runner, type RunEvent } from '../../src/runner/index.js';
 import { deferred, until } from '../helpers/async.js';
-import { diesWhen, HANGING, itemsOf, pause, processOf, readInBackground, recordOf, REFUND, storeOver, TWO_REFUNDS, type Rows } from './shared-store.js';
+import { diesWhen, HANGING, itemsOf, pause, processOf, readInBackground, recordOf, REFUND, resumeHeldInTool, storeOver, TWO_REFUNDS, type Rows } from './shared-store.js';
 
 describe('the same resume at a second process while the first runs it', () => {
   it('waits for the first one’s outcome: one continuation, one model answer, the tool once; the hold is let go at the end', async () => {
     const rows: Rows = new Map();
     const runs: unknown[] = [];
     const gate = deferred();
-    const a = processOf([REFUND, { text: 'Refunded 30.' }], runs, { store: storeOver(rows), gate: () => gate.promise });
-    const first = await collectAgentRun(a.agent.run('Refund order 42'));
-    const decisions = [{ id: first.interrupts[0]!.id, approved: true }];
-    const resumedA = collectAgentRun(a.agent.resume(first.runId!, decisions));
-    await until(() => runs.length === 1, 10_000, 'the approved refund to start');
+    const { first, decisions, resumed: resumedA } = await resumeHeldInTool(rows, runs, gate.promise);
     const held = recordOf(rows, first.runId!);
     expect(held.status).toBe('resuming');
     expect(typeof held.holder).toBe('string');
@@ -71,11 +67,7 @@ describe('the same resume at a second process while the first runs it', () => {
     const rows: Rows = new Map();
     const runs: unknown[] = [];
     const gate = deferred();
-    const a = processOf([REFUND, { text: 'Refunded 30.' }], runs, { store: storeOver(rows), gate: () => gate.promise });
-    const first = await collectAgentRun(a.agent.run('Refund order 42'));
-    const decisions = [{ id: first.interrupts[0]!.id, approved: true }];
-    const resumedA = collectAgentRun(a.agent.resume(first.runId!, decisions));
-    await until(() => runs.length === 1, 10_000, 'the approved refund to start');
+    const { first, decisions, resumed: resumedA } = await resumeHeldInTool(rows, runs, gate.promise);
     const b = processOf([{ text: 'a second answer' }], runs, { store: storeOver(rows) });
     const controller = new AbortController();
     const resumedB = collectAgentRun(b.agent.resume(first.runId!, decisions, { signal: controller.signal })).catch((error: unknown) => error);

@@ -3,10 +3,11 @@
  * its own over its own store object; the rows (the database) are shared.
  */
 import * as z from 'zod';
-import { AgentBuilder, toolApprovals, type AgentRunItem } from '../../src/agent/index.js';
+import { AgentBuilder, collectAgentRun, toolApprovals, type AgentRunItem } from '../../src/agent/index.js';
 import { createScriptedChatClient, type ScriptedTurn } from '../../src/chat/index.js';
 import type { AgentRunState, RunStateStore } from '../../src/interrupts/index.js';
 import { defineTool } from '../../src/tools/index.js';
+import { until } from '../helpers/async.js';
 
 export type Rows = Map<string, string>;
 
@@ -95,4 +96,17 @@ export function readInBackground(stream: ReadableStream<AgentRunItem>): { seen: 
     }
   })();
   return { seen, stop: () => void reader.cancel().catch(() => {}) };
+}
+
+/**
+ * Process A over `rows`: a run that stopped to ask about a refund, and its resume, held inside the approved refund
+ * until `gate` settles. Resolves once the refund started.
+ */
+export async function resumeHeldInTool(rows: Rows, runs: unknown[], gate: Promise<void>) {
+  const a = processOf([REFUND, { text: 'Refunded 30.' }], runs, { store: storeOver(rows), gate: () => gate });
+  const first = await collectAgentRun(a.agent.run('Refund order 42'));
+  const decisions = [{ id: first.interrupts[0]!.id, approved: true }];
+  const resumed = collectAgentRun(a.agent.resume(first.runId!, decisions));
+  await until(() => runs.length === 1, 10_000, 'the approved refund to start');
+  return { a, first, decisions, resumed };
 }
