@@ -685,11 +685,12 @@ function frameData(frame: Frame, version: A2AProtocolVersion, id: number): strin
 }
 
 /** What the client must give for these frames: the documented contract of the transport and the decoder. */
-type A2AExpectation = { events: A2AStreamEvent[]; error?: 'not-json' | 'not-jsonrpc' | 'jsonrpc' | 'incomplete' | { issues: SerializeError['issues'] } };
+type A2AExpectation = { events: A2AStreamEvent[]; error?: 'not-json' | 'not-jsonrpc' | 'jsonrpc' | 'incomplete' | 'other-task' | { issues: SerializeError['issues'] } };
 
 function expectedClientOutcome(frames: readonly Frame[], version: A2AProtocolVersion, id: number): A2AExpectation {
   const events: A2AStreamEvent[] = [];
   let inTask = false;
+  let taskId: string | undefined;
   for (const frame of frames) {
     const data = frameData(frame, version, id);
     if (data === undefined) continue;
@@ -709,6 +710,10 @@ function expectedClientOutcome(frames: readonly Frame[], version: A2AProtocolVer
     } catch (decodeError) {
       return { events, error: { issues: (decodeError as SerializeError).issues } };
     }
+    // One stream follows one task: an event of another is refused (the events before it were delivered).
+    const of = event.kind === 'task' ? event.id : event.taskId;
+    if (taskId !== undefined && of !== undefined && of !== taskId) return { events, error: 'other-task' };
+    taskId ??= of;
     events.push(event);
     const final = isFinalStreamEvent(event, { inTask });
     if (event.kind !== 'message') inTask = true;
@@ -752,6 +757,8 @@ describe('A2A client stream decoding (property)', () => {
           expect((error as JSONRPCError).inStream).toBe(true);
         } else if (expected.error === 'incomplete') {
           expect(StreamError.isInstance(error) && error.reason === 'incomplete', String(error)).toBe(true);
+        } else if (expected.error === 'other-task') {
+          expect(SerializeError.isInstance(error) && error.message, String(error)).toMatch(/^The A2A stream of task .* sent an event of task /);
         } else {
           expect(SerializeError.isInstance(error), String(error)).toBe(true);
           expect((error as SerializeError).issues).toEqual(expected.error.issues);
