@@ -37,6 +37,11 @@ describe('a state value JSON would change or drop, at any depth', () => {
     ['a nested class instance without own data', () => ({ token: new Token() }), 'payload.token', 'an instance of Token'],
     ['a nested Error', () => ({ last: new Error(SECRET) }), 'payload.last', 'an Error'],
     ['a key that needs quoting', () => ({ 'the cart': new Map([['sku', SECRET]]) }), 'payload["the cart"]', 'a Map'],
+    // written as null: a resume would read null where the run had the number, or the item
+    ['a nested NaN', () => ({ totals: { ratio: Number.NaN } }), 'payload.totals.ratio', 'NaN'],
+    ['an Infinity in an array', () => ({ limits: [1, Number.POSITIVE_INFINITY] }), 'payload.limits[1]', 'Infinity'],
+    ['an undefined in an array', () => ({ picks: ['a', undefined] }), 'payload.picks[1]', 'undefined in a list'],
+    ['a hole in an array', () => ({ picks: ['a', , 'c'] }), 'payload.picks[1]', 'undefined in a list'], // eslint-disable-line no-sparse-arrays
   ];
   for (const [what, payload, path, kind] of cases) {
     it(`fails the run with CHECKPOINT_FAILED naming the path: ${what}`, async () => {
