@@ -253,18 +253,24 @@ function emptiedByJSON(value: object): boolean {
 /**
  * Where `JSON.stringify` would silently drop or empty something in `value`: functions and Symbols (left out, or
  * `null` in arrays), non-empty Maps and Sets, Errors, RegExps, Promises and class instances without own data (all
- * written as `{}`). Diagnostic only: bounded (at most `limit` findings, a bounded walk) and it never throws.
+ * written as `{}`) — and with `nulls`, what it writes as `null`: a number that is not finite, a list's `undefined` or
+ * hole. Diagnostic only: bounded (at most `limit` findings, a bounded walk) and it never throws.
  * @example `droppedValues({ rows: new Map([[1, 2]]), format() {} }, 'data') // [{ path: 'data.rows', kind: 'a Map' }, { path: 'data.format', kind: 'a function' }]`
  */
-export function droppedValues(value: unknown, root: string, limit = 20): DroppedValue[] {
+export function droppedValues(value: unknown, root: string, limit = 20, nulls = false): DroppedValue[] {
   const found: DroppedValue[] = [];
   const seen = new Set<object>();
   try {
     walk(
       value,
       WALK_LIMIT,
-      (current, keysOf, depth) => {
+      (current, keysOf, depth, at) => {
         if (found.length >= limit) return issue('not_json', root, [], 'enough found');
+        // `nulls`: also what JSON writes as null (a number that is not finite, a list's undefined or hole)
+        if (nulls && ((typeof current === 'number' && !Number.isFinite(current)) || (current === undefined && typeof at === 'number'))) {
+          found.push({ path: pathText(root, keysOf()), kind: current === undefined ? 'undefined in a list' : String(current) });
+          return 'skip';
+        }
         if (depth > 0 && (typeof current === 'function' || typeof current === 'symbol')) {
           found.push({ path: pathText(root, keysOf()), kind: kindOf(current) });
           return 'skip';

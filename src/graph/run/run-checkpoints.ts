@@ -13,7 +13,6 @@ import { defineData, isPlainObject, preview, truncate } from '../../internal/jso
 import { STATE_NOT_SERIALIZABLE } from '../../runner/constants.js';
 import { encodeStateKeys } from '../../runner/state-delta.js';
 import { droppedValues } from '../../wire/safe-json.js';
-import { changedByJSON } from './json-changes.js';
 import { parseGraphCheckpoint } from '../checkpoints/checkpoint.js';
 import { RunLease, type Attempt, type LeaseSettings } from '../checkpoints/run-lease.js';
 import { usesInterrupts } from '../checkpoints/interrupt-fields.js';
@@ -55,16 +54,10 @@ function encodeTexts(values: State, keepUndefined: boolean): Record<string, stri
   const { delta, failures } = encodeStateKeys(values);
   for (const key of Object.keys(delta)) {
     if (delta[key] === null) continue;
-    const [dropped] = droppedValues(values[key], truncate(key, 200), 1); // the path starts at the key, as encodeStateKeys' does
-    const changed = dropped === undefined ? changedByJSON(values[key], truncate(key, 200)) : undefined;
-    if (changed !== undefined) {
-      const found = { code: 'not_json', path: changed.path, message: `is ${changed.kind}, which JSON writes as null (a resume would read null back)` };
-      failures.push(new SerializeError(`marshal state delta key ${preview(key, 200)}: ${truncate(found.path, 400)} ${found.message}`, { subject: `state key ${preview(key, 200)}`, issues: [found], code: STATE_NOT_SERIALIZABLE }));
-      continue;
-    }
+    const [dropped] = droppedValues(values[key], truncate(key, 200), 1, true); // the path starts at the key, as encodeStateKeys' does
     if (dropped === undefined) continue;
     const subject = `state key ${preview(key, 200)}`;
-    const found = { code: 'not_json', path: dropped.path, message: `is ${dropped.kind}, which JSON cannot represent (it would be dropped or emptied)` };
+    const found = { code: 'not_json', path: dropped.path, message: `is ${dropped.kind}, which JSON cannot represent (it would be dropped, emptied or read back as null)` };
     failures.push(new SerializeError(`marshal state delta key ${preview(key, 200)}: ${truncate(found.path, 400)} ${found.message}`, { subject, issues: [found], code: STATE_NOT_SERIALIZABLE }));
   }
   if (failures.length > 0) {
