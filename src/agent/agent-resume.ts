@@ -58,6 +58,11 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
   const ids = Array.isArray(given) ? given.map((each) => (isPlainObject(each) ? each['id'] : undefined)).filter((id): id is string => typeof id === 'string') : [];
   const leaseMs = (context.settings.approvals as ApprovalMachinery).leaseMs;
   let pause = MIN_PAUSE_MS / 2;
+  /** The same resume sent again: the first one's outcome, marked `replay` (an event says so). */
+  const replayed = (outcome: Record<string, unknown>): { replay: AgentRunItem } => {
+    safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
+    return { replay: replayOf(outcome) };
+  };
   for (let attempt = 0; attempt < MAX_CLAIMS; attempt++) {
     const kept = runStateOf(await store.get(runId), settings.name, `run ${preview(shown, 200)}`);
     // Another owner's run is refused in the words of a run that is not there: its replays and its existence included.
@@ -65,10 +70,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
     if (record === undefined) throw new ResumeError(`Run ${preview(shown, 200)} of agent ${preview(settings.name, 80)} is not waiting on anything: it never stopped to ask, or it was forgotten.`, { code: ResumeCode.NotInterrupted, runId });
     const base = { runId, pendingIds: record.interrupts.map((each) => each.id) };
     const past = record.resumes.find((each) => each.key === key);
-    if (past?.outcome !== undefined) {
-      safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
-      return { replay: replayOf(past.outcome) };
-    }
+    if (past?.outcome !== undefined) return replayed(past.outcome);
     // Interrupts an earlier resume decided are its: whatever the run does now (waiting again included), other
     // decisions of them conflict.
     const decided = new Set(record.resumes.flatMap((each) => each.interruptIds));
@@ -96,8 +98,7 @@ async function claim(context: LoopContext, runId: string, given: unknown, claime
         // It had stopped to ask again: that stop is its outcome (kept now), and no one decided the new questions.
         const stop = outcomeOf({ type: 'interrupted', runId: record.runId, iteration: record.round.iteration, interrupts: record.interrupts, usage: record.usage }, settings.secrets);
         if (!(await handle.write((next) => void (next.resumes.find((each) => each.key === key)!.outcome = stop)))) continue;
-        safeEmit(context, context.queue, 'resume', () => ({ runId: shown, agent: settings.name, approved: 0, denied: 0, expired: 0, replay: true }));
-        return { replay: replayOf(stop) };
+        return replayed(stop);
       }
       // It was resuming: this resume goes on from the record, running nothing again, and gives again the answers
       // the dead one had recorded.
