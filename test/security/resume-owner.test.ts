@@ -21,8 +21,9 @@ async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
 
 function refundAgent(store = new InMemoryRunStateStore()): { agent: Agent; refunded: string[]; store: InMemoryRunStateStore } {
   const refunded: string[] = [];
-  const refund = refundTool(refunded, { note: 'card 4111 credited' });
-  const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded to card 4111.' }]);
+  // The planted card number is no hex: a random event id or a timestamp can never hold it (a bare 4111 once did).
+  const refund = refundTool(refunded, { note: 'card QX4111 credited' });
+  const model = createScriptedChatClient([{ toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] }, { text: 'Refunded to card QX4111.' }]);
   return { agent: new AgentBuilder('refunds').chatClient(model).tools([refund]).approvals(toolApprovals({ store })).build(), refunded, store };
 }
 
@@ -42,13 +43,13 @@ describe('a resume from someone the run does not belong to', () => {
       const refusal = events.find(isTerminalError);
       expect(refusal?.response.error).toMatchObject({ type: 'resume', code: 'RUN_NOT_INTERRUPTED' });
       expect(refusal?.response.error?.message).toMatch(NOT_THERE);
-      expect(JSON.stringify(events)).not.toContain('4111');
+      expect(JSON.stringify(events)).not.toContain('QX4111');
     }
     expect(refunded).toEqual([]);
 
     const done = (await collect(runner.run({ userId: 'alice', sessionId: 's1', resume }))).find(isRunnerCompletion);
     expect(done?.response.error).toBeUndefined();
-    expect(done?.response.choices?.[0]?.message?.content).toBe('Refunded to card 4111.');
+    expect(done?.response.choices?.[0]?.message?.content).toBe('Refunded to card QX4111.');
     expect(refunded).toEqual(['42']);
 
     // The owner's own resume sent again is a replay of its outcome; from anyone else it is still refused, the outcome unread.
@@ -56,7 +57,7 @@ describe('a resume from someone the run does not belong to', () => {
     expect(replay?.response.error).toBeUndefined();
     const stolen = await collect(runner.run({ userId: 'mallory', sessionId: 's1', resume }));
     expect(stolen.find(isTerminalError)?.response.error).toMatchObject({ code: 'RUN_NOT_INTERRUPTED' });
-    expect(JSON.stringify(stolen)).not.toContain('4111');
+    expect(JSON.stringify(stolen)).not.toContain('QX4111');
     expect(refunded).toEqual(['42']);
   });
 
@@ -71,13 +72,13 @@ describe('a resume from someone the run does not belong to', () => {
     }
     expect(refunded).toEqual([]);
     const done = await collectAgentRun(agent.resume(stopped.runId!, decisions, { owner: 'user:alice' }));
-    expect(done.text).toBe('Refunded to card 4111.');
+    expect(done.text).toBe('Refunded to card QX4111.');
     expect(refunded).toEqual(['42']);
 
     const other = refundAgent();
     const open = await collectAgentRun(other.agent.run('Refund order 42'));
     const resumed = await collectAgentRun(other.agent.resume(open.runId!, [{ id: open.interrupts![0]!.id, approved: true }], { owner: 'anyone' }));
-    expect(resumed.text).toBe('Refunded to card 4111.');
+    expect(resumed.text).toBe('Refunded to card QX4111.');
     expect(other.refunded).toEqual(['42']);
   });
 
@@ -88,7 +89,7 @@ describe('a resume from someone the run does not belong to', () => {
     for (const options of [{ owner: 'user:bob' }, {}, undefined]) expect(await agent.supersede(stopped.runId!, options)).toBe(false);
     expect(await store.get(stopped.runId!)).toEqual(before); // untouched: the owner can still answer
     const done = await collectAgentRun(agent.resume(stopped.runId!, [{ id: stopped.interrupts![0]!.id, approved: true }], { owner: 'user:alice' }));
-    expect(done.text).toBe('Refunded to card 4111.');
+    expect(done.text).toBe('Refunded to card QX4111.');
     expect(refunded).toEqual(['42']);
 
     const second = refundAgent();
@@ -127,7 +128,7 @@ describe('a graph run resumed or re-run by someone it does not belong to', () =>
     const count = counters();
     const graph = refundGraph(count);
     const checkpointer = new InMemoryCheckpointer();
-    const asked = await graph.run({ amount: 4111 }, { checkpointer, runId: 'refund-42', owner: 'alice' });
+    const asked = await graph.run({ amount: 'QX4111' }, { checkpointer, runId: 'refund-42', owner: 'alice' });
     expect(asked.status).toBe('interrupted');
     const id = asked.status === 'interrupted' ? asked.interrupts[0]!.id : '';
     expect((await checkpointer.get('refund-42'))?.ownedBy).toBe('alice');
@@ -135,10 +136,10 @@ describe('a graph run resumed or re-run by someone it does not belong to', () =>
       const resumed = await graph.resume('refund-42', { checkpointer, decisions: [{ id, value: { ok: true } }], ...(owner ? { owner } : {}) });
       expect(resumed.status).toBe('failed');
       expect(resumed.status === 'failed' && resumed.error.code).toBe('CHECKPOINT_NOT_FOUND');
-      expect(JSON.stringify(resumed)).not.toContain('4111');
+      expect(JSON.stringify(resumed)).not.toContain('QX4111');
       const rerun = await graph.run({ amount: 1 }, { checkpointer, runId: 'refund-42', ...(owner ? { owner } : {}) });
       expect(rerun.status === 'failed' && rerun.error.code).toBe(RUN_ID_TAKEN);
-      expect(JSON.stringify(rerun)).not.toContain('4111');
+      expect(JSON.stringify(rerun)).not.toContain('QX4111');
     }
     expect(count).toMatchObject({ after: 0, refunds: 0 });
     const done = await graph.resume('refund-42', { checkpointer, decisions: [{ id, value: { ok: true } }], owner: 'alice' });
@@ -148,23 +149,23 @@ describe('a graph run resumed or re-run by someone it does not belong to', () =>
     // The completed run's outcome is its owner's alone: anyone else's resume (a replay) finds nothing.
     const replay = await graph.resume('refund-42', { checkpointer, owner: 'mallory' });
     expect(replay.status === 'failed' && replay.error.code).toBe('CHECKPOINT_NOT_FOUND');
-    expect(JSON.stringify(replay)).not.toContain('4111');
+    expect(JSON.stringify(replay)).not.toContain('QX4111');
   });
 
   it('the Runner: a graph agent run belongs to its session; another user resuming or re-running its invocation id reads nothing of it', async () => {
     const count = counters();
     const checkpointer = new InMemoryCheckpointer();
     const runner = new Runner({ appName: 'shop', agent: createGraphAgent('refunds', refundGraph(count), { checkpointer }) });
-    const first = await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'refund', state: { amount: 4111 }, invocationId: 'inv-alice' }));
+    const first = await collect(runner.run({ userId: 'alice', sessionId: 's1', message: 'refund', state: { amount: 'QX4111' }, invocationId: 'inv-alice' }));
     const [question] = first.at(-1)!.response!.interrupts!;
     const resume = { runId: 'inv-alice', decisions: [{ id: question!.id, value: { ok: true } }] };
     for (const [userId, sessionId] of [['mallory', 's1'], ['alice', 'other']] as const) {
       const stolen = await collect(runner.run({ userId, sessionId, resume }));
       expect(stolen.find(isTerminalError)?.response?.error).toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
-      expect(JSON.stringify(stolen)).not.toContain('4111');
+      expect(JSON.stringify(stolen)).not.toContain('QX4111');
       const rerun = await collect(runner.run({ userId, sessionId, message: 'refund', state: { amount: 1 }, invocationId: 'inv-alice' }));
       expect(rerun.find(isTerminalError)?.response?.error).toMatchObject({ code: RUN_ID_TAKEN });
-      expect(JSON.stringify(rerun)).not.toContain('4111');
+      expect(JSON.stringify(rerun)).not.toContain('QX4111');
     }
     expect(count).toMatchObject({ after: 0, refunds: 0 });
     const done = await collect(runner.run({ userId: 'alice', sessionId: 's1', resume }));

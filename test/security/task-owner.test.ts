@@ -25,10 +25,10 @@ function refundAgent(refunded: string[], store?: DurableObjectRunStateStore) {
     execute: async ({ orderId }) => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       refunded.push(orderId);
-      return { orderId, note: 'credited to card 4111' };
+      return { orderId, note: 'credited to card QX4111' };
     },
   });
-  const model = createScriptedChatClient([(request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'Refunded to card 4111.' } : { toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] })], { loop: true });
+  const model = createScriptedChatClient([(request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'Refunded to card QX4111.' } : { toolCalls: [{ id: 'call_1', name: 'refund', arguments: { orderId: '42' } }] })], { loop: true });
   return new AgentBuilder('refunds').chatClient(model).tools([refund]).toolLogger(false).approvals(toolApprovals(store ? { store } : {})).build();
 }
 
@@ -54,7 +54,7 @@ describe.each(BACKENDS)('a task of one user, %s', (_name, backend) => {
     const call = async (user: string, method: string, params: unknown) => fetcher(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }) }));
     const rpc = async (user: string, method: string, params: unknown) => (await (await call(user, method, params)).json()) as { result?: Record<string, any>; error?: { code: number } };
 
-    const task = (await rpc('alice', 'message/send', { message: { kind: 'message', messageId: 'a1', role: 'user', parts: [{ kind: 'text', text: 'Refund order 42, card 4111' }] } })).result!;
+    const task = (await rpc('alice', 'message/send', { message: { kind: 'message', messageId: 'a1', role: 'user', parts: [{ kind: 'text', text: 'Refund order 42, card QX4111' }] } })).result!;
     expect(task.status.state).toBe('input-required');
     const question = task.metadata.faultline.interrupts[0].id as string;
     const answer = (messageId: string) => ({ message: { kind: 'message', messageId, role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions: [{ id: question, approved: true }] } }] } });
@@ -62,18 +62,18 @@ describe.each(BACKENDS)('a task of one user, %s', (_name, backend) => {
     for (const [method, params] of [['tasks/get', { id: task.id }], ['tasks/cancel', { id: task.id }], ['message/send', answer('m1')]] as const) {
       const refused = await rpc('mallory', method, params);
       expect(refused.error?.code, method).toBe(NOT_FOUND);
-      expect(JSON.stringify(refused)).not.toContain('4111');
+      expect(JSON.stringify(refused)).not.toContain('QX4111');
     }
     const followed = await (await call('mallory', 'tasks/resubscribe', { id: task.id })).text();
     expect(followed).toContain(`"code":${NOT_FOUND}`);
-    expect(followed).not.toContain('4111');
+    expect(followed).not.toContain('QX4111');
 
     // Mallory's identical answer sent while alice's runs joins nothing.
     const alices = rpc('alice', 'message/send', answer('a2'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     const joined = await rpc('mallory', 'message/send', answer('m2'));
     expect(joined.error?.code).toBe(NOT_FOUND);
-    expect(JSON.stringify(joined)).not.toContain('4111');
+    expect(JSON.stringify(joined)).not.toContain('QX4111');
     expect((await alices).result?.status.state).toBe('completed');
     expect(refunded).toEqual(['42']);
     expect((await rpc('alice', 'tasks/get', { id: task.id })).result?.status.state).toBe('completed');
