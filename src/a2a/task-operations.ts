@@ -110,8 +110,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     return execution;
   };
   /**
-   * A follow-up message on a task: `undefined` when it is a new task's (no task id, or no decisions for a task that
-   * does not wait), else the answer — a JSON-RPC error that changes nothing, or the resumed run (the task is the same).
+   * A follow-up message on a task: `undefined` when it is a new task's (no task id), else the answer — a JSON-RPC
+   * error that changes nothing, or the resumed run (the task is the same).
    * Follow-ups of one task take turns up to the agent's decision (see `TaskResumes`).
    */
   const followUp = async (call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): Promise<Response | undefined> => {
@@ -136,10 +136,13 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const message = call.params.message;
     const carried = decisionsOf(message);
     const task = live.get(taskId)?.task ?? (await store.get(taskId));
-    const waiting = task?.status.state === 'input-required';
-    if (carried === undefined && !waiting) return undefined;
-    const refuse = (code: string, text: string) => failure(id, A2AErrorCode.InvalidParams, text, version, { type: 'resume', code, taskState: task?.status.state });
-    if (!task) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
+    // A message naming a task answers that task, never starts another one in its place: an id nobody holds is not
+    // found (but for a Durable Object's new task, whose id its Worker minted beside the message), and a task that
+    // does not wait takes no text.
+    if (!task) return taskId === call.taskId ? undefined : failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
+    const waiting = task.status.state === 'input-required';
+    const refuse = (code: string, text: string) => failure(id, A2AErrorCode.InvalidParams, text, version, { type: 'resume', code, taskState: task.status.state });
+    if (carried === undefined && !waiting) return refuse('RUN_NOT_INTERRUPTED', `Task ${taskId.slice(0, 200)} is ${task.status.state}, not waiting on interrupts: send a message without its taskId for a new task`);
     if (carried === undefined) return refuse('RESUME_PAYLOAD_INVALID', `Task ${taskId.slice(0, 200)} waits on interrupts: answer with a data part { "decisions": [...] }`);
     if ('problem' in carried) return refuse('RESUME_PAYLOAD_INVALID', `The decisions for task ${taskId.slice(0, 200)} were refused: ${carried.problem}`);
     const key = decisionsKey(carried.decisions);

@@ -8,7 +8,6 @@
 import { MAX_JSON_DEPTH } from '../wire/safe-json.js';
 import { A2AErrorCode } from '../a2a/constants.js';
 import { createRPCFront, errorKind, failure, type A2ACall } from '../a2a/handler-front.js';
-import { decisionsOf } from '../a2a/task-interrupts.js';
 import { errorBody, rpcError, sseFrame, type RequestId } from '../a2a/jsonrpc.js';
 import { messageOf } from '../internal/error-chain.js';
 import { redactText } from '../internal/redact.js';
@@ -53,11 +52,12 @@ export function createA2AWorker<Env = unknown>(options: A2AWorkerOptions<Env>): 
       let object: DurableObjectIdLike | undefined;
       if (call.operation === 'SendMessage' || call.operation === 'StreamMessage') {
         // A message on one of this namespace's tasks (a follow-up answering an input-required task) goes to that
-        // task's object, which holds its record and pending run; any other message starts a task in a new object.
+        // task's object, which holds its record and pending run; a message naming no task starts one in a new object,
+        // and one naming a task this namespace never minted is not found (never a new task in its place).
         const named = call.params.message.taskId;
         object = typeof named === 'string' ? objectOf(namespace, named) : undefined;
         if (object) taskId = named as string;
-        else if (named !== undefined && decisionsOf(call.params.message) !== undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(named).slice(0, 200)}`, call.version);
+        else if (named !== undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(named).slice(0, 200)}`, call.version);
         else taskId = `task-${(object = namespace.newUniqueId()).toString()}`;
         body = { ...call, taskId };
       } else {

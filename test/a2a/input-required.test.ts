@@ -174,6 +174,24 @@ describe('an A2A task whose run stops to ask', () => {
     expect((await send(handler, answer('task-nope', []))).error).toMatchObject({ code: -32001 });
   });
 
+  it('refuses a text message naming a finished or unknown task, starting no task in its place (as @a2a-js/sdk does)', async () => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    await send(handler, answer(task.id, [{ id, value: { ok: true } }]));
+    const before = { ...count };
+    for (const method of ['message/send', 'message/stream']) {
+      const onFinished = await (await rpc(handler, method, { message: { ...ask('again'), messageId: 'm-6', taskId: task.id } })).text();
+      expect(onFinished, method).toMatch(/"code":-32602.*"code":"RUN_NOT_INTERRUPTED","taskState":"completed"/);
+      expect(onFinished).toMatch(/send a message without its taskId for a new task/);
+      const onUnknown = await (await rpc(handler, method, { message: { ...ask('again'), messageId: 'm-7', taskId: 'task-nope' } })).text();
+      expect(onUnknown, method).toMatch(/"code":-32001,"message":"Task not found: task-nope"/);
+    }
+    expect(count).toEqual(before); // no run started
+    const got = (await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject;
+    expect(got.result.history.map((message: JSONObject) => message.messageId)).not.toContain('m-6');
+  });
+
   it('refuses a plain text follow-up on a waiting task, naming the data part it needs', async () => {
     const { handler } = setup();
     const { result: task } = await send(handler, ask());

@@ -101,6 +101,30 @@ describe('the Durable Object deployment answers as createA2AHandler does', () =>
     }
   });
 
+  it('for a message naming a task: unknown is -32001 and a finished one takes no text, never a new task in its place', async () => {
+    const named = (taskId: string) => ({ message: { ...message('hello').message, taskId } });
+    const finished: Record<string, string> = {};
+    for (const path of ['/', '/memory']) finished[path] = JSON.parse((await post(path, rpc('message/send', message('fail')))).text).result.id;
+    for (const method of ['message/send', 'message/stream']) {
+      for (const unknown of ['task-00000000-0000-4000-8000-000000000000', `task-${'0'.repeat(64)}`, 'not-a-task']) {
+        const durable = await post('/', rpc(method, named(unknown)));
+        const memory = await post('/memory', rpc(method, named(unknown)));
+        expect(normalized(durable.text), `${method} ${unknown}`).toBe(normalized(memory.text));
+        expect(durable.text).toMatch(/"code":-32001/);
+      }
+      const durable = await post('/', rpc(method, named(finished['/'] as string)));
+      const memory = await post('/memory', rpc(method, named(finished['/memory'] as string)));
+      expect(normalized(durable.text), method).toBe(normalized(memory.text));
+      expect(durable.text).toMatch(/"code":-32602.*RUN_NOT_INTERRUPTED/);
+    }
+    // the finished tasks are as they were: one message each
+    for (const path of ['/', '/memory']) {
+      const task = JSON.parse((await post(path, rpc('tasks/get', { id: finished[path] }))).text).result;
+      expect(task.status.state).toBe('failed');
+      expect(task.history.filter((entry: { role: string }) => entry.role === 'user')).toHaveLength(1);
+    }
+  });
+
   it('for a running task canceled, and for canceling it again', async () => {
     const answers: Record<string, string[]> = {};
     for (const path of ['/', '/memory']) {
