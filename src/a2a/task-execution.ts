@@ -16,13 +16,13 @@ import { createId } from '../internal/ids.js';
 import { ObjectType } from '../runner/constants.js';
 import { createErrorEvent, isRunnerCompletion, isTerminalError, type RunEvent } from '../runner/event.js';
 import { withoutMetadata } from '../runner/state-delta.js';
-import { ErrorMetadataKey, FAULTLINE_METADATA_KEY, GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY, TaskState, TERMINAL_STATES } from './constants.js';
+import { ErrorMetadataKey, GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
 import { agentMessage, artifactUpdate, completedMetadata, scrubEvent } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
-import { interruptMetadata, interruptText } from './task-interrupts.js';
+import { interruptMetadata, interruptText, withoutQuestions } from './task-interrupts.js';
 import { startTimer } from '../internal/delay.js';
 
 /** @internal Streams one running task serves at once (its own and `tasks/resubscribe`s); past it a resubscription is refused. */
@@ -211,10 +211,7 @@ export class TaskExecution {
     this.deciding = false;
     this.history.push(this.message);
     this.task.history = [...this.history];
-    if (this.task.metadata) {
-      const { [FAULTLINE_METADATA_KEY]: _answered, [ErrorMetadataKey.TaskState]: _state, ...rest } = this.task.metadata;
-      this.task.metadata = rest;
-    }
+    if (this.task.metadata) this.task.metadata = withoutQuestions(this.task.metadata);
     this.task.status = { state: TaskState.Working, timestamp: isoTimestamp() };
     await this.saveStatus();
     this.publish({ kind: 'status-update', taskId: this.task.id, contextId: this.task.contextId, status: cloneJSONLike(this.task.status), final: false });

@@ -114,6 +114,12 @@ export class TaskResumes<Run extends { readonly done: Promise<void> }> {
   }
 }
 
+/** @internal A task's metadata without what it said it waits on (its questions answered, or the task canceled). */
+export function withoutQuestions(metadata: A2AMetadata): A2AMetadata {
+  const { [FAULTLINE_METADATA_KEY]: _questions, [ErrorMetadataKey.TaskState]: _state, ...rest } = metadata;
+  return rest;
+}
+
 /** @internal One string per set of decisions, whatever their order or the order of their keys. */
 export function decisionsKey(decisions: readonly unknown[]): string {
   const idOf = (entry: unknown): string => (isPlainObject(entry) && typeof entry.id === 'string' ? entry.id : '');

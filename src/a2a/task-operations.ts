@@ -5,13 +5,15 @@
  */
 import { createId } from '../internal/ids.js';
 import type { TaskRunner } from './task-execution-options.js';
-import { A2AErrorCode, type A2AProtocolVersion } from './constants.js';
+import { A2AErrorCode, TaskState, type A2AProtocolVersion } from './constants.js';
 import { callFailure, failure, type A2ACall } from './handler-front.js';
 import type { WaitUntil } from './handler-http.js';
 import { jsonResponse, resultBody, SSE_HEADERS, sseFrame, type RequestId } from './jsonrpc.js';
 import { streamResponse, type StreamLimits } from './sse-response.js';
 import { TaskExecution } from './task-execution.js';
-import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes } from './task-interrupts.js';
+import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes, withoutQuestions } from './task-interrupts.js';
+import { agentMessage } from './task-run-events.js';
+import { isoTimestamp } from '../internal/clock.js';
 import type { TaskJournal } from './task-journal.js';
 import type { A2ATaskStore } from './task-store.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
@@ -161,6 +163,29 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     resumes.hold(taskId, key, execution);
     return execution;
   };
+  /**
+   * Cancels a task: a running one stops (answered with the task as it is by 5 s at the latest), a waiting one
+   * (`input-required`, its run stopped to ask) is written `canceled`, so no answer resumes it. A task that ended is
+   * `ended` (the spec's not cancelable, a canceled one too); `undefined` when there is no task.
+   */
+  const cancel = async (taskId: string): Promise<{ canceled: Task } | { ended: Task } | undefined> => {
+    const execution = live.get(taskId);
+    if (execution && !execution.terminal) {
+      execution.cancel();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([execution.done, new Promise((resolve) => (timer = startTimer(() => resolve(undefined), 5_000)))]);
+      clearTimeout(timer);
+      return { canceled: execution.task };
+    }
+    const task = execution?.task ?? (await store.get(taskId));
+    if (!task) return undefined;
+    if (task.status.state !== TaskState.InputRequired) return { ended: task };
+    const message = agentMessage(task, 'The task was canceled by request.');
+    const canceled: Task = { ...task, status: { state: TaskState.Canceled, message, timestamp: isoTimestamp() }, history: [...(task.history ?? []), message] };
+    if (task.metadata) canceled.metadata = withoutQuestions(task.metadata);
+    await store.save(canceled);
+    return { canceled };
+  };
   const encodeEvent = (version: A2AProtocolVersion) => (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
   const busy = (id: RequestId, version: A2AProtocolVersion) =>
     failure(id, A2AErrorCode.InternalError, `The agent is running its limit of ${maxLiveTasks} tasks; retry shortly`, version, undefined, 503, { 'retry-after': '1' });
@@ -199,17 +224,11 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       case 'CancelTask': {
         const { params } = call;
         if (await othersTask(params.id, call.userId)) return notFound(params.id);
-        const execution = live.get(params.id);
-        if (execution && !execution.terminal) {
-          execution.cancel();
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([execution.done, new Promise((resolve) => (timer = startTimer(() => resolve(undefined), 5_000)))]); // answer by 5 s at the latest
-          clearTimeout(timer);
-          return jsonResponse(resultBody(id, encodeTask(execution.task)));
-        }
-        const task = execution?.task ?? (await store.get(params.id));
-        if (!task) return notFound(params.id);
-        return failure(id, A2AErrorCode.TaskNotCancelable, `Task ${params.id} is ${task.status.state} and cannot be canceled`, version);
+        // In the task's turn: a cancel and a follow-up answering the task never both win.
+        const outcome = await resumes.inTurn(params.id, () => cancel(params.id));
+        if (!outcome) return notFound(params.id);
+        if ('ended' in outcome) return failure(id, A2AErrorCode.TaskNotCancelable, `Task ${params.id} is ${outcome.ended.status.state} and cannot be canceled`, version);
+        return jsonResponse(resultBody(id, encodeTask(outcome.canceled)));
       }
       case 'Resubscribe': {
         const { params } = call;

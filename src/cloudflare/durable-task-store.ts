@@ -86,7 +86,7 @@ export class DurableTaskStore implements A2ATaskStore {
     return this.unsaved ? record.task : this.withChunks(record.task);
   }
 
-  /** Writes the task (a `tasks/*` answer never calls it; kept for the `A2ATaskStore` contract). */
+  /** Writes the task, the rest of its record as it is (`tasks/cancel` of a task waiting for input). */
   async save(task: Task): Promise<void> {
     const record = await this.record();
     if (record) await this.write({ ...record, task });

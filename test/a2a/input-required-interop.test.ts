@@ -47,4 +47,18 @@ describe.each([
     expect(done.status?.state).toBe(JsTaskState.TASK_STATE_COMPLETED);
     expect(count.refunds).toBe(1);
   });
+
+  it('cancels a waiting task through the client: canceled, and its follow-up then refused', async () => {
+    const { client } = await createA2AJsClient(served.url, { legacy });
+    const task = (await client.sendMessage({ message: a2aJsUserMessage('refund order 43') } as never)) as JsTask;
+    expect(task.status?.state).toBe(JsTaskState.TASK_STATE_INPUT_REQUIRED);
+    const canceled = (await client.cancelTask({ id: task.id } as never)) as JsTask;
+    expect(canceled.id).toBe(task.id);
+    expect(canceled.status?.state).toBe(JsTaskState.TASK_STATE_CANCELED);
+    const id = (task.metadata as { faultline: { interrupts: Array<{ id: string }> } }).faultline.interrupts[0]!.id;
+    const before = count.refunds;
+    const refused = await client.sendMessage({ message: decisionsMessage(task, [{ id, value: { ok: true } }]) } as never).catch((error: unknown) => error);
+    expect(String((refused as Error).message)).toMatch(/not waiting on interrupts/);
+    expect(count.refunds).toBe(before);
+  });
 });

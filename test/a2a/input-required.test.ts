@@ -192,6 +192,48 @@ describe('an A2A task whose run stops to ask', () => {
     expect(got.result.history.map((message: JSONObject) => message.messageId)).not.toContain('m-6');
   });
 
+  it('cancels a waiting task as @a2a-js/sdk does: canceled, its questions gone, no answer resumes it, a second cancel is -32002', async () => {
+    const { count, handler } = setup();
+    const { result: task } = await send(handler, ask());
+    const id = task.metadata.faultline.interrupts[0].id;
+    const { result: canceled } = (await (await rpc(handler, 'tasks/cancel', { id: task.id })).json()) as JSONObject;
+    expect(canceled).toMatchObject({ id: task.id, contextId: task.contextId, status: { state: 'canceled', message: { role: 'agent', parts: [{ kind: 'text', text: 'The task was canceled by request.' }] } } });
+    expect(canceled.metadata?.faultline).toBeUndefined();
+    expect(canceled.metadata?.task_state).toBeUndefined();
+    expect(canceled.history).toHaveLength(task.history.length + 1);
+    const refused = await send(handler, answer(task.id, [{ id, value: { ok: true } }], 'm-8'));
+    expect(refused.error).toMatchObject({ code: -32602, data: { code: 'RUN_NOT_INTERRUPTED', taskState: 'canceled' } });
+    const again = (await (await rpc(handler, 'tasks/cancel', { id: task.id })).json()) as JSONObject;
+    expect(again.error).toEqual({ code: -32002, message: `Task ${task.id} is canceled and cannot be canceled` });
+    expect(((await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject).result).toEqual(canceled);
+    expect(count).toMatchObject({ after: 0, refunds: 0 });
+  });
+
+  it('lets a cancel and an answer of a waiting task never both win: they take the task in turn, in order of arrival', async () => {
+    for (const cancelFirst of [true, false]) {
+      const { count, handler } = setup();
+      const { result: task } = await send(handler, ask());
+      const id = task.metadata.faultline.interrupts[0].id;
+      const cancel = async () => (await (await rpc(handler, 'tasks/cancel', { id: task.id })).json()) as JSONObject;
+      const resume = () => send(handler, answer(task.id, [{ id, value: { ok: true } }]));
+      const [canceled, resumed] = cancelFirst ? await Promise.all([cancel(), resume()]) : await Promise.all([resume(), cancel()]).then(([r, c]) => [c, r] as const);
+      const final = ((await (await rpc(handler, 'tasks/get', { id: task.id })).json()) as JSONObject).result;
+      if (cancelFirst) {
+        // the cancel took the waiting task: the answer is refused and nothing ran
+        expect(canceled.result.status.state).toBe('canceled');
+        expect(resumed.error).toMatchObject({ code: -32602, data: { code: 'RUN_NOT_INTERRUPTED', taskState: 'canceled' } });
+        expect(count.refunds).toBe(0);
+      } else {
+        // the answer resumed the run: the cancel found it running (and stopped it) or already ended (not cancelable)
+        expect(resumed.result.id).toBe(task.id);
+        if (canceled.result) expect(canceled.result.status.state).toBe('canceled');
+        else expect(canceled.error).toMatchObject({ code: -32002 });
+        expect(resumed.result.status.state).toBe(final.status.state);
+      }
+      expect(count.refunds).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('refuses a plain text follow-up on a waiting task, naming the data part it needs', async () => {
     const { handler } = setup();
     const { result: task } = await send(handler, ask());

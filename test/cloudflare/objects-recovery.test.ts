@@ -152,6 +152,35 @@ describe('task object recovery (fake platform)', () => {
     expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
   });
 
+  it('cancels an input-required task: canceled through a restart, no answer resumes it, deleted retainTaskMs after the cancel', async () => {
+    const count = counters();
+    const d = deployment({ agent: ({ checkpointer }) => createGraphAgent('refunds', refundGraph(count), { checkpointer }), retainTaskMs: 60_000 });
+    const task = (await d.rpc('message/send', message('refund'))).result;
+    expect(task.status.state).toBe('input-required');
+    const canceled = (await d.rpc('tasks/cancel', { id: task.id })).result;
+    expect(canceled).toMatchObject({ id: task.id, status: { state: 'canceled' } });
+    expect(canceled.metadata?.faultline).toBeUndefined();
+    const storage = d.storage(task.id);
+    d.namespace.restart();
+    await d.object(task.id).alarm();
+    expect((await d.rpc('tasks/get', { id: task.id })).result).toEqual(canceled);
+    expect((await d.rpc('tasks/cancel', { id: task.id })).error.code).toBe(-32002);
+    const decisions = [{ id: task.metadata.faultline.interrupts[0].id, value: { ok: true } }];
+    const answer = await d.rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions } }] } });
+    expect(answer.error).toMatchObject({ code: -32602, data: { code: 'RUN_NOT_INTERRUPTED', taskState: 'canceled' } });
+    expect(count).toMatchObject({ before: 1, after: 0, refunds: 0 });
+    const ends = Date.parse(canceled.status.timestamp) + 60_000;
+    expect(storage.alarm).toBe(ends);
+    vi.useFakeTimers({ now: ends + 1, toFake: ['Date'] });
+    try {
+      await d.object(task.id).alarm();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect([...storage.data.keys()].filter((key) => !key.startsWith('session:'))).toEqual([]);
+    expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
+  });
+
   it('recovers a task whose object died during the resume its answer started as that resume: the answer never becomes a user turn', async () => {
     const counter = { runs: 0 };
     const graph = new StateGraph(messagesStateSchema())
