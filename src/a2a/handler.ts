@@ -50,14 +50,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const settings = validateHandlerOptions(options);
   const runner = settings.runner ?? new Runner({ appName: settings.card.name, agent: settings.agent as RunnableAgent | Agent, telemetry: settings.telemetry });
   const store = settings.taskStore ?? new InMemoryA2ATaskStore();
-  const journal = storeJournal(store);
   const maxLiveTasks = settings.maxLiveTasks ?? 1_000;
-  // An in-memory store's tasks live no longer than this process's memory of who started them.
+  // An in-memory store's tasks live no longer than this process's memory of who started them; a store of the app's
+  // keeps each task's owner with it.
   const inMemory = store instanceof InMemoryA2ATaskStore;
+  const journal = inMemory ? storeJournal(store) : undefined;
   const operations = createTaskOperations({
     runner,
     store,
-    journal: () => journal,
+    journal: (task) => journal ?? storeJournal(store, task.userId),
+    ownersSaved: !inMemory,
     structured: settings.structuredTaskErrors ?? true,
     // the agent's own secrets come with it (`runSecrets`, internal/streams.ts), on top of the handler's
     secrets: [...runSecrets(runner), ...(settings.secrets ?? [])],

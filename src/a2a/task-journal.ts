@@ -4,7 +4,7 @@
  * holds. The in-memory handler's journal saves status transitions to its `A2ATaskStore` (chunks live in the running
  * task); the Durable Object journal (`faultline/cloudflare`) writes chunks too, so a restart loses nothing sent.
  */
-import type { A2ATaskStore } from './task-store.js';
+import { withOwner, type A2ATaskStore } from './task-store.js';
 import type { Task, TaskArtifactUpdateEvent } from './types.js';
 
 /** @internal */
@@ -15,7 +15,10 @@ export interface TaskJournal {
   chunk(task: Task, event: TaskArtifactUpdateEvent): Promise<void>;
 }
 
-/** @internal The journal over a plain task store: status transitions saved, chunks kept with the running task only. */
-export function storeJournal(store: A2ATaskStore): TaskJournal {
-  return { status: (task) => store.save(task), chunk: async () => {} };
+/**
+ * @internal The journal over a plain task store: status transitions saved (with `owner`, for a store of the app's:
+ * see `withOwner`), chunks kept with the running task only.
+ */
+export function storeJournal(store: A2ATaskStore, owner?: string): TaskJournal {
+  return { status: (task) => store.save(owner === undefined ? task : withOwner(task, owner)), chunk: async () => {} };
 }

@@ -15,7 +15,7 @@ import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes, with
 import { agentMessage } from './task-run-events.js';
 import { isoTimestamp } from '../internal/clock.js';
 import type { TaskJournal } from './task-journal.js';
-import type { A2ATaskStore } from './task-store.js';
+import { splitOwner, withOwner, type A2ATaskStore } from './task-store.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
 import { streamEventToV1, taskToV1 } from './v1-codec.js';
 import { startTimer } from '../internal/delay.js';
@@ -45,9 +45,15 @@ export interface TaskOperationsSettings extends StreamLimits {
   ownerOf?: ((taskId: string) => Promise<string | undefined>) | undefined;
   /**
    * No task outlives what this process remembers (the default in-memory store): a task whose owner is not known is
-   * then nobody's to read, follow, cancel or answer — never anyone's. @default false (an app's store, past a restart)
+   * then nobody's to read, follow, cancel or answer — never anyone's. @default false (an app's store: a task saved
+   * before owners were)
    */
   ownersComplete?: boolean | undefined;
+  /**
+   * Each task is saved with its owner (`withOwner`, a store of the app's): a task read back has it removed, and its
+   * owner learned. @default false
+   */
+  ownersSaved?: boolean | undefined;
   /** How many owners to remember (at least {@link MAX_OWNERS_KEPT}: as many as the store keeps, and the live ones). */
   maxOwners?: number | undefined;
 }
@@ -79,14 +85,24 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   const live = settings.live ?? new Map<string, TaskExecution>();
   const resumes = new TaskResumes<TaskExecution>();
   // A task is its starter's: another user holding its id reads, follows, cancels and answers nothing of it — it is
-  // not there for them. A task whose owner is not known is anyone's only where a task can outlive what this process
-  // remembers (a store of the app's own, past a restart); with the default store it is nobody's.
+  // not there for them. A store of the app's keeps each task's owner with it (`ownersSaved`); a task whose owner is
+  // not known is anyone's only there (saved before owners were); with the default store it is nobody's.
   const owners = new Map<string, string>();
   const maxOwners = Math.max(MAX_OWNERS_KEPT, settings.maxOwners ?? 0);
   const othersTask = async (taskId: string, userId: string): Promise<boolean> => {
-    const owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
+    let owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
+    if (owner === undefined && settings.ownersSaved && !live.has(taskId)) owner = (await read(taskId))?.owner;
     return owner === undefined ? settings.ownersComplete === true && (live.has(taskId) || (await store.get(taskId)) !== undefined) : owner !== userId;
   };
+  /** A stored task as the handler answers with it, and its owner when it was saved with one (`ownersSaved`). */
+  const read = async (taskId: string): Promise<{ task: Task; owner?: string } | undefined> => {
+    const saved = await store.get(taskId);
+    if (saved === undefined || !settings.ownersSaved) return saved && { task: saved };
+    const found = splitOwner(saved);
+    if (found.owner !== undefined) remember(taskId, found.owner);
+    return found;
+  };
+  const stored = async (taskId: string): Promise<Task | undefined> => (await read(taskId))?.task;
   /** Remembers `taskId`'s owner; past the bound, forgets the oldest owner of a task no longer running (a live one's never). */
   const remember = (taskId: string, userId: string): void => {
     owners.set(taskId, userId);
@@ -137,7 +153,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const { id, version } = call;
     const message = call.params.message;
     const carried = decisionsOf(message);
-    const task = live.get(taskId)?.task ?? (await store.get(taskId));
+    const task = live.get(taskId)?.task ?? (await stored(taskId));
     // A message naming a task answers that task, never starts another one in its place: an id nobody holds is not
     // found (but for a Durable Object's new task, whose id its Worker minted beside the message), and a task that
     // does not wait takes no text.
@@ -177,13 +193,14 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       clearTimeout(timer);
       return { canceled: execution.task };
     }
-    const task = execution?.task ?? (await store.get(taskId));
+    const task = execution?.task ?? (await stored(taskId));
     if (!task) return undefined;
     if (task.status.state !== TaskState.InputRequired) return { ended: task };
     const message = agentMessage(task, 'The task was canceled by request.');
     const canceled: Task = { ...task, status: { state: TaskState.Canceled, message, timestamp: isoTimestamp() }, history: [...(task.history ?? []), message] };
     if (task.metadata) canceled.metadata = withoutQuestions(task.metadata);
-    await store.save(canceled);
+    const owner = owners.get(taskId);
+    await store.save(settings.ownersSaved && owner !== undefined ? withOwner(canceled, owner) : canceled);
     return { canceled };
   };
   const encodeEvent = (version: A2AProtocolVersion) => (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
@@ -215,7 +232,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       case 'GetTask': {
         const { params } = call;
         if (await othersTask(params.id, call.userId)) return notFound(params.id);
-        const task = live.get(params.id)?.task ?? (await store.get(params.id));
+        const task = live.get(params.id)?.task ?? (await stored(params.id));
         if (!task) return notFound(params.id);
         const keep = params.historyLength === undefined ? undefined : Math.max(0, Math.floor(params.historyLength));
         const trimmed = keep !== undefined && task.history ? { ...task, history: keep === 0 ? [] : task.history.slice(-keep) } : task;
@@ -235,7 +252,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
         if (await othersTask(params.id, call.userId)) return notFound(params.id);
         const execution = live.get(params.id);
         if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, settings);
-        const task = execution?.task ?? (await store.get(params.id));
+        const task = execution?.task ?? (await stored(params.id));
         if (!task) return notFound(params.id);
         return new Response(sseFrame(resultBody(id, encodeEvent(task))), { headers: SSE_HEADERS });
       }

@@ -5,12 +5,35 @@ import type { Task } from './types.js';
 
 /**
  * Where the A2A handler keeps tasks (`tasks/get`, `tasks/cancel`, `tasks/resubscribe`). Implement it over any
- * storage (KV, Durable Objects, a database).
+ * storage (KV, Durable Objects, a database); keep `metadata` as it is saved: a task is saved with the `userId` that
+ * started it under `metadata.faultline_owner` (removed from every task the handler answers with), so who may read it
+ * outlives the process.
  * @example `createA2AHandler({ agent, card, taskStore: new InMemoryA2ATaskStore({ maxTasks: 10_000 }) })`
  */
 export interface A2ATaskStore {
   get(taskId: string): Promise<Task | undefined>;
   save(task: Task): Promise<void>;
+}
+
+/**
+ * @internal The `metadata` key under which a task is saved with its owner (the `userId` that started it) in a task
+ * store of the app's, so who may read it outlives this process; removed from every task read back.
+ */
+export const TASK_OWNER_KEY = 'faultline_owner';
+
+/** @internal `task` as a store of the app's keeps it: with its owner. */
+export function withOwner(task: Task, owner: string): Task {
+  return { ...task, metadata: { ...task.metadata, [TASK_OWNER_KEY]: owner } };
+}
+
+/** @internal A task read back from a store of the app's, without its owner, and that owner (none: saved before owners were). */
+export function splitOwner(saved: Task): { task: Task; owner?: string } {
+  if (!saved.metadata || !(TASK_OWNER_KEY in saved.metadata)) return { task: saved };
+  const { [TASK_OWNER_KEY]: owner, ...metadata } = saved.metadata;
+  const task: Task = { ...saved };
+  if (Object.keys(metadata).length > 0) task.metadata = metadata;
+  else delete task.metadata;
+  return typeof owner === 'string' ? { task, owner } : { task };
 }
 
 /** Options of {@link InMemoryA2ATaskStore}. */

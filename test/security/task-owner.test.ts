@@ -79,3 +79,53 @@ describe.each(BACKENDS)('a task of one user, %s', (_name, backend) => {
     expect((await rpc('alice', 'tasks/get', { id: task.id })).result?.status.state).toBe('completed');
   });
 });
+
+describe('a task of one user, createA2AHandler with a taskStore of the app’s, read by another process (a restart)', () => {
+  /** An app's store: JSON text in a map, as a database or KV would keep it. */
+  function jsonStore() {
+    const rows = new Map<string, string>();
+    return { rows, get: async (id: string) => (rows.has(id) ? JSON.parse(rows.get(id)!) : undefined), save: async (task: { id: string }) => void rows.set(task.id, JSON.stringify(task)) };
+  }
+  const agent = new AgentBuilder('echo').chatClient(createScriptedChatClient([{ text: 'Your card QX4111 is noted.' }], { loop: true })).build();
+  const handler = (store: ReturnType<typeof jsonStore>) => createA2AHandler({ agent, card: CARD, userId, taskStore: store });
+  let n = 0;
+  const call = (fetcher: Fetcher, user: string, method: string, params: unknown) =>
+    fetcher(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }) }));
+
+  it('keeps who started it with the task: the new process refuses another user, and its owner reads the task without that mark', async () => {
+    const store = jsonStore();
+    const started = (await (await call(handler(store), 'alice', 'message/send', { message: { kind: 'message', messageId: 'a1', role: 'user', parts: [{ kind: 'text', text: 'card QX4111' }] } })).json()).result;
+    expect(started.status.state).toBe('completed');
+    expect(JSON.parse(store.rows.get(started.id)!).metadata.faultline_owner).toBe('alice');
+    expect(JSON.stringify(started)).not.toContain('faultline_owner');
+
+    const restarted = handler(store); // remembers no owner: it reads the one saved with the task
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe']) {
+      const refused = await (await call(restarted, 'mallory', method, { id: started.id })).text();
+      expect(refused, method).toContain(`"code":${NOT_FOUND}`);
+      expect(refused).not.toContain('QX4111');
+    }
+    const followUp = { message: { kind: 'message', messageId: 'm1', role: 'user', taskId: started.id, parts: [{ kind: 'text', text: 'more' }] } };
+    expect(await (await call(restarted, 'mallory', 'message/send', followUp)).text()).toContain(`"code":${NOT_FOUND}`);
+
+    const own = [await (await call(restarted, 'alice', 'tasks/get', { id: started.id })).text(), await (await call(restarted, 'alice', 'tasks/resubscribe', { id: started.id })).text(), await (await call(restarted, 'alice', 'tasks/cancel', { id: started.id })).text()];
+    expect(JSON.parse(own[0]!).result).toEqual(started);
+    expect(own[1]).toContain('QX4111');
+    expect(own[2]).toContain('"code":-32002'); // hers, and completed: not cancelable
+    for (const text of own) expect(text).not.toContain('faultline_owner');
+  });
+
+  it('leaves a task saved before owners were (no mark) to anyone, as before, and keeps the owner of a canceled waiting task', async () => {
+    const store = jsonStore();
+    store.rows.set('task-legacy', JSON.stringify({ kind: 'task', id: 'task-legacy', contextId: 'ctx-1', status: { state: 'completed' } }));
+    expect((await (await call(handler(store), 'mallory', 'tasks/get', { id: 'task-legacy' })).json()).result.id).toBe('task-legacy');
+
+    const refunded: string[] = [];
+    const approvals = createA2AHandler({ agent: refundAgent(refunded), card: CARD, userId, taskStore: store });
+    const waiting = (await (await call(approvals, 'alice', 'message/send', { message: { kind: 'message', messageId: 'a2', role: 'user', parts: [{ kind: 'text', text: 'Refund order 42' }] } })).json()).result;
+    expect(waiting.status.state).toBe('input-required');
+    expect((await (await call(approvals, 'alice', 'tasks/cancel', { id: waiting.id })).json()).result.status.state).toBe('canceled');
+    expect(JSON.parse(store.rows.get(waiting.id)!).metadata).toEqual({ faultline_owner: 'alice' });
+    expect(await (await call(handler(store), 'mallory', 'tasks/get', { id: waiting.id })).text()).toContain(`"code":${NOT_FOUND}`);
+  });
+});
