@@ -26,8 +26,9 @@ export interface A2AHandlerOptions {
   /** @default a new `InMemoryA2ATaskStore` */
   taskStore?: A2ATaskStore | undefined;
   /**
-   * How long one `taskStore.save` may take; past it (or when it throws) the task goes on without it, so a store that
-   * hangs or fails never holds a task or its streams. @default 10000
+   * How long one `taskStore` call may take. A task's own saves past it (or that throw) are gone without: the task goes
+   * on, so a store that hangs or fails never holds a task or its streams. A read, or a cancel's save, past it fails
+   * its request with -32603 (`TimeoutError`), the task as it was. @default 10000
    */
   storeTimeoutMs?: number | undefined;
   /** Path of the JSON-RPC endpoint. @default '/' */

@@ -89,14 +89,24 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   // not known is anyone's only there (saved before owners were); with the default store it is nobody's.
   const owners = new Map<string, string>();
   const maxOwners = Math.max(MAX_OWNERS_KEPT, settings.maxOwners ?? 0);
+  const storeMs = settings.journalTimeoutMs ?? 10_000;
+  /**
+   * A task store call, bounded like a journal write: one that does not answer in time fails its request (-32603,
+   * `TimeoutError`), so a hanging store never holds a request, nor a task's turn (a follow-up or a cancel waits on it).
+   */
+  const bounded = <T>(call: () => Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => (timer = startTimer(() => reject(new DOMException(`The task store did not answer within ${storeMs} ms`, 'TimeoutError')), storeMs)));
+    return Promise.race([Promise.resolve().then(call), late]).finally(() => clearTimeout(timer));
+  };
   const othersTask = async (taskId: string, userId: string): Promise<boolean> => {
     let owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
     if (owner === undefined && settings.ownersSaved && !live.has(taskId)) owner = (await read(taskId))?.owner;
-    return owner === undefined ? settings.ownersComplete === true && (live.has(taskId) || (await store.get(taskId)) !== undefined) : owner !== userId;
+    return owner === undefined ? settings.ownersComplete === true && (live.has(taskId) || (await bounded(() => store.get(taskId))) !== undefined) : owner !== userId;
   };
   /** A stored task as the handler answers with it, and its owner when it was saved with one (`ownersSaved`). */
   const read = async (taskId: string): Promise<{ task: Task; owner?: string } | undefined> => {
-    const saved = await store.get(taskId);
+    const saved = await bounded(() => store.get(taskId));
     if (saved === undefined || !settings.ownersSaved) return saved && { task: saved };
     const found = splitOwner(saved);
     if (found.owner !== undefined) remember(taskId, found.owner);
@@ -200,7 +210,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const canceled: Task = { ...task, status: { state: TaskState.Canceled, message, timestamp: isoTimestamp() }, history: [...(task.history ?? []), message] };
     if (task.metadata) canceled.metadata = withoutQuestions(task.metadata);
     const owner = owners.get(taskId);
-    await store.save(settings.ownersSaved && owner !== undefined ? withOwner(canceled, owner) : canceled);
+    await bounded(() => store.save(settings.ownersSaved && owner !== undefined ? withOwner(canceled, owner) : canceled));
     return { canceled };
   };
   const encodeEvent = (version: A2AProtocolVersion) => (event: A2AStreamEvent) => (version === '1.0' ? streamEventToV1(event as never) : event);
