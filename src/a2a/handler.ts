@@ -58,7 +58,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const operations = createTaskOperations({
     runner,
     store,
-    journal: (task) => journal ?? storeJournal(store, task.userId),
+    journal: (task) => journal ?? storeJournal(store, task.owner),
     ownersSaved: !inMemory,
     structured: settings.structuredTaskErrors ?? true,
     // the agent's own secrets come with it (`runSecrets`, internal/streams.ts), on top of the handler's

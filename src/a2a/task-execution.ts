@@ -95,6 +95,11 @@ export class TaskExecution {
     return TERMINAL_STATES.has(this.task.status.state);
   }
 
+  /** A cancel was asked for (the task ends, or ended, `canceled`). */
+  get cancelRequested(): boolean {
+    return this.canceled;
+  }
+
   /**
    * Stops the run; the task ends `canceled`. The abort itself happens in the run's own request context (a promise
    * continuation registered there): Cloudflare Workers forbid aborting another request's signal.

@@ -15,7 +15,8 @@ import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes, with
 import { agentMessage } from './task-run-events.js';
 import { isoTimestamp } from '../internal/clock.js';
 import type { TaskJournal } from './task-journal.js';
-import { splitOwner, withOwner, type A2ATaskStore } from './task-store.js';
+import { withOwner, type A2ATaskStore } from './task-store.js';
+import { TaskOwners } from './task-owners.js';
 import type { A2AMessage, A2AStreamEvent, Task } from './types.js';
 import { streamEventToV1, taskToV1 } from './v1-codec.js';
 import { startTimer } from '../internal/delay.js';
@@ -40,7 +41,7 @@ export interface TaskOperationsSettings extends StreamLimits {
   onStart?: ((execution: TaskExecution) => void) | undefined;
   /**
    * The user who started a task (a Durable Object reads its record). @default who started it here, the last
-   * {@link MAX_OWNERS_KEPT} tasks remembered
+   * `MAX_OWNERS_KEPT` tasks remembered
    */
   ownerOf?: ((taskId: string) => Promise<string | undefined>) | undefined;
   /**
@@ -54,12 +55,9 @@ export interface TaskOperationsSettings extends StreamLimits {
    * owner learned. @default false
    */
   ownersSaved?: boolean | undefined;
-  /** How many owners to remember (at least {@link MAX_OWNERS_KEPT}: as many as the store keeps, and the live ones). */
+  /** How many owners to remember (at least `MAX_OWNERS_KEPT`: as many as the store keeps, and the live ones). */
   maxOwners?: number | undefined;
 }
-
-/** Task owners an in-memory backend remembers (more than its default store keeps: 1,000 tasks). */
-export const MAX_OWNERS_KEPT = 10_000;
 
 /** @internal What a task is started with (a Durable Object keeps it, to resume the run). */
 export interface NewTask {
@@ -69,6 +67,8 @@ export interface NewTask {
   message: A2AMessage;
   /** The message is a follow-up whose decisions the run was resumed with (a restarted object continues that resume). */
   answered?: true | undefined;
+  /** Whose the task is, as a store of the app's keeps it (`ownersSaved`); none for a task saved before owners were. */
+  owner?: string | undefined;
 }
 
 /** @internal The backend, and its live-run map. */
@@ -84,45 +84,10 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
   const { runner, store, structured, secrets, maxLiveTasks } = settings;
   const live = settings.live ?? new Map<string, TaskExecution>();
   const resumes = new TaskResumes<TaskExecution>();
-  // A task is its starter's: another user holding its id reads, follows, cancels and answers nothing of it — it is
-  // not there for them. A store of the app's keeps each task's owner with it (`ownersSaved`); a task whose owner is
-  // not known is anyone's only there (saved before owners were); with the default store it is nobody's.
-  const owners = new Map<string, string>();
-  const maxOwners = Math.max(MAX_OWNERS_KEPT, settings.maxOwners ?? 0);
-  const storeMs = settings.journalTimeoutMs ?? 10_000;
-  /**
-   * A task store call, bounded like a journal write: one that does not answer in time fails its request (-32603,
-   * `TimeoutError`), so a hanging store never holds a request, nor a task's turn (a follow-up or a cancel waits on it).
-   */
-  const bounded = <T>(call: () => Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => (timer = startTimer(() => reject(new DOMException(`The task store did not answer within ${storeMs} ms`, 'TimeoutError')), storeMs)));
-    return Promise.race([Promise.resolve().then(call), late]).finally(() => clearTimeout(timer));
-  };
-  const othersTask = async (taskId: string, userId: string): Promise<boolean> => {
-    let owner = settings.ownerOf ? await settings.ownerOf(taskId) : owners.get(taskId);
-    if (owner === undefined && settings.ownersSaved && !live.has(taskId)) owner = (await read(taskId))?.owner;
-    return owner === undefined ? settings.ownersComplete === true && (live.has(taskId) || (await bounded(() => store.get(taskId))) !== undefined) : owner !== userId;
-  };
-  /** A stored task as the handler answers with it, and its owner when it was saved with one (`ownersSaved`). */
-  const read = async (taskId: string): Promise<{ task: Task; owner?: string } | undefined> => {
-    const saved = await bounded(() => store.get(taskId));
-    if (saved === undefined || !settings.ownersSaved) return saved && { task: saved };
-    const found = splitOwner(saved);
-    if (found.owner !== undefined) remember(taskId, found.owner);
-    return found;
-  };
-  const stored = async (taskId: string): Promise<Task | undefined> => (await read(taskId))?.task;
-  /** Remembers `taskId`'s owner; past the bound, forgets the oldest owner of a task no longer running (a live one's never). */
-  const remember = (taskId: string, userId: string): void => {
-    owners.set(taskId, userId);
-    if (owners.size <= maxOwners) return;
-    for (const id of owners.keys()) {
-      if (live.has(id) || id === taskId) continue;
-      owners.delete(id);
-      return;
-    }
-  };
+  const deciding = new Map<string, TaskExecution>(); // a task's resume until it is accepted (not yet in `live`)
+  const cancels = new Map<string, number>(); // the cancels of a task waiting for its turn
+  const owners = new TaskOwners(settings, live);
+  const { bounded, stored } = owners;
 
   const track = (execution: TaskExecution, platform: readonly unknown[] = []) => {
     live.set(execution.task.id, execution);
@@ -131,8 +96,8 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     settings.onStart?.(execution);
   };
   const start = (message: A2AMessage, call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, platform: readonly unknown[]): TaskExecution => {
-    const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message };
-    remember(task.taskId, call.userId);
+    const task: NewTask = { taskId: call.taskId ?? createId('task'), invocationId: createId('invocation'), userId: call.userId, message, owner: call.userId };
+    owners.remember(task.taskId, call.userId);
     const execution = new TaskExecution(message, { runner, journal: settings.journal(task), structured, userId: call.userId, secrets, taskId: task.taskId, invocationId: task.invocationId, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent });
     track(execution, platform);
     return execution;
@@ -148,7 +113,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     if (typeof taskId !== 'string' || taskId === '') return undefined;
     // Before its turn, not in it: a follow-up's turn takes no step more than it did (identical concurrent answers
     // still find the run they join).
-    if (await othersTask(taskId, call.userId)) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
+    if (await owners.othersTask(taskId, call.userId)) return failure(id, A2AErrorCode.TaskNotFound, `Task not found: ${taskId.slice(0, 200)}`, version);
     const outcome = await resumes.inTurn(taskId, () => decide(call, taskId, platform));
     if (outcome === undefined || outcome instanceof Response) return outcome;
     if (call.operation === 'StreamMessage') {
@@ -182,26 +147,45 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const runId = waiting ? pendingRunId(task) : undefined;
     if (runId === undefined) return refuse('RUN_NOT_INTERRUPTED', `Task ${taskId.slice(0, 200)} is ${task.status.state}, not waiting on interrupts: nothing to resume`);
     if (live.size >= maxLiveTasks) return busy(id, version);
-    const execution = new TaskExecution(message, { runner, journal: settings.journal({ taskId, invocationId: runId, userId: call.userId, message, answered: true }), structured, userId: call.userId, secrets, taskId, resume: { runId, decisions: carried.decisions as never }, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent }, task);
-    const refusal = await execution.accepted;
+    // saved as the task's owner's (an answer never makes a task the answerer's)
+    const journal = settings.journal({ taskId, invocationId: runId, userId: call.userId, message, answered: true, owner: owners.of(taskId) });
+    const execution = new TaskExecution(message, { runner, journal, structured, userId: call.userId, secrets, taskId, resume: { runId, decisions: carried.decisions as never }, journalTimeoutMs: settings.journalTimeoutMs, traceparent: call.traceparent }, task);
+    // Until it is accepted (for approved tools: once they ran) the resume holds the task's turn: a cancel reaches it here.
+    deciding.set(taskId, execution);
+    if (cancels.has(taskId)) execution.cancel(); // a cancel that came after this answer stops the run it starts
+    const refusal = await execution.accepted.finally(() => deciding.delete(taskId));
     if (refusal) return failure(id, A2AErrorCode.InvalidParams, refusal.message, version, refusalData(refusal));
     track(execution, platform);
     resumes.hold(taskId, key, execution);
     return execution;
   };
   /**
-   * Cancels a task: a running one stops (answered with the task as it is by 5 s at the latest), a waiting one
-   * (`input-required`, its run stopped to ask) is written `canceled`, so no answer resumes it. A task that ended is
-   * `ended` (the spec's not cancelable, a canceled one too); `undefined` when there is no task.
+   * Cancels a task, in its turn (a cancel and an answer never both win): a running one stops (answered with the task
+   * as it is by 5 s at the latest), a waiting one (`input-required`, its run stopped to ask) is written `canceled`, so
+   * no answer resumes it. An answer still deciding when the cancel comes is stopped at once, not waited for. A task
+   * that ended is `ended` (the spec's not cancelable, a canceled one too); `undefined` when there is no task.
    */
   const cancel = async (taskId: string): Promise<{ canceled: Task } | { ended: Task } | undefined> => {
+    cancels.set(taskId, (cancels.get(taskId) ?? 0) + 1);
+    try {
+      deciding.get(taskId)?.cancel();
+      return await resumes.inTurn(taskId, () => cancelInTurn(taskId));
+    } finally {
+      const left = (cancels.get(taskId) ?? 1) - 1;
+      if (left > 0) cancels.set(taskId, left);
+      else cancels.delete(taskId);
+    }
+  };
+  const cancelInTurn = async (taskId: string): Promise<{ canceled: Task } | { ended: Task } | undefined> => {
     const execution = live.get(taskId);
-    if (execution && !execution.terminal) {
-      execution.cancel();
+    if (execution && (!execution.terminal || execution.cancelRequested)) {
+      // A run that stopped to ask while its end is being saved: it is canceled as a waiting task, once saved.
+      const asking = execution.task.status.state === TaskState.InputRequired && !execution.cancelRequested;
+      if (!asking) execution.cancel();
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([execution.done, new Promise((resolve) => (timer = startTimer(() => resolve(undefined), 5_000)))]);
       clearTimeout(timer);
-      return { canceled: execution.task };
+      if (!asking) return { canceled: execution.task };
     }
     const task = execution?.task ?? (await stored(taskId));
     if (!task) return undefined;
@@ -209,7 +193,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const message = agentMessage(task, 'The task was canceled by request.');
     const canceled: Task = { ...task, status: { state: TaskState.Canceled, message, timestamp: isoTimestamp() }, history: [...(task.history ?? []), message] };
     if (task.metadata) canceled.metadata = withoutQuestions(task.metadata);
-    const owner = owners.get(taskId);
+    const owner = owners.of(taskId);
     await bounded(() => store.save(settings.ownersSaved && owner !== undefined ? withOwner(canceled, owner) : canceled));
     return { canceled };
   };
@@ -241,7 +225,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
       case 'GetTask': {
         const { params } = call;
-        if (await othersTask(params.id, call.userId)) return notFound(params.id);
+        if (await owners.othersTask(params.id, call.userId)) return notFound(params.id);
         const task = live.get(params.id)?.task ?? (await stored(params.id));
         if (!task) return notFound(params.id);
         const keep = params.historyLength === undefined ? undefined : Math.max(0, Math.floor(params.historyLength));
@@ -250,16 +234,15 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
       }
       case 'CancelTask': {
         const { params } = call;
-        if (await othersTask(params.id, call.userId)) return notFound(params.id);
-        // In the task's turn: a cancel and a follow-up answering the task never both win.
-        const outcome = await resumes.inTurn(params.id, () => cancel(params.id));
+        if (await owners.othersTask(params.id, call.userId)) return notFound(params.id);
+        const outcome = await cancel(params.id);
         if (!outcome) return notFound(params.id);
         if ('ended' in outcome) return failure(id, A2AErrorCode.TaskNotCancelable, `Task ${params.id} is ${outcome.ended.status.state} and cannot be canceled`, version);
         return jsonResponse(resultBody(id, encodeTask(outcome.canceled)));
       }
       case 'Resubscribe': {
         const { params } = call;
-        if (await othersTask(params.id, call.userId)) return notFound(params.id);
+        if (await owners.othersTask(params.id, call.userId)) return notFound(params.id);
         const execution = live.get(params.id);
         if (execution && !execution.terminal) return streamResponse(id, execution, encodeEvent, execution.task, settings);
         const task = execution?.task ?? (await stored(params.id));

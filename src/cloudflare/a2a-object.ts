@@ -169,7 +169,8 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
      * Why a message cannot be taken here, if it cannot: a new task's message when this object holds a task already;
      * a message on this object's task (the Worker entry routes a message naming a task here) that does not answer it
      * — the task is not waiting for input and the message carries no decisions — which would start a second task
-     * in this object; or one naming a task this object does not hold (ended and deleted after its retention).
+     * in this object; or one naming a task this object does not hold (ended and deleted after its retention), or
+     * holds for another user.
      */
     private async refusedMessage(call: A2ACall & { operation: 'SendMessage' | 'StreamMessage' }, setup: Setup): Promise<Response | undefined> {
       const followUp = call.params.message.taskId === call.taskId;
@@ -183,7 +184,8 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
         if (setup.operations.live.size === 0 && record === undefined) return undefined;
         return failure(call.id, A2AErrorCode.InvalidRequest, `Task ${call.taskId} exists already; send a new message for a new task`, call.version);
       }
-      if (record === undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(call.taskId).slice(0, 200)}`, call.version);
+      // another user's task is not there for the caller: nothing of it (its state included) is told
+      if (record === undefined || record.userId !== call.userId) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(call.taskId).slice(0, 200)}`, call.version);
       const state = (setup.operations.live.get(record.task.id)?.task ?? record.task).status.state;
       if (state === TaskState.InputRequired || decisionsOf(call.params.message) !== undefined) return undefined;
       const text = `Task ${call.taskId} is ${state}, not waiting on interrupts: send a message without its taskId for a new task`;

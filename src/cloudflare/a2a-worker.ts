@@ -54,7 +54,7 @@ export function createA2AWorker<Env = unknown>(options: A2AWorkerOptions<Env>): 
         // A message on one of this namespace's tasks (a follow-up answering an input-required task) goes to that
         // task's object, which holds its record and pending run; a message naming no task starts one in a new object,
         // and one naming a task this namespace never minted is not found (never a new task in its place).
-        const named = call.params.message.taskId;
+        const named = call.params.message.taskId || undefined; // '' (a 1.0 client's default) names no task, as in memory
         object = typeof named === 'string' ? objectOf(namespace, named) : undefined;
         if (object) taskId = named as string;
         else if (named !== undefined) return failure(call.id, A2AErrorCode.TaskNotFound, `Task not found: ${String(named).slice(0, 200)}`, call.version);

@@ -11,6 +11,8 @@ import { createScriptedChatClient } from '../../src/chat/index.js';
 import { createA2ADurableObject, createA2AWorker, DurableObjectRunStateStore } from '../../src/cloudflare/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { FakeNamespace } from '../cloudflare/fake-platform.js';
+import { createGraphAgent, InMemoryCheckpointer } from '../../src/graph/index.js';
+import { counters, refundGraph } from '../graph/interrupt-fixtures.js';
 
 const CARD = { name: 'refunds' };
 const userId = (request: Request) => request.headers.get('x-user') ?? 'anon';
@@ -77,6 +79,19 @@ describe.each(BACKENDS)('a task of one user, %s', (_name, backend) => {
     expect((await alices).result?.status.state).toBe('completed');
     expect(refunded).toEqual(['42']);
     expect((await rpc('alice', 'tasks/get', { id: task.id })).result?.status.state).toBe('completed');
+
+    // A text message of Mallory's naming the finished task tells nothing of it either (not its state).
+    const probe = await rpc('mallory', 'message/send', { message: { kind: 'message', messageId: 'm3', role: 'user', taskId: task.id, parts: [{ kind: 'text', text: 'hi' }] } });
+    expect(probe.error?.code).toBe(NOT_FOUND);
+    expect(JSON.stringify(probe)).not.toMatch(/completed|RUN_NOT_INTERRUPTED/);
+  });
+
+  it('starts a new task for a message whose taskId is "" (a 1.0 client\'s default), as for one without', async () => {
+    const fetcher = backend([]);
+    const sent = await fetcher(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': 'alice' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'a1', role: 'user', taskId: '', parts: [{ kind: 'text', text: 'Refund order 42' }] } } }) }));
+    const task = ((await sent.json()) as { result: { id: string; status: { state: string } } }).result;
+    expect(task.status.state).toBe('input-required');
+    expect(task.id).not.toBe('');
   });
 });
 
@@ -127,5 +142,21 @@ describe('a task of one user, createA2AHandler with a taskStore of the app’s, 
     expect((await (await call(approvals, 'alice', 'tasks/cancel', { id: waiting.id })).json()).result.status.state).toBe('canceled');
     expect(JSON.parse(store.rows.get(waiting.id)!).metadata).toEqual({ faultline_owner: 'alice' });
     expect(await (await call(handler(store), 'mallory', 'tasks/get', { id: waiting.id })).text()).toContain(`"code":${NOT_FOUND}`);
+  });
+
+  it('never makes a task saved before owners were the answerer’s: its starter still reads it after another user answered', async () => {
+    const store = jsonStore();
+    const checkpointer = new InMemoryCheckpointer();
+    const graphHandler = () => createA2AHandler({ agent: createGraphAgent('refunds', refundGraph(counters()), { checkpointer }), card: CARD, userId, taskStore: store });
+    const task = (await (await call(graphHandler(), 'alice', 'message/send', { message: { kind: 'message', messageId: 'a1', role: 'user', parts: [{ kind: 'text', text: 'refund 42' }] } })).json()).result;
+    expect(task.status.state).toBe('input-required');
+    const row = JSON.parse(store.rows.get(task.id)!);
+    delete row.metadata.faultline_owner; // as an earlier version saved it
+    store.rows.set(task.id, JSON.stringify(row));
+    const decisions = [{ id: task.metadata.faultline.interrupts[0].id, value: { ok: true } }];
+    const answered = await (await call(graphHandler(), 'mallory', 'message/send', { message: { kind: 'message', messageId: 'm1', role: 'user', taskId: task.id, parts: [{ kind: 'data', data: { decisions } }] } })).json();
+    expect(answered.result.id).toBe(task.id); // anyone's, as before (its run, alice's, is not mallory's to go on with)
+    expect(JSON.parse(store.rows.get(task.id)!).metadata?.faultline_owner).toBeUndefined();
+    expect((await (await call(graphHandler(), 'alice', 'tasks/get', { id: task.id })).json()).result.status.state).toBe(answered.result.status.state);
   });
 });
