@@ -35,7 +35,7 @@ const KEYWORD_VALUE =
 const KEYWORD_SPACE_VALUE = /(?<![A-Za-z0-9])(token|secret|password|passwd|pwd)([ \t]+)([A-Za-z0-9_~+/=-]{16,})(?![.A-Za-z0-9_~+/=-])/gi;
 
 /** The password of a URL's user info (`postgres://user:pw@host`): the scheme, the user and the `@` are kept. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{1,200}:)([^\s/@]{1,200})(@)/gi;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{0,200}:)([^\s/@]{1,200})(@)/gi;
 
 /** One cheap test before the patterns: text without any of their anchors (most messages) skips them all. */
 const MAY_HOLD_CREDENTIAL = /bearer|basic|[spra]k-|gh[pos]_|xox[abp]_|AIza|eyJ|key|token|secret|passw|pwd|credential|:\/\//i;

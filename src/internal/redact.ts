@@ -22,15 +22,19 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
+/** Request headers that carry no credential: content negotiation, caching, protocol versions and sessions, tracing. */
+const PLAIN_HEADER = /^(accept(-[\w-]+)?|content-[\w-]+|user-agent|cache-control|pragma|if-[\w-]+|(mcp|a2a)-[\w-]+|traceparent|tracestate|baggage|x-request-id|idempotency-key|anthropic-(version|beta)|openai-beta)$/i;
+
 /**
- * The secrets that request headers carry: the value of each credential-named header, and for a `<scheme>
- * <credential>` value (`Bearer …`, `Basic …`, `Token …`) the credential alone too, since servers often quote only
- * the token they received.
+ * The secrets that request headers carry: the value of every header a caller gives but the plain ones (gateways take
+ * credentials under any name: `X-Auth-Token`, `PRIVATE-TOKEN`, `Ocp-Apim-Subscription-Key`…; a value shorter than 8
+ * characters counts only under a credential-naming name), and for a `<scheme> <credential>` value (`Bearer …`,
+ * `Basic …`, `Token …`) the credential alone too, since servers often quote only the token they received.
  */
 export function headerSecrets(headers: Readonly<Record<string, string>> | undefined): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (typeof value !== 'string' || !isSecretKey(name) || value.length < 4) continue;
+    if (typeof value !== 'string' || PLAIN_HEADER.test(name) || value.length < (isSecretKey(name) ? 4 : 8)) continue;
     secrets.push(value);
     const credential = /^[A-Za-z][\w-]*\s+(\S{4,})\s*$/.exec(value)?.[1];
     if (credential !== undefined) secrets.push(credential);
@@ -236,8 +240,13 @@ export function urlView(url: string, secrets: readonly string[] = []): URLView {
   };
   let host = authority ?? '';
   const at = host.lastIndexOf('@');
+  // A password is a credential by its place, however short (`https://:hunter2@…`); a user name, when 8+ long (a token
+  // as the user name, `https://gw-tok-42@…`): a short one (`admin`) would match ordinary words.
+  const userInfo: string[] = [];
   if (at !== -1) {
-    host.slice(0, at).split(':').forEach((part, index) => mask(part, index > 0)); // a password always; a user name when it is a token
+    host.slice(0, at).split(':').forEach((part, index) => {
+      if (part.length >= (index > 0 ? 4 : 8)) userInfo.push(part, decode(part));
+    });
     host = host.slice(at + 1);
   }
   for (const form of forms) host = host.split(form).join(REDACTED);
@@ -252,6 +261,6 @@ export function urlView(url: string, secrets: readonly string[] = []): URLView {
     url: `${start}${at === -1 ? '' : `${REDACTED}@`}${host}${shown}`,
     origin: start + host,
     path: shown.split(/[?#]/)[0] as string,
-    hidden: [...new Set(hidden)].filter((part) => part.length >= 8),
+    hidden: [...new Set([...hidden.filter((part) => part.length >= 8), ...userInfo])],
   };
 }

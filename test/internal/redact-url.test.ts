@@ -107,8 +107,11 @@ describe('what urlView hides', () => {
     expect(view.hidden).toEqual(expect.arrayContaining([TOKEN, encoded, `${TOKEN}/x`, 'shortsig1']));
   });
 
-  it('leaves out short parts and plain user names, which would match ordinary words', () => {
-    expect(urlView('https://admin:hunter2@h.test/v1?key=abc').hidden).toEqual([]);
+  it('leaves out short parts and plain user names, which would match ordinary words; a password is always hidden', () => {
+    expect(urlView('https://admin:hunter2@h.test/v1?key=abc').hidden).toEqual(['hunter2']);
+    expect(urlView('https://:hunter2@h.test/v1').hidden).toEqual(['hunter2']);
+    expect(urlView('https://gw-tok-42@h.test/v1').hidden).toEqual(['gw-tok-42']);
+    expect(urlView('https://admin@h.test/v1').hidden).toEqual([]);
   });
 });
 

@@ -174,11 +174,12 @@ describe('redactValue', () => {
 
 describe('headerSecrets', () => {
   it('takes credential-named headers whole, and the credential of a scheme-prefixed value on its own', () => {
-    expect(headerSecrets({ Authorization: 'Bearer gw-token-123', 'x-api-key': 'key-456', accept: 'application/json', 'x-trace': 'Bearer not-a-secret' })).toEqual([
-      'Bearer gw-token-123',
-      'gw-token-123',
-      'key-456',
-    ]);
+    expect(headerSecrets({ Authorization: 'Bearer gw-token-123', 'x-api-key': 'key-456', accept: 'application/json' })).toEqual(['Bearer gw-token-123', 'gw-token-123', 'key-456']);
+  });
+
+  it('takes every other header a caller gives (a gateway credential under any name) but the plain ones and short values', () => {
+    const headers = { 'x-gateway': 'Bearer gw-pass-789', 'PRIVATE-TOKEN': 'glpat-abcdefgh', 'x-title': 'short', 'user-agent': 'my-app/1.0.0 (linux)', 'content-type': 'application/json', 'anthropic-version': '2023-06-01', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'mcp-protocol-version': '2025-06-18' };
+    expect(headerSecrets(headers)).toEqual(['Bearer gw-pass-789', 'gw-pass-789', 'glpat-abcdefgh']);
   });
 
   it('skips values too short to redact safely and copes with no headers', () => {
