@@ -5,6 +5,7 @@
  */
 import { JSONRPCError } from '../errors/jsonrpc-error.js';
 import { MCPError } from '../errors/mcp-error.js';
+import { messageOf as errorMessage } from '../internal/error-chain.js';
 import { describeBytes, type BoundedText } from '../internal/http-body.js';
 import { statusText } from '../internal/http-status.js';
 import { isPlainObject, truncate } from '../internal/json.js';
@@ -109,7 +110,11 @@ function rpcFailure(ctx: AnswerContext, error: RPCErrorObject, method: string, s
   });
 }
 
-/** A non-2xx answer: a JSON-RPC error when the body is one for `id`, else an `MCPError` `http`. */
+/**
+ * A non-2xx answer: a JSON-RPC error when the body is one for `id`, else an `MCPError` `http`. A body that broke off
+ * before its end (a connection reset) is still an answer of that status — only a whole JSON-RPC error in the part that
+ * arrived is taken — and the message says it broke off: what arrived is not all the server said.
+ */
 export function httpFailure(ctx: AnswerContext, response: Response, body: BoundedText, method: string, id: MCPRequestId | undefined): JSONRPCError | MCPError {
   let messages: ServerMessage[] | undefined;
   try {
@@ -126,7 +131,8 @@ export function httpFailure(ctx: AnswerContext, response: Response, body: Bounde
   const byStatus = [401, 403, 404, 408, 429].includes(response.status) || response.status >= 500;
   if (answer && !byStatus) return rpcFailure(ctx, answer.error, method, response.status, false, `HTTP ${response.status} and `);
   const said = body.text.trim() === '' ? '' : `: ${truncate(redactText(body.text.trim(), ctx.secrets), 300)}`;
-  return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status)}${said}`, {
+  const broke = body.failed ? ` (its body broke off: ${truncate(redactText(errorMessage(body.failed.error), ctx.secrets), 200)})` : '';
+  return new MCPError(`MCP ${method} to ${ctx.server} failed with ${statusText(response.status)}${said}${broke}`, {
     reason: 'http',
     status: response.status,
     headers: redactHeaders(response.headers, ctx.secrets),

@@ -68,8 +68,8 @@ export interface MCPClientOptions extends ResilienceOptions {
    */
   listen?: boolean | undefined;
   /**
-   * What the client dropped or gave up on that is not the failure of a call: a listed tool without a name, the
-   * server's own stream (`listen`) given up. @default nothing (quiet)
+   * What the client dropped or gave up on that is not the failure of a call: listed tools without a name (one warning
+   * per listing: how many, and the first three), the server's own stream (`listen`) given up. @default nothing (quiet)
    */
   onWarning?: ((warning: string) => void) | undefined;
   /** Every notification the server sends; `notifications/tools/list_changed` is also handled for you. */

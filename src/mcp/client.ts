@@ -24,6 +24,8 @@ export type { MCPCallOptions, MCPClient } from './client-api.js';
 /** Pages of `tools/list` read at most, and tools kept. */
 const MAX_PAGES = 100;
 const MAX_TOOLS = 10_000;
+/** Skipped entries of a listing quoted in its one warning (each cut to 120 characters); the rest are counted. */
+const SKIPPED_SHOWN = 3;
 
 class Client implements MCPClient {
   readonly url: string;
@@ -125,25 +127,32 @@ class Client implements MCPClient {
   async listTools(options: MCPCallOptions = {}): Promise<MCPToolDescription[]> {
     const tools: MCPToolDescription[] = [];
     const seen = new Set<string>();
+    // Entries without a name cannot be called: skipped, and said once per listing (a hostile server may list millions).
+    let skipped = 0;
+    const shown: string[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await this.call('tools/list', cursor === undefined ? {} : { cursor }, options, true);
-      if (!isPlainObject(answer) || !Array.isArray(answer.tools)) throw protocolError(this.ctx, 'its tools/list answer has no tools array', undefined, 'tools/list');
-      for (const tool of answer.tools) {
-        if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') {
-          this.warn(`tools/list: an entry without a name was skipped (${truncate(JSON.stringify(tool) ?? String(tool), 120)})`); // it cannot be called
-          continue;
+    try {
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const answer = await this.call('tools/list', cursor === undefined ? {} : { cursor }, options, true);
+        if (!isPlainObject(answer) || !Array.isArray(answer.tools)) throw protocolError(this.ctx, 'its tools/list answer has no tools array', undefined, 'tools/list');
+        for (const tool of answer.tools) {
+          if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') {
+            if (skipped++ < SKIPPED_SHOWN) shown.push(truncate(JSON.stringify(tool) ?? String(tool), 120));
+            continue;
+          }
+          if (tools.length >= MAX_TOOLS) throw protocolError(this.ctx, `it lists more than ${MAX_TOOLS} tools`, undefined, 'tools/list');
+          tools.push(tool as unknown as MCPToolDescription);
         }
-        if (tools.length >= MAX_TOOLS) throw protocolError(this.ctx, `it lists more than ${MAX_TOOLS} tools`, undefined, 'tools/list');
-        tools.push(tool as unknown as MCPToolDescription);
+        const next = answer.nextCursor;
+        if (typeof next !== 'string' || next === '') return tools;
+        if (seen.has(next)) throw protocolError(this.ctx, 'its tools/list repeats a cursor (the pages would never end)', undefined, 'tools/list');
+        seen.add(next);
+        cursor = next;
       }
-      const next = answer.nextCursor;
-      if (typeof next !== 'string' || next === '') return tools;
-      if (seen.has(next)) throw protocolError(this.ctx, 'its tools/list repeats a cursor (the pages would never end)', undefined, 'tools/list');
-      seen.add(next);
-      cursor = next;
+      throw protocolError(this.ctx, `its tools/list has more than ${MAX_PAGES} pages`, undefined, 'tools/list');
+    } finally {
+      if (skipped > 0) this.warn(`tools/list: entries without a name skipped: ${skipped} (${shown.join(', ')}${skipped > shown.length ? ', …' : ''})`);
     }
-    throw protocolError(this.ctx, `its tools/list has more than ${MAX_PAGES} pages`, undefined, 'tools/list');
   }
 
   /** The listing shared by `tools()` and its tools (like the handshake: on the client's own terms, each caller on its own signal). */

@@ -77,14 +77,15 @@ export function mcpResultToToolResult(result: MCPCallToolResult, subject: MCPCal
   const structured = clean.structuredContent;
   const text = textOf(clean.content);
   if (clean.isError === true) {
+    const unexplained = `The MCP tool '${subject.tool}' failed without saying why.`;
     if (isToolResultJSON(structured) && !structured.ok) {
-      const info = structuredError(structured.error, secrets);
-      if (info === undefined) return ToolResult.fromJSON(structured);
+      // A faultline envelope is an error whatever its message: a blank one is defaulted, never a reason to pass the
+      // server's error through unchecked.
+      const info = structuredError(structured.error, secrets, text.trim() === '' ? unexplained : text);
       return structured.data === undefined ? ToolResult.error(info) : ToolResult.errorWithData(info, structured.data);
     }
     return ToolResult.error(
-      structuredError(structured, secrets) ??
-        sdkFailure(text, subject, available) ?? { type: GENERIC_TOOL_ERROR_TYPE, message: text === '' ? `The MCP tool '${subject.tool}' failed without saying why.` : truncate(text, MAX_ERROR_TEXT) },
+      structuredError(structured, secrets) ?? sdkFailure(text, subject, available) ?? { type: GENERIC_TOOL_ERROR_TYPE, message: text === '' ? unexplained : truncate(text, MAX_ERROR_TEXT) },
     );
   }
   // A faultline envelope is trusted only when it agrees with `isError`: a third-party tool's data may look like one.
@@ -100,16 +101,21 @@ const ERROR_TYPE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
 
 /**
  * The structured error any server may put in an `isError` result's `structuredContent` — `{type, message,
- * suggestion?, context?}`, the shape of a local tool's failure — taken when it has a `message` string; each other
- * field only when valid (a short identifier, a string, a plain JSON object), each bounded and redacted (configured
- * secrets in every form, credential-shaped text, values under credential-named keys).
+ * suggestion?, context?}`, the shape of a local tool's failure — taken when it has a non-blank `message` string, or
+ * else `fallback` as its message when the caller knows it is an error (a faultline envelope); each other field only
+ * when valid (a short identifier, a string, a plain JSON object), each — the message too — bounded and redacted
+ * (configured secrets in every form, credential-shaped text, values under credential-named keys).
  */
-function structuredError(value: unknown, secrets: readonly string[]): ToolErrorInfo | undefined {
-  if (!isPlainObject(value) || typeof value.message !== 'string' || value.message.trim() === '') return undefined;
+function structuredError(value: unknown, secrets: readonly string[]): ToolErrorInfo | undefined;
+function structuredError(value: unknown, secrets: readonly string[], fallback: string): ToolErrorInfo;
+function structuredError(given: unknown, secrets: readonly string[], fallback?: string): ToolErrorInfo | undefined {
+  const value = isPlainObject(given) ? given : {};
+  const said = typeof value.message === 'string' && value.message.trim() !== '' ? value.message : fallback;
+  if (said === undefined) return undefined;
   const { type, suggestion, context } = value;
   const info: ToolErrorInfo = {
     type: typeof type === 'string' && ERROR_TYPE.test(type) ? type : GENERIC_TOOL_ERROR_TYPE,
-    message: cutText(redactText(value.message, secrets), MAX_ERROR_TEXT),
+    message: cutText(redactText(said, secrets), MAX_ERROR_TEXT),
   };
   if (isPlainObject(context)) info.context = shrinkJSON(redactValue(context, secrets), MAX_CONTEXT_LENGTH) as Record<string, unknown>;
   if (typeof suggestion === 'string' && suggestion.trim() !== '') info.suggestion = cutText(redactText(suggestion, secrets), MAX_SUGGESTION_TEXT);

@@ -16,6 +16,8 @@ import { isEventStream, readSSE, type StreamBounds } from './sse-reader.js';
 export interface ServerStreamHost extends StreamBounds {
   /** A GET of the stream (with the session, protocol version and the user's headers), resuming after `lastEventId`. */
   get: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Response>;
+  /** The session a GET made now carries (none before a handshake, or while a new one replaces a forgotten session). */
+  session: () => string | undefined;
   /** One event's data: a JSON-RPC text to route. Throwing skips that event only (with a warning). */
   deliver: (data: string) => void;
   /** Tells the developer the stream was given up on (never silent). */
@@ -37,14 +39,21 @@ const LONGEST_WAIT_MS = 30_000;
  * resets the failure count; a GET unanswered within that limit, a stream that ends having
  * delivered nothing, a dropped connection, or a transient answer (408, 429, 5xx: their `Retry-After` honoured) is a
  * failure, waited out with backoff (never under 250 ms); any other answer (405: the server offers no stream; 404: the
- * session is gone, the next handshake listens again; not an event stream) stops listening, and says why.
+ * session is gone, the next handshake listens again; not an event stream) stops listening, and says why. A 404 about a
+ * session that a new handshake has since replaced (the GET went out before it) is no reason to stop: the stream is
+ * opened again with the new session — the new handshake found this loop alive, so it listens through it — or, while
+ * that handshake is still under way, left to it.
  */
 export async function listenToServer(host: ServerStreamHost, signal: AbortSignal): Promise<void> {
   let lastEventId: string | undefined;
   let retryMs = 1_000;
   let failures = 0;
+  let session = host.session();
   while (!signal.aborted) {
     let hint: number | undefined;
+    const carried = host.session();
+    // Event ids belong to one session's stream: a new session's stream is read from its start.
+    if (carried !== session) [session, lastEventId, failures] = [carried, undefined, 0];
     // One connection's scope: the client's close, and the idle limit — armed for the GET and re-armed before each
     // read, never while the client holds reading back for its own answers (`pause`: a wait of ours, not the server's
     // silence). Every wait is raced, so a fetch that ignores its signal cannot hold the loop or the timer.
@@ -62,12 +71,17 @@ export async function listenToServer(host: ServerStreamHost, signal: AbortSignal
       if (!response.ok || !isEventStream(response) || !response.body) {
         response.body?.cancel().catch(() => {});
         const transient = response.status === 408 || response.status === 429 || response.status >= 500;
-        if (!transient) {
+        if (response.status === 404 && carried !== host.session()) {
+          // about a session since replaced: the stream is opened with the new one (a handshake under way listens itself)
+          if (host.session() === undefined) return;
+          hint = SHORTEST_WAIT_MS;
+        } else if (!transient) {
           host.onWarning(`its own stream (listen) stopped: GET answered ${response.status}${response.ok ? ' without an event stream' : ''}`);
           return;
+        } else {
+          hint = parseRetryAfter(response.headers);
+          failures++;
         }
-        hint = parseRetryAfter(response.headers);
-        failures++;
       } else {
         let delivered = 0;
         try {

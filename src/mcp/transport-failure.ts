@@ -39,3 +39,18 @@ export function transportFailure(ctx: AnswerContext, error: unknown, signal: Abo
     cause: redactError(error, ctx.secrets),
   });
 }
+
+/**
+ * An answer whose body broke off before its end (a connection reset: `readBodyUntil`'s `failed`): a network failure,
+ * whatever the part that arrived says — never a "not JSON" answer blamed on the server. The server may have acted on
+ * the request, so it is retryable only when the request is safe to repeat (`idempotent`).
+ */
+export function bodyBroke(ctx: AnswerContext, method: string, failed: { error: unknown }, idempotent: boolean): MCPError {
+  return new MCPError(`MCP ${method} to ${ctx.server} failed: its answer broke off: ${redactText(messageOf(failed.error), ctx.secrets)}`, {
+    reason: 'network',
+    url: ctx.url,
+    method,
+    retryable: idempotent,
+    cause: redactError(failed.error, ctx.secrets),
+  });
+}

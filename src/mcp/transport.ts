@@ -15,7 +15,8 @@ import { retry, type ResolvedRetryOptions, type RetryGuard } from '../internal/r
 import { AnswerQueue, MAX_ANSWERS_WAITING } from './answer-queue.js';
 import { readStreamAnswer, type StreamAnswerHost } from './stream-answer.js';
 import { listenToServer } from './server-stream.js';
-import { httpFailure, parseMessages, protocolError, resultOf, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { httpFailure, parseMessages, protocolError, sessionExpired, tooLarge, type AnswerContext, type ServerMessage } from './client-messages.js';
+import { readJSONAnswer, type AnswerOf } from './json-answer.js';
 import { LAST_EVENT_ID_HEADER, SESSION_HEADER, VERSION_HEADER, type MCPRequestId } from './protocol.js';
 import { mcpRequestSpan, traceRequest } from './request-span.js';
 import { requestTimer, transportFailure } from './transport-failure.js';
@@ -90,7 +91,8 @@ export class MCPTransport {
     const controller = new AbortController();
     this.listening = controller;
     const deliver = (data: string) => this.route(parseMessages(this.ctx, data, 'an event of its own stream'), -1);
-    void listenToServer({ ...this.streamHost('its own stream (listen)'), deliver }, controller.signal).finally(() => {
+    const session = () => this.sessionId;
+    void listenToServer({ ...this.streamHost('its own stream (listen)'), deliver, session }, controller.signal).finally(() => {
       if (this.listening === controller) this.listening = undefined;
     });
   }
@@ -138,7 +140,7 @@ export class MCPTransport {
     try {
       const response = await attempt.race(this.post(requestBody(id, method, encoded), attempt.signal, traceparent));
       if (method === 'initialize') this.takeSession(response);
-      return await this.answer(response, attempt, method, id, carried);
+      return await this.answer(response, attempt, { method, id, carried, idempotent: options.idempotent });
     } catch (error) {
       const failure = transportFailure(this.ctx, error, attempt.signal, signal, method);
       const given = signal.aborted && !this.closed; // the caller gave up (closing ends the session instead)
@@ -250,7 +252,8 @@ export class MCPTransport {
   }
 
   /** The result for request `id` out of an HTTP answer: a JSON body, or an SSE stream (resumed when it ends early). */
-  private async answer(response: Response, attempt: Attempt, method: string, id: number, carried: string | undefined): Promise<unknown> {
+  private async answer(response: Response, attempt: Attempt, request: AnswerOf): Promise<unknown> {
+    const { method, id, carried } = request;
     const type = (response.headers.get('content-type') ?? '').toLowerCase();
     if (!response.ok) {
       const body = await attempt.race(readBodyUntil(response, attempt.signal));
@@ -265,12 +268,7 @@ export class MCPTransport {
       response.body?.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }
-    const body = await attempt.race(readBodyUntil(response, attempt.signal, this.config.maxResponseBytes));
-    if (body.exceeded) throw tooLarge(this.ctx, method, this.config.maxResponseBytes);
-    const messages = parseMessages(this.ctx, body.text, `its answer to ${method}`);
-    const found = this.route(messages, id);
-    if (found === undefined) throw protocolError(this.ctx, `its answer to ${method} holds no response to request ${id}`, undefined, method);
-    return resultOf(this.ctx, found, method, response.status, false);
+    return readJSONAnswer({ ...this.config, route: (messages) => this.route(messages, id) }, response, attempt, request);
   }
 
   /** Hands server messages to the client; returns the response to `id`, if there is one. */

@@ -107,3 +107,37 @@ for (const [label, limit] of [
     });
   });
 }
+
+describe('a listing full of entries without a name: one bounded warning per listing', () => {
+  it('200,000 nameless entries (1.2 MB, under maxResponseBytes) are one warning: the count and the first three, each cut', async () => {
+    const server = fakeServer({ 'tools/list': () => ({ tools: [{ name: 'find', inputSchema: { type: 'object' } }, { description: 'd'.repeat(1_000) }, ...Array.from({ length: 199_999 }, () => ({}))] }) });
+    const warnings: string[] = [];
+    const client = createMCPClient({ url: URL, fetch: server.fetch, retry: false, onWarning: (warning) => warnings.push(warning) });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['find']);
+    await client.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^MCP server 'fake' \(mcp\.example\): tools\/list: entries without a name skipped: 200000 \(\{"description":"d{100,}…, \{\}, \{\}, …\)$/);
+    expect(warnings[0]!.length).toBeLessThan(600);
+  });
+
+  it('the skipped entries of every page are one warning, said after the listing', async () => {
+    const server = fakeServer({
+      'tools/list': (request) =>
+        request.params?.cursor === undefined ? { tools: [{}, { name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'p2' } : { tools: [{ name: 7 }, { name: 'b', inputSchema: { type: 'object' } }] },
+    });
+    const warnings: string[] = [];
+    const client = createMCPClient({ url: URL, fetch: server.fetch, retry: false, onWarning: (warning) => warnings.push(warning) });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(['a', 'b']);
+    await client.close();
+    expect(warnings).toEqual([`MCP server 'fake' (mcp.example): tools/list: entries without a name skipped: 2 ({}, {"name":7})`]);
+  });
+
+  it('a listing that fails after skipping entries still says what it skipped, once', async () => {
+    const server = fakeServer({ 'tools/list': () => ({ tools: [{}, {}], nextCursor: 'again' }) });
+    const warnings: string[] = [];
+    const client = createMCPClient({ url: URL, fetch: server.fetch, retry: false, onWarning: (warning) => warnings.push(warning) });
+    await expect(client.listTools()).rejects.toThrow(/repeats a cursor/);
+    await client.close();
+    expect(warnings).toEqual([`MCP server 'fake' (mcp.example): tools/list: entries without a name skipped: 4 ({}, {}, {}, …)`]);
+  });
+});

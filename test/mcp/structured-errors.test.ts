@@ -4,7 +4,7 @@
 // field is taken only when valid, bounded and redacted, never lost to a generic `ToolError`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createMCPClient, type MCPClient } from '../../src/mcp/index.js';
+import { createMCPClient, mcpResultToToolResult, type MCPClient } from '../../src/mcp/index.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
 import { DataNotFoundError } from '../../src/tools/data-not-found-error.js';
@@ -125,5 +125,48 @@ describe('a structured error from any server: each field taken only when valid, 
     expect(run.content).not.toContain('hunter2');
     expect(run.content).not.toContain('Zx9Kq2Lm8Pw4Rt6Yv1Bn3');
     expect(run.result.error).toMatchObject({ type: 'Denied', message: 'key [REDACTED] refused', context: { password: '[REDACTED]', nested: { echo: '[REDACTED]' } } });
+  });
+});
+
+describe("a faultline envelope whose error message is blank: the same checks as any structured error", () => {
+  const hostile = (message: string) => ({
+    ok: false,
+    error: { type: 'T'.repeat(100_000), message, suggestion: 's'.repeat(100_000), context: { password: 'hunter2-hunter2', api_key: 'k-0123456789abcdef', blob: 'x'.repeat(200_000) } },
+  });
+
+  for (const message of ['', ' ', '\n\t']) {
+    it(`message ${JSON.stringify(message)}: the text content is the message, the type checked, the rest bounded and redacted`, async () => {
+      const run = await resultFor(hostile(message));
+      expect(run.outcome).toBe('error_result');
+      const error = run.result.error;
+      expect(error?.type).toBe('ToolExecutionFailed');
+      expect(error?.message).toBe('the text content');
+      expect(error?.suggestion?.length).toBeLessThanOrEqual(1_100);
+      expect(error?.context).toMatchObject({ password: '[REDACTED]', api_key: '[REDACTED]' });
+      expect(JSON.stringify(error?.context)).toContain('[cut:');
+      expect(run.content).not.toContain('hunter2-hunter2');
+      expect(run.content.length).toBeLessThan(20_000);
+    });
+  }
+
+  it('without text content, a default message; never the raw envelope (mcpResultToToolResult directly)', () => {
+    const result = mcpResultToToolResult({ content: [], isError: true, structuredContent: hostile('') }, { server: 'evil', tool: 't' });
+    const text = JSON.stringify(result.toJSON());
+    expect(result.error).toMatchObject({ type: 'ToolExecutionFailed', message: "The MCP tool 't' failed without saying why." });
+    expect(text).not.toContain('hunter2-hunter2');
+    expect(text).not.toContain('k-0123456789abcdef');
+    expect(text.length).toBeLessThan(20_000);
+  });
+
+  it('a credential in the text content that becomes the message is redacted like a message', async () => {
+    const server = fakeServer({
+      'tools/list': () => ({ tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
+      'tools/call': () => ({ content: [{ type: 'text', text: `refused ${SECRET}` }], structuredContent: hostile(' '), isError: true }),
+    });
+    const client = createMCPClient({ url: 'https://mcp.example/mcp', fetch: server.fetch, retry: false, secrets: [SECRET] });
+    const [tool] = await client.tools();
+    const run = await runTool(tool as AnyTool, {}, quiet);
+    await client.close();
+    expect(run.result.error?.message).toBe('refused [REDACTED]');
   });
 });
