@@ -128,12 +128,13 @@ export async function loadAgentCard(url: string, options: FetchAgentCardOptions)
           url: asked,
         });
       }
-      const { text, exceeded } = await attempt.race(readBody(attemptBody(attempt, response), MAX_CARD_BYTES));
+      const { text, exceeded, failed } = await attempt.race(readBody(attemptBody(attempt, response), MAX_CARD_BYTES));
       if (exceeded) throw new SerializeError(`The agent card at ${asked} is over the 1 MiB (1048576 bytes) limit`, { subject: 'agent card' });
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
+        if (failed) throw networkError(`Could not fetch the agent card from ${asked} (its body broke off)`, asked, failed.error, secrets);
         throw new SerializeError(`The agent card at ${asked} is not JSON`, { subject: 'agent card' });
       }
       return { card: decodeAgentCard(json), url: candidate };

@@ -38,7 +38,7 @@ export function streamItem(ctx: AnswerContext, event: SSEEvent, method: string, 
 }
 
 /** The `result` of a unary answer (its body read up to {@link MAX_RESPONSE_BYTES}). */
-export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, response: Response, method: string, id: number): unknown {
+export function resultOf(ctx: AnswerContext, { text, exceeded, failed }: BoundedText, response: Response, method: string, id: number): unknown {
   if (exceeded && response.ok) {
     throw new SerializeError(`The A2A answer from ${ctx.url} to ${method} is over the 16 MiB (16777216 bytes) limit`, { subject: 'A2A response' });
   }
@@ -46,7 +46,9 @@ export function resultOf(ctx: AnswerContext, { text, exceeded }: BoundedText, re
   try {
     envelope = JSON.parse(text);
   } catch {
-    if (!response.ok) throw httpError(ctx, response, method, text);
+    if (!response.ok) throw httpError(ctx, response, method, failed ? '' : text);
+    // A body that broke off (a connection reset) is the network's failure, not the agent's malformed answer.
+    if (failed) throw networkError(`The A2A answer from ${ctx.url} broke off`, ctx.url, failed.error, ctx.secrets, method);
     throw new SerializeError(`The A2A answer from ${ctx.url} is not JSON: ${truncate(redactText(text, ctx.secrets), 200)}`, { subject: 'A2A response' });
   }
   // A failed HTTP answer is JSON-RPC only when it says so; a gateway's `{"error": …}` body is an HTTP failure.

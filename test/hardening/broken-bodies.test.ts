@@ -4,10 +4,12 @@
  * finished sending. Rows: the three chat clients' `complete()` (a dropped answer is a `StreamError` `read_failed`,
  * retried like any failure before output), and our three servers' request readers (the A2A handler, the MCP handler,
  * `readChatRequest`), which answer HTTP 400 saying the body could not be read to its end, never a JSON-RPC parse
- * error (-32700) or `not_json`.
+ * error (-32700) or `not_json`; and the A2A client's unary answers and agent card (a network `A2ATransportError`,
+ * retried where the call is safe to repeat). The MCP client's readers: test/mcp/cut-bodies.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createA2AHandler } from '../../src/a2a/index.js';
+import { createA2AClient, createA2AHandler, fetchAgentCard } from '../../src/a2a/index.js';
+import { A2ATransportError } from '../../src/errors/index.js';
 import { AgentBuilder } from '../../src/agent/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient, createScriptedChatClient, type ChatClient } from '../../src/chat/index.js';
 import { StreamError } from '../../src/errors/index.js';
@@ -83,5 +85,37 @@ describe('a request whose body fails before its end, at our servers', () => {
     expect(refused.status).toBe(400);
     expect(refused.issues.map((issue) => issue.code)).toEqual(['invalid']);
     expect(refused.issues[0]?.message).toMatch(/could not be read to its end/);
+  });
+});
+
+describe('an A2A answer whose body fails before its end, at our client', () => {
+  const task = { kind: 'task', id: 'task-1', contextId: 'ctx-1', status: { state: 'completed' } };
+  const card = { name: 'a', url: 'https://agent.test/a2a', version: '1', protocolVersion: '0.3', capabilities: {}, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] };
+  const cut = (text: string) => new Response(broken(text.slice(0, 30)), { status: 200, headers: { 'content-type': 'application/json' } });
+
+  it('tasks/get (safe to repeat): retried, and the whole second answer read', async () => {
+    let calls = 0;
+    const fetch = (async () => (++calls === 1 ? cut(JSON.stringify({ jsonrpc: '2.0', id: 1, result: task })) : new Response(JSON.stringify({ jsonrpc: '2.0', id: 2, result: task }), { headers: { 'content-type': 'application/json' } }))) as typeof globalThis.fetch;
+    const client = createA2AClient({ url: 'https://agent.test/a2a', fetch, protocolVersion: '0.3', retry: { maxAttempts: 2, initialDelayMs: 1 } });
+    expect(await client.getTask({ id: 'task-1' })).toMatchObject({ id: 'task-1' });
+    expect(calls).toBe(2);
+  });
+
+  it('message/send (not repeated): a network A2ATransportError, not an answer that is not JSON', async () => {
+    let calls = 0;
+    const fetch = (async () => (calls++, cut(JSON.stringify({ jsonrpc: '2.0', id: 1, result: task })))) as typeof globalThis.fetch;
+    const client = createA2AClient({ url: 'https://agent.test/a2a', fetch, protocolVersion: '0.3', retry: { maxAttempts: 2, initialDelayMs: 1 } });
+    const error = await client.sendMessage({ message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }).catch((caught: unknown) => caught);
+    expect(A2ATransportError.isInstance(error), String(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'network', retryable: true });
+    expect((error as Error).message).toMatch(/broke off: terminated/);
+    expect(calls).toBe(1);
+  });
+
+  it('the agent card: a network A2ATransportError, not a card that is not JSON', async () => {
+    const fetch = (async () => cut(JSON.stringify(card))) as typeof globalThis.fetch;
+    const error = await fetchAgentCard('https://agent.test', { fetch }).catch((caught: unknown) => caught);
+    expect(A2ATransportError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/its body broke off/);
   });
 });
