@@ -40,7 +40,8 @@ export class TaskExecution {
   private readonly listeners = new Set<(event: A2AStreamEvent) => void>();
   private readonly history: A2AMessage[];
   private readonly message: A2AMessage;
-  private canceled = false;
+  /** A cancel was asked for (the task ends, or ended, `canceled`). */
+  cancelRequested = false;
   private requestCancel: () => void = () => {};
   private readonly artifactId: string;
   private streamedText = '';
@@ -95,18 +96,13 @@ export class TaskExecution {
     return TERMINAL_STATES.has(this.task.status.state);
   }
 
-  /** A cancel was asked for (the task ends, or ended, `canceled`). */
-  get cancelRequested(): boolean {
-    return this.canceled;
-  }
-
   /**
    * Stops the run; the task ends `canceled`. The abort itself happens in the run's own request context (a promise
    * continuation registered there): Cloudflare Workers forbid aborting another request's signal.
    */
   cancel(): void {
-    if (this.terminal || this.canceled) return;
-    this.canceled = true;
+    if (this.terminal || this.cancelRequested) return;
+    this.cancelRequested = true;
     this.requestCancel();
   }
 
@@ -178,7 +174,7 @@ export class TaskExecution {
       const base = { userId, sessionId: this.task.contextId, signal: this.controller.signal, invocationId, traceparent };
       for await (const raw of this.options.runner.run(resume ? { ...base, resume } : { ...base, message: text })) {
         const event = scrubEvent(raw, this.options.secrets);
-        if (this.canceled || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
+        if (this.cancelRequested || event.invocationId !== invocationId) continue; // child agents' events are their parent's business
         if (this.deciding) {
           const refusal = isTerminalError(event) ? event.response?.error : undefined;
           if (refusal?.type === 'resume') return this.decide(refusal); // refused: the task stays as it was
@@ -197,14 +193,14 @@ export class TaskExecution {
         await this.forward(event);
       }
     } catch (error) {
-      if (!this.canceled && !isAbortError(error)) {
+      if (!this.cancelRequested && !isAbortError(error)) {
         const internal: ResponseError = { type: ErrorType.RunError, message: `The agent failed: ${truncate(redactText(messageOf(error), this.options.secrets), 500)}` };
         failure ??= { event: createErrorEvent({ invocationId: this.task.id, author: 'a2a-handler' }, internal), error: internal };
       }
     }
     await this.accept();
-    const waiting = this.canceled || failure ? undefined : interruptMetadata(completion?.response?.interrupts, this.invocationId, this.options.secrets);
-    if (this.canceled) await this.finishCanceled();
+    const waiting = this.cancelRequested || failure ? undefined : interruptMetadata(completion?.response?.interrupts, this.invocationId, this.options.secrets);
+    if (this.cancelRequested) await this.finishCanceled();
     else if (failure) await this.finishFailed(failure.event, completion);
     else if (waiting) await this.finishInputRequired(waiting);
     else await this.finishCompleted(completion, unstructuredError);

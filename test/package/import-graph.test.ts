@@ -32,7 +32,7 @@ function runtimeGraph(entry: string): Set<string> {
 const folderOf = (path: string) => path.split('/')[0] as string;
 
 describe('what each entry loads at import', () => {
-  it('faultline/a2a loads no chat client, no tool code, no agent loop, no graph, no MCP (and stays within 85 modules)', () => {
+  it('faultline/a2a loads no chat client, no tool code, no agent loop, no graph, no MCP (and stays within 86 modules)', () => {
     const graph = runtimeGraph('a2a/index.ts');
     const loaded = [...graph];
     expect(loaded.filter((path) => ['chat', 'tools', 'graph', 'mcp', 'cloudflare'].includes(folderOf(path)))).toEqual([]);
@@ -44,8 +44,9 @@ describe('what each entry loads at import', () => {
     // handler's check of option names (`option-names.ts`, with the closest name it points to, `closest.ts`), the
     // runner's run options (`run-options.ts`), a client's call-options check (`call-options.ts`) and its request body
     // encoded once before anything is sent (`wire/jsonrpc-request.ts`), and the media-type check its handler shares
-    // with MCP's (`internal/media-types.ts`).
-    expect(graph.size).toBeLessThanOrEqual(85);
+    // with MCP's (`internal/media-types.ts`), and whose a task is (`a2a/task-owners.ts`: owners kept with the tasks of
+    // an app's store, split from the task backend by concern).
+    expect(graph.size).toBeLessThanOrEqual(86);
   });
 
   it('faultline/errors loads only errors and internal helpers', () => {
