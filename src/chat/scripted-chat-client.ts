@@ -77,7 +77,7 @@ export function createScriptedChatClient(turns: readonly ScriptedTurn[], options
     const toolCalls: ToolCall[] = (answer.toolCalls ?? []).map((toolCall, index) => ({
       id: toolCall.id ?? `call_${call}_${index + 1}`,
       name: toolCall.name,
-      arguments: toolArgumentsText(toolCall.arguments, toolCall.name),
+      arguments: toolArgumentsText(toolCall.arguments, toolCall.name, []),
     }));
     const response: ChatResponse = {
       message: { role: 'assistant', content: answer.text ?? null, toolCalls, ...(answer.reasoning ? { reasoning: answer.reasoning } : {}) },

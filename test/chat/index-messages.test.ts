@@ -20,7 +20,8 @@ const INVALID: ReadonlyArray<[unknown, string]> = [
   ['0', '"0"'],
   [2 ** 53, '9007199254740992'],
   [null, 'null'],
-  [{ at: 0 }, '{"at":0}'],
+  [{ at: 0 }, 'an object {"at":0}'],
+  [[[1]], 'an array of 1 item [[…]]'],
 ];
 
 function failure(decoder: StreamDecoder, body: string): { message: string; reason: unknown } {

@@ -162,7 +162,7 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
       long ??= overLimit('a tool_use id', id.length, MAX_ID_LENGTH) ?? overLimit('a tool name', name.length, MAX_ID_LENGTH);
       if (ids.has(id)) wrong ??= `a second tool_use with the id ${excerpt(id, secrets, 60)}`;
       ids.add(id);
-      const args = toolArgumentsText(read(block, 'input') ?? {}, name);
+      const args = toolArgumentsText(read(block, 'input') ?? {}, name, secrets);
       toolCalls.push({ id, name, arguments: args === '' ? '{}' : args });
     } else if (kind !== 'skipped') unknown.push(excerpt(type, secrets, 60));
   }

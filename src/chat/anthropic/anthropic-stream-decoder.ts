@@ -133,7 +133,7 @@ export class AnthropicStreamDecoder extends EventDecoder {
       // The API starts every tool_use with `input: {}` and streams the rest; a gateway may send the whole input here.
       const input = field(block, 'input');
       if (isJSONObject(input) && Object.keys(input).length > 0) {
-        open.call.arguments = toolArgumentsText(input, name);
+        open.call.arguments = toolArgumentsText(input, name, this.options.secrets);
         this.argumentsDelta(open.call.index, id, open.call.arguments);
       }
     } else if (kind === 'text' || kind === 'thinking') {

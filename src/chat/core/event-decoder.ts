@@ -12,6 +12,8 @@ import { redactError, redactText } from '../../internal/redact.js';
 import { DEFAULT_MAX_EVENT_LENGTH, SSEDataParser } from '../../wire/sse-decoder.js';
 import { detachDeltas } from './frame-template.js';
 import { codeClass } from './provider-error-codes.js';
+import { decodingFailure } from './decoding-failure.js';
+import { describeRemote } from './remote-value.js';
 import type { StreamDecoder } from './stream-reader.js';
 import type { ChatChunk } from './types.js';
 
@@ -176,7 +178,7 @@ export abstract class EventDecoder implements StreamDecoder {
   protected index(data: Record<string, unknown>, key: string, type: string, raw: string): number {
     const value = data[key];
     if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
-    const said = value === undefined ? `without ${key}` : `with an invalid ${key} ${this.excerpt(JSON.stringify(value), 40)}`;
+    const said = value === undefined ? `without ${key}` : `with an invalid ${key} ${describeRemote(value, this.options.secrets)}`;
     throw this.malformed(`a ${type} ${said}`, raw);
   }
 
@@ -192,11 +194,13 @@ export abstract class EventDecoder implements StreamDecoder {
 
   /**
    * A failure of a decoding step: raised now when the step decoded nothing, else held back so that the chunks decoded
-   * before it are returned first (output that arrived before an error is never lost).
+   * before it are returned first (output that arrived before an error is never lost). One that is no faultline error
+   * is a `malformed_chunk` (`decoding-failure.ts`).
    */
   private hold(error: unknown): void {
-    if (this.out.length === 0) throw error;
-    this.pending = { error };
+    const failure = decodingFailure(error, this.options.label, this.options.secrets);
+    if (this.out.length === 0) throw failure;
+    this.pending = { error: failure };
   }
 
   private json(eventType: string, raw: string): void {

@@ -12,10 +12,11 @@
  */
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
-import { isPlainObject, truncate } from '../../internal/json.js';
+import { isPlainObject, truncate, tryStringify } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { misfit } from '../core/event-decoder.js';
 import { codeClass } from '../core/provider-error-codes.js';
+import { describeRemote } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
@@ -105,7 +106,8 @@ export function reasoningText(item: unknown): string {
 /**
  * Why an output item cannot be kept to go back (`core/replay-bounds.ts`): its `id`, `call_id` or `name` past
  * {@link MAX_ID_LENGTH}, or a reasoning item — its `encrypted_content`, its summary, whatever else it holds: it goes
- * back verbatim — past {@link MAX_REPLAY_LENGTH} as JSON; `undefined` when it can.
+ * back verbatim — past {@link MAX_REPLAY_LENGTH} as JSON, or not writable as JSON at all (nested past the runtime's
+ * stack, which `JSON.parse` accepts); `undefined` when it can.
  */
 export function replayProblem(item: Record<string, unknown>): string | undefined {
   for (const key of ['id', 'call_id', 'name']) {
@@ -113,7 +115,9 @@ export function replayProblem(item: Record<string, unknown>): string | undefined
     const long = typeof value === 'string' ? overLimit(`an output item's ${key}`, value.length, MAX_ID_LENGTH) : undefined;
     if (long) return long;
   }
-  return item.type === 'reasoning' ? overLimit('a reasoning item', JSON.stringify(item).length, MAX_REPLAY_LENGTH) : undefined;
+  if (item.type !== 'reasoning') return undefined;
+  const text = tryStringify(item);
+  return text === undefined ? 'a reasoning item that cannot be written back as JSON' : overLimit('a reasoning item', text.length, MAX_REPLAY_LENGTH);
 }
 
 /** The replay slot an output item leaves: a reasoning item verbatim, the ids of the others. */
@@ -147,7 +151,7 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
     const given = read(body.error, 'code');
     const code = typeof given === 'string' && given !== '' ? excerpt(given, context.secrets, 100) : undefined;
     const message = read(body.error, 'message');
-    const said = excerpt(typeof message === 'string' ? message : JSON.stringify(body.error ?? null), context.secrets, 500);
+    const said = typeof message === 'string' ? excerpt(message, context.secrets, 500) : describeRemote(body.error ?? null, context.secrets, 500);
     // The classification table of the HTTP and stream paths: a listed code is the HTTP status it stands for.
     const known = codeClass(code);
     throw new ChatClientError(`${context.label} answered with a failed response${code ? ` (${code})` : ''}: ${said}`, {
@@ -187,7 +191,7 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
       if (toolCalls.some((call) => call.id === callId)) {
         throw new ChatClientError(`${context.label} answered with a second function_call ${excerpt(callId, context.secrets, 60)}`, { reason: 'invalid_response', retryable: false }); // one call run twice
       }
-      const args = toolArgumentsText(read(item, 'arguments') ?? '', name);
+      const args = toolArgumentsText(read(item, 'arguments') ?? '', name, context.secrets);
       toolCalls.push({ id: callId, name, arguments: args });
     } else if (kind === 'unknown') unknown.push(excerpt(String(read(item, 'type') ?? typeof item), context.secrets, 60));
     if (kind !== 'unknown' && kind !== 'skipped') {

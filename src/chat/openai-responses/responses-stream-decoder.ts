@@ -11,7 +11,7 @@
  *
  * An item is known by its `output_index`: every event for an index must be of the item it opened (its type, `id`,
  * a call's `call_id`; an arguments event's `item_id`). Items may be announced twice (the same item), only by their
- * `output_item.done`, or only in the final `output` (a call never shown is decoded from there); indexes may skip and
+ * `output_item.done`, or only in the final `output` (an item never shown is decoded from there); indexes may skip and
  * interleave; a text delta needs no item. A delta's `content_index` is not read: an item's text is its deltas in order.
  *
  * Errors: `response.failed` and an `error` event before any output are the `ChatClientError` of the HTTP status their
@@ -31,29 +31,23 @@ import { detached, FrameTemplates, type TemplateMatch } from '../core/frame-temp
 import type { ChatChunk, ReplayItem } from '../core/types.js';
 import { hotFrame, type DeltaContext } from './responses-delta-frame.js';
 import { answerMisfit, decodeResponse, finishOf, itemKind, messageText, reasoningText, replayProblem, replaySlot, toUsage } from './responses-output.js';
-
-interface OpenItem {
-  kind: 'message' | 'function_call' | 'reasoning' | 'skipped';
-  /** Text or reasoning deltas of this item arrived (else its `done` item's text is used). */
-  streamed: boolean;
-  /** Its `output_item.done` came: a repeated one is ignored. */
-  done: boolean;
-  /** The item's `id`, when it came: later events for its `output_index` must be of the same item. */
-  id: string | undefined;
-  /** For a function_call: the call's ordinal, call id, name and arguments so far. */
-  call?: { index: number; id: string; name: string; arguments: string; ended: boolean };
-}
+import { unseenItems, type OpenItem } from './responses-final-output.js';
 
 export class ResponsesStreamDecoder extends EventDecoder {
   private readonly items = new Map<number, OpenItem>();
+  /** The highest `output_index` that holds an item (a running maximum: a spread of every key overflows the stack). */
+  private lastIndex = -1;
+  /** Text or reasoning arrived as deltas of no item: a message or reasoning item seen only at the end holds it already. */
+  private readonly loose = { text: false, reasoning: false };
   private calls = 0;
   private refused = false;
-  /** Anything of the answer arrived as events (items, deltas): the final event's `output` is then only checked. */
+  /** Anything of the answer arrived as events (items, deltas): the final event's `output` then adds what they did not show. */
   private sawOutput = false;
   private readonly callIds = new Set<string>();
   private readonly itemIds = new Set<string>();
   private hasReasoning = false;
-  private readonly replay: ReplayItem[] = [];
+  /** Replay slots with their place in the output: the final output may add items before those the events showed. */
+  private readonly replay: Array<{ at: number; slot: ReplayItem }> = [];
   private responseId: string | undefined;
   private model: string | undefined;
   private readonly templates = new FrameTemplates<DeltaContext>(hotFrame);
@@ -159,6 +153,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     }
     if (kind === 'reasoning') this.hasReasoning = true;
     this.items.set(index, open);
+    if (index > this.lastIndex) this.lastIndex = index;
   }
 
   /**
@@ -177,6 +172,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (typeof delta !== 'string' || delta === '') return;
     const open = this.itemOf(data, type, raw);
     if (open) open.streamed = true;
+    else this.loose.text = true;
     this.sawOutput = true;
     if (type === 'response.refusal.delta') this.refused = true;
     this.textDelta('text-delta', delta);
@@ -187,6 +183,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (typeof delta !== 'string' || delta === '') return;
     const open = this.itemOf(data, type, raw);
     if (open) open.streamed = true;
+    else this.loose.reasoning = true;
     this.sawOutput = true;
     this.textDelta('reasoning-delta', delta);
   }
@@ -226,7 +223,8 @@ export class ResponsesStreamDecoder extends EventDecoder {
     this.out.push({ type: 'tool-call-end', index: call.index, id: call.id, name: call.name, arguments: args });
   }
 
-  private itemDone(data: Record<string, unknown>, type: string, raw: string): void {
+  /** `at`: the item's place in the answer's output, for the order of its replay slot (else its `output_index`). */
+  private itemDone(data: Record<string, unknown>, type: string, raw: string, at?: number): void {
     const index = this.index(data, 'output_index', type, raw);
     const item = data.item;
     if (!isJSONObject(item)) throw this.malformed(`a ${type} without its item`, raw);
@@ -255,7 +253,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
       const long = replayProblem(item);
       if (long) throw this.malformed(long, raw);
       const slot = replaySlot(item);
-      if (slot) this.replay.push(slot);
+      if (slot) this.replay.push({ at: at ?? index, slot });
     }
   }
 
@@ -269,13 +267,14 @@ export class ResponsesStreamDecoder extends EventDecoder {
       this.finished = true;
       return;
     }
-    // A function call the final output has but the events never showed is decoded from it, never dropped.
-    (Array.isArray(output) ? output : []).forEach((item, index) => {
-      const callId = field(item, 'call_id');
-      if (field(item, 'type') !== 'function_call' || typeof callId !== 'string' || this.callIds.has(callId)) return;
-      const slot = this.items.has(index) ? Math.max(...this.items.keys()) + 1 : index;
-      this.itemDone({ output_index: slot, item }, 'response.completed', raw);
-    });
+    // An item of the final output the events never showed is done at a slot of its own: the answer complete() gives.
+    for (const { at, item } of unseenItems(Array.isArray(output) ? output : [], { items: this.items, itemIds: this.itemIds, callIds: this.callIds })) {
+      const slot = this.lastIndex + 1;
+      this.itemAdded({ output_index: slot, item }, 'response.completed', raw);
+      const open = this.items.get(slot);
+      if (open?.kind === 'message' || open?.kind === 'reasoning') open.streamed = this.loose[open.kind === 'message' ? 'text' : 'reasoning'];
+      this.itemDone({ output_index: slot, item }, 'response.completed', raw, at);
+    }
     // Calls still open at the end: what arrived, which a cut (incomplete) answer may leave unfinished or empty.
     const cut = field(response, 'status') === 'incomplete';
     for (const open of this.items.values()) if (open.call && !open.call.ended) this.endCall(open.call, cut || open.call.arguments !== '' ? open.call.arguments : '{}');
@@ -286,7 +285,7 @@ export class ResponsesStreamDecoder extends EventDecoder {
     if (usage) finish.usage = usage;
     if (this.responseId) finish.responseId = this.responseId;
     if (this.model) finish.model = this.model;
-    if (this.hasReasoning && this.replay.length > 0) finish.replay = this.replay;
+    if (this.hasReasoning && this.replay.length > 0) finish.replay = this.replay.sort((a, b) => a.at - b.at).map(({ slot }) => slot);
     this.out.push(finish);
   }
 

@@ -8,7 +8,8 @@
  * than its own (`openai-fields.ts`); a choice other than index 0, or an index
  * that is no index; a tool-call fragment that starts and continues nothing, or repeats a call id seen already; an id
  * or name past its bound: `core/replay-bounds.ts`), `provider_error` (`data: {"error": …}` or `event: error`),
- * `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`.
+ * `incomplete` (the body ended before `finish_reason` or `[DONE]`), `line_too_long`. A failure no check names (a
+ * `RangeError` of a value nested past the stack) is a `malformed_chunk` too: `core/decoding-failure.ts`.
  * @see https://platform.openai.com/docs/api-reference/chat/streaming
  */
 import { StreamError } from '../../errors/stream-error.js';
@@ -17,12 +18,15 @@ import { redactError, redactText } from '../../internal/redact.js';
 import { SSEDataParser } from '../../wire/sse-decoder.js';
 import { contentParts, type ContentParts } from './openai-content.js';
 import { toUsage } from './openai-usage.js';
-import { eventBound, field, isJSONObject } from '../core/event-decoder.js';
+import { eventBound, isJSONObject } from '../core/event-decoder.js';
+import { providerError } from './openai-stream-error.js';
 import { callMisfit, choiceMisfit } from './openai-fields.js';
 import { detachDeltas, detached, FrameTemplates, type TemplateMatch } from '../core/frame-template.js';
 import { chatDeltaFrame, TEXT } from './openai-delta-frame.js';
 import { ToolCalls, type OpenCall } from './openai-tool-calls.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { decodingFailure } from '../core/decoding-failure.js';
+import { describeRemote } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatChunk, FinishReason, Usage } from '../core/types.js';
 
@@ -82,8 +86,9 @@ export class OpenAIStreamDecoder {
     } catch (error) {
       // Chunks decoded from the same bytes before a failure are returned first, the failure raised on the next call:
       // output that arrived before an error is never lost.
-      if (this.out.length === 0) throw error;
-      this.pending = { error };
+      const failure = decodingFailure(error, 'model', this.secrets);
+      if (this.out.length === 0) throw failure;
+      this.pending = { error: failure };
     }
     detachDeltas(this.out); // the fast paths' deltas are views of the read: one copy per chunk
     return this.out;
@@ -114,7 +119,7 @@ export class OpenAIStreamDecoder {
 
   private event(type: string, data: string): void {
     if (this.finished) return;
-    if (type === 'error') throw this.providerError(data);
+    if (type === 'error') throw providerError(data, undefined, this.secrets);
     if (data === '[DONE]') {
       this.complete();
       return;
@@ -128,7 +133,7 @@ export class OpenAIStreamDecoder {
       throw this.malformed('a chunk that is not JSON', data, error);
     }
     if (!isJSONObject(chunk)) throw this.malformed('a chunk that is not a JSON object', data);
-    if (chunk.error !== undefined && chunk.error !== null) throw this.providerError(data, chunk.error);
+    if (chunk.error !== undefined && chunk.error !== null) throw providerError(data, chunk.error, this.secrets);
     // Remote text that reaches events and A2A metadata (llm_response_id): bounded and redacted like any other.
     if (typeof chunk.id === 'string' && chunk.id !== this.rawResponseId) {
       this.responseId = this.excerpt((this.rawResponseId = chunk.id));
@@ -144,7 +149,7 @@ export class OpenAIStreamDecoder {
         if (!isJSONObject(choice)) throw this.malformed('a choice that is not a JSON object', data);
         const index = choice.index ?? 0;
         // One choice is asked for: another one (a request body with `n`) would be dropped, so it is no stream this reads.
-        if (index !== 0) throw this.malformed(`a choice with index ${this.excerpt(JSON.stringify(index), 40)}, where this client reads choice 0 only (no \`n\`)`, data);
+        if (index !== 0) throw this.malformed(`a choice with index ${describeRemote(index, this.secrets)}, where this client reads choice 0 only (no \`n\`)`, data);
         this.choice(choice, data);
       }
     } else if (choices !== undefined && choices !== null) {
@@ -190,7 +195,7 @@ export class OpenAIStreamDecoder {
       if (typeof content === 'string') {
         if (content !== '') this.textDelta('text-delta', content);
       } else if (content !== undefined && content !== null) {
-        this.parts(contentParts(content), delta);
+        this.parts(contentParts(content), data);
       }
       if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal(delta.refusal);
       const toolCalls = delta.tool_calls;
@@ -204,12 +209,12 @@ export class OpenAIStreamDecoder {
   }
 
   /** Content sent as an array of parts (Mistral's reasoning models): each part decoded, or a typed error naming it. */
-  private parts(parts: ContentParts, delta: Record<string, unknown>): void {
+  private parts(parts: ContentParts, data: string): void {
     if (parts.reasoning !== '') this.textDelta('reasoning-delta', parts.reasoning);
     if (parts.text !== '') this.textDelta('text-delta', parts.text);
     if (parts.refusal !== '') this.refusal(parts.refusal);
     if (parts.unknown.length > 0) {
-      throw this.malformed(`content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')})`, JSON.stringify(delta.content) ?? '');
+      throw this.malformed(`content parts of a type this client does not decode (${this.excerpt([...new Set(parts.unknown)].join(', '))})`, data);
     }
   }
 
@@ -235,7 +240,7 @@ export class OpenAIStreamDecoder {
   private toolCall(toolCall: unknown, position: number, data: string): void {
     if (!isJSONObject(toolCall)) throw this.malformed('a tool call that is not a JSON object', data);
     const index = toolCall.index ?? position;
-    if (!Number.isSafeInteger(index) || (index as number) < 0) throw this.malformed(`a tool call with an invalid index ${this.excerpt(JSON.stringify(index), 40)}`, data);
+    if (!Number.isSafeInteger(index) || (index as number) < 0) throw this.malformed(`a tool call with an invalid index ${describeRemote(index, this.secrets)}`, data);
     const wrong = callMisfit(toolCall);
     if (wrong) throw this.malformed(`a tool call with ${wrong}`, data);
     const fn = isJSONObject(toolCall.function) ? toolCall.function : {};
@@ -246,7 +251,7 @@ export class OpenAIStreamDecoder {
     if (long) throw this.malformed(long, data);
     const call = this.calls.fragment(index as number, id, name, this.out);
     if (typeof call === 'string') throw this.malformed(call, data);
-    const argumentsDelta = given === undefined || given === null ? '' : toolArgumentsText(given, call.name);
+    const argumentsDelta = given === undefined || given === null ? '' : toolArgumentsText(given, call.name, this.secrets);
     this.appendArguments(call, argumentsDelta);
   }
 
@@ -263,32 +268,16 @@ export class OpenAIStreamDecoder {
     this.out.push(finish);
   }
 
-  private providerError(data: string, error?: unknown): StreamError {
-    let detail = error;
-    if (detail === undefined) {
-      try {
-        const parsed: unknown = JSON.parse(data);
-        detail = field(parsed, 'error') ?? parsed;
-      } catch {
-        detail = data;
-      }
-    }
-    const message = field(detail, 'message');
-    const text = typeof message === 'string' ? message : typeof detail === 'string' ? detail : this.excerpt(data);
-    const code = field(detail, 'code');
-    return new StreamError(`The model provider reported an error mid-stream: ${this.excerpt(text)}`, {
-      reason: 'provider_error',
-      chunk: this.excerpt(data),
-      code: typeof code === 'string' ? this.excerpt(code, 100) : typeof code === 'number' && Number.isFinite(code) ? String(code) : undefined,
-    });
+  private get secrets(): readonly string[] {
+    return this.options.secrets ?? [];
   }
 
   private excerpt(text: string, length = 200): string {
-    return truncate(redactText(text, this.options.secrets), length);
+    return truncate(redactText(text, this.secrets), length);
   }
 
   private malformed(what: string, data: string, cause?: unknown): StreamError {
     const chunk = this.excerpt(data);
-    return new StreamError(`The model stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause: redactError(cause, this.options.secrets ?? []) }); // V8 quotes the frame's start
+    return new StreamError(`The model stream sent ${what}: ${chunk}`, { reason: 'malformed_chunk', chunk, cause: redactError(cause, this.secrets) }); // V8 quotes the frame's start
   }
 }

@@ -129,13 +129,13 @@ export function decodeCompletion(body: unknown, label: string, createId: () => s
       toolCalls.push({
         id: typeof id === 'string' && id !== '' ? id : createId(),
         name,
-        arguments: toolArgumentsText(args, name),
+        arguments: toolArgumentsText(args, name, secrets),
       });
     }
   }
   const parts = contentParts(message.content);
   if (parts.unknown.length > 0) {
-    throw new ChatClientError(`${label} answered with content parts of a type this client does not decode (${[...new Set(parts.unknown)].join(', ')})`, {
+    throw new ChatClientError(`${label} answered with content parts of a type this client does not decode (${truncate(redactText([...new Set(parts.unknown)].join(', '), secrets), 200)})`, {
       reason: 'invalid_response',
       retryable: false,
     });
