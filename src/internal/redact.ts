@@ -22,8 +22,11 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
-/** Request headers that carry no credential: content negotiation, caching, protocol versions and sessions, tracing. */
-const PLAIN_HEADER = /^(accept(-[\w-]+)?|content-[\w-]+|user-agent|cache-control|pragma|if-[\w-]+|(mcp|a2a)-[\w-]+|traceparent|tracestate|baggage|x-request-id|idempotency-key|anthropic-(version|beta)|openai-beta)$/i;
+/**
+ * Request headers that carry no credential, whose values errors may well name: content negotiation, the client, and
+ * protocol and provider versions (any other header's value is at worst masked where a server quotes it).
+ */
+const PLAIN_HEADER = /^(accept|content-|user-agent|(mcp|a2a|anthropic|openai)-)/i;
 
 /**
  * The secrets that request headers carry: the value of every header a caller gives but the plain ones (gateways take
@@ -34,7 +37,8 @@ const PLAIN_HEADER = /^(accept(-[\w-]+)?|content-[\w-]+|user-agent|cache-control
 export function headerSecrets(headers: Readonly<Record<string, string>> | undefined): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (typeof value !== 'string' || PLAIN_HEADER.test(name) || value.length < (isSecretKey(name) ? 4 : 8)) continue;
+    const named = isSecretKey(name); // a credential's name wins over a plain prefix (`openai-api-key`)
+    if (typeof value !== 'string' || (!named && PLAIN_HEADER.test(name)) || value.length < (named ? 4 : 8)) continue;
     secrets.push(value);
     const credential = /^[A-Za-z][\w-]*\s+(\S{4,})\s*$/.exec(value)?.[1];
     if (credential !== undefined) secrets.push(credential);

@@ -178,8 +178,8 @@ describe('headerSecrets', () => {
   });
 
   it('takes every other header a caller gives (a gateway credential under any name) but the plain ones and short values', () => {
-    const headers = { 'x-gateway': 'Bearer gw-pass-789', 'PRIVATE-TOKEN': 'glpat-abcdefgh', 'x-title': 'short', 'user-agent': 'my-app/1.0.0 (linux)', 'content-type': 'application/json', 'anthropic-version': '2023-06-01', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'mcp-protocol-version': '2025-06-18' };
-    expect(headerSecrets(headers)).toEqual(['Bearer gw-pass-789', 'gw-pass-789', 'glpat-abcdefgh']);
+    const headers = { 'x-gateway': 'Bearer gw-pass-789', 'PRIVATE-TOKEN': 'glpat-abcdefgh', 'x-title': 'short', 'user-agent': 'my-app/1.0.0 (linux)', 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'mcp-protocol-version': '2025-06-18', 'openai-api-key': 'sk-a1b2c3' };
+    expect(headerSecrets(headers)).toEqual(['Bearer gw-pass-789', 'gw-pass-789', 'glpat-abcdefgh', 'sk-a1b2c3']);
   });
 
   it('skips values too short to redact safely and copes with no headers', () => {

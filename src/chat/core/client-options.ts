@@ -1,6 +1,6 @@
 /**
  * The options every HTTP chat client shares, checked and resolved once for all providers: the API root, the key and
- * how it is sent, extra headers (their values become secrets, but the plain headers': `accept`, `content-*`, tracing…), `fetch`, retries, time limits, a label,
+ * how it is sent, extra headers (their values become secrets, but the plain headers': `accept`, `content-*`, versions…), `fetch`, retries, time limits, a label,
  * extra body fields and the SSE line bound. Every problem is reported at once, as one `ConfigError`.
  */
 import { ConfigError } from '../../errors/config-error.js';
