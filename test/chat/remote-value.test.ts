@@ -3,7 +3,7 @@
 // stand-in for a failure no check names.
 import { describe, expect, it } from 'vitest';
 import { decodingFailure } from '../../src/chat/core/decoding-failure.js';
-import { describeRemote } from '../../src/chat/core/remote-value.js';
+import { describeRemote, listed } from '../../src/chat/core/remote-value.js';
 import { StreamError } from '../../src/errors/index.js';
 import { nested } from '../helpers/hostile-values.js';
 
@@ -73,5 +73,14 @@ describe('decodingFailure', () => {
     expect(thrown).toMatchObject({ name: 'StreamError', reason: 'malformed_chunk' });
     expect(thrown.message).not.toContain(SECRET);
     expect(thrown.message.length).toBeLessThan(300);
+  });
+});
+
+describe('listed', () => {
+  it('names each distinct name once, at most five, and how many more', () => {
+    expect(listed([])).toBe('');
+    expect(listed(['a', 'b', 'a'])).toBe('a, b');
+    expect(listed(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'a'])).toBe('a, b, c, d, e and 2 more');
+    expect(listed(Array.from({ length: 100_000 }, (_, index) => `t${index}`)).length).toBeLessThan(60);
   });
 });

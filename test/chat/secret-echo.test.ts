@@ -96,6 +96,18 @@ const CASES: Array<{ field: string; how: 'stream' | 'complete'; client: () => Ch
     error: { name: 'StreamError', reason: 'malformed_chunk' },
   },
   {
+    field: 'Anthropic complete(): 5,000 content blocks each of its own unknown type',
+    how: 'complete',
+    client: () => anthropic(whole({ id: 'msg', type: 'message', role: 'assistant', content: Array.from({ length: 5_000 }, (_, index) => ({ type: `${KEY}-${index}` })), stop_reason: 'end_turn' })),
+    error: { name: 'ChatClientError', reason: 'invalid_response' },
+  },
+  {
+    field: 'Responses complete(): 5,000 output items each of its own unknown type',
+    how: 'complete',
+    client: () => responses(whole({ id: 'r', status: 'completed', output: Array.from({ length: 5_000 }, (_, index) => ({ type: `${KEY}-${index}` })) })),
+    error: { name: 'ChatClientError', reason: 'invalid_response' },
+  },
+  {
     field: 'Responses complete(): an error object without a message in a failed response',
     how: 'complete',
     client: () => responses(whole({ id: 'r', status: 'failed', output: [], error: { [KEY]: KEY, detail: partType } })),

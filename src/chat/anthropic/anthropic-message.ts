@@ -11,6 +11,7 @@ import { isPlainObject, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { misfit } from '../core/event-decoder.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
+import { listed } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
@@ -169,7 +170,7 @@ export function decodeMessage(body: unknown, label: string, secrets: readonly st
   long ??= wrong;
   if (long) throw new ChatClientError(`${label} answered with ${long}`, { reason: 'invalid_response', retryable: false });
   if (unknown.length > 0) {
-    throw new ChatClientError(`${label} answered with content blocks of a type this client does not decode (${[...new Set(unknown)].join(', ')})`, {
+    throw new ChatClientError(`${label} answered with content blocks of a type this client does not decode (${listed(unknown)})`, {
       reason: 'invalid_response',
       retryable: false,
     });

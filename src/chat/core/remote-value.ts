@@ -62,3 +62,13 @@ function literal(value: unknown, secrets: readonly string[], length: number): st
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'bigint' ? `${safeString(value)}n` : typeof value; // not from JSON.parse: undefined, a function
 }
+
+/**
+ * The distinct names a provider sent where this client expects known ones (each already redacted and cut), at most
+ * five of them: an answer of thousands of unknown types is not quoted whole.
+ * @example `listed(['a', 'b', 'a'])` is `'a, b'`; seven names read `'a, b, c, d, e and 2 more'`.
+ */
+export function listed(names: readonly string[]): string {
+  const distinct = [...new Set(names)];
+  return distinct.length <= 5 ? distinct.join(', ') : `${distinct.slice(0, 5).join(', ')} and ${distinct.length - 5} more`;
+}

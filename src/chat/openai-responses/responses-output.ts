@@ -16,7 +16,7 @@ import { isPlainObject, truncate, tryStringify } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 import { misfit } from '../core/event-decoder.js';
 import { codeClass } from '../core/provider-error-codes.js';
-import { describeRemote } from '../core/remote-value.js';
+import { describeRemote, listed } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
@@ -202,7 +202,7 @@ export function decodeResponse(body: unknown, context: FailureContext): ChatResp
     }
   }
   if (unknown.length > 0) {
-    throw new ChatClientError(`${context.label} answered with output items of a type this client does not decode (${[...new Set(unknown)].join(', ')})`, { reason: 'invalid_response', retryable: false });
+    throw new ChatClientError(`${context.label} answered with output items of a type this client does not decode (${listed(unknown)})`, { reason: 'invalid_response', retryable: false });
   }
   const finishReason = finishOf(body, toolCalls.length, refused, context.secrets);
   // No arguments at all are `{}`, unless the output limit cut the call (the agent loop then refuses to run it).
