@@ -7,7 +7,8 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { parseJsonBody, type CallConfig, type CallProtocol } from '../core/call.js';
 import type { ChatResponse } from '../core/types.js';
-import { decodeMessage, excerpt } from './anthropic-message.js';
+import { decodeMessage } from './anthropic-message.js';
+import { excerpt } from '../core/remote-value.js';
 import { AnthropicStreamDecoder } from './anthropic-stream-decoder.js';
 
 /** The Anthropic Messages protocol of the shared call mechanics (`streamCall` / `completeCall`). */

@@ -7,11 +7,10 @@
  */
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
-import { isPlainObject, truncate } from '../../internal/json.js';
-import { redactText } from '../../internal/redact.js';
+import { isPlainObject } from '../../internal/json.js';
 import { misfit } from '../core/event-decoder.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
-import { listed } from '../core/remote-value.js';
+import { excerpt, listed } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
 
@@ -106,11 +105,6 @@ const SKIPPED_BLOCKS = new Set([
 export function blockKind(type: string): 'text' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'skipped' | 'unknown' {
   if (type === 'text' || type === 'thinking' || type === 'redacted_thinking' || type === 'tool_use') return type;
   return SKIPPED_BLOCKS.has(type) ? 'skipped' : 'unknown';
-}
-
-/** Remote text that reaches events and metadata: redacted and bounded like any other. */
-export function excerpt(text: string, secrets: readonly string[], length = 200): string {
-  return truncate(redactText(text, secrets), length);
 }
 
 /**

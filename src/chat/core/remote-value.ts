@@ -9,6 +9,11 @@
 import { safeString, truncate } from '../../internal/json.js';
 import { redactText } from '../../internal/redact.js';
 
+/** Remote text that reaches events and metadata: redacted and bounded like any other. */
+export function excerpt(text: string, secrets: readonly string[], length = 200): string {
+  return truncate(redactText(text, secrets), length);
+}
+
 /** How many entries of an array or object the preview lists at most. */
 const PREVIEW_ENTRIES = 8;
 

@@ -7,7 +7,8 @@ import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
 import { isPlainObject } from '../../internal/json.js';
 import { parseJsonBody, type CallProtocol } from '../core/call.js';
-import { decodeResponse, excerpt } from './responses-output.js';
+import { decodeResponse } from './responses-output.js';
+import { excerpt } from '../core/remote-value.js';
 import { ResponsesStreamDecoder } from './responses-stream-decoder.js';
 
 /** The OpenAI Responses protocol of the shared call mechanics (`streamCall` / `completeCall`). */

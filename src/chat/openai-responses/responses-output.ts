@@ -12,11 +12,10 @@
  */
 import { ChatClientError } from '../../errors/chat-client-error.js';
 import { read } from '../../internal/error-chain.js';
-import { isPlainObject, truncate, tryStringify } from '../../internal/json.js';
-import { redactText } from '../../internal/redact.js';
+import { isPlainObject, tryStringify } from '../../internal/json.js';
 import { misfit } from '../core/event-decoder.js';
 import { codeClass } from '../core/provider-error-codes.js';
-import { describeRemote, listed } from '../core/remote-value.js';
+import { describeRemote, excerpt, listed } from '../core/remote-value.js';
 import { MAX_ID_LENGTH, MAX_REPLAY_LENGTH, overLimit } from '../core/replay-bounds.js';
 import { toolArgumentsText } from '../core/tool-call-arguments.js';
 import type { ChatMessage, ChatResponse, FinishReason, ReplayItem, ToolCall, Usage } from '../core/types.js';
@@ -35,11 +34,6 @@ const SERVER_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_inter
 export function itemKind(type: unknown): 'message' | 'function_call' | 'reasoning' | 'skipped' | 'unknown' {
   if (type === 'message' || type === 'function_call' || type === 'reasoning') return type;
   return typeof type === 'string' && SERVER_ITEMS.has(type) ? 'skipped' : 'unknown';
-}
-
-/** Remote text that reaches events and metadata: redacted and bounded like any other. */
-export function excerpt(text: string, secrets: readonly string[], length = 200): string {
-  return truncate(redactText(text, secrets), length);
 }
 
 /** Usage: `input_tokens` (with `input_tokens_details.cached_tokens`), `output_tokens` (with reasoning tokens). */
