@@ -73,6 +73,15 @@ describe('redactText', () => {
     expect(redactText('see https://example.com/docs and user@example.com')).toBe('see https://example.com/docs and user@example.com');
   });
 
+  it('masks the password of a URL at any length, and at any length of its user name (no bound leaves it in)', () => {
+    for (const [user, password] of [['admin', 'p'.repeat(200)], ['admin', 'Zx9q'.repeat(64)], ['u'.repeat(201), 'P4ssw0rdSecretValue'], ['', 'x'.repeat(300)]] as const) {
+      const masked = redactText(`connect failed: postgres://${user}:${password}@db.internal:5432/app`);
+      expect(masked, `${user.length}/${password.length}`).not.toContain(password);
+      expect(masked).toContain('@db.internal:5432/app');
+    }
+    expect(redactText('see https://example.com/docs and user@example.com')).toBe('see https://example.com/docs and user@example.com');
+  });
+
   it('masks a bearer token whose scheme is written in lower case', () => {
     expect(redactText('authorization: bearer 0123456789abcdefopaque')).not.toContain('0123456789abcdefopaque');
   });
@@ -313,6 +322,8 @@ describe('redaction of hostile text', () => {
     ['"a://x:" then a long password without "@"', `a://x:${'y'.repeat(MB)}`],
     ['"a://x:y" repeated', 'a://x:y'.repeat(MB / 7)],
     ['schemes with users and no passwords', 'ab+c://user/'.repeat(MB / 12)],
+    ['long user infos without "@"', `a://${'y'.repeat(300)} `.repeat(MB / 305)],
+    ['one long user info, "@" at its very end', `a://${'y'.repeat(MB)}@`],
   ])('redacts 1 MB of %s in well under a second', (_label, text) => {
     const started = performance.now();
     redactText(text, ['configured-secret-0123']);
