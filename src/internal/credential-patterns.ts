@@ -34,15 +34,12 @@ const KEYWORD_VALUE =
 /** The same after `token`, `secret` or `password` and spaces (`token Zx9…5s expired`), for a value that is not a file name. */
 const KEYWORD_SPACE_VALUE = /(?<![A-Za-z0-9])(token|secret|password|passwd|pwd)([ \t]+)([A-Za-z0-9_~+/=-]{16,})(?![.A-Za-z0-9_~+/=-])/gi;
 
-/** The password of a URL's user info (`postgres://user:pw@host`): the scheme, the user and the `@` are kept. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{0,200}:)([^\s/@]{1,200})(@)/gi;
-
 /**
- * User info past those bounds (a generated token of 201+ characters as the password, or a long user name before one):
- * masked whole (`postgres://[REDACTED]@host`), so a bound never leaves a credential in. Linear: a run ends at the next
- * `/`, `@` or white space, and every `://` holds a `/`.
+ * The password of a URL's user info (`postgres://user:pw@host`): the scheme, the user and the `@` are kept. At any
+ * length (a bound would leave a long generated token in), and still linear: user and password end at the next `/`,
+ * `@` or white space, every `://` holds a `/`, and the user stops at its first `:`.
  */
-const LONG_USER_INFO = /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[^\s/@]{201,}(@)/gi;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]*:)([^\s/@]+)(@)/gi;
 
 /** One cheap test before the patterns: text without any of their anchors (most messages) skips them all. */
 const MAY_HOLD_CREDENTIAL = /bearer|basic|[spra]k-|gh[pos]_|xox[abp]_|AIza|eyJ|key|token|secret|passw|pwd|credential|:\/\//i;
@@ -111,6 +108,5 @@ export function maskCredentials(text: string): string {
     .replace(JWT_RUN, maskJWTs)
     .replace(KEYWORD_VALUE, maskKeywordValue)
     .replace(KEYWORD_SPACE_VALUE, maskKeywordValue)
-    .replace(URL_PASSWORD, `$1${REDACTED}$3`)
-    .replace(LONG_USER_INFO, `$1${REDACTED}$2`);
+    .replace(URL_PASSWORD, `$1${REDACTED}$3`);
 }
