@@ -24,6 +24,18 @@ const message = (text: string, contextId?: string) => ({ message: { kind: 'messa
 const nonBlocking = (text: string) => ({ ...message(text), configuration: { blocking: false } });
 const flush = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The task's alarm, run at `now`, deletes its keys; the conversation it began (kept in its object) stays for its own retention. */
+async function expectDeletedAt(d: ReturnType<typeof deployment>, taskId: string, now: number): Promise<void> {
+  vi.useFakeTimers({ now, toFake: ['Date'] });
+  try {
+    await d.object(taskId).alarm();
+  } finally {
+    vi.useRealTimers();
+  }
+  expect([...d.storage(taskId).data.keys()].filter((key) => !key.startsWith('session:'))).toEqual([]);
+  expect((await d.rpc('tasks/get', { id: taskId })).error.code).toBe(-32001);
+}
+
 /** A graph whose second node never returns until aborted (its object "dies" there); counts the runs of that node. */
 function stuckGraph(counter: { runs: number }) {
   return new StateGraph(messagesStateSchema())
@@ -141,15 +153,7 @@ describe('task object recovery (fake platform)', () => {
     expect(read.status).toEqual(task.status);
     expect(count.before).toBe(1); // its run was not started again
     expect(storage.alarm).toBe(Date.parse(task.status.timestamp) + 60_000);
-    vi.useFakeTimers({ now: Date.parse(task.status.timestamp) + 60_001, toFake: ['Date'] });
-    try {
-      await d.object(task.id).alarm();
-    } finally {
-      vi.useRealTimers();
-    }
-    // the task's keys are gone; the conversation it began (kept in its object) stays for its own retention
-    expect([...storage.data.keys()].filter((key) => !key.startsWith('session:'))).toEqual([]);
-    expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
+    await expectDeletedAt(d, task.id, Date.parse(task.status.timestamp) + 60_001);
   });
 
   it('cancels an input-required task: canceled through a restart, no answer resumes it, deleted retainTaskMs after the cancel', async () => {
@@ -171,14 +175,7 @@ describe('task object recovery (fake platform)', () => {
     expect(count).toMatchObject({ before: 1, after: 0, refunds: 0 });
     const ends = Date.parse(canceled.status.timestamp) + 60_000;
     expect(storage.alarm).toBe(ends);
-    vi.useFakeTimers({ now: ends + 1, toFake: ['Date'] });
-    try {
-      await d.object(task.id).alarm();
-    } finally {
-      vi.useRealTimers();
-    }
-    expect([...storage.data.keys()].filter((key) => !key.startsWith('session:'))).toEqual([]);
-    expect((await d.rpc('tasks/get', { id: task.id })).error.code).toBe(-32001);
+    await expectDeletedAt(d, task.id, ends + 1);
   });
 
   it('recovers a task whose object died during the resume its answer started as that resume: the answer never becomes a user turn', async () => {
