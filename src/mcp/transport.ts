@@ -106,7 +106,7 @@ export class MCPTransport {
     if (this.closed) return Promise.reject(this.closed);
     // The request's own scope: the caller's signal, and close() — which also ends a retry's wait.
     const scope = this.scope(options.signal);
-    const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId);
+    const span = mcpRequestSpan(this.config.telemetry, method, params, this.ctx.url, this.sessionId && redactText(this.sessionId, this.ctx.secrets)); // the server's text
     const traceparent = span.traceparent();
     return traceRequest(span, retry((attemptNumber) => this.attempt(method, encoded, options, scope.signal, traceparent), {
       options: this.config.retry,
@@ -264,7 +264,8 @@ export class MCPTransport {
     }
     if (type.startsWith('text/event-stream')) return this.stream(response, attempt, method, id);
     if (!type.startsWith('application/json')) {
-      const shown = type === '' ? 'no content type' : `content type ${JSON.stringify(type.slice(0, 100))}`;
+      // the media type alone, as sent (a secret keeps its case) and redacted: a server may echo anything in a header
+      const shown = type === '' ? 'no content type' : `content type ${JSON.stringify(redactText((response.headers.get('content-type') ?? '').split(';')[0]!.trim(), this.ctx.secrets).slice(0, 100))}`;
       response.body?.cancel().catch(() => {});
       throw protocolError(this.ctx, `its answer to ${method} has ${shown} (expected application/json or text/event-stream; HTTP ${response.status})`, undefined, method);
     }

@@ -2,13 +2,15 @@
 // GitLab's `PRIVATE-TOKEN`, Azure's `Ocp-Apim-Subscription-Key` — not only `Authorization`. Every client of ours is
 // given one under each such name, and a server that echoes every header it received (in an error body, in a tool
 // result) never gets it into an error (message, toJSON, cause chain) or into what a model reads. The same for the
-// user info of a base URL, however short (`https://:hunter2@…`), which runtimes quote whole when they refuse it.
+// user info of a base URL, however short (`https://:hunter2@…`), which runtimes quote whole when they refuse it; and
+// for the response headers a client quotes or records (an MCP answer's content type, its session id in spans).
 import { describe, expect, it } from 'vitest';
 import { createA2AClient } from '../../src/a2a/index.js';
 import { createAnthropicClient, createOpenAICompatibleClient, createOpenAIResponsesClient } from '../../src/chat/index.js';
 import { createMCPClient } from '../../src/mcp/index.js';
 import { runTool } from '../../src/tools/index.js';
 import { fakeServer, rpcResult } from '../mcp/fake-server.js';
+import { exported, record } from '../telemetry/otel-sdk.js';
 
 /** Credential-shaped (patterns may catch it) and plain words (only its being a header value can). */
 const VALUES = ['f3a91c07d2b84e65a0c1', 'plainwordsgatewaypass'];
@@ -85,4 +87,46 @@ describe('a base URL whose user info a runtime quotes when it refuses it', () =>
       expect(shown(error)).not.toContain(hidden);
     });
   }
+});
+
+describe('createMCPClient, a server echoing secrets in the response headers it quotes or records', () => {
+  const CONFIGURED = 'plainsecretwordzz';
+  /** An MCP server whose `tools/list` answer has `contentType`, and whose session id is `sessionId`, each given the caller's token. */
+  const headersServer =
+    (options: { contentType?: (token: string) => string; sessionId?: (token: string) => string }): typeof fetch =>
+    async (input, init) => {
+      const request = new Request(input, init);
+      const token = request.headers.get('x-auth-token') ?? '';
+      const body = (await request.json()) as { id?: number; method: string };
+      if (body.id === undefined) return new Response(null, { status: 202 });
+      const result = body.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } : { tools: [] };
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (body.method === 'initialize' && options.sessionId) headers['mcp-session-id'] = options.sessionId(token);
+      if (body.method === 'tools/list' && options.contentType) headers['content-type'] = options.contentType(token);
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }), { headers });
+    };
+
+  it('a content type quoting the header and a configured secret reaches neither the error nor the span', async () => {
+    for (const value of VALUES) {
+      const recorder = record();
+      const contentType = (token: string) => `text/Plain-${CONFIGURED.toUpperCase()}; echo=${token}; s=${CONFIGURED}`;
+      const client = createMCPClient({ url: 'https://tools.test/mcp', telemetry: recorder.telemetry, retry: false, secrets: [CONFIGURED.toUpperCase(), CONFIGURED], headers: { 'X-Auth-Token': value }, fetch: headersServer({ contentType }) });
+      const error = await client.listTools().then(() => undefined, (failure: unknown) => failure);
+      await client.close();
+      expect(error).toBeInstanceOf(Error);
+      const seen = `${shown(error)}\n${exported(recorder.span('tools/list'))}`;
+      expect(seen).toContain('content type');
+      for (const secret of [value, CONFIGURED, CONFIGURED.toUpperCase()]) expect(seen).not.toContain(secret);
+    }
+  });
+
+  it('a session id echoing the header is not a span attribute in clear (the server still gets it back as sent)', async () => {
+    for (const value of VALUES) {
+      const recorder = record();
+      const client = createMCPClient({ url: 'https://tools.test/mcp', telemetry: recorder.telemetry, retry: false, headers: { 'X-Auth-Token': value }, fetch: headersServer({ sessionId: (token) => token }) });
+      expect(await client.listTools()).toEqual([]);
+      await client.close();
+      expect(recorder.spans().map(exported).join('\n')).not.toContain(value);
+    }
+  });
 });
