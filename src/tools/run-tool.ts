@@ -21,7 +21,7 @@ import { ToolFailure, type ToolErrorInfo } from './tool-failure.js';
 import { ToolInternalError } from './tool-internal-error.js';
 import { ToolLogWriter } from './tool-log.js';
 import { toolLogSink, type ToolLogOption } from './tool-log-option.js';
-import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult } from './tool-result.js';
+import { PARTIAL_FAILURE_TYPE, toErrorInfo, ToolResult, type ToolResultJSON } from './tool-result.js';
 import { completeToolRun, finishToolRun } from './seal-tool-result.js';
 import type { ToolRun } from './tool-run.js';
 import { runToolOptionProblems } from './run-tool-options.js';
@@ -194,7 +194,12 @@ async function runUntraced<T>(tool: AnyTool, rawArguments: unknown, settings: Ru
       const execution = Promise.resolve().then(() => span.run(() => tool.execute(args, context)));
       execution.catch(() => {});
       const value = await Promise.race([execution, scope.stopped]);
-      return ToolResult.isInstance(value) ? value : ToolResult.success(value);
+      if (value instanceof ToolResult) return value;
+      if (!ToolResult.isInstance(value)) return ToolResult.success(value);
+      // Marked by another copy of the package (or by anyone: the mark is a global symbol): read once, here, where a
+      // getter that throws is the tool's crash, and shaped again, so the model gets `{ok, data, error: {type, message}}`.
+      const { ok, data, error } = value;
+      return ToolResult.fromJSON({ ok, data, error } as ToolResultJSON);
     } catch (error) {
       if (parent?.aborted) throw parent.reason;
       if (scope.timedOut) {
