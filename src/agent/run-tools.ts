@@ -1,4 +1,7 @@
-/** One round of tool calls of the agent loop: run concurrently, each reported as it ends, one tool message each. */
+/**
+ * One round of tool calls of the agent loop: run concurrently (at most `MAX_PARALLEL_TOOL_CALLS` at once), each reported
+ * as it ends, one tool message each.
+ */
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
 import { ToolError } from '../errors/tool-error.js';
 import { isAbortError, messageOf } from '../internal/error-chain.js';
@@ -17,6 +20,9 @@ import type { LoopContext } from './loop-context.js';
 import type { AgentRunItem, AgentToolOutcome } from './types.js';
 
 type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
+
+/** Tools of one model turn running at once (docs/bounds.md). */
+export const MAX_PARALLEL_TOOL_CALLS = 64;
 
 /**
  * @internal Runs the calls of one round concurrently and yields each result as its tool ends (with the retries on
@@ -40,7 +46,8 @@ export async function* runTools(
   const names = calls.map((call) => shownToolName(settings.tools, call.name, settings.secrets));
   const outcomes: Settled[] = [];
   const ended: number[] = []; // call indexes, in the order their tools ended
-  calls.forEach((call, index) => {
+  const start = (index: number): void => {
+    const call = calls[index] as ToolCall;
     const toolName = names[index] as string;
     safeEmit(context, queue, 'tool-start', () => ({ runId: context.runId, agent, iteration, callId: call.id, toolName, arguments: truncate(redactText(call.arguments, settings.secrets), 2000) }));
     const cut = cutByLimit ? cutOffRun(call, toolName, settings.toolErrorFormat) : undefined; // not run: its arguments were cut off
@@ -66,9 +73,14 @@ export async function* runTools(
       (error: unknown): void => void (outcomes[index] = { ok: false, error }),
     ).then(() => {
       ended.push(index);
+      if (started < calls.length) start(started++); // the next call waiting for a free place
       waker.wake();
     });
-  });
+  };
+  // At most MAX_PARALLEL_TOOL_CALLS tools run at once: a model asking for thousands in one turn starts no thousands of
+  // requests; the rest start, in call order, as earlier ones end.
+  let started = Math.min(calls.length, MAX_PARALLEL_TOOL_CALLS);
+  for (let index = 0; index < started; index++) start(index);
   const messages: ChatMessage[] = [];
   for (let reported = 0; reported < calls.length; ) {
     if (reported >= ended.length) {
