@@ -19,7 +19,7 @@ import { withoutMetadata } from '../runner/state-delta.js';
 import { ErrorMetadataKey, GENERIC_FAILURE_TEXT, TASK_FAILED_INTERNALLY, TaskState, TERMINAL_STATES } from './constants.js';
 import { partsText } from './event-converter.js';
 import { buildTaskErrorMessage, buildTaskErrorMetadata, encodeStateDeltaMetadata, errorMetadata, failureState } from './server-payloads.js';
-import { agentMessage, artifactUpdate, completedMetadata, scrubEvent } from './task-run-events.js';
+import { agentMessage, artifactUpdate, CANCELED_TEXT, completedMetadata, scrubEvent } from './task-run-events.js';
 import type { A2AMessage, A2AMetadata, A2AStreamEvent, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from './types.js';
 import type { TaskExecutionOptions } from './task-execution-options.js';
 import { interruptMetadata, interruptText, withoutQuestions } from './task-interrupts.js';
@@ -279,7 +279,7 @@ export class TaskExecution {
   }
 
   private async finishCanceled(): Promise<void> {
-    const message = agentMessage(this.task, 'The task was canceled by request.');
+    const message = agentMessage(this.task, CANCELED_TEXT);
     await this.finish({ state: TaskState.Canceled, message, timestamp: isoTimestamp() }, undefined, message);
   }
 

@@ -12,7 +12,7 @@ import { jsonResponse, resultBody, SSE_HEADERS, sseFrame, type RequestId } from 
 import { streamResponse, type StreamLimits } from './sse-response.js';
 import { TaskExecution } from './task-execution.js';
 import { decisionsKey, decisionsOf, pendingRunId, refusalData, TaskResumes, withoutQuestions } from './task-interrupts.js';
-import { agentMessage } from './task-run-events.js';
+import { agentMessage, CANCELED_TEXT } from './task-run-events.js';
 import { isoTimestamp } from '../internal/clock.js';
 import type { TaskJournal } from './task-journal.js';
 import { withOwner, type A2ATaskStore } from './task-store.js';
@@ -190,7 +190,7 @@ export function createTaskOperations(settings: TaskOperationsSettings): TaskOper
     const task = execution?.task ?? (await stored(taskId));
     if (!task) return undefined;
     if (task.status.state !== TaskState.InputRequired) return { ended: task };
-    const message = agentMessage(task, 'The task was canceled by request.');
+    const message = agentMessage(task, CANCELED_TEXT);
     const canceled: Task = { ...task, status: { state: TaskState.Canceled, message, timestamp: isoTimestamp() }, history: [...(task.history ?? []), message] };
     if (task.metadata) canceled.metadata = withoutQuestions(task.metadata);
     const owner = owners.of(taskId);

@@ -42,6 +42,9 @@ export function artifactUpdate(task: Task, artifactId: string, parts: TaskArtifa
   return update;
 }
 
+/** The status message of a task ended by `tasks/cancel`, running or waiting for input. */
+export const CANCELED_TEXT = 'The task was canceled by request.';
+
 /** An agent message of `task` (its metadata an independent copy). */
 export function agentMessage(task: Task, text: string, metadata?: A2AMetadata): A2AMessage {
   const message: A2AMessage = { kind: 'message', role: 'agent', messageId: createId('msg'), taskId: task.id, contextId: task.contextId, parts: text === '' ? [] : [{ kind: 'text', text }] };
