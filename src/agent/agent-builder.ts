@@ -21,6 +21,12 @@ import { secretsProblem } from '../internal/secret-forms.js';
 export const DEFAULT_MAX_ITERATIONS = 10;
 
 /**
+ * Tools of one model turn running at once when not set (docs/bounds.md).
+ * @example `new AgentBuilder('a').maxParallelToolCalls(DEFAULT_MAX_PARALLEL_TOOL_CALLS / 8)`
+ */
+export const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 64;
+
+/**
  * Builds an `Agent`. `build()` checks everything at once and throws one `ConfigError` listing every problem (a
  * missing chat client, duplicate tool names, invalid limits…).
  *
@@ -39,6 +45,7 @@ export class AgentBuilder {
   private systemInstructions: string | undefined;
   private readonly toolList: AnyTool[] = [];
   private iterations: number = DEFAULT_MAX_ITERATIONS;
+  private parallel: number = DEFAULT_MAX_PARALLEL_TOOL_CALLS;
   private choice: ToolChoice | undefined;
   private modelTemperature: number | undefined;
   private crashMode: 'result' | 'throw' = 'result';
@@ -75,6 +82,17 @@ export class AgentBuilder {
   /** Model calls per run before finishing with `max_iterations`. @default 10 */
   maxIterations(count: number): this {
     this.iterations = count;
+    return this;
+  }
+
+  /**
+   * Tools of one model turn running at once; the other calls start in call order as earlier ones end, and every call
+   * gets its result. `1` runs a turn's calls one after another (tools whose side effects must not overlap).
+   * @default 64
+   * @example `new AgentBuilder('bank').maxParallelToolCalls(1)`
+   */
+  maxParallelToolCalls(count: number): this {
+    this.parallel = count;
     return this;
   }
 
@@ -170,6 +188,7 @@ export class AgentBuilder {
     if (this.systemInstructions !== undefined && typeof this.systemInstructions !== 'string') problems.push('instructions must be a string');
     if (this.secretsProblem !== undefined) problems.push(this.secretsProblem);
     if (!Number.isInteger(this.iterations) || this.iterations < 1) problems.push(`maxIterations must be an integer ≥ 1 (got ${refusedValue(this.iterations)})`);
+    if (!Number.isInteger(this.parallel) || this.parallel < 1) problems.push(`maxParallelToolCalls must be an integer ≥ 1 (got ${refusedValue(this.parallel)})`);
     const seen = new Map<string, number>();
     this.toolList.forEach((tool, index) => {
       if (!isTool(tool)) {
@@ -197,6 +216,7 @@ export class AgentBuilder {
       instructions: this.systemInstructions,
       tools: Object.freeze([...this.toolList]),
       maxIterations: this.iterations,
+      maxParallelToolCalls: this.parallel,
       toolChoice: this.choice,
       temperature: this.modelTemperature,
       onToolCrash: this.crashMode,

@@ -1,5 +1,5 @@
 export { Agent } from './agent.js';
-export { AgentBuilder, DEFAULT_MAX_ITERATIONS } from './agent-builder.js';
+export { AgentBuilder, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_PARALLEL_TOOL_CALLS } from './agent-builder.js';
 export { AgentRegistry } from './agent-registry.js';
 export { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
 export { partialRunOf, type AgentRunPartial } from './partial-run.js';

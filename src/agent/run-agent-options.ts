@@ -21,6 +21,8 @@ export interface RunAgentSettings<Output = unknown> {
   tools?: readonly AnyTool[] | undefined;
   /** Model calls before the run finishes with `max_iterations`. @default 10 */
   maxIterations?: number | undefined;
+  /** Tools of one model turn running at once (`1`: one after another); the others start in call order. @default 64 */
+  maxParallelToolCalls?: number | undefined;
   /**
    * A Standard Schema the final answer must match (zod, valibot, `jsonSchema()`…); it types `result.output`. A second
    * failing answer ends the run with an `OutputValidationError`.
@@ -62,7 +64,7 @@ export interface RunAgentSettings<Output = unknown> {
 export type RunAgentOptions<Output = unknown> = RunAgentSettings<Output> &
   ({ prompt: string; messages?: undefined } | { messages: readonly ChatMessage[]; prompt?: undefined });
 
-const KNOWN = ['model', 'instructions', 'tools', 'maxIterations', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'approvals'];
+const KNOWN = ['model', 'instructions', 'tools', 'maxIterations', 'maxParallelToolCalls', 'output', 'signal', 'session', 'sessionStore', 'toolLogger', 'secrets', 'name', 'prompt', 'messages', 'telemetry', 'approvals'];
 /** The names other SDKs use for these options (AI SDK, OpenAI Agents), so a misplaced habit gets a pointer. */
 const ALIASES: Readonly<Record<string, string>> = { maxSteps: 'maxIterations', system: 'instructions', abortSignal: 'signal', schema: 'output', outputType: 'output', input: 'prompt', logger: 'toolLogger', tracer: 'telemetry', runStateStore: 'approvals: toolApprovals({ store })' };
 

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { isPlainObject } from '../internal/json.js';
 import type { ToolLogOption } from '../tools/tool-log-option.js';
 import type { Agent } from './agent.js';
-import { AgentBuilder, DEFAULT_MAX_ITERATIONS } from './agent-builder.js';
+import { AgentBuilder, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_PARALLEL_TOOL_CALLS } from './agent-builder.js';
 import { collectAgentRun, type AgentRunResult } from './collect-agent-run.js';
 import { runAgentProblems, type RunAgentOptions } from './run-agent-options.js';
 import type { SessionStore } from './session-store.js';
@@ -89,6 +89,7 @@ function configure(options: RunAgentOptions<unknown>): AgentBuilder {
     .instructions(options.instructions as string)
     .tools(options.tools ?? [])
     .maxIterations(options.maxIterations ?? DEFAULT_MAX_ITERATIONS)
+    .maxParallelToolCalls(options.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_TOOL_CALLS)
     .toolLogger(options.toolLogger as ToolLogOption)
     .secrets(Array.isArray(secrets) ? secrets : [])
     .sessionStore(options.sessionStore as SessionStore)

@@ -1,5 +1,5 @@
 /**
- * One round of tool calls of the agent loop: run concurrently (at most `MAX_PARALLEL_TOOL_CALLS` at once), each reported
+ * One round of tool calls of the agent loop: run concurrently (at most `maxParallelToolCalls` at once), each reported
  * as it ends, one tool message each.
  */
 import type { ChatMessage, ToolCall } from '../chat/core/types.js';
@@ -20,9 +20,6 @@ import type { LoopContext } from './loop-context.js';
 import type { AgentRunItem, AgentToolOutcome } from './types.js';
 
 type Settled = { ok: true; run: ToolRun } | { ok: false; error: unknown };
-
-/** Tools of one model turn running at once (docs/bounds.md). */
-export const MAX_PARALLEL_TOOL_CALLS = 64;
 
 /**
  * @internal Runs the calls of one round concurrently and yields each result as its tool ends (with the retries on
@@ -77,9 +74,9 @@ export async function* runTools(
       waker.wake();
     });
   };
-  // At most MAX_PARALLEL_TOOL_CALLS tools run at once: a model asking for thousands in one turn starts no thousands of
+  // At most maxParallelToolCalls tools run at once: a model asking for thousands in one turn starts no thousands of
   // requests; the rest start, in call order, as earlier ones end.
-  let started = Math.min(calls.length, MAX_PARALLEL_TOOL_CALLS);
+  let started = Math.min(calls.length, settings.maxParallelToolCalls);
   for (let index = 0; index < started; index++) start(index);
   const messages: ChatMessage[] = [];
   for (let reported = 0; reported < calls.length; ) {

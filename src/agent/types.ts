@@ -263,6 +263,8 @@ export interface AgentSettings {
   instructions?: string | undefined;
   tools: readonly AnyTool[];
   maxIterations: number;
+  /** Tools of one model turn running at once. */
+  maxParallelToolCalls: number;
   toolChoice?: ToolChoice | undefined;
   temperature?: number | undefined;
   onToolCrash: 'result' | 'throw';
