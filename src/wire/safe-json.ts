@@ -22,15 +22,23 @@ const CHECK_LIMIT = 1_000_000;
 /** Why a value cannot become JSON. */
 export type JSONProblemCode = 'too_deep' | 'too_large' | 'bigint' | 'cycle' | 'unreadable' | 'not_json';
 
-/** `data.rows[3].total` from a list of keys (shortened in the middle past 12 segments). */
+/** Characters of one key a path shows: keys come from callers, and a path is quoted back to them in errors. */
+const MAX_PATH_KEY = 32;
+
+/**
+ * `data.rows[3].total` from a list of keys, bounded whatever the keys: past 12 segments the middle is shortened, and
+ * each key shows at most {@link MAX_PATH_KEY} characters (a 9,000-character key nested 100 deep stays a short path).
+ */
 export function pathText(root: string, keys: ReadonlyArray<string | number>): string {
-  const shown = keys.length > 12 ? [...keys.slice(0, 6), `…(${keys.length - 10} more)…`, ...keys.slice(-4)] : keys;
+  const cut = keys.length > 12;
+  const shown = cut ? [...keys.slice(0, 6), ...keys.slice(-4)] : keys;
   let text = root;
-  for (const key of shown) {
+  shown.forEach((key, index) => {
+    if (cut && index === 6) text += `…(${keys.length - 10} more)…`;
     if (typeof key === 'number') text += `[${key}]`;
-    else if (key.startsWith('…')) text += key;
+    else if (key.length > MAX_PATH_KEY) text += `[${JSON.stringify(key.slice(0, MAX_PATH_KEY))}…]`;
     else text += /^[A-Za-z_$][\w$]*$/.test(key) ? `${text === '' ? '' : '.'}${key}` : `[${JSON.stringify(key)}]`;
-  }
+  });
   return text === '' ? '(root)' : text;
 }
 
