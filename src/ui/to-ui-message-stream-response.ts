@@ -9,7 +9,7 @@ export interface UIMessageStreamResponseOptions extends UIMessageStreamOptions {
   /** @default 200 */
   status?: number | undefined;
   /** Added to the stream's headers (`content-type: text/event-stream`, `x-vercel-ai-ui-message-stream: v1`, …). */
-  headers?: HeadersInit | undefined;
+  headers?: ConstructorParameters<typeof Headers>[0] | undefined; // not HeadersInit: Node's types have no such name
 }
 
 /**

@@ -21,6 +21,8 @@ interface PackageJSON {
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJSON;
 const exportsMap = manifest.exports ?? {};
+/** The IIFE build for a page without a bundler (README, Install): a file, not an entry with types. */
+const SCRIPT_TAG_BUILD = './dist/faultline.iife.js';
 
 /** Folders under src/ that are public capabilities: they have an index.ts, and are not `internal/`. */
 const capabilityFolders = readdirSync(sourceRoot, { withFileTypes: true })
@@ -65,7 +67,7 @@ describe('package.json', () => {
 
   it('points every entry at dist/ with a .d.ts for types and a .js for the code', () => {
     const wrong = Object.entries(exportsMap)
-      .filter(([subpath]) => subpath !== './package.json')
+      .filter(([subpath]) => subpath !== './package.json' && subpath !== SCRIPT_TAG_BUILD)
       .filter(([, target]) => {
         if (typeof target !== 'object') return true;
         const { types, default: code } = target;
@@ -77,7 +79,7 @@ describe('package.json', () => {
 
   it('exports the root, package.json and one subpath per capability folder of src/ that has an index.ts', () => {
     expect(capabilityFolders).toEqual(expect.arrayContaining(['errors', 'tools']));
-    const expected = ['.', './package.json', ...capabilityFolders.map((folder) => `./${folder}`)].sort();
+    const expected = ['.', './package.json', SCRIPT_TAG_BUILD, ...capabilityFolders.map((folder) => `./${folder}`)].sort();
     expect(Object.keys(exportsMap).sort()).toEqual(expected);
   });
 
@@ -90,6 +92,11 @@ describe('package.json', () => {
     }
     expect(exportsMap['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
     expect(exportsMap['./package.json']).toBe('./package.json');
+  });
+
+  it('exports the script-tag build at its own path, the file unpkg and jsdelivr serve (tools that resolve through the package reach it)', () => {
+    expect(exportsMap[SCRIPT_TAG_BUILD]).toBe(SCRIPT_TAG_BUILD);
+    expect((manifest as { unpkg?: unknown }).unpkg).toBe(SCRIPT_TAG_BUILD);
   });
 
   it('never exports src/internal', () => {
