@@ -168,9 +168,10 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   };
 
   return {
-    acquire(dependency) {
+    acquire(given) {
+      const dependency = String(given); // one key, one name: the circuit, its error and its events agree (plain JS may pass any value)
       const at = now();
-      const circuit = circuitOf(String(dependency));
+      const circuit = circuitOf(dependency);
       if (circuit.state === 'open') {
         if (at < circuit.openedAt + settings.openMs) throw refused(dependency, circuit, at);
         move(dependency, circuit, 'half_open', 'cooled_down', at);

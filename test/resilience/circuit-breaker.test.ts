@@ -171,4 +171,17 @@ describe('options', () => {
     expect(() => createCircuitBreaker(null as never)).toThrow(ConfigError);
     expect(() => createCircuitBreaker().on('open' as never, () => {})).toThrow(ConfigError);
   });
+
+  it('names a dependency given as another value (plain JS) by its string everywhere: circuit, error, events, snapshot', () => {
+    const breaker = createCircuitBreaker({ failureThreshold: 1, windowMs: 10_000, openMs: 5_000 });
+    const changes: CircuitStateChange[] = [];
+    breaker.on('state', (change) => changes.push(change));
+    const port = 8080 as unknown as string;
+    breaker.acquire(port).failure(true);
+    expect(changes.map((change) => change.dependency)).toEqual(['8080']);
+    const refused = refusal(() => breaker.acquire('8080'));
+    expect(refused.dependency).toBe('8080');
+    expect(refusal(() => breaker.acquire(port)).dependency).toBe('8080');
+    expect(breaker.snapshot().map((circuit) => circuit.dependency)).toEqual(['8080']);
+  });
 });
