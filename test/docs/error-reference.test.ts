@@ -12,7 +12,10 @@ import { allBlocks } from './blocks.js';
 const root = join(import.meta.dirname, '..', '..');
 const folder = join(root, 'docs', 'errors');
 const pages = new Map(readdirSync(folder).filter((name) => name.endsWith('.md')).map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
-const entries = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports).filter((entry) => entry !== './package.json');
+/** The package's module entries (`types` + code); `./package.json` and the script-tag build are files. */
+const entries = Object.entries((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+  .filter(([, target]) => typeof target === 'object')
+  .map(([entry]) => entry);
 
 /** GitHub's anchor of a heading: lower case, punctuation other than `-` and `_` dropped, spaces as `-`. */
 const anchor = (heading: string): string => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
