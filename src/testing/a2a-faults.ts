@@ -89,7 +89,7 @@ export function a2aFaultHandlers(options: { baseURL: string }): HttpHandler[] {
         return reply({ kind: 'task', id: taskId, contextId, status: status.status, ...(status.metadata ? { metadata: status.metadata } : {}), ...(status.artifact ? { artifacts: [status.artifact] } : {}) });
       }
       const frames: unknown[] = [envelope({ result: { kind: 'task', id: taskId, contextId, status: { state: 'submitted' } } })];
-      if (text === 'keep-alive-only') return keepAliveAfter(sseText(frames));
+      if (text === 'keep-alive-only') return keepAliveAfter(sseText(frames), request.signal);
       if (text === 'rpc-error-in-stream') frames.push(envelope({ error: { code: -32603, message: 'Internal error' } }));
       else {
         if (status.artifact) frames.push(envelope({ result: { kind: 'artifact-update', taskId, contextId, artifact: status.artifact, lastChunk: true } }));

@@ -4,6 +4,7 @@
  * `TypeError` from deep inside it — or, worse, a `Response` whose body fails only when read.
  */
 import { ConfigError } from '../errors/config-error.js';
+import { signalProblems } from '../internal/call-options.js';
 import { isPlainObject, refusedValue } from '../internal/json.js';
 import { optionName, unknownOptionProblems } from '../internal/option-names.js';
 
@@ -105,12 +106,13 @@ export function toolCallListProblems(calls: unknown, name: string): string[] {
 
 /**
  * The problems of a stream plan (`StreamPlan`): an object (or nothing) of known names, event numbers integers ≥ 0,
- * delays numbers ≥ 0, `headers` an object of strings.
+ * delays numbers ≥ 0, `headers` an object of strings, `signal` an `AbortSignal`.
  */
 export function streamPlanProblems(plan: unknown): string[] {
   if (plan === undefined) return [];
   if (!isPlainObject(plan)) return [`plan must be an object (got ${refusedValue(plan)})`];
-  const problems = unknownOptionProblems(plan, ['dropAfter', 'dropDelayMs', 'endAfter', 'stallAfter', 'firstByteDelayMs', 'headers']);
+  const problems = unknownOptionProblems(plan, ['dropAfter', 'dropDelayMs', 'endAfter', 'stallAfter', 'firstByteDelayMs', 'headers', 'signal']);
+  problems.push(...signalProblems(plan.signal));
   for (const key of ['dropAfter', 'endAfter', 'stallAfter']) problems.push(...countProblems(plan[key], key));
   for (const key of ['dropDelayMs', 'firstByteDelayMs']) problems.push(...delayProblems(plan[key], key));
   const headers = plan.headers;

@@ -197,7 +197,7 @@ export function mcpFaultHandlers(options: { baseURL: string }): HttpHandler[] {
       case 'cut-stream-no-resume':
         return streamOf([{ data: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working on it' } } }]);
       case 'keep-alive-only':
-        return keepAliveAfter();
+        return keepAliveAfter('', request.signal);
       default:
         return reply(callAnswer(name, args));
     }

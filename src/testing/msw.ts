@@ -2,7 +2,10 @@
  * msw, loaded once for every fault handler of `faultline/testing`: msw is an optional peer dependency, so a project
  * without it gets a `ConfigError` that names it and the install command — not Node's bare `ERR_MODULE_NOT_FOUND` from
  * a static import, which points at a file inside this package. A top-level await: this entry is for test suites, not
- * app bundles (test/package/side-effects.test.ts leaves it out for that reason).
+ * app bundles (test/package/side-effects.test.ts leaves it out for that reason), and it is ESM-only — Node's
+ * require() of an ES module refuses one (`ERR_REQUIRE_ASYNC_MODULE`); CommonJS loads it with `import()`. The
+ * factories are synchronous, so the only load without the await is a synchronous require of msw (`createRequire`),
+ * which needs `node:module`: browsers and Workers have none, and a bundler would not see msw at all.
  */
 import type * as MSW from 'msw';
 import { ConfigError } from '../errors/config-error.js';
@@ -27,6 +30,4 @@ const msw = await load();
 export const http = msw.http;
 /** @internal msw's `HttpResponse`. */
 export const HttpResponse = msw.HttpResponse;
-/** @internal msw's `delay`. */
-export const delay = msw.delay;
 export type { HttpHandler } from 'msw';

@@ -3,8 +3,10 @@
  * our test/fixtures/), with faults injected on demand. Plain Web `Response`s: use them in msw handlers, in a Worker,
  * or in a `fetch` stub.
  */
-import { delay } from '../internal/delay.js';
+import { plannedBody, type StreamPlan } from './paced-body.js';
 import { checkInput, countProblems, eventListProblems, objectProblems, streamPlanProblems, stringListProblems, stringProblems, toolCallListProblems } from './input-check.js';
+
+export type { StreamPlan } from './paced-body.js';
 
 /**
  * One `chat.completion.chunk` object. `delta` and `extra` must be objects, `finishReason` a string or `null`, else a
@@ -83,64 +85,19 @@ function dataLine(event: unknown): string {
   return `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`;
 }
 
-/** Faults to inject into a streamed answer. */
-export interface StreamPlan {
-  /** Drop the connection (error the body) before event number `dropAfter`. */
-  dropAfter?: number;
-  /**
-   * Wait this long, in ms, before the drop. Real connections do not drop in the microsecond after a write, and some
-   * clients (Chromium's fetch under load) can lose bytes that arrived together with the drop.
-   */
-  dropDelayMs?: number;
-  /** End the body cleanly (without a finish) before event number `endAfter`. */
-  endAfter?: number;
-  /** Send nothing more from event number `stallAfter` on, keeping the connection open. */
-  stallAfter?: number;
-  /** Wait this long before the first byte, in ms. */
-  firstByteDelayMs?: number;
-  /** Extra response headers. */
-  headers?: Record<string, string>;
-}
-
 /**
  * An SSE response produced event by event, with faults injected per the plan. Pull-based, one event per read: a
  * fault happens only after the reader took everything sent before it, as on a real connection. Events and plan are
  * checked before the response is built (as `sseText` checks events; plan names known, event numbers integers ≥ 0,
- * delays ≥ 0, headers strings): bad input is a `ConfigError` naming each problem, never a body that fails on read.
- * @example `sseResponse(textEvents(['partial ', 'answer']), { dropAfter: 2 })`
+ * delays ≥ 0, headers strings, `signal` an `AbortSignal`): bad input is a `ConfigError` naming each problem, never a
+ * body that fails on read. Every wait of the plan ends as soon as the client cancels the body or `plan.signal` aborts
+ * (in an msw handler pass `request.signal`: msw keeps a copy of the body, so a cancel alone never reaches it), and
+ * no timer outlives the test.
+ * @example `http.post(url, ({ request }) => sseResponse(textEvents(['late']), { firstByteDelayMs: 5_000, signal: request.signal }))`
  */
 export function sseResponse(events: readonly unknown[], plan: StreamPlan = {}): Response {
   checkInput('sseResponse input', [...eventListProblems(events, 'events'), ...streamPlanProblems(plan)]);
-  const encoder = new TextEncoder();
-  let index = 0;
-  let stalled: (() => void) | undefined;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (index === 0 && plan.firstByteDelayMs) await delay(plan.firstByteDelayMs);
-        if (plan.dropAfter === index) {
-          if (plan.dropDelayMs) await delay(plan.dropDelayMs);
-          controller.error(new TypeError('terminated: other side closed'));
-          return;
-        }
-        if (plan.endAfter === index || index >= events.length) {
-          controller.close();
-          return;
-        }
-        if (plan.stallAfter === index) {
-          await new Promise<void>((resolve) => {
-            stalled = resolve;
-          });
-          return;
-        }
-        controller.enqueue(encoder.encode(dataLine(events[index])));
-        index++;
-      },
-      cancel() {
-        stalled?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-request-id': `req_${Math.random().toString(16).slice(2, 10)}`, ...plan.headers } });
+  return new Response(plannedBody(events.map(dataLine), plan), {
+    headers: { 'content-type': 'text/event-stream', 'x-request-id': `req_${Math.random().toString(16).slice(2, 10)}`, ...plan.headers },
+  });
 }

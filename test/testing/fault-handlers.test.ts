@@ -1,13 +1,13 @@
 // faultline/testing: every fault the msw handlers serve, through our own clients, with the outcome each one promises
 // (CHAT_FAULTS and A2A_FAULTS describe them; a fault without a test here fails the coverage check at the end).
 import { setupServer } from 'msw/node';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AAgent, createA2AClient, type Task } from '../../src/a2a/index.js';
 import { collectChatStream, createOpenAICompatibleClient, type ChatChunk } from '../../src/chat/index.js';
 import { A2ATransportError, ChatClientError, JSONRPCError, StreamError } from '../../src/errors/index.js';
 import { isTerminalError } from '../../src/runner/index.js';
 import { A2A_FAULTS, a2aFaultHandlers, CHAT_FAULTS, chatFaultHandlers, sseResponse, textEvents } from '../../src/testing/index.js';
+import { watchFaultTimers } from './fault-timers.js';
 
 const CHAT = 'https://faults.test/chat';
 const A2A = 'https://remote.test';
@@ -45,45 +45,9 @@ const posts = () => requests.filter((request) => request.startsWith('POST'));
 
 const tested = { chat: new Set<string>(), a2a: new Set<string>() };
 
-/**
- * Counts the timers the fault handlers (src/testing) arm and leave pending (a one-shot that neither fired nor was
- * cleared, an interval not cleared), from `watchFaultTimers()` until `stop()`. Tracked by where they were armed: msw
- * and undici move Node's process-wide timer ref-count on their own.
- */
-function watchFaultTimers(): { pending: () => number; stop: () => void } {
-  const source = fileURLToPath(new URL('../../src/testing/', import.meta.url));
-  const pending = new Set<unknown>();
-  const real = { setTimeout: globalThis.setTimeout, setInterval: globalThis.setInterval, clearTimeout: globalThis.clearTimeout, clearInterval: globalThis.clearInterval };
-  const track = <T>(timer: T): T => {
-    if ((new Error().stack ?? '').includes(source)) pending.add(timer);
-    return timer;
-  };
-  const spies = [
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: (...values: unknown[]) => void, ms?: number, ...values: unknown[]) => {
-      const timer = real.setTimeout(() => {
-        pending.delete(timer);
-        callback(...values);
-      }, ms);
-      return track(timer);
-    }) as typeof setTimeout),
-    vi.spyOn(globalThis, 'setInterval').mockImplementation(((callback: (...values: unknown[]) => void, ms?: number, ...values: unknown[]) => track(real.setInterval(callback, ms, ...values))) as typeof setInterval),
-    vi.spyOn(globalThis, 'clearTimeout').mockImplementation((timer) => {
-      pending.delete(timer);
-      real.clearTimeout(timer);
-    }),
-    vi.spyOn(globalThis, 'clearInterval').mockImplementation((timer) => {
-      pending.delete(timer);
-      real.clearInterval(timer);
-    }),
-  ];
-  return { pending: () => pending.size, stop: () => spies.forEach((spy) => spy.mockRestore()) };
-}
-/** Lets a fault's last pending tick (at most one, 20 ms) run out. */
-const settleTicks = () => new Promise((resolve) => setTimeout(resolve, 60));
-
-/** The first `count` network chunks of a fault's raw answer, then the body is cancelled. */
+/** The first `count` network chunks of a fault's raw answer to a streamed request, then the body is cancelled. */
 async function rawChunks(fault: string, count: number): Promise<{ contentType: string | null; chunks: string[] }> {
-  const response = await fetch(`${CHAT}/${fault}/run-${++runs}/chat/completions`, { method: 'POST', body: '{}' });
+  const response = await fetch(`${CHAT}/${fault}/run-${++runs}/chat/completions`, { method: 'POST', body: '{"stream":true}' });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: string[] = [];
   for (let index = 0; index < count; index++) chunks.push(new TextDecoder().decode((await reader.read()).value));
@@ -151,10 +115,16 @@ describe('chatFaultHandlers', () => {
     expect((await collectChatStream(model.stream(ask))).message.content).toBe('Hello from the fault server.');
   });
 
-  it('slow-first-byte: a first-chunk timeout fires long before the 2 s answer', async () => {
+  it('slow-first-byte: a first-chunk timeout fires long before the 2 s answer, and the 2 s wait ends with it', async () => {
     tested.chat.add('slow-first-byte');
-    const { error } = await drain(client('slow-first-byte', { retry: false, timeouts: { firstChunkMs: 50 } }).stream(ask));
-    expect(ChatClientError.isInstance(error) && [error.reason, error.timeout]).toEqual(['timeout', 'first_chunk']);
+    const timers = watchFaultTimers();
+    try {
+      const { error } = await drain(client('slow-first-byte', { retry: false, timeouts: { firstChunkMs: 50 } }).stream(ask));
+      expect(ChatClientError.isInstance(error) && [error.reason, error.timeout]).toEqual(['timeout', 'first_chunk']);
+      expect(timers.pending(), 'fault timers still pending').toBe(0);
+    } finally {
+      timers.stop();
+    }
   });
 
   it('no-finish: the deltas, then a StreamError incomplete', async () => {
@@ -176,7 +146,6 @@ describe('chatFaultHandlers', () => {
       expect(chunks).toEqual([]);
       expect(ChatClientError.isInstance(error) && [error.reason, error.timeout, error.retryable]).toEqual(['timeout', 'first_chunk', true]);
       expect((error as Error).message).toBe('Chat API (faults.test) sent no complete first chunk within 100 ms, only keep-alives or unfinished data (first-chunk timeout)');
-      await settleTicks();
       expect(timers.pending(), 'fault timers still pending').toBe(0);
     } finally {
       timers.stop();
@@ -197,7 +166,6 @@ describe('chatFaultHandlers', () => {
       const { chunks, error } = await drain(client('trickle', { retry: false, timeouts: { firstChunkMs: 100 } }).stream(ask));
       expect(chunks).toEqual([]);
       expect(ChatClientError.isInstance(error) && [error.reason, error.timeout]).toEqual(['timeout', 'first_chunk']);
-      await settleTicks();
       expect(timers.pending(), 'fault timers still pending').toBe(0);
     } finally {
       timers.stop();
@@ -277,7 +245,6 @@ describe('a2aFaultHandlers', () => {
       } catch (error) {
         failure = error;
       }
-      await settleTicks();
       expect(timers.pending(), 'fault timers still pending').toBe(0);
     } finally {
       timers.stop();

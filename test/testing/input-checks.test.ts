@@ -110,7 +110,7 @@ const TABLE: Record<string, Row> = {
     ],
   },
   sseResponse: {
-    good: () => sseResponse(textEvents(['Hi']), { dropAfter: 2, dropDelayMs: 0, headers: { 'x-test': '1' } }),
+    good: () => sseResponse(textEvents(['Hi']), { dropAfter: 2, dropDelayMs: 0, headers: { 'x-test': '1' }, signal: new AbortController().signal }),
     bad: [
       ['undefined events', call(sseResponse, undefined), 'events must be an array of data payloads (got undefined)'],
       ['null events', call(sseResponse, null), 'events must be an array of data payloads (got null)'],
@@ -119,6 +119,7 @@ const TABLE: Record<string, Row> = {
       ['a negative event number', call(sseResponse, [], { dropAfter: -1 }), 'dropAfter must be an integer ≥ 0 (got -1)'],
       ['a negative delay', call(sseResponse, ['a'], { dropAfter: 1, dropDelayMs: -5 }), 'dropDelayMs must be a number of ms ≥ 0 (got -5)'],
       ['a header that is no string', call(sseResponse, [], { headers: { 'x-test': 1 } }), 'header "x-test" must be a string (got 1)'],
+      ['a signal that is no AbortSignal', call(sseResponse, [], { signal: 'abort' }), 'signal must be an AbortSignal (got "abort")'],
       ['a bigint payload', call(sseResponse, [1n]), 'events[0] must be a string or JSON-encodable (got a bigint)'],
     ],
   },

@@ -2,7 +2,6 @@
 // caller gets and the structured result the model gets (MCP_FAULTS describes them; a fault without a test here fails
 // the coverage check at the end). Nothing hangs: every call ends well within its limit, and no fault timer is left.
 import { setupServer } from 'msw/node';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JSONRPCError } from '../../src/errors/jsonrpc-error.js';
 import { MCPError } from '../../src/errors/mcp-error.js';
@@ -11,6 +10,7 @@ import { MCP_FAULTS, mcpFaultHandlers } from '../../src/testing/index.js';
 import type { AnyTool } from '../../src/tools/define-tool.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import type { ToolLogRecord } from '../../src/tools/tool-log.js';
+import { watchFaultTimers } from './fault-timers.js';
 
 const MCP = 'https://mcp-faults.test/mcp';
 const server = setupServer(...mcpFaultHandlers({ baseURL: MCP }));
@@ -98,31 +98,6 @@ async function direct(fault: string, args: Record<string, unknown> = {}, options
 }
 
 const tested = new Set<string>();
-
-/**
- * Counts the timers the fault handlers (src/testing) arm and leave pending, from `watchFaultTimers()` until `stop()`
- * (tracked by where they were armed: msw and undici move Node's timers on their own).
- */
-function watchFaultTimers(): { pending: () => number; stop: () => void } {
-  const source = fileURLToPath(new URL('../../src/testing/', import.meta.url));
-  const pending = new Set<unknown>();
-  const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
-  const spies = [
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: (...values: unknown[]) => void, ms?: number, ...values: unknown[]) => {
-      const timer = real.setTimeout(() => {
-        pending.delete(timer);
-        callback(...values);
-      }, ms);
-      if ((new Error().stack ?? '').includes(source)) pending.add(timer);
-      return timer;
-    }) as typeof setTimeout),
-    vi.spyOn(globalThis, 'clearTimeout').mockImplementation((timer) => {
-      pending.delete(timer);
-      real.clearTimeout(timer);
-    }),
-  ];
-  return { pending: () => pending.size, stop: () => spies.forEach((spy) => spy.mockRestore()) };
-}
 
 describe('mcpFaultHandlers: the tools that succeed', () => {
   it('ok: a faultline-style result, whose data the model gets', async () => {
@@ -304,9 +279,9 @@ describe('mcpFaultHandlers: streams', () => {
       expect([run.outcome, JSON.parse(run.content).error]).toEqual(['timeout', { type: 'TimeoutError', message: "The tool 'keep-alive-only' did not finish within 150 ms.", context: { timeoutMs: 150 }, suggestion: 'Try again later, or narrow the request so it can finish faster.' }]);
       expect(ms).toBeGreaterThanOrEqual(140);
       expect(ms).toBeLessThan(150 + PROMPT_MS);
+      expect(timers.pending(), 'fault timers still pending once the tool timed out').toBe(0);
       await vi.waitFor(() => expect(trail()).toEqual(['POST tools/call 200', 'POST notifications/cancelled 202']), { timeout: 1_000 });
       await client.close();
-      await new Promise((resolve) => setTimeout(resolve, 60));
       expect(timers.pending(), 'fault timers still pending').toBe(0);
     } finally {
       timers.stop();
