@@ -84,15 +84,16 @@ export class AgentError extends Error {
 
   /**
    * Where this error is explained: its class's page in the package's `docs/errors/`, at the section of its code
-   * (`docs/errors/workflow-error.md#state_invalid`). The path is relative to the package root (the pages ship in the
-   * package); a code of your own that the page does not list lands on the class's page, and the codes of
-   * `ChatClientError` and `StreamError` — the provider's own (`invalid_api_key`), which their pages do not list one by
-   * one — give the page with no anchor.
+   * (`faultline/docs/errors/workflow-error.md#state_invalid`). The path starts with the package's name, so a log line
+   * in your app does not read as a file of your own (the pages ship in the package: `node_modules/faultline/docs/…`);
+   * a code of your own that the page does not list lands on the class's page, and the codes of `ChatClientError`
+   * and `StreamError` — the provider's own (`invalid_api_key`), which their pages do not list one by one — give the
+   * page with no anchor.
    * @example `console.error(error.message, '→ see', error.docs)`
    */
   get docs(): string {
     const page = this.kind === 'other' ? 'agent' : this.kind.replace(/_/g, '-');
-    return `docs/errors/${page}-error.md${this.code && this.kind !== 'chat_client' && this.kind !== 'stream' ? `#${this.code.toLowerCase()}` : ''}`;
+    return `faultline/docs/errors/${page}-error.md${this.code && this.kind !== 'chat_client' && this.kind !== 'stream' ? `#${this.code.toLowerCase()}` : ''}`;
   }
 
   /** Class-specific fields for `toJSON()`; subclasses extend it. */

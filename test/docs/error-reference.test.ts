@@ -91,8 +91,8 @@ describe('the error reference (docs/errors/)', () => {
     for (const [name, ErrorClass] of classes) {
       const error = new ErrorClass('a message');
       const [page, hash] = error.docs.split('#');
-      expect(page, name).toMatch(/^docs\/errors\/[a-z0-9-]+\.md$/);
-      const text = pages.get(page!.slice('docs/errors/'.length));
+      expect(page, name).toMatch(/^faultline\/docs\/errors\/[a-z0-9-]+\.md$/);
+      const text = pages.get(page!.slice('faultline/docs/errors/'.length));
       expect(text, `${name}: ${page} is missing`).toBeDefined();
       expect(text, `${page} does not name ${name}`).toContain(`\`${name}\``);
       if (hash !== undefined) expect(headings(text!, 2).map(anchor), `${name}: #${hash}`).toContain(hash);
@@ -146,13 +146,13 @@ describe('the error reference (docs/errors/)', () => {
   });
 
   it('keeps the anchor rule of AgentError.docs', () => {
-    expect(new errors.WorkflowError('m', { code: 'STATE_INVALID' }).docs).toBe('docs/errors/workflow-error.md#state_invalid');
-    expect(new errors.AgentError('m').docs).toBe('docs/errors/agent-error.md');
-    expect(new errors.InterruptNotFoundError('m').docs).toBe('docs/errors/resume-error.md#interrupt_not_found');
+    expect(new errors.WorkflowError('m', { code: 'STATE_INVALID' }).docs).toBe('faultline/docs/errors/workflow-error.md#state_invalid');
+    expect(new errors.AgentError('m').docs).toBe('faultline/docs/errors/agent-error.md');
+    expect(new errors.InterruptNotFoundError('m').docs).toBe('faultline/docs/errors/resume-error.md#interrupt_not_found');
     // a provider's code is not ours and its page lists none: the class's page, with no anchor that leads nowhere
-    expect(new errors.ChatClientError('m', { code: 'invalid_api_key', status: 401 }).docs).toBe('docs/errors/chat-client-error.md');
-    expect(new errors.ChatClientError('m', { code: 'ACCESS_DENIED', status: 403 }).docs).toBe('docs/errors/chat-client-error.md');
-    expect(new errors.StreamError('m', { reason: 'provider_error', code: 'server_error' } as never).docs).toBe('docs/errors/stream-error.md');
-    expect(new errors.JSONRPCError(-32001, 'm').docs).toBe('docs/errors/jsonrpc-error.md#-32001');
+    expect(new errors.ChatClientError('m', { code: 'invalid_api_key', status: 401 }).docs).toBe('faultline/docs/errors/chat-client-error.md');
+    expect(new errors.ChatClientError('m', { code: 'ACCESS_DENIED', status: 403 }).docs).toBe('faultline/docs/errors/chat-client-error.md');
+    expect(new errors.StreamError('m', { reason: 'provider_error', code: 'server_error' } as never).docs).toBe('faultline/docs/errors/stream-error.md');
+    expect(new errors.JSONRPCError(-32001, 'm').docs).toBe('faultline/docs/errors/jsonrpc-error.md#-32001');
   });
 });

@@ -48,7 +48,10 @@ describe('the README quick starts, in a new project that installed the packed ta
 
   it('installs with no warning and gives the package its docs (error.docs points into it)', () => {
     expect(installLog).not.toMatch(/warn/i);
-    expect(readFileSync(join(project, 'node_modules', 'faultline', 'docs', 'errors', 'workflow-error.md'), 'utf8')).toMatch(/^## STATE_INVALID$/m);
+    const docs = execFileSync(process.execPath, ['--input-type=module', '-e', "import { WorkflowError } from 'faultline'; console.log(new WorkflowError('m', { code: 'STATE_INVALID' }).docs)"], { cwd: project, encoding: 'utf8' }).trim();
+    expect(docs).toBe('faultline/docs/errors/workflow-error.md#state_invalid');
+    const [page = ''] = docs.split('#');
+    expect(readFileSync(join(project, 'node_modules', page), 'utf8')).toMatch(/^## STATE_INVALID$/m);
   });
 
   it('ships every file its README and docs link to, and resolves the script-tag build through its exports', () => {
