@@ -22,8 +22,7 @@ const CHECK_LIMIT = 1_000_000;
 /** Why a value cannot become JSON. */
 export type JSONProblemCode = 'too_deep' | 'too_large' | 'bigint' | 'cycle' | 'unreadable' | 'not_json';
 
-/** Characters of one key a path shows: keys come from callers, and a path is quoted back to them in errors. */
-const MAX_PATH_KEY = 32;
+const MAX_PATH_KEY = 32; // characters of one key a path shows: keys come from callers, and paths are quoted to them
 
 /**
  * `data.rows[3].total` from a list of keys, bounded whatever the keys: past 12 segments the middle is shortened, and
