@@ -12,7 +12,7 @@ const timeImport = (specifier) =>
   Number(execFileSync(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`], { cwd: ROOT, encoding: 'utf8' }).trim());
 
 const { exports } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const entries = Object.keys(exports).filter((path) => path !== './package.json').map((path) => (path === '.' ? 'faultline' : `faultline/${path.slice(2)}`));
+const entries = Object.entries(exports).filter(([, target]) => typeof target === 'object').map(([path]) => path).map((path) => (path === '.' ? 'faultline' : `faultline/${path.slice(2)}`));
 const references = { 'nothing (an empty module)': 'data:text/javascript,', 'zod/mini alone': 'zod/mini', '@a2a-js/sdk/client': '@a2a-js/sdk/client' };
 const cases = { ...Object.fromEntries(entries.map((entry) => [entry, entry])), ...references };
 const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));

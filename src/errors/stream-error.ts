@@ -17,9 +17,15 @@ export type StreamErrorReason =
   | 'line_too_long'
   /** A whole streamed answer exceeded its bound (a chat answer: 64 MiB of body). */
   | 'too_large'
-  /** Reading the body failed (connection dropped). */
+  /**
+   * Reading the body failed (connection dropped); at `toNodeListener`, a request body whose connection closed before
+   * it arrived in full, or that was left unread when the answer went out.
+   */
   | 'read_failed'
-  /** A stream written for a reader held more than its bound of unread bytes (`maxBufferedBytes` of `toUIMessageStream`). */
+  /**
+   * A stream written for a reader held more than its bound of unread bytes (`maxBufferedBytes` of `toUIMessageStream`),
+   * or a client of `toNodeListener` took nothing of the answer for `writeStallMs`.
+   */
   | 'buffer_full';
 
 /** Options of {@link StreamError}. */

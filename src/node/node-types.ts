@@ -15,7 +15,10 @@ export interface NodeIncomingRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** True once the whole message (body included) has arrived. */
   readonly complete?: boolean;
-  /** The connection: `encrypted: true` on TLS sockets; both ends' addresses, passed on to the handler. */
+  /**
+   * The connection: `encrypted: true` on TLS sockets; both ends' addresses, passed on to the handler. `destroy` and
+   * `once('close')` let the listener close it, and watch it close, while a handler reads the body after its answer.
+   */
   readonly socket?:
     | {
         readonly encrypted?: boolean | undefined;
@@ -23,6 +26,10 @@ export interface NodeIncomingRequest {
         readonly remotePort?: number | undefined;
         readonly localAddress?: string | undefined;
         readonly localPort?: number | undefined;
+        readonly destroyed?: boolean | undefined;
+        destroy?(): unknown;
+        once?(event: 'close', listener: () => void): unknown;
+        off?(event: 'close', listener: () => void): unknown;
       }
     | null
     | undefined;
@@ -47,6 +54,8 @@ export interface NodeServerResponse {
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
   readonly writableFinished: boolean;
+  /** False when the connection closes after this answer (the client asked for it, or HTTP/1.0). */
+  readonly shouldKeepAlive?: boolean | undefined;
   readonly socket?: { destroy(): unknown; end(): unknown } | null | undefined;
   setHeader(name: string, value: string | string[]): unknown;
   /** The names set so far (to clear a failed answer's headers before a 500). */

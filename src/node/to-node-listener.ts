@@ -4,10 +4,15 @@ import { unknownOptionProblems } from '../internal/option-names.js';
 import { quietCall } from '../internal/quiet-call.js';
 import type { NodeIncomingRequest, NodeServerResponse, ServeHandlerInfo } from './node-types.js';
 import { requestBody, type RequestBody } from './request-body.js';
+import { writeResponse } from './write-response.js';
 
 /**
  * A fetch handler, as `createA2AHandler` and `createMCPHandler` return. {@link toNodeListener} calls it with the
  * request and, as `Deno.serve` does, a {@link ServeHandlerInfo} saying who is calling.
+ * @example
+ * ```ts
+ * const handler: FetchHandler = async (request) => new Response(`you sent ${(await request.text()).length} characters`);
+ * ```
  */
 export type FetchHandler = (request: Request, info?: ServeHandlerInfo) => Promise<Response>;
 
@@ -15,29 +20,42 @@ export type FetchHandler = (request: Request, info?: ServeHandlerInfo) => Promis
  * Options of {@link toNodeListener}.
  * @example
  * ```ts
- * const options: NodeListenerOptions = { onError: (error) => console.error('handler failed', error) };
+ * const options: NodeListenerOptions = { onError: (error) => console.error('answer failed', error), writeStallMs: 30000 };
  * ```
  */
 export interface NodeListenerOptions {
   /**
-   * Called with what the handler threw (or rejected with), or what failed while the answer was written; the client
-   * gets a plain 500 either way (or, once the answer's head was sent, a cut connection). What `onError` itself throws,
-   * or rejects with, is ignored.
+   * Called with what the handler threw (or rejected with), or what failed while the answer was written — a response
+   * body that fails mid-way, a client that stopped reading (`writeStallMs`); the client gets a plain 500 either way
+   * (or, once the answer's head was sent, a cut connection). A client that goes away is not a failure: `onError` is
+   * not called for it. What `onError` itself throws, or rejects with, is ignored.
    * @default a no-op
    */
   onError?: ((error: unknown) => void) | undefined;
+  /**
+   * How long one write of the answer may wait for the client to take it (Node's `drain`, or `finish` at the end).
+   * A client that stopped reading is given up after it: the connection is cut, the response body cancelled (its
+   * source released), the request's `signal` aborted, and `onError` hears a `StreamError` (`buffer_full`). Each
+   * write hands Node at most 64 KiB, so the bound is on a client that stopped reading, not on the size of the
+   * handler's chunks. `Infinity` waits as long as the client keeps the connection open.
+   * @default 60000
+   */
+  writeStallMs?: number | undefined;
 }
 
 const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
-const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 const INTERNAL_ERROR_TEXT = 'Internal Server Error';
+const DEFAULT_WRITE_STALL_MS = 60_000;
 
 /**
  * Serves a fetch handler `(request: Request) => Promise<Response>` from Node's `http.createServer`. The request
- * streams in (with `duplex: 'half'`) and the response streams out chunk by chunk, waiting for `drain`; a client that
- * goes away aborts the request's `signal` and cancels the response body. When the handler answers before it read the
- * whole request body (a 413, say), the response says `Connection: close` and the socket is closed after it, so the
- * unread rest cannot break the next request. A handler that throws gets a plain 500 (no stack, no message), and so
+ * streams in (with `duplex: 'half'`) and the response streams out chunk by chunk, waiting for `drain` — at most
+ * `writeStallMs` for a client that stopped reading; a client that goes away aborts the request's `signal` and cancels
+ * the response body. A handler may answer before it read the request body and read it after: a body that had all
+ * arrived, a small one (a declared length up to 64 KiB) or one a reader is already taking is read to its last byte,
+ * the connection kept open for it while the client keeps it. Any other unread rest (a 413) is not read: the answer
+ * says `Connection: close`, the socket is closed after it, and a read of the body after the answer fails with a
+ * `StreamError` (`read_failed`) saying so. A handler that throws gets a plain 500 (no stack, no message), and so
  * does an answer that cannot be written (a status or header Node refuses); nothing the handler or `onError` does
  * leaves a request unanswered or a promise rejected unhandled. The handler's second argument is a
  * {@link ServeHandlerInfo}, `{ remoteAddr }` as `Deno.serve` passes, with `localAddr`, the server's end of the
@@ -59,14 +77,22 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
   if (typeof handler !== 'function') problems.push(`handler must be a fetch handler, (request) => Promise<Response> (got ${refusedValue(handler)})`);
   if (!isPlainObject(options)) problems.push(`options must be an object (got ${refusedValue(options)})`);
   else {
-    problems.push(...unknownOptionProblems(options, ['onError']));
+    problems.push(...unknownOptionProblems(options, ['onError', 'writeStallMs']));
     if (options.onError !== undefined && typeof options.onError !== 'function') problems.push(`onError must be a function (got ${refusedValue(options.onError)})`);
+    const stall = options.writeStallMs;
+    if (stall !== undefined && !(typeof stall === 'number' && stall > 0)) problems.push(`writeStallMs must be a number > 0 or Infinity (got ${refusedValue(stall)})`);
   }
   // Refused when the server is made, not with a 500 on every request it then answers.
   if (problems.length > 0) throw ConfigError.fromProblems('toNodeListener', problems);
+  const settings = { onError: options.onError, stallMs: options.writeStallMs ?? DEFAULT_WRITE_STALL_MS };
   return (request, response) => {
-    serve(handler, options, request, response).catch((error: unknown) => fail(error, options, response));
+    serve(handler, settings, request, response).catch((error: unknown) => fail(error, settings, response));
   };
+}
+
+interface Settings {
+  readonly onError: ((error: unknown) => void) | undefined;
+  readonly stallMs: number;
 }
 
 /**
@@ -74,8 +100,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
  * answer's headers cleared, the connection closed after it (the request body's state is unknown) — or, once the
  * answer's head is out, a cut connection. Never throws.
  */
-function fail(error: unknown, options: NodeListenerOptions, outgoing: NodeServerResponse): void {
-  quietCall(options.onError, error);
+function fail(error: unknown, settings: Settings, outgoing: NodeServerResponse): void {
+  quietCall(settings.onError, error);
   try {
     if (outgoing.headersSent) {
       outgoing.destroy();
@@ -97,24 +123,47 @@ function fail(error: unknown, options: NodeListenerOptions, outgoing: NodeServer
   }
 }
 
-async function serve(handler: FetchHandler, options: NodeListenerOptions, incoming: NodeIncomingRequest, outgoing: NodeServerResponse): Promise<void> {
+async function serve(handler: FetchHandler, settings: Settings, incoming: NodeIncomingRequest, outgoing: NodeServerResponse): Promise<void> {
   const controller = new AbortController();
-  const onClose = () => {
+  outgoing.on('close', () => {
     if (!outgoing.writableFinished) controller.abort(new DOMException('The client closed the connection', 'AbortError'));
-  };
-  outgoing.on('close', onClose);
+  });
   const method = (incoming.method ?? 'GET').toUpperCase();
   const body = NO_BODY_METHODS.has(method) ? undefined : requestBody(incoming);
+  // Still arriving and unread when the head goes out: the answer says `Connection: close` and the connection closes
+  // after it, so a rest no one will read cannot hold it (nor be read off the wire for nothing) — unless a reader is
+  // taking it or it is small, and the client keeps its connection: then the rest is let arrive, as a handler that
+  // answers first and reads after expects.
+  let closing = false;
+  const send = (response: Response) => {
+    const unread = body !== undefined && !body.ended() && incoming.complete !== true;
+    closing = unread && !(body.keepable() && outgoing.shouldKeepAlive !== false);
+    return writeResponse(response, method, closing, { outgoing, signal: controller.signal, stallMs: settings.stallMs });
+  };
+  try {
+    await answer(handler, settings, incoming, method, body, controller.signal, send);
+  } catch (error) {
+    // The head is out: the connection is cut, and the handler's signal says why.
+    if (outgoing.headersSent) controller.abort(error);
+    fail(error, settings, outgoing);
+  } finally {
+    const answered = outgoing.writableFinished;
+    body?.letGo(closing || !answered ? 'closing' : 'kept', answered);
+  }
+}
+
+/** Calls the handler with the request and sends its answer (a 400 for a request no `Request` can hold, a 500 for a handler that failed). */
+async function answer(handler: FetchHandler, settings: Settings, incoming: NodeIncomingRequest, method: string, body: RequestBody | undefined, signal: AbortSignal, send: (response: Response) => Promise<void>): Promise<void> {
   let request: Request;
   try {
     request = new Request(requestURL(incoming), {
       method,
       headers: requestHeaders(incoming.headers),
-      signal: controller.signal,
+      signal,
       ...(body ? { body: body.stream, duplex: 'half' } : {}),
     } as RequestInit);
   } catch {
-    await send(new Response('Bad Request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }), method, body, incoming, outgoing, controller.signal);
+    await send(new Response('Bad Request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     return;
   }
   let response: Response;
@@ -122,11 +171,11 @@ async function serve(handler: FetchHandler, options: NodeListenerOptions, incomi
     response = await handler(request, serveInfo(incoming));
     if (!(response instanceof Response)) throw new TypeError('The handler did not return a Response');
   } catch (error) {
-    quietCall(options.onError, error);
-    if (controller.signal.aborted) return;
+    quietCall(settings.onError, error);
+    if (signal.aborted) return;
     response = new Response(INTERNAL_ERROR_TEXT, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
-  await send(response, method, body, incoming, outgoing, controller.signal);
+  await send(response);
 }
 
 /**
@@ -161,75 +210,4 @@ function requestHeaders(source: Readonly<Record<string, string | string[] | unde
     else headers.append(name, value);
   }
   return headers;
-}
-
-/** Writes `response` to `outgoing`, its body with backpressure, then closes a connection whose request body was left unread. */
-async function send(response: Response, method: string, body: RequestBody | undefined, incoming: NodeIncomingRequest, outgoing: NodeServerResponse, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) {
-    await response.body?.cancel(signal.reason).catch(() => {});
-    return;
-  }
-  // Arrived but unread is harmless (the parser is past it); still arriving would be parsed as the next request.
-  const unread = () => body !== undefined && !body.ended() && incoming.complete !== true;
-  let withBody: boolean;
-  try {
-    withBody = writeHead(response, method, outgoing, unread());
-  } catch (error) {
-    // A head Node refuses (a status out of its range, a header it cannot send): the listener answers 500 instead.
-    await response.body?.cancel().catch(() => {});
-    throw error;
-  }
-  if (!withBody) await response.body?.cancel().catch(() => {});
-  else if (!(await writeBody(response.body as ReadableStream<Uint8Array>, outgoing, signal))) return;
-  await new Promise<void>((resolve) => outgoing.end(resolve));
-  // The unread rest of the request would be parsed as the next request on this connection: close it instead.
-  if (unread()) outgoing.socket?.destroy();
-  else if (body !== undefined && !body.ended()) body.discard();
-}
-
-/** Sets the status and headers of `response` on `outgoing`, and sends them when a body follows; whether one does. */
-function writeHead(response: Response, method: string, outgoing: NodeServerResponse, close: boolean): boolean {
-  outgoing.statusCode = response.status;
-  if (response.statusText !== '') outgoing.statusMessage = response.statusText;
-  for (const [name, value] of response.headers) if (name !== 'set-cookie') outgoing.setHeader(name, value);
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) outgoing.setHeader('set-cookie', cookies);
-  if (close) outgoing.setHeader('connection', 'close');
-  const withBody = response.body !== null && method !== 'HEAD' && !NO_BODY_STATUSES.has(response.status);
-  if (withBody) outgoing.flushHeaders();
-  return withBody;
-}
-
-/** Streams `body` to `outgoing`; false when it did not end normally (the client left, or the body failed). */
-async function writeBody(body: ReadableStream<Uint8Array>, outgoing: NodeServerResponse, signal: AbortSignal): Promise<boolean> {
-  const reader = body.getReader();
-  const cancel = () => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener('abort', cancel, { once: true });
-  try {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) return true;
-      if (signal.aborted) return false;
-      if (!outgoing.write(chunk.value)) await drained(outgoing);
-    }
-  } catch {
-    // A body that fails mid-way is a dropped connection: end the socket after the bytes already sent, so the client
-    // sees a cut-short chunked body rather than a clean end.
-    if (!signal.aborted) outgoing.socket?.end();
-    return false;
-  } finally {
-    signal.removeEventListener('abort', cancel);
-  }
-}
-
-function drained(outgoing: NodeServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      outgoing.off('drain', done);
-      outgoing.off('close', done);
-      resolve();
-    };
-    outgoing.once('drain', done);
-    outgoing.once('close', done);
-  });
 }

@@ -23,9 +23,17 @@ function filesLoadedBy(entry: string): string[] {
 
 const ENTRIES = ['index.js', ...['errors', 'tools', 'chat', 'agent', 'graph', 'runner', 'a2a', 'cloudflare', 'mcp', 'node', 'resilience', 'telemetry', 'testing', 'ui'].map((name) => `${name}/index.js`)];
 
+/**
+ * Entries that load a ninth file: since `faultline/node` throws `StreamError`s of its own (a body read after the
+ * answer, a client that stopped reading), rollup gives the modules the agent and the breakers share with it a chunk of
+ * 24 kB it does not merge (no `experimentalMinChunkSize` from 20 to 40 kB, nor one chunk for every error class,
+ * brings them back to 8). Measured: `import('faultline/agent')` 21.6–22.5 → 23.0–23.4 ms (median of 15, same machine).
+ */
+const NINE = new Set(['agent/index.js', 'resilience/index.js']);
+
 describe('files each entry loads from dist/', () => {
-  it.each(ENTRIES.filter((entry) => entry !== 'index.js'))('%s loads at most 8 files', (entry) => {
-    expect(filesLoadedBy(entry).length).toBeLessThanOrEqual(8);
+  it.each(ENTRIES.filter((entry) => entry !== 'index.js'))('%s loads at most 8 files (9 for the agent and the breakers)', (entry) => {
+    expect(filesLoadedBy(entry).length).toBeLessThanOrEqual(NINE.has(entry) ? 9 : 8);
   });
 
   it('the root entry loads at most 16 files (it re-exports every capability)', () => {
