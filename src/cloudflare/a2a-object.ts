@@ -13,8 +13,10 @@ import { decisionsOf } from '../a2a/task-interrupts.js';
 import { isPlainObject } from '../internal/json.js';
 import { messageOf } from '../internal/error-chain.js';
 import { DurableObjectCheckpointer } from './durable-checkpointer.js';
-import { answerSessionCall, SESSION_PATH, SessionStorage } from './durable-session-store.js';
+import { answerSessionCall, SESSION_PATH } from './durable-session-store.js';
+import { SessionStorage } from './session-storage.js';
 import { DurableTaskStore } from './durable-task-store.js';
+import { DamagedValueError } from './storage-codec.js';
 import { prepareObject, recoverTask, type ObjectParts, type ObjectSettings, type Setup } from './object-setup.js';
 import { mintedContextId, objectHexOf } from './session-routing.js';
 import { sessionKeyOf } from '../runner/run-options.js';
@@ -116,21 +118,36 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
     /**
      * A task object: recovery, then the heartbeat while its task runs, afterwards the end of its retention (an
      * `input-required` task's too: it is kept waiting `retainTaskMs`). A session object: the end of its retention.
-     * A failure rejects, and the platform retries the alarm.
+     * The session's retention runs even when the task's side fails (its keys only: the task is kept); then the alarm
+     * rejects, and the platform retries it.
      */
     async alarm(): Promise<void> {
-      const task = await this.taskAlarm();
+      let failed: { error: unknown } | undefined;
+      const task = await this.taskAlarm().catch((error: unknown) => {
+        failed = { error };
+        return { next: undefined, kept: true };
+      });
       const session = await this.sessions.expire(settings.retainSessionMs, task.kept === false);
       const next = Math.min(task.next ?? Infinity, session ?? Infinity);
       if (next !== Infinity) await this.storage.setAlarm(next);
+      if (failed) throw failed.error;
     }
 
     /**
      * The task's side of an alarm: recovery, and when the task is at rest the end of its retention (its storage
-     * deleted, the conversation it began kept). Answers when it is next due and whether a task is still kept.
+     * deleted, the conversation it began kept). A record this version cannot read (damaged, or of another version)
+     * has no run to watch and no end to count from: it is due, and cleared — else the object would be kept forever.
+     * Answers when it is next due and whether a task is still kept.
      */
-    private async taskAlarm(): Promise<{ next?: number; kept: boolean }> {
-      const record = await this.store.record();
+    private async taskAlarm(): Promise<{ next?: number | undefined; kept: boolean }> {
+      const record = await this.store.record().catch((error: unknown) => {
+        if (error instanceof DamagedValueError) return null;
+        throw error;
+      });
+      if (record === null) {
+        await this.store.clear();
+        return { kept: false };
+      }
       if (!record) return { kept: false };
       this.hex ??= objectHexOf(record.task.id);
       const setup = this.prepared();
@@ -192,16 +209,21 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
       return failure(call.id, A2AErrorCode.InvalidParams, text, call.version, { type: 'resume', code: 'RUN_NOT_INTERRUPTED', taskState: state });
     }
 
-    /** The agent and the backend, built once (or why they cannot be, for new tasks' callers). */
+    /**
+     * The agent and the backend, built once (or why they cannot be, for new tasks' callers). A failed build is not
+     * kept: the next request builds again (a binding not ready, a flaky read of env), as the docs promise.
+     */
     private prepared(): Setup {
-      this.setup ??= prepareObject(settings, this.env as Env, {
+      if (this.setup) return this.setup;
+      const setup = prepareObject(settings, this.env as Env, {
         ...this.parts(),
         watch: (execution) => {
           void this.storage.setAlarm(Date.now() + settings.heartbeatMs).catch(() => {});
           void execution.done.then(() => this.storage.setAlarm(Date.now() + settings.retainTaskMs)).catch(() => {});
         },
       });
-      return this.setup;
+      if (setup.problem === undefined) this.setup = setup;
+      return setup;
     }
 
     /** See `recoverTask`: once at a time, and again on every call (a cheap read when there is nothing to do). */

@@ -7,34 +7,52 @@ import { LIVENESS_SCOPE, storedRevision } from '../graph/checkpoints/checkpoint.
 import type { Checkpointer, GraphCheckpoint } from '../graph/core/checkpointer.js';
 import { CHECKPOINT_INVALID, CHILD_RUN_SEPARATOR } from '../graph/core/constants.js';
 import { ConfigError } from '../errors/config-error.js';
+import { boundOptionProblems } from '../internal/option-names.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import { bindingProblems, STORAGE_METHODS } from './binding-checks.js';
-import { DamagedValueError, deleteKeys, encodeEntries, getJSON, MAX_KEY_BYTES, partKeys, putEntries } from './storage-codec.js';
+import { EndedRunsIndex, SWEEP_PER_WRITE } from './ended-runs.js';
+import { DamagedValueError, deleteKeys, encodeEntries, getJSON, keysOf, keysOfAll, listedKeys, partKeys, putEntries } from './storage-codec.js';
+import { storageKey } from './storage-keys.js';
 import { serial } from './serial-writes.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'checkpoint:';
+/** The index of the completed runs (`ended-runs.ts`), oldest first. */
+const COMPLETED_PREFIX = 'checkpoint-completed:';
 
+/** Options of {@link DurableObjectCheckpointer}. @example `new DurableObjectCheckpointer(state.storage, { maxRuns: 100 })` */
+export interface DurableObjectCheckpointerOptions {
+  /**
+   * Completed runs kept (a subgraph's checkpoint is a run of its own); past it the oldest completed go, a few with
+   * each write (16 at most). Runs not completed (running, stopped to ask, failed: still resumable) are never
+   * deleted by the bound. @default 1000
+   */
+  maxRuns?: number | undefined;
+}
 
 /**
  * A graph `Checkpointer` over one Durable Object's storage. `put` is the contract's compare-and-swap: the object's
  * writes of checkpoints are applied one at a time (the stored revision read, compared and replaced with nothing in
  * between), and it resolves `false` when the stored revision is not `checkpoint.revision - 1`. It is `exclusive` — a
  * Durable Object has one live instance, so a run its last instance left (a restart, an eviction) is taken over at once,
- * while a run live in this instance never is. Run ids are escaped into keys (`%` and `#`), so no run id reaches
- * another's key or a part of one. A damaged value — a parts header that is not an integer from 2 to 16,384 (the most
- * a value is written in), a missing part, text that is not JSON — makes `get` and `put` reject with a `WorkflowError`
- * `CHECKPOINT_INVALID` naming the key, before anything is built from the header (`delete` removes it); the graph
- * checks every checkpoint it reads back too, so a damaged value fails the resume with `CHECKPOINT_INVALID`, never a
- * crash. A run id too long for a storage key (over 1,900 bytes of UTF-8 once escaped, with its prefix) fails the save
- * with `CHECKPOINT_FAILED`. `storage` without `get`, `put`, `delete` and `list` is a `ConfigError`.
+ * while a run live in this instance never is. Bounded: at most `maxRuns` completed runs (1,000 unless set), the
+ * oldest completed deleted first, 16 at most with each write (a run not completed is never deleted by the bound; a
+ * deleted one resumes as `CHECKPOINT_NOT_FOUND`). Run ids are escaped into keys (`%`, `#` and lone UTF-16
+ * surrogates, which the platform would hand back mangled), so no run id reaches another's key or a part of one. A
+ * damaged value — a parts header that is not an integer from 2 to 16,384 (the most a value is written in), a missing
+ * part, text that is not JSON — makes `get` and `put` reject with a `WorkflowError` `CHECKPOINT_INVALID` naming the
+ * key, before anything is built from the header (`delete` removes it); the graph checks every checkpoint it reads
+ * back too, so a damaged value fails the resume with `CHECKPOINT_INVALID`, never a crash. A run id too long for a
+ * storage key (over 1,900 bytes of UTF-8 once escaped, with its prefix) fails the save with `CHECKPOINT_FAILED`.
+ * `storage` without `get`, `put`, `delete` and `list`, or a `maxRuns` that is not an integer > 0, is a `ConfigError`.
  *
  * @example
  * ```ts
  * export class Runs {
  *   constructor(private readonly state: DurableObjectState) {}
  *   async fetch() {
- *     const outcome = await compiled.run({}, { checkpointer: new DurableObjectCheckpointer(this.state.storage), runId: 'nightly' });
+ *     const checkpointer = new DurableObjectCheckpointer(this.state.storage, { maxRuns: 100 });
+ *     const outcome = await compiled.run({}, { checkpointer, runId: 'nightly' });
  *     return Response.json(outcome.status);
  *   }
  * }
@@ -45,14 +63,22 @@ export class DurableObjectCheckpointer implements Checkpointer {
   /** @internal Runs live in this instance of the object are those of its storage (every checkpointer over it). */
   declare readonly [LIVENESS_SCOPE]: object;
 
-  constructor(private readonly storage: DurableObjectStorageLike) {
-    const problems = bindingProblems(storage, 'storage', "a Durable Object's storage (state.storage)", STORAGE_METHODS);
+  readonly maxRuns: number;
+
+  constructor(
+    private readonly storage: DurableObjectStorageLike,
+    options: DurableObjectCheckpointerOptions = {},
+  ) {
+    const problems = [...bindingProblems(storage, 'storage', "a Durable Object's storage (state.storage)", STORAGE_METHODS), ...boundOptionProblems(options, ['maxRuns'])];
     if (problems.length > 0) throw ConfigError.fromProblems('DurableObjectCheckpointer', problems);
     this[LIVENESS_SCOPE] = storage;
+    this.maxRuns = (options ?? {}).maxRuns ?? 1000;
   }
 
+  /** The run's checkpoint; read in turn with the object's writes, so never half of one write and half of another. */
   async get(runId: string): Promise<GraphCheckpoint | undefined> {
-    return (await invalidIfDamaged(() => getJSON(this.storage, keyOf(runId)))) as GraphCheckpoint | undefined;
+    const key = keyOf(runId);
+    return (await serial(this.storage, () => invalidIfDamaged(() => getJSON(this.storage, key)))) as GraphCheckpoint | undefined;
   }
 
   async put(checkpoint: GraphCheckpoint): Promise<boolean> {
@@ -65,16 +91,26 @@ export class DurableObjectCheckpointer implements Checkpointer {
       const stored = await this.storage.get(key);
       if (typeof revision === 'number' && revisionOf(stored) !== revision - 1) return false;
       const stale = (await invalidIfDamaged(async () => partKeys(key, stored))).filter((old) => !Object.hasOwn(entries, old));
-      await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
+      const id = key.slice(PREFIX.length);
+      const index = await EndedRunsIndex.open(this.storage, COMPLETED_PREFIX);
+      await index.set(id, checkpoint.status === 'completed' ? Date.now() : undefined);
+      const over = await index.oldest(Math.min(index.count - this.maxRuns, SWEEP_PER_WRITE), id);
+      await index.forget(over.map((run) => run.id));
+      const pruned = await keysOfAll(this.storage, over.map((run) => `${PREFIX}${run.id}`));
+      await Promise.all([putEntries(this.storage, { ...entries, ...index.put }), deleteKeys(this.storage, [...stale, ...pruned, ...index.drop])]);
       return true;
     });
   }
 
+  /** Deletes the run's checkpoint and its subgraphs' (their keys listed, 128 a call: no other run's value is read). */
   async delete(runId: string): Promise<void> {
     const key = keyOf(runId);
     await serial(this.storage, async () => {
-      const stored = await this.storage.list({ prefix: key });
-      await deleteKeys(this.storage, [...stored.keys()].filter((each) => each === key || each.startsWith(`${key}#`) || each.startsWith(`${key}${CHILD_RUN_SEPARATOR}`)));
+      const own = await keysOf(this.storage, key);
+      const children = await listedKeys(this.storage, `${key}${CHILD_RUN_SEPARATOR}`);
+      const index = await EndedRunsIndex.open(this.storage, COMPLETED_PREFIX);
+      await index.forget([key, ...children.filter((each) => !each.includes('#'))].map((each) => each.slice(PREFIX.length)));
+      await Promise.all([putEntries(this.storage, index.put), deleteKeys(this.storage, [...own, ...children, ...index.drop])]);
     });
   }
 }
@@ -99,20 +135,6 @@ async function invalidIfDamaged<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** @internal `%` and `#` escaped: `#` starts a part key, so no run id may write one of another's parts. */
-export function escapeRunId(runId: string): string {
-  return runId.replace(/[%#]/g, (character) => (character === '%' ? '%25' : '%23'));
-}
-
 function keyOf(runId: unknown): string {
   return storageKey(PREFIX, runId, 'a checkpoint');
-}
-
-/** @internal The storage key of `runId`'s record under `prefix`, within the platform's key size (`what` names it). */
-export function storageKey(prefix: string, runId: unknown, what: string): string {
-  if (typeof runId !== 'string' || runId === '') throw new TypeError(`${what} needs a run id`);
-  const key = `${prefix}${escapeRunId(runId)}`;
-  const bytes = new TextEncoder().encode(key).byteLength; // the platform counts a key's UTF-8 bytes
-  if (bytes > MAX_KEY_BYTES) throw new TypeError(`the run id is too long for a Durable Object storage key (${bytes} bytes with its prefix; at most ${MAX_KEY_BYTES})`);
-  return key;
 }

@@ -7,17 +7,24 @@ import { RUN_STATE_SCOPE, type AgentRunState, type RunStateStore } from '../inte
 import { isPlainObject } from '../internal/json.js';
 import { boundOptionProblems } from '../internal/option-names.js';
 import { ConfigError } from '../errors/config-error.js';
-import { revisionOf, storageKey } from './durable-checkpointer.js';
+import { revisionOf } from './durable-checkpointer.js';
+import { storageKey } from './storage-keys.js';
 import { bindingProblems, STORAGE_METHODS } from './binding-checks.js';
 import { serial } from './serial-writes.js';
-import { DamagedValueError, deleteKeys, encodeEntries, getJSON, keysOf, occupiedKeys, putEntries } from './storage-codec.js';
+import { EndedRunsIndex, SWEEP_PER_WRITE } from './ended-runs.js';
+import { DamagedValueError, deleteKeys, encodeEntries, getJSON, keysOf, keysOfAll, occupiedKeys, putEntries } from './storage-codec.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const PREFIX = 'run-state:';
+/** The index of the ended runs (`ended-runs.ts`), by when they ended. */
+const ENDED_PREFIX = 'run-state-ended:';
 
 /** Options of {@link DurableObjectRunStateStore}. */
 export interface DurableObjectRunStateStoreOptions {
-  /** How long an ended run is kept for replays of its last resume, in ms; read after it, it is deleted. @default 86400000 (1 day) */
+  /**
+   * How long an ended run is kept for replays of its last resume, in ms; after it, the store's next writes delete it
+   * (16 ended runs a write at most), or a read of it. @default 86400000 (1 day)
+   */
   ttlMs?: number | undefined;
   /** The largest record kept, as the length of its JSON text; a larger one fails its write (a `TypeError`). @default 8388608 (8 MiB) */
   maxRecordBytes?: number | undefined;
@@ -29,7 +36,8 @@ export interface DurableObjectRunStateStoreOptions {
  * compare-and-swap (the stored revision read, compared and replaced with nothing in between; `false` when it is not
  * `record.revision - 1`), and the store is `exclusive` — a Durable Object has one live instance, so a resume its last
  * instance left half-done is taken over at once (its calls marked started never run again). Run ids are escaped into
- * keys like the checkpointer's; values are split into parts within the platform's limits (`storage-codec.ts`). A
+ * keys like the checkpointer's; values are split into parts within the platform's limits (`storage-codec.ts`). An
+ * ended run is kept `ttlMs`, then deleted by the store's next writes (16 ended runs a write at most) or a read of it. A
  * record that is not one this store wrote — text that is not JSON, a missing part, a parts header that is not an
  * integer from 2 to 16,384 (the most a value is written in) — reads as none (the resume is refused with
  * `RUN_NOT_INTERRUPTED`), with nothing built from the header; a write of the next revision replaces it, and `delete`
@@ -66,14 +74,13 @@ export class DurableObjectRunStateStore implements RunStateStore {
     const key = keyOf(runId);
     let value: unknown;
     try {
-      value = await getJSON(this.storage, key);
+      value = await serial(this.storage, () => getJSON(this.storage, key)); // in turn with writes: never a torn value
     } catch (error) {
       if (error instanceof DamagedValueError) return undefined; // a damaged value is no record
       throw error;
     }
     if (!isPlainObject(value)) return undefined;
-    const ended = typeof value['endedAt'] === 'string' ? Date.parse(value['endedAt']) : Number.NaN;
-    if (value['status'] === 'ended' && ended + this.ttlMs <= Date.now()) {
+    if (value['status'] === 'ended' && endedAtOf(value) + this.ttlMs <= Date.now()) {
       await this.delete(runId);
       return undefined;
     }
@@ -91,15 +98,32 @@ export class DurableObjectRunStateStore implements RunStateStore {
       const stored = await this.storage.get(key);
       if (revisionOf(stored) !== record.revision - 1) return false;
       const stale = (await occupiedKeys(this.storage, key, stored)).filter((old) => !Object.hasOwn(entries, old));
-      await Promise.all([putEntries(this.storage, entries), deleteKeys(this.storage, stale)]);
+      const id = key.slice(PREFIX.length);
+      const index = await EndedRunsIndex.open(this.storage, ENDED_PREFIX);
+      await index.set(id, record.status === 'ended' ? endedAtOf(record) : undefined);
+      // ended runs past ttlMs go with the store's writes, a few a write: none is kept for want of being read again
+      const due = (await index.oldest(SWEEP_PER_WRITE, id)).filter((run) => run.at + this.ttlMs <= Date.now());
+      await index.forget(due.map((run) => run.id));
+      const swept = await keysOfAll(this.storage, due.map((run) => `${PREFIX}${run.id}`));
+      await Promise.all([putEntries(this.storage, { ...entries, ...index.put }), deleteKeys(this.storage, [...stale, ...swept, ...index.drop])]);
       return true;
     });
   }
 
   async delete(runId: string): Promise<void> {
     const key = keyOf(runId);
-    await serial(this.storage, async () => deleteKeys(this.storage, await keysOf(this.storage, key)));
+    await serial(this.storage, async () => {
+      const index = await EndedRunsIndex.open(this.storage, ENDED_PREFIX);
+      await index.forget([key.slice(PREFIX.length)]);
+      const keys = await keysOf(this.storage, key);
+      await Promise.all([putEntries(this.storage, index.put), deleteKeys(this.storage, [...keys, ...index.drop])]);
+    });
   }
+}
+
+/** When an ended record ended (ms since the epoch); `NaN` when its `endedAt` is not a time. */
+function endedAtOf(record: { endedAt?: unknown }): number {
+  return typeof record.endedAt === 'string' ? Date.parse(record.endedAt) : Number.NaN;
 }
 
 function keyOf(runId: unknown): string {

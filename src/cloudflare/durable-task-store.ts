@@ -9,8 +9,9 @@ import type { TaskJournal } from '../a2a/task-journal.js';
 import { TERMINAL_STATES } from '../a2a/constants.js';
 import type { A2AMessage, Task, TaskArtifactUpdateEvent } from '../a2a/types.js';
 import { isPlainObject } from '../internal/json.js';
-import { SESSION_KEY_PREFIX } from './durable-session-store.js';
+import { SESSION_KEY_PREFIX } from './session-storage.js';
 import { DamagedValueError, deleteAllExcept, deleteKeys, encodeEntries, getJSON, keysOf, parseStored, putEntries, readJSONText } from './storage-codec.js';
+import { serial } from './serial-writes.js';
 import type { DurableObjectStorageLike } from './types.js';
 
 const RECORD_KEY = 'a2a:task';
@@ -69,27 +70,38 @@ export class DurableTaskStore implements A2ATaskStore {
   constructor(private readonly storage: DurableObjectStorageLike) {}
 
   /**
-   * The record, or `undefined` (none); a `TypeError` saying it is damaged for one this module did not write (a parts
-   * header that is not an integer from 2 to 16,384, a missing part, text that is not JSON, not a task record).
+   * The record, or `undefined` (none); a `DamagedValueError` (a `TypeError`) saying it is damaged for one this module
+   * did not write (a parts header that is not an integer from 2 to 16,384, a missing part, text that is not JSON, not
+   * a task record of this version).
    */
-  async record(): Promise<TaskRecord | undefined> {
+  record(): Promise<TaskRecord | undefined> {
+    return serial(this.storage, () => this.readRecord());
+  }
+
+  /** The task with the chunks streamed since its record was written: both read in one turn, between writes. */
+  async get(taskId: string): Promise<Task | undefined> {
+    return serial(this.storage, async () => {
+      const record = await this.readRecord();
+      if (!record || record.task.id !== taskId) return undefined;
+      return this.unsaved ? record.task : this.withChunks(record.task);
+    });
+  }
+
+  /** See {@link record}; only inside the storage's `serial` queue (a read between a write's calls is torn). */
+  private async readRecord(): Promise<TaskRecord | undefined> {
     if (this.unsaved) return this.unsaved;
     const value = await getJSON(this.storage, RECORD_KEY);
     if (value === undefined) return undefined;
-    if (!isRecord(value)) throw new TypeError(`the task record of this object is damaged (${RECORD_KEY} is not a task record)`);
+    if (!isRecord(value)) throw new DamagedValueError(RECORD_KEY, 'it is not a task record (of version 1)');
     return value;
   }
 
-  async get(taskId: string): Promise<Task | undefined> {
-    const record = await this.record();
-    if (!record || record.task.id !== taskId) return undefined;
-    return this.unsaved ? record.task : this.withChunks(record.task);
-  }
-
   /** Writes the task, the rest of its record as it is (`tasks/cancel` of a task waiting for input). */
-  async save(task: Task): Promise<void> {
-    const record = await this.record();
-    if (record) await this.write({ ...record, task });
+  save(task: Task): Promise<void> {
+    return serial(this.storage, async () => {
+      const record = await this.readRecord();
+      if (record) await this.writeNow({ ...record, task });
+    });
   }
 
   /** The journal of the task this object runs, with what its record keeps besides the task. */
@@ -124,7 +136,12 @@ export class DurableTaskStore implements A2ATaskStore {
   }
 
   /** The record with `task` as it is now: written together with the deletion of every chunk it now includes. */
-  async write(record: TaskRecord): Promise<void> {
+  write(record: TaskRecord): Promise<void> {
+    return serial(this.storage, () => this.writeNow(record));
+  }
+
+  /** See {@link write}; only inside the storage's `serial` queue. */
+  private async writeNow(record: TaskRecord): Promise<void> {
     if (this.unsaved && record !== this.unsaved && !TERMINAL_STATES.has(record.task.status.state)) record = this.unsaved; // never overwrite an end with less
     const entries = encodeEntries(RECORD_KEY, record);
     const held = this.written?.keys ?? [...(await this.storage.list({ prefix: CHUNK_PREFIX })).keys(), ...(await keysOf(this.storage, RECORD_KEY))];
@@ -139,19 +156,23 @@ export class DurableTaskStore implements A2ATaskStore {
    * Forgets the task entirely (its retention ended): every key of the object but those of the conversation it holds
    * (`session:`), which has its own retention.
    */
-  async clear(): Promise<void> {
-    this.written = undefined;
-    this.unsaved = undefined;
-    await deleteAllExcept(this.storage, SESSION_KEY_PREFIX);
+  clear(): Promise<void> {
+    return serial(this.storage, async () => {
+      this.written = undefined;
+      this.unsaved = undefined;
+      await deleteAllExcept(this.storage, SESSION_KEY_PREFIX);
+    });
   }
 
   private async appendChunk(event: TaskArtifactUpdateEvent): Promise<void> {
     const text = event.artifact.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
     const chunk: Chunk = { artifactId: event.artifact.artifactId, text };
     const entries = encodeEntries(chunkKey(this.seq++), chunk);
-    this.written?.keys.push(...Object.keys(entries));
     this.unfolded++;
-    await putEntries(this.storage, entries);
+    await serial(this.storage, async () => {
+      this.written?.keys.push(...Object.keys(entries));
+      await putEntries(this.storage, entries);
+    });
   }
 
   /**

@@ -15,7 +15,7 @@ import { secretsProblem } from '../internal/secret-forms.js';
 import { Runner } from '../runner/runner.js';
 import type { RunnableAgent } from '../runner/runnable-agent.js';
 import type { DurableObjectCheckpointer } from './durable-checkpointer.js';
-import type { SessionStorage } from './durable-session-store.js';
+import type { SessionStorage } from './session-storage.js';
 import type { DurableTaskStore } from './durable-task-store.js';
 import { resolveNamespace, type A2ADurableObjectOptions } from './options.js';
 import { TaskSessionStore } from './session-routing.js';

@@ -13,7 +13,8 @@
  */
 import type { ChatMessage } from '../chat/core/types.js';
 import type { SessionStore } from '../agent/session-store.js';
-import { callSessionObject, DurableObjectSessionStore, type SessionStorage } from './durable-session-store.js';
+import { callSessionObject, DurableObjectSessionStore } from './durable-session-store.js';
+import type { SessionStorage } from './session-storage.js';
 import type { DurableObjectIdLike, DurableObjectNamespaceLike } from './types.js';
 
 /** A `contextId` of the form this deployment mints: the task object's id that holds its session. */
@@ -61,7 +62,7 @@ export class TaskSessionStore implements SessionStore {
     if ((await this.local.owner()) === key) return this.local.load();
     const remote = this.claimant(key);
     if (remote) {
-      const answer = await callSessionObject(this.namespace, remote, { op: 'load', key });
+      const answer = await callSessionObject(this.namespace, remote, { op: 'load', key }, key);
       if (answer) {
         if (!Array.isArray(answer.messages)) throw new TypeError('the object of this conversation answered without messages');
         return answer.messages as ChatMessage[];
@@ -77,7 +78,7 @@ export class TaskSessionStore implements SessionStore {
       return;
     }
     const remote = this.claimant(key);
-    if (remote && (await callSessionObject(this.namespace, remote, { op: 'append', messages, key }))) return;
+    if (remote && (await callSessionObject(this.namespace, remote, { op: 'append', messages, key }, key))) return;
     await this.named.append(key, messages);
   }
 

@@ -143,6 +143,16 @@ export async function keysOf(storage: DurableObjectStorageLike, key: string): Pr
 }
 
 /**
+ * The keys the values under `keys` (at most 128) occupy (see {@link occupiedKeys}), read in one call.
+ * @example `await deleteKeys(storage, await keysOfAll(storage, ['checkpoint:a', 'checkpoint:b']))`
+ */
+export async function keysOfAll(storage: DurableObjectStorageLike, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const stored = await storage.get([...keys]);
+  return (await Promise.all(keys.map((key) => occupiedKeys(storage, key, stored.get(key))))).flat();
+}
+
+/**
  * The keys the value `stored` under `key` occupies: the key and its parts — for a damaged value, the parts actually
  * stored (listed, 128 keys a call), never as many as a damaged header says.
  */
@@ -152,9 +162,17 @@ export async function occupiedKeys(storage: DurableObjectStorageLike, key: strin
   } catch (error) {
     if (!(error instanceof DamagedValueError)) throw error;
   }
-  const keys = [key];
+  return [key, ...(await listedKeys(storage, `${key}#`))];
+}
+
+/**
+ * The keys stored under `prefix`, listed 128 a call (only the keys are kept: a call's values are dropped with it).
+ * @example `const children = await listedKeys(storage, 'checkpoint:order-42\u001f')`
+ */
+export async function listedKeys(storage: DurableObjectStorageLike, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
   for (let after: string | undefined; ; ) {
-    const listed = [...(await storage.list({ prefix: `${key}#`, ...(after === undefined ? {} : { startAfter: after }), limit: KEYS_PER_CALL })).keys()];
+    const listed = [...(await storage.list({ prefix, ...(after === undefined ? {} : { startAfter: after }), limit: KEYS_PER_CALL })).keys()];
     keys.push(...listed);
     if (listed.length < KEYS_PER_CALL) return keys;
     after = listed[listed.length - 1];

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/chat/core/types.js';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
-import { DurableObjectSessionStore, SessionStorage } from '../../src/cloudflare/durable-session-store.js';
+import { DurableObjectSessionStore } from '../../src/cloudflare/durable-session-store.js';
+import { SessionStorage } from '../../src/cloudflare/session-storage.js';
 import { messageSize } from '../../src/agent/session-trim.js';
 import { FakeNamespace, FakeStorage } from './fake-platform.js';
 import { testAgent } from './node-agent.js';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/chat/core/types.js';
-import { SessionStorage } from '../../src/cloudflare/durable-session-store.js';
+import { SessionStorage } from '../../src/cloudflare/session-storage.js';
 import { getJSON, putJSON } from '../../src/cloudflare/storage-codec.js';
 import { FakeStorage } from './fake-platform.js';
 
