@@ -151,11 +151,12 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
       if (!record) return { kept: false };
       this.hex ??= objectHexOf(record.task.id);
       const setup = this.prepared();
-      await this.recover(setup);
+      await this.recover(setup, true);
       if ([...setup.operations.live.values()].some((execution) => !execution.terminal)) return { next: Date.now() + settings.heartbeatMs, kept: true };
       const current = await this.store.record();
       if (!current) return { kept: false };
-      if (!isAtRest(current.task)) return { kept: true };
+      // a task not resumed for an agent that could not be built (yet): the heartbeat tries again (see `recoverTask`)
+      if (!isAtRest(current.task)) return { next: setup.runner ? undefined : Date.now() + settings.heartbeatMs, kept: true };
       // a task waiting for input is kept as long as an ended one, counted from when it began to wait
       const expires = (current.endedAt ?? (Date.parse(current.task.status.timestamp ?? '') || Date.now())) + settings.retainTaskMs;
       if (expires > Date.now()) return { next: expires, kept: true };
@@ -227,8 +228,8 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
     }
 
     /** See `recoverTask`: once at a time, and again on every call (a cheap read when there is nothing to do). */
-    private recover(setup: Setup): Promise<void> {
-      this.recovering ??= recoverTask(settings, setup, this.parts()).finally(() => {
+    private recover(setup: Setup, fromAlarm = false): Promise<void> {
+      this.recovering ??= recoverTask(settings, setup, this.parts(), fromAlarm).finally(() => {
         this.recovering = undefined;
       });
       return this.recovering;

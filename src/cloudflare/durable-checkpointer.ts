@@ -24,7 +24,7 @@ const COMPLETED_PREFIX = 'checkpoint-completed:';
 export interface DurableObjectCheckpointerOptions {
   /**
    * Completed runs kept (a subgraph's checkpoint is a run of its own); past it the oldest completed go, a few with
-   * each write (16 at most). Runs not completed (running, stopped to ask, failed: still resumable) are never
+   * each write (16 at most), each with its subgraphs' checkpoints, whatever their status (as `delete` takes them). Runs not completed (running, stopped to ask, failed: still resumable) are never
    * deleted by the bound. @default 1000
    */
   maxRuns?: number | undefined;
@@ -36,9 +36,10 @@ export interface DurableObjectCheckpointerOptions {
  * between), and it resolves `false` when the stored revision is not `checkpoint.revision - 1`. It is `exclusive` — a
  * Durable Object has one live instance, so a run its last instance left (a restart, an eviction) is taken over at once,
  * while a run live in this instance never is. Bounded: at most `maxRuns` completed runs (1,000 unless set), the
- * oldest completed deleted first, 16 at most with each write (a run not completed is never deleted by the bound; a
- * deleted one resumes as `CHECKPOINT_NOT_FOUND`). Run ids are escaped into keys (`%`, `#` and lone UTF-16
- * surrogates, which the platform would hand back mangled), so no run id reaches another's key or a part of one. A
+ * oldest completed deleted first, 16 at most with each write, each with its subgraphs' checkpoints (a run not
+ * completed is never deleted by the bound, but as a subgraph of one; a deleted one resumes as `CHECKPOINT_NOT_FOUND`).
+ * Run ids are escaped into keys (`%`, `#` and lone UTF-16 surrogates, which the platform would hand back mangled), so
+ * no run id reaches another's key or a part of one. A
  * damaged value — a parts header that is not an integer from 2 to 16,384 (the most a value is written in), a missing
  * part, text that is not JSON — makes `get` and `put` reject with a `WorkflowError` `CHECKPOINT_INVALID` naming the
  * key, before anything is built from the header (`delete` removes it); the graph checks every checkpoint it reads
@@ -95,8 +96,11 @@ export class DurableObjectCheckpointer implements Checkpointer {
       const index = await EndedRunsIndex.open(this.storage, COMPLETED_PREFIX);
       await index.set(id, checkpoint.status === 'completed' ? Date.now() : undefined);
       const over = await index.oldest(Math.min(index.count - this.maxRuns, SWEEP_PER_WRITE), id);
-      await index.forget(over.map((run) => run.id));
-      const pruned = await keysOfAll(this.storage, over.map((run) => `${PREFIX}${run.id}`));
+      // a pruned run goes as `delete` takes it: with its subgraphs' checkpoints (a child that failed under a parent
+      // that completed is resumed by nothing) and their index entries
+      const children = (await Promise.all(over.map((run) => listedKeys(this.storage, `${PREFIX}${run.id}${CHILD_RUN_SEPARATOR}`)))).flat().filter((child) => !Object.hasOwn(entries, child));
+      await index.forget([...over.map((run) => run.id), ...children.filter((child) => !child.includes('#')).map((child) => child.slice(PREFIX.length))]);
+      const pruned = [...new Set([...(await keysOfAll(this.storage, over.map((run) => `${PREFIX}${run.id}`))), ...children])];
       await Promise.all([putEntries(this.storage, { ...entries, ...index.put }), deleteKeys(this.storage, [...stale, ...pruned, ...index.drop])]);
       return true;
     });

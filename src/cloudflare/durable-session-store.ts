@@ -125,12 +125,17 @@ export async function callSessionObject(namespace: DurableObjectNamespaceLike, i
   return answer;
 }
 
+/** A lone UTF-16 surrogate: text with one has no UTF-8 of its own. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * The object name of a session: the prefix and the key; a long key is hashed, over its text escaped by
- * `escapeKeyText` (UTF-8 would turn every lone surrogate into U+FFFD, and two keys into one object).
+ * The object name of a session: the prefix and the key; a long key is hashed — a well-formed one over its UTF-8, as
+ * every earlier version did (its conversation stays where it is), one with a lone surrogate (UTF-8 would turn each
+ * into U+FFFD, and two keys into one object) over its text escaped by `escapeKeyText`, named `sha256u:` apart.
  */
 async function objectName(prefix: string, sessionId: string): Promise<string> {
   if (sessionId.length <= MAX_NAME_CHARS) return `${prefix}${sessionId}`;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(escapeKeyText(sessionId))));
-  return `${prefix}sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  const lone = LONE_SURROGATE.test(sessionId);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lone ? escapeKeyText(sessionId) : sessionId)));
+  return `${prefix}${lone ? 'sha256u' : 'sha256'}:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -5,7 +5,10 @@
  * object's `serial` queue:
  *   `<prefix>seq:<16 digits>` → the run's id as escaped in its record key, in the order the runs ended
  *   `<prefix>run:<id>`        → `{ seq, at }`: its entry, and when it ended (ms since the epoch)
- *   `<prefix>meta`            → `{ v: 1, next, count }`; missing or damaged, recounted from the `seq:` entries
+ *   `<prefix>meta`            → `{ v: 1, next, count }`; missing or damaged, recounted from the `seq:` entries (and
+ *                               written back with the write that recounted it)
+ * A `seq:` entry counts only while its run's entry points back to it (`run:<id>.seq`): one left by a damaged or lost
+ * entry is deleted when it is met, never taken for an ended run.
  */
 import { isPlainObject } from '../internal/json.js';
 import type { DurableObjectStorageLike } from './types.js';
@@ -63,18 +66,22 @@ export class EndedRunsIndex {
     const stored = await storage.get(`${prefix}meta`);
     if (isPlainObject(stored) && stored.v === 1 && isCount(stored.next) && isCount(stored.count)) return new EndedRunsIndex(storage, prefix, stored as unknown as Meta);
     let count = 0;
+    let next = 0; // past the highest sequence number of a key (a key that is not one is skipped, never reused)
     let last: string | undefined;
     for (;;) {
       const keys = [...(await storage.list({ prefix: `${prefix}seq:`, limit: KEYS_PER_LIST, ...(last === undefined ? {} : { startAfter: last }) })).keys()];
       count += keys.length;
-      if (keys.length < KEYS_PER_LIST) {
-        last = keys.at(-1) ?? last;
-        break;
+      for (const key of keys) {
+        const digits = key.slice(`${prefix}seq:`.length);
+        const seq = /^\d{1,16}$/.test(digits) ? Number(digits) : Number.NaN;
+        if (isCount(seq) && seq + 1 > next) next = seq + 1;
       }
+      if (keys.length < KEYS_PER_LIST) break;
       last = keys.at(-1);
     }
-    const next = last === undefined ? 0 : Number(last.slice(`${prefix}seq:`.length)) + 1;
-    return new EndedRunsIndex(storage, prefix, { v: 1, next: isCount(next) ? next : 0, count });
+    const index = new EndedRunsIndex(storage, prefix, { v: 1, next, count });
+    index.changed = true; // the recount is written back with this write: the next ones read it
+    return index;
   }
 
   /** The entries to write (the counters included, while the index holds a run). */
@@ -123,20 +130,28 @@ export class EndedRunsIndex {
     }
   }
 
-  /** The oldest ended runs, at most `limit`, but `except` and those this write removes. */
+  /**
+   * The oldest ended runs, at most `limit`, but `except` and those this write removes. A `seq:` entry whose run's entry
+   * does not point back to it (damaged, lost, or rewritten) is no ended run: it is deleted with this write instead.
+   */
   async oldest(limit: number, except: string): Promise<EndedRun[]> {
     if (limit <= 0) return [];
     const dropped = new Set(this.dropped);
-    const listed = await this.storage.list({ prefix: `${this.prefix}seq:`, limit: limit + dropped.size + 1 });
-    const ids = [...listed]
-      .filter(([key, id]) => typeof id === 'string' && id !== except && !dropped.has(key) && !this.forgotten.has(id))
-      .map(([, id]) => id as string)
-      .slice(0, limit);
-    const entries = await this.storage.get(ids.map((id) => this.runKey(id)));
-    return ids.map((id) => {
-      const entry = entries.get(this.runKey(id));
-      return { id, at: isPlainObject(entry) && Number.isFinite(entry.at) ? (entry.at as number) : 0 };
-    });
+    const listed = [...(await this.storage.list({ prefix: `${this.prefix}seq:`, limit: limit + dropped.size + 1 }))].filter(([key]) => !dropped.has(key));
+    const named = listed.filter(([, id]) => typeof id === 'string') as [string, string][];
+    const entries = new Map<string, unknown>();
+    for (let at = 0; at < named.length; at += KEYS_PER_GET) for (const [key, value] of await this.storage.get(named.slice(at, at + KEYS_PER_GET).map(([, id]) => this.runKey(id)))) entries.set(key, value);
+    const found: EndedRun[] = [];
+    for (const [key, id] of listed) {
+      const entry = typeof id === 'string' ? (Object.hasOwn(this.entries, this.runKey(id)) ? this.entries[this.runKey(id)] : entries.get(this.runKey(id))) : undefined;
+      if (!isPlainObject(entry) || !isCount(entry.seq) || this.seqKey(entry.seq) !== key) {
+        if (!Object.hasOwn(this.entries, key)) this.dropped.push(key); // a stale `seq:` key: nothing ended under it
+        continue;
+      }
+      if (id === except || this.forgotten.has(id as string) || found.length >= limit) continue;
+      found.push({ id: id as string, at: Number.isFinite(entry.at) ? (entry.at as number) : 0 });
+    }
+    return found;
   }
 
   private seqKey(seq: number): string {

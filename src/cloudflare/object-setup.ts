@@ -109,20 +109,28 @@ export function prepareObject<Env>(settings: ObjectSettings<Env>, env: Env, part
  * resumes it) while no run is live here lost its run with the object's last instance.
  * It resumes from its graph checkpoint when there is one, `resume` is on, the agent can be built and it has been
  * resumed fewer than `maxResumes` times (a step that kills its object would otherwise loop forever); else it ends
- * `failed` with `TASK_ABANDONED`, saying which. Its streamed chunks are folded into its record first, so nothing sent
+ * `failed` with `TASK_ABANDONED`, saying which. An agent that cannot be built (a binding not ready, a flaky read of
+ * env) is tried again — with every call, and with the heartbeat alarm, which the object keeps — before the task is
+ * given up: each alarm (`fromAlarm`) that finds it still failing counts as one of `maxResumes`, and the task ends
+ * `no-agent` once they are used (3 heartbeats by default); a call only makes sure an alarm is set. Its streamed chunks are folded into its record first, so nothing sent
  * is lost either way. A checkpoint that cannot be read counts as one: the resumed run reads it again and fails with
  * its typed `CHECKPOINT_*` error if it is damaged — a passing storage error never abandons a task that could resume.
  */
-export async function recoverTask<Env>(settings: ObjectSettings<Env>, setup: Setup, parts: ObjectParts): Promise<void> {
+export async function recoverTask<Env>(settings: ObjectSettings<Env>, setup: Setup, parts: ObjectParts, fromAlarm = false): Promise<void> {
   const record = await parts.store.record();
   if (!record || setup.operations.live.size > 0) return;
   if (isAtRest(record.task)) return;
   const task = (await parts.store.get(record.task.id)) ?? record.task;
   const resumes = record.resumes ?? 0;
   let reason: 'no-checkpoint' | 'no-agent' | 'exhausted' | undefined;
-  if (!setup.runner) reason = 'no-agent';
-  else if (resumes >= settings.maxResumes) reason = 'exhausted';
+  if (resumes >= settings.maxResumes) reason = setup.runner ? 'exhausted' : 'no-agent';
   else if (settings.options.resume === false || (await parts.checkpointer.get(record.invocationId).catch(() => 'unreadable')) === undefined) reason = 'no-checkpoint';
+  else if (!setup.runner) {
+    // the build may be passing: tried again later (the alarm: see `taskAlarm`), counted once per alarm
+    if (fromAlarm) await parts.store.write({ ...record, task, resumes: resumes + 1 });
+    else if ((await parts.storage.getAlarm()) === null) await parts.storage.setAlarm(Date.now() + settings.heartbeatMs);
+    return;
+  }
   if (reason === undefined && setup.runner) {
     const resumed = { ...record, task, resumes: resumes + 1 };
     await parts.store.write(resumed);

@@ -133,7 +133,7 @@ describe('task object recovery (fake platform)', () => {
       expect((await d.rpc('tasks/get', { id: done.id })).result.status).toEqual(done.status);
       const abandoned = (await d.rpc('tasks/get', { id: running })).result;
       expect(abandoned.metadata.error_code).toBe('TASK_ABANDONED');
-      expect(abandoned.metadata.error_message).toMatch(/the agent could not be set up to resume it/);
+      expect(abandoned.metadata.error_message).toMatch(/it had no checkpoint to resume from/); // nothing to wait for the agent for
       expect((await d.rpc('message/send', message('again'))).error.message).toMatch(/^The agent of this A2A deployment could not be set up \(TypeError\)/);
     } finally {
       error.mockRestore();
