@@ -56,6 +56,7 @@ export interface NodeServerResponse {
   readonly writableFinished: boolean;
   /** False when the connection closes after this answer (the client asked for it, or HTTP/1.0). */
   readonly shouldKeepAlive?: boolean | undefined;
+  /** Null while a pipelined answer waits for the one before it to finish. */
   readonly socket?: { destroy(): unknown; end(): unknown } | null | undefined;
   setHeader(name: string, value: string | string[]): unknown;
   /** The names set so far (to clear a failed answer's headers before a 500). */
@@ -65,9 +66,10 @@ export interface NodeServerResponse {
   write(chunk: Uint8Array): boolean;
   end(callback?: () => void): unknown;
   destroy(): unknown;
-  on(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
-  once(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
-  off(event: 'close' | 'drain' | 'finish', listener: () => void): unknown;
+  /** `socket` comes when a pipelined answer, queued behind the one before it, gets the connection to write on. */
+  on(event: 'close' | 'drain' | 'finish' | 'socket', listener: () => void): unknown;
+  once(event: 'close' | 'drain' | 'finish' | 'socket', listener: () => void): unknown;
+  off(event: 'close' | 'drain' | 'finish' | 'socket', listener: () => void): unknown;
 }
 
 /**

@@ -90,26 +90,24 @@ export function requestBody(request: NodeIncomingRequest): RequestBody {
     { highWaterMark: WINDOW, size: (chunk) => chunk.byteLength },
   );
 
+  // All of it arrived: the rest sits in the request's paused buffers (the backpressure window), so taking it into the
+  // stream costs nothing more, frees the connection for its next request, and a reader still gets every byte (a
+  // connection that closes now loses none of it). A cancelled stream's rest drains away.
+  const drain = () => {
+    bounded = false;
+    request.resume();
+  };
   const letGo = (connection: 'closing' | 'kept', answered: boolean) => {
     if (ended) return;
-    if (request.complete === true) {
-      // All of it arrived: the rest sits in the request's paused buffers (the backpressure window), so taking it into
-      // the stream costs nothing more, frees the connection for its next request, and a reader still gets every byte.
-      // A cancelled stream's rest drains away.
-      bounded = false;
-      request.resume();
-      return;
-    }
+    if (request.complete === true) return drain();
     const socket = request.socket;
     if (connection === 'kept' && !settled && socket?.destroyed !== true && typeof socket?.once === 'function') {
       // The answer left the connection open for the rest, which arrives as before — a small one taken in whole, so a
       // handler that reads only later gets it too. Node no longer errors a request once its answer is out, so the
       // connection's close is watched here; a reader that cancels leaves the rest unread, and its connection closes.
-      if (small) {
-        bounded = false;
-        request.resume();
-      }
-      const closed = () => settle(new StreamError(CLOSED_TEXT, { reason: 'read_failed' }));
+      if (small) drain();
+      // A close after the last byte came (the client sent it all and left) loses nothing: the reader gets it all.
+      const closed = () => (request.complete === true ? drain() : settle(new StreamError(CLOSED_TEXT, { reason: 'read_failed' })));
       socket.once('close', closed);
       request.on('end', () => socket.off?.('close', closed));
       onCancel = () => void socket.destroy?.();

@@ -125,9 +125,13 @@ function fail(error: unknown, settings: Settings, outgoing: NodeServerResponse):
 
 async function serve(handler: FetchHandler, settings: Settings, incoming: NodeIncomingRequest, outgoing: NodeServerResponse): Promise<void> {
   const controller = new AbortController();
-  outgoing.on('close', () => {
+  const closed = () => {
     if (!outgoing.writableFinished) controller.abort(new DOMException('The client closed the connection', 'AbortError'));
-  });
+  };
+  outgoing.on('close', closed);
+  // A pipelined answer queued behind the one before it gets no `close` of its own when the connection goes: the
+  // socket's is watched too, while this request is served.
+  const unwatch = watchClose(incoming.socket, closed);
   const method = (incoming.method ?? 'GET').toUpperCase();
   const body = NO_BODY_METHODS.has(method) ? undefined : requestBody(incoming);
   // Still arriving and unread when the head goes out: the answer says `Connection: close` and the connection closes
@@ -147,9 +151,31 @@ async function serve(handler: FetchHandler, settings: Settings, incoming: NodeIn
     if (outgoing.headersSent) controller.abort(error);
     fail(error, settings, outgoing);
   } finally {
+    unwatch();
     const answered = outgoing.writableFinished;
     body?.letGo(closing || !answered ? 'closing' : 'kept', answered);
   }
+}
+
+type Socket = NonNullable<NodeIncomingRequest['socket']>;
+const closeWatchers = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Calls `callback` when `socket` closes, until the returned function is called. One listener per socket, whatever
+ * the number of pipelined requests in flight on it (no `MaxListenersExceededWarning` for a burst of them).
+ */
+function watchClose(socket: NodeIncomingRequest['socket'], callback: () => void): () => void {
+  if (typeof socket?.once !== 'function') return () => {};
+  const callbacks = closeWatchers.get(socket) ?? new Set<() => void>();
+  if (!closeWatchers.has(socket)) {
+    closeWatchers.set(socket, callbacks);
+    socket.once('close', () => {
+      closeWatchers.delete(socket);
+      for (const each of callbacks) each();
+    });
+  }
+  callbacks.add(callback);
+  return () => void callbacks.delete(callback);
 }
 
 /** Calls the handler with the request and sends its answer (a 400 for a request no `Request` can hold, a 500 for a handler that failed). */
@@ -171,8 +197,10 @@ async function answer(handler: FetchHandler, settings: Settings, incoming: NodeI
     response = await handler(request, serveInfo(incoming));
     if (!(response instanceof Response)) throw new TypeError('The handler did not return a Response');
   } catch (error) {
-    quietCall(settings.onError, error);
+    // A client that left is no failure: what the handler rejects with then (the signal's reason, a body read that
+    // failed with the connection) is not reported.
     if (signal.aborted) return;
+    quietCall(settings.onError, error);
     response = new Response(INTERNAL_ERROR_TEXT, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   await send(response);

@@ -1,5 +1,6 @@
 import { StreamError } from '../errors/stream-error.js';
 import { startTimer } from '../internal/delay.js';
+import { refusedValue } from '../internal/json.js';
 import type { NodeServerResponse } from './node-types.js';
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -83,6 +84,8 @@ async function writeBody(body: ReadableStream<Uint8Array>, context: WriteContext
       // Checked first: the cancel of a client that left resolves the pending read as `done`, which is no end.
       if (signal.aborted) return false;
       if (chunk.done) return true;
+      // Node would write a string as UTF-8, not bytes: a handler's stream that yields one is broken, not skipped.
+      if (!(chunk.value instanceof Uint8Array)) throw new StreamError(`The response body yielded a chunk that is not a Uint8Array (${typeof chunk.value === 'string' ? 'a string' : refusedValue(chunk.value)}): the answer was cut.`, { reason: 'malformed_chunk', afterOutput: true });
       for (let offset = 0; offset < chunk.value.byteLength && !signal.aborted; offset += WRITE_SLICE) {
         const slice = chunk.value.subarray(offset, offset + WRITE_SLICE);
         await flushed(context, 'drain', () => outgoing.write(slice));
@@ -99,30 +102,40 @@ async function writeBody(body: ReadableStream<Uint8Array>, context: WriteContext
 
 /**
  * Calls `write` (a `write` or an `end`, saying whether Node took it all) and, unless it did, waits for `event` —
- * `drain` or `finish` — or the response's close, at most `stallMs`: a client that takes none of it for that long
- * stopped reading, and is given up with a `StreamError` (`buffer_full`) rather than holding the answer, the handler's
- * stream and the connection.
+ * `drain` or `finish` — or the response's close, or the client's leaving (`signal`), at most `stallMs`: a client that
+ * takes none of it for that long stopped reading, and is given up with a `StreamError` (`buffer_full`) rather than
+ * holding the answer, the handler's stream and the connection. A pipelined answer queued behind the one before it
+ * (no socket yet) is not the client's to take: its clock starts once Node gives it the connection (`socket`).
  */
 function flushed(context: WriteContext, event: 'drain' | 'finish', write: () => boolean): Promise<void> {
-  const { outgoing, stallMs } = context;
+  const { outgoing, signal, stallMs } = context;
   if (write()) return Promise.resolve();
   return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = () => {
       clearTimeout(timer);
       outgoing.off(event, done);
       outgoing.off('close', done);
+      outgoing.off('socket', arm);
+      signal.removeEventListener('abort', done);
     };
     const done = () => {
       stop();
       resolve();
     };
-    const timer = startTimer(() => {
-      stop();
-      const what = event === 'drain' ? 'a write of the answer' : 'the end of the answer';
-      reject(new StreamError(`The client did not take ${what} within ${stallMs} ms (writeStallMs): it stopped reading, so the answer was given up and the connection closed.`, { reason: 'buffer_full', afterOutput: true }));
-    }, stallMs);
-    // Both are emitted on a later tick than the write that makes them due: listening after the write misses neither.
+    function arm() {
+      timer = startTimer(() => {
+        stop();
+        const what = event === 'drain' ? 'a write of the answer' : 'the end of the answer';
+        reject(new StreamError(`The client did not take ${what} within ${stallMs} ms (writeStallMs): it stopped reading, so the answer was given up and the connection closed.`, { reason: 'buffer_full', afterOutput: true }));
+      }, stallMs);
+    }
+    if (outgoing.socket === null) outgoing.once('socket', arm);
+    else arm();
+    // All are emitted on a later tick than the write that makes them due: listening after the write misses none.
     outgoing.once(event, done);
     outgoing.once('close', done);
+    signal.addEventListener('abort', done, { once: true });
+    if (signal.aborted) done();
   });
 }
