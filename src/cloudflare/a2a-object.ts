@@ -15,7 +15,7 @@ import { messageOf } from '../internal/error-chain.js';
 import { DurableObjectCheckpointer } from './durable-checkpointer.js';
 import { answerSessionCall, SESSION_PATH } from './durable-session-store.js';
 import { SessionStorage } from './session-storage.js';
-import { DurableTaskStore } from './durable-task-store.js';
+import { DurableTaskStore, LaterRecordError } from './durable-task-store.js';
 import { DamagedValueError } from './storage-codec.js';
 import { prepareObject, recoverTask, type ObjectParts, type ObjectSettings, type Setup } from './object-setup.js';
 import { mintedContextId, objectHexOf } from './session-routing.js';
@@ -135,15 +135,18 @@ export function createA2ADurableObject<Env = unknown>(options: A2ADurableObjectO
 
     /**
      * The task's side of an alarm: recovery, and when the task is at rest the end of its retention (its storage
-     * deleted, the conversation it began kept). A record this version cannot read (damaged, or of another version)
-     * has no run to watch and no end to count from: it is due, and cleared — else the object would be kept forever.
+     * deleted, the conversation it began kept). A damaged record has no run to watch and no end to count from: it is
+     * due, and cleared — else the object would be kept forever. One a later version wrote is left to it (after a
+     * rollback the task is still that version's): looked at again `retainTaskMs` later, never deleted by this one.
      * Answers when it is next due and whether a task is still kept.
      */
     private async taskAlarm(): Promise<{ next?: number | undefined; kept: boolean }> {
       const record = await this.store.record().catch((error: unknown) => {
+        if (error instanceof LaterRecordError) return 'later' as const;
         if (error instanceof DamagedValueError) return null;
         throw error;
       });
+      if (record === 'later') return { next: Date.now() + settings.retainTaskMs, kept: true };
       if (record === null) {
         await this.store.clear();
         return { kept: false };

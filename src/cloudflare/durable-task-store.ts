@@ -57,6 +57,12 @@ function isRecord(value: unknown): value is TaskRecord {
   return isPlainObject(task) && typeof task.id === 'string' && isPlainObject(task.status) && typeof task.status.state === 'string' && isPlainObject(value.message);
 }
 
+/**
+ * @internal A task record written by a later version of this module (its `v` above ours): not damaged, and not ours
+ * to delete — after a rollback, the task is the later version's when it comes back.
+ */
+export class LaterRecordError extends DamagedValueError {}
+
 /** @internal The task store and journal of one object. */
 export class DurableTaskStore implements A2ATaskStore {
   private seq = 0;
@@ -92,6 +98,7 @@ export class DurableTaskStore implements A2ATaskStore {
     if (this.unsaved) return this.unsaved;
     const value = await getJSON(this.storage, RECORD_KEY);
     if (value === undefined) return undefined;
+    if (isPlainObject(value) && Number.isInteger(value.v) && (value.v as number) > 1) throw new LaterRecordError(RECORD_KEY, `it is a task record of version ${value.v}, written by a later version of faultline`);
     if (!isRecord(value)) throw new DamagedValueError(RECORD_KEY, 'it is not a task record (of version 1)');
     return value;
   }

@@ -1,6 +1,7 @@
-// A task object whose record (a2a:task) this version cannot read — text that is not JSON, a record of another version —
-// is still deleted by its alarm once its retention is due (the record has no run to watch and no end to count from:
-// it is due at once), the conversation it began with it once that is due too. When the task's side of the alarm fails
+// A task object whose record (a2a:task) is damaged — text that is not JSON, not a record, a missing part — is still
+// deleted by its alarm once its retention is due (the record has no run to watch and no end to count from: it is due
+// at once), the conversation it began with it once that is due too. A record a later version wrote is left to that
+// version (after a rollback, its task is still that version's): never deleted, looked at again `retainTaskMs` later. When the task's side of the alarm fails
 // (the storage fails reading the record), the conversation's retention still runs, and the alarm rejects (retried).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createA2ADurableObject } from '../../src/cloudflare/a2a-object.js';
@@ -31,7 +32,8 @@ const alarmOf = (namespace: FakeNamespace, hex: string) => namespace.object(hex)
 
 describe.each([
   ['text that is not JSON', '{"v":1,"task":'],
-  ['a record of another version', JSON.stringify({ v: 2, task: { id: 'x' } })],
+  ['not a task record (version 1 without its fields)', JSON.stringify({ v: 1, task: { id: 'x' } })],
+  ['of no version', JSON.stringify({ v: 'two', task: { id: 'x' } })],
   ['a parts header with a missing part', { parts: 3 }],
 ])('a task object whose record is %s', (_name, damaged) => {
   it('is cleared by its alarm, the conversation kept until its own retention ends', async () => {
@@ -48,6 +50,21 @@ describe.each([
     expect(await alarmOf(namespace, hex)).toBe('resolved');
     expect([...storage.data.keys()]).toEqual([]);
   });
+});
+
+it('a record a later version wrote is never deleted by this one: its alarm looks again retainTaskMs later', async () => {
+  const { namespace, hex, storage } = await finishedTask();
+  const later = JSON.stringify({ v: 2, task: { id: `task-${hex}` }, somethingNew: true });
+  storage.data.set('a2a:task', later);
+  namespace.restart();
+  vi.useFakeTimers({ now: Date.now() + 60 * DAY, toFake: ['Date'] }); // past both retentions
+  expect(await alarmOf(namespace, hex)).toBe('resolved');
+  expect(storage.data.get('a2a:task')).toBe(later);
+  expect([...storage.data.keys()].filter((key) => key.startsWith('session:'))).toEqual([]); // the conversation's own retention ran
+  expect(storage.alarm).toBe(Date.now() + 7 * DAY);
+  vi.setSystemTime(Date.now() + 8 * DAY);
+  expect(await alarmOf(namespace, hex)).toBe('resolved');
+  expect(storage.data.get('a2a:task')).toBe(later);
 });
 
 it("a task side that fails (the record cannot be read) still lets the conversation's retention run, then rejects", async () => {
