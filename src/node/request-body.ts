@@ -1,5 +1,6 @@
 import { StreamError } from '../errors/stream-error.js';
 import type { NodeIncomingRequest } from './node-types.js';
+import { watchClose } from './socket-close.js';
 
 /** What the stream holds before the request is paused: the most read ahead of the handler. */
 const WINDOW = 65_536;
@@ -108,8 +109,7 @@ export function requestBody(request: NodeIncomingRequest): RequestBody {
       if (small) drain();
       // A close after the last byte came (the client sent it all and left) loses nothing: the reader gets it all.
       const closed = () => (request.complete === true ? drain() : settle(new StreamError(CLOSED_TEXT, { reason: 'read_failed' })));
-      socket.once('close', closed);
-      request.on('end', () => socket.off?.('close', closed));
+      request.on('end', watchClose(socket, closed));
       onCancel = () => void socket.destroy?.();
       return;
     }

@@ -4,6 +4,7 @@ import { unknownOptionProblems } from '../internal/option-names.js';
 import { quietCall } from '../internal/quiet-call.js';
 import type { NodeIncomingRequest, NodeServerResponse, ServeHandlerInfo } from './node-types.js';
 import { requestBody, type RequestBody } from './request-body.js';
+import { watchClose } from './socket-close.js';
 import { writeResponse } from './write-response.js';
 
 /**
@@ -155,27 +156,6 @@ async function serve(handler: FetchHandler, settings: Settings, incoming: NodeIn
     const answered = outgoing.writableFinished;
     body?.letGo(closing || !answered ? 'closing' : 'kept', answered);
   }
-}
-
-type Socket = NonNullable<NodeIncomingRequest['socket']>;
-const closeWatchers = new WeakMap<Socket, Set<() => void>>();
-
-/**
- * Calls `callback` when `socket` closes, until the returned function is called. One listener per socket, whatever
- * the number of pipelined requests in flight on it (no `MaxListenersExceededWarning` for a burst of them).
- */
-function watchClose(socket: NodeIncomingRequest['socket'], callback: () => void): () => void {
-  if (typeof socket?.once !== 'function') return () => {};
-  const callbacks = closeWatchers.get(socket) ?? new Set<() => void>();
-  if (!closeWatchers.has(socket)) {
-    closeWatchers.set(socket, callbacks);
-    socket.once('close', () => {
-      closeWatchers.delete(socket);
-      for (const each of callbacks) each();
-    });
-  }
-  callbacks.add(callback);
-  return () => void callbacks.delete(callback);
 }
 
 /** Calls the handler with the request and sends its answer (a 400 for a request no `Request` can hold, a 500 for a handler that failed). */
